@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/**
+ * User and group preferences (spec-core §3 "User preferences", spec-lab §6 feature switches).
+ * Each section is a zod object whose every field has a default, so `Section.parse({})` is the
+ * section's default value and a stored partial section is completed by the same parse.
+ */
+
+const flag = () => z.boolean().default(false);
+
+/** spec-core §3: USER_ADMIN_VISIBLE_PREFERENCES (group settings). */
+export const ZUserAdminVisiblePreferences = z.object({
+  removeCenterNameWhileUploading: flag(),
+  hideStudyDateColumn: flag(),
+  hideUploadedAtColumn: flag(),
+  amuSpecialCustomization: flag(),
+  showPatientIdInReportPage: flag(),
+  hideCenterColumnForVerifier: flag(),
+  hideAssignedToForCenter: flag(),
+  showAssignedToInSummaryPage: flag(),
+  hideSummaryPage: flag(),
+  disableExcelDownloadForAssignor: flag(),
+  disableReportEditingForCenter: flag(),
+  disableReSignOffOfReport: flag(),
+  disableZipDownloadingForCenter: flag(),
+  allowReferringDoctorToDownloadZip: flag(),
+  disableDownloadZipForDoctor: flag(),
+  teleMedSpecificCustomization: flag(),
+  enableFullViewerForCenter: flag(),
+  customRouterUrl: z.string().max(500).default(''),
+  doNotSendWhatsappMessage: flag(),
+  sendCapabilityAtCenter: flag(),
+  sharingDetailBeforeSend: flag(),
+  useInBrowserPythonApp: flag(),
+  enableDashboardViewer: flag(),
+  enableReportSearch: flag(),
+  enableElasticReportSummary: flag(),
+  disableCreateTemplateOptionToRadiologist: flag(),
+});
+
+/** spec-core §3 "Further group switches" and spec-lab §6 feature switches. */
+export const ZGroupSwitches = z.object({
+  needBilling: flag(),
+  allowToSplitStudy: flag(),
+  enableReportRework: flag(),
+  hideUnlockFromDoctor: flag(),
+  anonymizePatientForDoctor: flag(),
+  downloadReportWithLetterhead: flag(),
+  appendQrCodeToReport: flag(),
+  enableAuditorAssignmentFeature: flag(),
+  radiologistCanSendToReferringDoctor: flag(),
+  addForwardingPacsFeature: flag(),
+  enableMultipleZipDownload: flag(),
+  openInWeasis: flag(),
+  openInHoros: flag(),
+  enableSecureViewerQrCodeGeneration: flag(),
+  showSubscriptionWarning: flag(),
+  enableSupportChatBot: flag(),
+  showActiveInViewer: flag(),
+  // spec-lab §6 feature switches
+  createPatientInRisWithoutShowingDialog: flag(),
+  appointmentSupportRIS: flag(),
+  enableRISCategory: flag(),
+  showExtraModalityType: flag(),
+  directPrintRisSubmit: flag(),
+  enableSummaryPdfRIS: flag(),
+  enableDirectHeaderReportPrint: flag(),
+  customMessageForGIC: flag(),
+});
+
+export const ANONYMIZE_ZIP_TYPES = ['NONE', 'SOLE_DOCTOR_ONLY', 'ALL'] as const;
+
+/** spec-core §3 "Admin/performance values". */
+export const ZAdminPreferences = z.object({
+  signOffTimeLimit: z.number().int().positive().nullable().default(null),
+  showRedAfterTAT: flag(),
+  durationOfBackupInMonth: z.number().int().positive().nullable().default(null),
+  appDomain: z.string().max(253).nullable().default(null),
+  enableLoginAuditLogs: flag(),
+  anonymizeZipType: z.enum(ANONYMIZE_ZIP_TYPES).default('NONE'),
+});
+
+export const ZUserInformation = z.object({ copyLinkTitleText: z.string().max(200).default('') });
+
+export const ZUiPreferences = z.object({
+  hideStudyListReportButton: flag(),
+  halfPageReporting: flag(),
+  enableVoiceTyping: flag(),
+  popupViewer: flag(),
+  popupViewerDoNotFocus: flag(),
+});
+
+/** spec-lab §3 study table preferences (row colours, the external viewer download folder). */
+export const ZUiReportTablePreferences = z.object({
+  openInRadiantPath: z.string().max(500).default(''),
+  createdColor: z.string().max(32).default(''),
+  urgentColor: z.string().max(32).default(''),
+  assignedToOtherColor: z.string().max(32).default(''),
+  lockedColor: z.string().max(32).default(''),
+  signedOffColor: z.string().max(32).default(''),
+});
+
+export const ZColumnSetting = z.object({
+  colName: z.string().min(1).max(64),
+  visible: z.boolean(),
+  index: z.number().int().min(0),
+});
+export const ZUserTablePreferences = z.object({
+  tableColumnSettings: z.record(z.string(), z.array(ZColumnSetting)).default({}),
+});
+
+export const ZTutorialStatus = z.object({ completed: z.array(z.string().max(64)).default([]) });
+export const ZTags = z.object({ tags: z.array(z.string().min(1).max(64)).default([]) });
+
+/** Every section GET /user/preference answers, keyed by its spec name. */
+export const PREFERENCE_SECTIONS = {
+  USER_ADMIN_VISIBLE_PREFERENCES: ZUserAdminVisiblePreferences,
+  GROUP_SWITCHES: ZGroupSwitches,
+  ADMIN_PREFERENCES: ZAdminPreferences,
+  USER_INFORMATION: ZUserInformation,
+  UI_PREFERENCES: ZUiPreferences,
+  UI_REPORT_TABLE_PREFERENCES: ZUiReportTablePreferences,
+  USER_TABLE_PREFERENCES: ZUserTablePreferences,
+  TUTORIAL_STATUS: ZTutorialStatus,
+  TAGS: ZTags,
+} as const;
+export type TPreferenceSection = keyof typeof PREFERENCE_SECTIONS;
+
+/** Sections that belong to the group (set by group admins), the rest to the user. */
+export const GROUP_SECTIONS: readonly TPreferenceSection[] = [
+  'USER_ADMIN_VISIBLE_PREFERENCES',
+  'GROUP_SWITCHES',
+  'ADMIN_PREFERENCES',
+];
+
+export const ZUserPreferences = z
+  .object({
+    USER_ADMIN_VISIBLE_PREFERENCES: ZUserAdminVisiblePreferences,
+    GROUP_SWITCHES: ZGroupSwitches,
+    ADMIN_PREFERENCES: ZAdminPreferences,
+    USER_INFORMATION: ZUserInformation,
+    UI_PREFERENCES: ZUiPreferences,
+    UI_REPORT_TABLE_PREFERENCES: ZUiReportTablePreferences,
+    USER_TABLE_PREFERENCES: ZUserTablePreferences,
+    TUTORIAL_STATUS: ZTutorialStatus,
+    TAGS: ZTags,
+  })
+  .meta({ id: 'UserPreferences' });
+export type TUserPreferences = z.infer<typeof ZUserPreferences>;
+
+/**
+ * Completes stored (possibly partial, possibly older) sections with defaults. Unknown keys are
+ * dropped so a renamed switch never leaks into the answer.
+ */
+export function resolvePreferences(stored: Partial<Record<TPreferenceSection, unknown>>): TUserPreferences {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(PREFERENCE_SECTIONS)) {
+    const raw = stored[name as TPreferenceSection];
+    const parsed = schema.safeParse(raw ?? {});
+    out[name] = parsed.success ? parsed.data : schema.parse({});
+  }
+  return out as TUserPreferences;
+}
+
+export function defaultPreferences(): TUserPreferences {
+  return resolvePreferences({});
+}
+
+/** All group switches and values in one flat object, which is how screens ask for them. */
+export type TGroupFlags = z.infer<typeof ZUserAdminVisiblePreferences> &
+  z.infer<typeof ZGroupSwitches> &
+  z.infer<typeof ZAdminPreferences>;
+
+export function groupFlags(prefs: TUserPreferences): TGroupFlags {
+  return { ...prefs.USER_ADMIN_VISIBLE_PREFERENCES, ...prefs.GROUP_SWITCHES, ...prefs.ADMIN_PREFERENCES };
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ROLES } from '../roles.js';
+import { MOBILE_PATTERN, OTP_PATTERN, PASSWORD_MIN_LENGTH, normalizeLoginIdentifier } from '../validation.js';
+import { MESSAGES } from '../messages.js';
+
+export const ZRole = z.enum(ROLES);
+
+/** POST /api/do-login (form fields email and password). */
+export const ZLoginForm = z
+  .object({
+    email: z.string().min(1, 'email is required').max(254).transform(normalizeLoginIdentifier),
+    password: z.string().min(1, 'password is required').max(200),
+  })
+  .meta({ id: 'LoginForm' });
+export type TLoginForm = z.infer<typeof ZLoginForm>;
+
+/** spec-core §3 Current user (GET /api/user/). */
+export const ZCurrentUser = z
+  .object({
+    email: z.string(),
+    roles: z.array(ZRole),
+    identifier: z.string(),
+    chatUidHash: z.string(),
+    proxyUrl: z.string().nullable(),
+    hybridModeOn: z.boolean(),
+    active: z.boolean(),
+  })
+  .meta({ id: 'CurrentUser' });
+export type TCurrentUser = z.infer<typeof ZCurrentUser>;
+
+/** Tele info (spec-core §3). */
+export const ZTeleInfo = z.object({ teleUser: z.boolean() }).meta({ id: 'TeleInfo' });
+
+export const ZMobileRequest = z
+  .object({
+    mobile: z
+      .string()
+      .max(20)
+      .transform((v) => v.trim())
+      .refine((v) => MOBILE_PATTERN.test(v), MESSAGES.otpOnlyMobile),
+  })
+  .meta({ id: 'MobileRequest' });
+export type TMobileRequest = z.infer<typeof ZMobileRequest>;
+
+export const ZGenerateOtpResponse = z
+  .object({ sent: z.boolean(), expiresInSeconds: z.number().int() })
+  .meta({ id: 'GenerateOtpResponse' });
+export const ZIsNewCustomerResponse = z.object({ isNew: z.boolean() }).meta({ id: 'IsNewCustomerResponse' });
+
+export const ZOtpCode = z.string().regex(OTP_PATTERN, 'The one-time code is 6 digits');
+
+/** POST /api/user-create/update-password. */
+export const ZUpdatePasswordRequest = z
+  .object({
+    currentPassword: z.string().min(1, 'currentPassword is required').max(200),
+    newPassword: z
+      .string()
+      .min(PASSWORD_MIN_LENGTH, `newPassword must be at least ${PASSWORD_MIN_LENGTH} characters`)
+      .max(200),
+  })
+  .meta({ id: 'UpdatePasswordRequest' });
+export type TUpdatePasswordRequest = z.infer<typeof ZUpdatePasswordRequest>;
+
+export const LOGIN_AUDIT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+export const ZLoginAuditStatus = z.enum(LOGIN_AUDIT_STATUSES);
+
+/** spec-core §3 Audit row, with what the Audit Logins screen shows besides. */
+export const ZAuditRow = z
+  .object({
+    status: ZLoginAuditStatus,
+    deviceId: z.string(),
+    deviceName: z.string(),
+    email: z.string(),
+    firstApprovedAt: z.string().nullable(),
+    createdAt: z.string(),
+    lastSeenAt: z.string(),
+  })
+  .meta({ id: 'AuditRow' });
+export type TAuditRow = z.infer<typeof ZAuditRow>;
+
+export const ZUpdateApprovalRequest = z
+  .object({
+    status: z.enum(['APPROVED', 'REJECTED']),
+    deviceId: z.string().min(1).max(200),
+    email: z.string().min(1).max(254).transform(normalizeLoginIdentifier),
+  })
+  .meta({ id: 'UpdateApprovalRequest' });
+export type TUpdateApprovalRequest = z.infer<typeof ZUpdateApprovalRequest>;
+
+export const LOGIN_EVENT_TYPES = [
+  'LOGIN_SUCCESS',
+  'LOGIN_FAILED',
+  'LOGIN_RATE_LIMITED',
+  'LOGIN_DEVICE_PENDING',
+  'LOGIN_DEVICE_REJECTED',
+  'LOGOUT',
+  'OTP_SENT',
+  'OTP_FAILED',
+  'DEVICE_APPROVED',
+  'DEVICE_REJECTED',
+  'PASSWORD_CHANGED',
+] as const;
+export const ZLoginEventType = z.enum(LOGIN_EVENT_TYPES);
+
+/** One line of the sign-in audit log (POST /api/user/audit/search-logs). */
+export const ZLoginLogRow = z
+  .object({
+    id: z.number().int(),
+    eventType: ZLoginEventType,
+    email: z.string().nullable(),
+    deviceId: z.string().nullable(),
+    deviceName: z.string().nullable(),
+    clientAddress: z.string().nullable(),
+    actorEmail: z.string().nullable(),
+    detail: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'LoginLogRow' });
+
+/** spec-core §3 User mapping: per role, lists of users with email and active. */
+export const ZUserMapping = z
+  .record(z.string(), z.array(z.object({ email: z.string(), active: z.boolean() })))
+  .meta({ id: 'UserMapping' });
+
+export const ZApiToken = z.object({ token: z.string() }).meta({ id: 'ApiToken' });
+
+export const ZStudyType = z
+  .object({ id: z.number().int(), name: z.string(), modality: z.string() })
+  .meta({ id: 'StudyType' });

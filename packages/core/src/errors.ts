@@ -59,10 +59,27 @@ export class AppError extends Error {
 }
 
 /**
+ * spec-core §8 "Binary error bodies are decoded first": an error answer to a request that expected
+ * a file (ArrayBuffer or a byte view) is decoded as UTF-8 JSON; anything else is returned as is.
+ */
+export function decodeErrorBody(body: unknown): unknown {
+  if (!(body instanceof ArrayBuffer) && !ArrayBuffer.isView(body)) return body;
+  const bytes = ArrayBuffer.isView(body)
+    ? new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
+    : new Uint8Array(body);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * spec-core §8 "Other error responses": a message built from errorDescription, additionalInfo,
  * errorStatusCode and txnId, truncated to 150 characters; a plain string body gives 'Please try again'.
  */
-export function formatErrorMessage(body: unknown): string {
+export function formatErrorMessage(rawBody: unknown): string {
+  const body = decodeErrorBody(rawBody);
   const parsed = ZErrorBody.partial().safeParse(body);
   if (typeof body !== 'object' || body === null || !parsed.success || !parsed.data.errorDescription) {
     return MESSAGES.pleaseTryAgain;
@@ -81,7 +98,8 @@ export function formatErrorMessage(body: unknown): string {
 }
 
 /** spec-core §8: a 403 whose internal code is INVALID_DEVICE_ID means the device awaits approval. */
-export function isDeviceApprovalError(body: unknown): boolean {
+export function isDeviceApprovalError(rawBody: unknown): boolean {
+  const body = decodeErrorBody(rawBody);
   return (
     typeof body === 'object' &&
     body !== null &&

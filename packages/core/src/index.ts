@@ -8,3 +8,6 @@ export * from './menus.js';
 export * from './routes.js';
 export * from './schemas/common.js';
 export * from './schemas/identity.js';
+export * from './permissions.js';
+export * from './schemas/session.js';
+export * from './upload-permissions.js';

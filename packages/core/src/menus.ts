@@ -142,7 +142,9 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
       (c) => !(c.disableCreateTemplateOptionToRadiologist && isSoleDoctor(c.roles)),
     ),
     reportSearch,
-    detailedDashboard((c) => c.enableDashboardViewer),
+    // spec-core §2 Menu per role: enableDashboardViewer conditions the CENTER row only; the
+    // DOCTOR row lists Detailed Dashboard without a condition (as the supervisor's, spec-lab §6).
+    detailedDashboard(),
   ],
   ROLE_REFERRING_DOCTOR: [studyList],
   ROLE_AUDITOR: [studyList],

@@ -35,7 +35,8 @@ export const ZMobileRequest = z
   .object({
     mobile: z
       .string()
-      .max(20)
+      // spec-core §4 Login: any non-mobile value (a long e-mail too) gets the OTP message.
+      .max(20, MESSAGES.otpOnlyMobile)
       .transform((v) => v.trim())
       .refine((v) => MOBILE_PATTERN.test(v), MESSAGES.otpOnlyMobile),
   })

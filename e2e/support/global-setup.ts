@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    outboxFile: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server did not become healthy within ${timeoutMs} ms`);
+}
+
+/** Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories. */
+export default async function setup(project: TestProject) {
+  const bundle = join(repoRoot, 'apps/server/dist/main.js');
+  const webIndex = join(repoRoot, 'apps/web/dist/index.html');
+  if (!existsSync(bundle) || !existsSync(webIndex)) {
+    throw new Error('Build first: `npm run build` (npm run test:e2e does it for you).');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-'));
+  const outboxFile = join(dataDir, 'outbox.jsonl');
+  const [port, dicomPort] = [await freePort(), await freePort()];
+  const baseURL = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [bundle], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DICOM_PORT: String(dicomPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SEED_DEMO: 'true',
+      LOG_LEVEL: 'warn',
+      OUTBOX_MIRROR_FILE: outboxFile,
+      PUBLIC_URL: baseURL,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForHealth(baseURL, child, 60_000);
+  project.provide('baseURL', baseURL);
+  project.provide('outboxFile', outboxFile);
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise<void>((res) => {
+      if (child.exitCode !== null) return res();
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        res();
+      }, 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        res();
+      });
+    });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

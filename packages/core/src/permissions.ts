@@ -1,0 +1,22 @@
+import { type TRole, hasRole } from './roles.js';
+
+/**
+ * Which action a role may take, as pure rules shared by the server (its 403 checks) and the web app
+ * (which hides the buttons). spec-core §6; the screens each rule guards are named below.
+ */
+
+/** Roles that manage the login audit of their group (spec-core §2 Menu per role: GROUP → Audit Logins). */
+export const LOGIN_AUDIT_MANAGER_ROLES: readonly TRole[] = ['ROLE_GROUP', 'ROLE_ADMIN'];
+
+/**
+ * spec-core §2/§7: the /audit-logins screen and the /user/audit/search, /search-logs and
+ * /update-approval-status calls. The screen is the group role's; the group's admin may use it too.
+ */
+export function canManageLoginAudit(roles: readonly TRole[]): boolean {
+  return hasRole(roles, ...LOGIN_AUDIT_MANAGER_ROLES);
+}
+
+/** spec-core §3 "Tele info: teleUser flag": a user with the tele-radiology role. */
+export function isTeleUser(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_TELE_RADIOLOGY');
+}

@@ -1,13 +1,24 @@
 /**
- * DICOM parsing, PS3.18 JSON, frame extraction, anonymisation and DIMSE helpers.
- * Filled in by the Imaging archive issue; this module only names the transfer syntaxes so far.
+ * @radflow/dicom — DICOM parsing to index fields and PS3.18 JSON, frame extraction and the
+ * anonymisation profile (ARCHITECTURE §4). Pure functions over bytes: no I/O, no network.
  */
-export const TRANSFER_SYNTAX = {
-  implicitVrLittleEndian: '1.2.840.10008.1.2',
-  explicitVrLittleEndian: '1.2.840.10008.1.2.1',
-  explicitVrBigEndian: '1.2.840.10008.1.2.2',
-} as const;
-
-export function isKnownUncompressedSyntax(uid: string): boolean {
-  return (Object.values(TRANSFER_SYNTAX) as string[]).includes(uid);
-}
+export * from './errors.js';
+export * from './transfer-syntax.js';
+export { createCharsetDecoder, normalizeCharsetTerm, type CharsetDecoder } from './charset.js';
+export { lookupTag, tagOfKeyword, tagToHex, type DictionaryEntry } from './dictionary.js';
+export {
+  parseInstance,
+  assertIngestable,
+  readText,
+  type ParsedInstance,
+  type ParseInstanceOptions,
+  type InstanceIndexRecord,
+  type ImagePixelDescription,
+  type PixelDataInfo,
+  type PixelDataFragment,
+  type PixelDataTag,
+} from './parse.js';
+export * from './dicom-json.js';
+export * from './frames.js';
+export * from './file-meta.js';
+export { anonymizeDataset, anonymizePart10, remapUid, type AnonymizeOptions } from './anonymize.js';

@@ -1,0 +1,166 @@
+import {
+  DEVICE_ID_HEADER,
+  DEVICE_NAME_HEADER,
+  MESSAGES,
+  formatErrorMessage,
+  isDeviceApprovalError,
+  isPublicPath,
+} from '@radflow/core';
+import { getDeviceId, getDeviceName } from './device';
+
+/**
+ * The one fetch client of the web app. It adds the device headers (spec-core §7), sends the session
+ * cookie, reads the error body of spec-core §8 and decides what a failure means for the user:
+ *
+ * | answer                          | off a public path                         | on a public path   |
+ * |---------------------------------|-------------------------------------------|--------------------|
+ * | 403 with INVALID_DEVICE_ID 5002 | 'Your login needs to be approved by admin', log out, reload | that text in the snackbar |
+ * | any other 403                   | 'Please login again', go to login          | formatted message  |
+ * | 401 while signed in             | session cleared, go to login               | formatted message  |
+ * | anything else                   | formatted message (plain string → 'Please try again')          ||
+ *
+ * What happens on screen is done by the failure handler the app registers (see ApiFailureBridge), so
+ * the client stays free of React.
+ */
+
+export type TApiFailure =
+  | { kind: 'device-approval' }
+  | { kind: 'login-again' }
+  | { kind: 'session-expired' }
+  | { kind: 'message'; text: string };
+
+export interface TFailureInput {
+  status: number;
+  body: unknown;
+  onPublicPath: boolean;
+  isAuthenticated: boolean;
+}
+
+export const NETWORK_ERROR_MESSAGE = 'The server could not be reached. Please try again.';
+
+/** spec-core §8 as a pure decision. */
+export function classifyFailure({ status, body, onPublicPath, isAuthenticated }: TFailureInput): TApiFailure {
+  if (status === 403) {
+    if (isDeviceApprovalError(body)) {
+      return onPublicPath
+        ? { kind: 'message', text: MESSAGES.loginNeedsApproval }
+        : { kind: 'device-approval' };
+    }
+    if (!onPublicPath) return { kind: 'login-again' };
+  }
+  if (status === 401 && isAuthenticated && !onPublicPath) return { kind: 'session-expired' };
+  if (status === 0) return { kind: 'message', text: NETWORK_ERROR_MESSAGE };
+  return { kind: 'message', text: formatErrorMessage(body) };
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly failure: TApiFailure;
+  constructor(status: number, body: unknown, failure: TApiFailure) {
+    super(failure.kind === 'message' ? failure.text : failure.kind);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.failure = failure;
+  }
+}
+
+export interface TApiClientConfig {
+  /** Whether a user is signed in right now (401 means "session expired" only then). */
+  isAuthenticated: () => boolean;
+  /** Shows the failure to the user; not called for quiet requests or aborted ones. */
+  onFailure: (failure: TApiFailure) => void;
+}
+
+let config: TApiClientConfig = { isAuthenticated: () => false, onFailure: () => undefined };
+
+export function configureApiClient(next: TApiClientConfig): () => void {
+  const previous = config;
+  config = next;
+  return () => {
+    if (config === next) config = previous;
+  };
+}
+
+/** Any zod schema (structurally, so the web app need not depend on zod directly). */
+export interface TSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface TRequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** A JSON body. */
+  json?: unknown;
+  /** An application/x-www-form-urlencoded body (the sign-in form). */
+  form?: Record<string, string>;
+  signal?: AbortSignal;
+  /** The caller shows the failure itself: no snackbar, no redirect. */
+  quiet?: boolean;
+  /** Validates the answer; a mismatch is a contract error, not the user's fault. */
+  schema?: TSchema<T>;
+}
+
+export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
+  const headers = new Headers({
+    Accept: 'application/json',
+    [DEVICE_ID_HEADER]: getDeviceId(),
+    [DEVICE_NAME_HEADER]: getDeviceName(),
+  });
+  let body: BodyInit | undefined;
+  if (options.form) {
+    headers.set('Content-Type', 'application/x-www-form-urlencoded');
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.json);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw fail(0, null, options.quiet);
+  }
+
+  const payload = await readBody(response);
+  if (!response.ok) throw fail(response.status, payload, options.quiet);
+  if (options.schema) {
+    const parsed = options.schema.safeParse(payload);
+    if (!parsed.success) {
+      console.error(`Unexpected answer from ${path}`, parsed.error);
+      throw fail(response.status, null, options.quiet);
+    }
+    return parsed.data;
+  }
+  return payload as T;
+}
+
+function fail(status: number, body: unknown, quiet: boolean | undefined): ApiError {
+  const failure = classifyFailure({
+    status,
+    body,
+    onPublicPath: isPublicPath(window.location.pathname),
+    isAuthenticated: config.isAuthenticated(),
+  });
+  if (!quiet) config.onFailure(failure);
+  return new ApiError(status, body, failure);
+}
+
+/** JSON when it parses, else the text (spec-core §8: a plain string body, binary bodies decoded first). */
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,54 @@
+import {
+  ZCurrentUser,
+  ZGenerateOtpResponse,
+  ZTeleInfo,
+  ZUserMapping,
+  resolvePreferences,
+  type TCurrentUser,
+  type TPreferenceSection,
+  type TUpdatePasswordRequest,
+  type TUserPreferences,
+} from '@radflow/core';
+import { apiRequest } from './client';
+
+/** Session and preference calls (spec-core §7 "Session and preferences"). */
+
+export type TUserMapping = Record<string, { email: string; active: boolean }[]>;
+
+export function fetchCurrentUser(signal?: AbortSignal): Promise<TCurrentUser> {
+  return apiRequest('/api/user/', { schema: ZCurrentUser, quiet: true, signal });
+}
+
+/** Completed with defaults, so a section the server has not stored yet reads as its default. */
+export async function fetchPreferences(signal?: AbortSignal): Promise<TUserPreferences> {
+  const raw = await apiRequest<Partial<Record<TPreferenceSection, unknown>>>('/api/user/preference', {
+    quiet: true,
+    signal,
+  });
+  return resolvePreferences(raw ?? {});
+}
+
+export function fetchUserMapping(signal?: AbortSignal): Promise<TUserMapping> {
+  return apiRequest('/api/user/mapping', { schema: ZUserMapping, quiet: true, signal });
+}
+
+export function fetchTeleInfo(signal?: AbortSignal): Promise<{ teleUser: boolean }> {
+  return apiRequest('/api/user/tele-info', { schema: ZTeleInfo, quiet: true, signal });
+}
+
+/** POST /api/do-login, form-encoded: `email` is the identifier, `password` the password or the OTP. */
+export function signIn(identifier: string, password: string): Promise<unknown> {
+  return apiRequest('/api/do-login', { method: 'POST', form: { email: identifier, password } });
+}
+
+export function signOut(): Promise<unknown> {
+  return apiRequest('/api/do-logout', { method: 'POST', quiet: true });
+}
+
+export function requestOtp(mobile: string): Promise<{ sent: boolean; expiresInSeconds: number }> {
+  return apiRequest('/api/user/generate-otp', { json: { mobile }, schema: ZGenerateOtpResponse });
+}
+
+export function updatePassword(request: TUpdatePasswordRequest): Promise<unknown> {
+  return apiRequest('/api/user-create/update-password', { json: request });
+}

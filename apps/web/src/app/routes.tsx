@@ -1,0 +1,31 @@
+import { lazy } from 'react';
+import type { RouteObject } from 'react-router';
+import { NotFoundPage } from '../components/NotFoundPage';
+import { PLACEHOLDER_SCREENS } from '../features/placeholders/placeholder-screens';
+import { AppRoot } from './AppRoot';
+
+// Route screens load on demand so the first paint (login or the shell) stays small.
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsPage'));
+const InfoPage = lazy(() => import('../features/info/InfoPage'));
+const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
+
+/**
+ * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
+ * may open which is decided by the route guard in AppRoot, not here.
+ */
+export const SCREEN_ROUTES: RouteObject[] = [
+  { path: '/login-page/:user?', element: <LoginPage /> },
+  { path: '/audit-logins', element: <AuditLoginsPage /> },
+  { path: '/info-page', element: <InfoPage /> },
+  // The guard always redirects this one to the user's first allowed path.
+  { path: '/user/get-route', element: null },
+  ...PLACEHOLDER_SCREENS.map((screen) => ({
+    path: screen.path,
+    element: <PlaceholderPage screen={screen} />,
+  })),
+];
+
+export const APP_ROUTES: RouteObject[] = [
+  { element: <AppRoot />, children: [...SCREEN_ROUTES, { path: '*', element: <NotFoundPage /> }] },
+];

@@ -1,0 +1,184 @@
+import AddCircleIcon from '@mui/icons-material/AddCircleOutlineOutlined';
+import DownloadIcon from '@mui/icons-material/DownloadOutlined';
+import KeyboardIcon from '@mui/icons-material/KeyboardOutlined';
+import KeyboardVoiceIcon from '@mui/icons-material/KeyboardVoiceOutlined';
+import NewReleasesIcon from '@mui/icons-material/NewReleasesOutlined';
+import OndemandVideoIcon from '@mui/icons-material/OndemandVideoOutlined';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
+import Toolbar from '@mui/material/Toolbar';
+import Typography from '@mui/material/Typography';
+import { DRAWER_WIDTH, MENU_SECTIONS, menuForUser, type TMenuItem } from '@radflow/core';
+import { useState, type ReactElement } from 'react';
+import { NavLink } from 'react-router';
+import { useSignedInSession } from '../../features/auth/session';
+import { useSignOut } from '../../features/auth/useAuthActions';
+import { useInfoDialog } from '../../components/feedback/feedback-context';
+import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
+import { COPYRIGHT } from './Footer';
+import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
+import { menuIcon } from './menu-icons';
+
+const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
+  'create-study': <AddCircleIcon />,
+  'support-videos': <OndemandVideoIcon />,
+  'keyboard-shortcut': <KeyboardIcon />,
+  'voice-support': <KeyboardVoiceIcon />,
+  'new-launch': <NewReleasesIcon />,
+  'download-router': <DownloadIcon />,
+};
+
+/** What the extras that later issues build say for now. */
+const EXTRA_INFO: Record<
+  Exclude<TDrawerExtraKey, 'keyboard-shortcut'>,
+  { title: string; message: string }
+> = {
+  'create-study': {
+    title: 'Create Study',
+    message:
+      'Creating a study and uploading its images from the browser arrives with the Imaging archive issue.',
+  },
+  'support-videos': {
+    title: 'Support Videos',
+    message: 'The training videos and the FAQ arrive with a later issue.',
+  },
+  'voice-support': {
+    title: 'Voice support',
+    message:
+      'Voice typing in the report editor arrives with the Reporting issue. It uses the speech recognition of your browser; no audio leaves your computer unless you record an audio note.',
+  },
+  'new-launch': {
+    title: 'New Launch',
+    message:
+      'This release: sign-in by password or mobile one-time code, device approval by your group administrator (Audit Logins), and a menu for every role.',
+  },
+  'download-router': {
+    title: 'Download router',
+    message:
+      'The Radflow router for your center (receives images from your modalities and uploads them with resume) arrives with a later issue.',
+  },
+};
+
+function MenuLink({ item, onNavigate }: { item: TMenuItem & { path: string }; onNavigate: () => void }) {
+  return (
+    <ListItemButton component={NavLink} to={item.path} end onClick={onNavigate} sx={navItemSx}>
+      <ListItemIcon sx={{ minWidth: 32 }}>{menuIcon(item.key)}</ListItemIcon>
+      <ListItemText primary={item.label} />
+    </ListItemButton>
+  );
+}
+
+const navItemSx = {
+  borderRadius: 1,
+  mx: 1,
+  '&.active': { bgcolor: 'action.selected', color: 'primary.main' },
+  '&.active .MuiListItemIcon-root': { color: 'primary.main' },
+} as const;
+
+/** The drawer's content: the role menu by section, the fixed extras and a copyright line. */
+function DrawerContent({
+  onNavigate,
+  onOpenShortcuts,
+}: {
+  onNavigate: () => void;
+  onOpenShortcuts: () => void;
+}) {
+  const { menuContext, roles } = useSignedInSession();
+  const signOut = useSignOut();
+  const showInfo = useInfoDialog();
+  const items = menuForUser(menuContext);
+
+  const openExtra = (key: TDrawerExtraKey) => {
+    onNavigate();
+    if (key === 'keyboard-shortcut') onOpenShortcuts();
+    else void showInfo(EXTRA_INFO[key]);
+  };
+
+  return (
+    <Box component="nav" aria-label="Main menu" sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}>
+      {MENU_SECTIONS.map((section) => {
+        const sectionItems = items.filter((i) => i.section === section);
+        if (sectionItems.length === 0) return null;
+        return (
+          <List
+            key={section}
+            subheader={
+              <ListSubheader disableSticky sx={{ bgcolor: 'transparent', lineHeight: '32px' }}>
+                {section}
+              </ListSubheader>
+            }
+          >
+            {sectionItems.map((item) =>
+              item.path ? (
+                <MenuLink key={item.key} item={{ ...item, path: item.path }} onNavigate={onNavigate} />
+              ) : (
+                // The viewer's 'Stop viewing' is an action: it ends the session.
+                <ListItemButton key={item.key} onClick={() => void signOut()} sx={navItemSx}>
+                  <ListItemIcon sx={{ minWidth: 32 }}>{menuIcon(item.key)}</ListItemIcon>
+                  <ListItemText primary={item.label} />
+                </ListItemButton>
+              ),
+            )}
+          </List>
+        );
+      })}
+      <Divider sx={{ my: 1 }} />
+      <List aria-label="Tools">
+        {drawerExtras(roles).map((extra) => (
+          <ListItemButton key={extra.key} onClick={() => openExtra(extra.key)} sx={navItemSx}>
+            <ListItemIcon sx={{ minWidth: 32 }}>{EXTRA_ICONS[extra.key]}</ListItemIcon>
+            <ListItemText primary={extra.label} />
+          </ListItemButton>
+        ))}
+      </List>
+      <Box sx={{ flex: 1 }} />
+      <Typography variant="caption" color="textSecondary" sx={{ px: 2, py: 1.5 }}>
+        {COPYRIGHT}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * The side drawer of spec-core §2 Shell (width 240): permanent beside the content on wide screens,
+ * a temporary overlay opened from the top bar on narrow ones.
+ */
+export function SideDrawer({
+  permanent,
+  open,
+  onClose,
+}: {
+  permanent: boolean;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const paperSx = { width: DRAWER_WIDTH, boxSizing: 'border-box' as const, display: 'flex' };
+  const openShortcuts = () => setShortcutsOpen(true);
+  return (
+    <>
+      {permanent ? (
+        <Drawer
+          variant="permanent"
+          sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}
+          slotProps={{ paper: { sx: paperSx } }}
+        >
+          <Toolbar />
+          <Box sx={{ height: 2 }} />
+          <DrawerContent onNavigate={() => undefined} onOpenShortcuts={openShortcuts} />
+        </Drawer>
+      ) : (
+        <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: paperSx } }}>
+          <DrawerContent onNavigate={onClose} onOpenShortcuts={openShortcuts} />
+        </Drawer>
+      )}
+      <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+    </>
+  );
+}

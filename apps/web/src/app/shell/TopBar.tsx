@@ -1,0 +1,53 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
+import AppBar from '@mui/material/AppBar';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Link from '@mui/material/Link';
+import Toolbar from '@mui/material/Toolbar';
+import { useIsFetching, useIsMutating } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router';
+import { RadflowLogo } from '../../components/RadflowLogo';
+import { useSignedInSession } from '../../features/auth/session';
+import { AccountMenu } from './AccountMenu';
+import { hasNotificationBell } from './drawer-extras';
+
+/** The top bar of spec-core §2 Shell: product name, notification bell, account menu. */
+export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void; showMenuButton: boolean }) {
+  const { roles } = useSignedInSession();
+  const busy = useIsFetching() + useIsMutating() > 0;
+  return (
+    <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
+      <Toolbar sx={{ gap: 1 }}>
+        {showMenuButton && (
+          <IconButton edge="start" color="inherit" aria-label="Open main menu" onClick={onOpenMenu}>
+            <MenuIcon />
+          </IconButton>
+        )}
+        <Link
+          component={RouterLink}
+          to="/user/get-route"
+          color="inherit"
+          underline="none"
+          aria-label="Home"
+          sx={{ display: 'flex', alignItems: 'center' }}
+        >
+          <RadflowLogo size={24} />
+        </Link>
+        <Box sx={{ flex: 1 }} />
+        {hasNotificationBell(roles) && (
+          // The notifications themselves (chat beat, unseen count, popups) arrive with a later issue.
+          <IconButton aria-label="Notifications" title="Notifications" color="inherit">
+            <Badge badgeContent={0} color="error" max={99}>
+              <NotificationsIcon />
+            </Badge>
+          </IconButton>
+        )}
+        <AccountMenu />
+      </Toolbar>
+      <Box sx={{ height: 2 }}>{busy && <LinearProgress sx={{ height: 2 }} aria-label="Loading" />}</Box>
+    </AppBar>
+  );
+}

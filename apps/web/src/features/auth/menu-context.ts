@@ -1,0 +1,33 @@
+import {
+  effectiveRoles,
+  groupFlags,
+  type TCurrentUser,
+  type TMenuContext,
+  type TUserPreferences,
+} from '@radflow/core';
+
+/**
+ * What the core menu and route rules read about a user (spec-core §2 Menu per role): the effective
+ * roles (ROLE_OFFLINE_HYBRID replaces them in hybrid mode), the group switches that add or hide menu
+ * items, and the tele-user flag that hides the setting page.
+ */
+export function buildMenuContext(
+  user: Pick<TCurrentUser, 'roles' | 'hybridModeOn'>,
+  preferences: TUserPreferences,
+  teleInfo: { teleUser: boolean },
+): TMenuContext {
+  const flags = groupFlags(preferences);
+  return {
+    roles: effectiveRoles(user.roles, user.hybridModeOn),
+    enableElasticReportSummary: flags.enableElasticReportSummary,
+    useInBrowserPythonApp: flags.useInBrowserPythonApp,
+    enableReportSearch: flags.enableReportSearch,
+    enableDashboardViewer: flags.enableDashboardViewer,
+    doNotSendWhatsappMessage: flags.doNotSendWhatsappMessage,
+    disableCreateTemplateOptionToRadiologist: flags.disableCreateTemplateOptionToRadiologist,
+    amuSpecialCustomization: flags.amuSpecialCustomization,
+    hideSummaryPage: flags.hideSummaryPage,
+    teleMedSpecificCustomization: flags.teleMedSpecificCustomization,
+    teleUser: teleInfo.teleUser,
+  };
+}

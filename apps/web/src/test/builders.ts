@@ -1,0 +1,49 @@
+import { defaultPreferences, type TCurrentUser, type TRole, type TUserPreferences } from '@radflow/core';
+import type { TFakeReply } from './fake-api';
+
+let counter = 0;
+
+/** A current user as GET /api/user/ answers it; unique e-mail per call. */
+export function buildUser(roles: TRole[], overrides: Partial<TCurrentUser> = {}): TCurrentUser {
+  counter += 1;
+  return {
+    email: `user${counter}@demo.local`,
+    roles,
+    identifier: `User ${counter}`,
+    chatUidHash: `hash-${counter}`,
+    proxyUrl: null,
+    hybridModeOn: false,
+    active: true,
+    ...overrides,
+  };
+}
+
+/** Preferences with some group switches turned on. */
+export function buildPreferences(
+  edit: (prefs: TUserPreferences) => void = () => undefined,
+): TUserPreferences {
+  const prefs = defaultPreferences();
+  edit(prefs);
+  return prefs;
+}
+
+/** The four session calls of spec-core §4 answering for one signed-in user. */
+export function sessionHandlers(
+  user: TCurrentUser,
+  preferences: TUserPreferences = defaultPreferences(),
+  teleUser = false,
+): Record<string, TFakeReply> {
+  return {
+    'GET /api/user/': { body: user },
+    'GET /api/user/preference': { body: preferences },
+    'GET /api/user/mapping': { body: {} },
+    'GET /api/user/tele-info': { body: { teleUser } },
+  };
+}
+
+export const signedOutHandlers: Record<string, TFakeReply> = {
+  'GET /api/user/': {
+    status: 401,
+    body: { errorStatusCode: 401, errorDescription: 'Unauthorized', additionalInfo: null, txnId: 't' },
+  },
+};

@@ -39,7 +39,11 @@ describe('Update Password from the account menu', () => {
     await dialog.getByLabel('Current password').fill('not-my-password');
     await dialog.getByLabel('New password').fill('another-one');
     await dialog.getByRole('button', { name: /update/i }).click();
-    await page.getByRole('alert').filter({ hasText: /incorrect/i }).first().waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /incorrect/i })
+      .first()
+      .waitFor();
     await dialog.getByRole('button', { name: /cancel/i }).click();
   });
 

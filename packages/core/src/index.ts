@@ -11,3 +11,4 @@ export * from './schemas/identity.js';
 export * from './permissions.js';
 export * from './schemas/session.js';
 export * from './upload-permissions.js';
+export * from './schemas/settings.js';

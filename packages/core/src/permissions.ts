@@ -1,4 +1,4 @@
-import { type TRole, hasRole } from './roles.js';
+import { type TRole, hasRole, isCenterUser } from './roles.js';
 
 /**
  * Which action a role may take, as pure rules shared by the server (its 403 checks) and the web app
@@ -19,4 +19,21 @@ export function canManageLoginAudit(roles: readonly TRole[]): boolean {
 /** spec-core §3 "Tele info: teleUser flag": a user with the tele-radiology role. */
 export function isTeleUser(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_TELE_RADIOLOGY');
+}
+
+/**
+ * spec-core §7 POST /setting/update-group/{settingName}: the group's settings (the sections of
+ * GROUP_SECTIONS) are changed by the group role and the group's admins (their "Manage preference").
+ */
+export function canManageGroupSettings(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_GROUP', 'ROLE_ADMIN');
+}
+
+/**
+ * Device approval (spec-core §6 "Center users skip login audit calls"): with the group's
+ * enableLoginAuditLogs on, every user signs in only from an approved device, except center users
+ * and the group role, who approves devices — holding them too would lock the group out.
+ */
+export function needsDeviceApproval(roles: readonly TRole[]): boolean {
+  return !isCenterUser(roles) && !hasRole(roles, 'ROLE_GROUP');
 }

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import type { Db } from './db/client.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
+import { AppSecrets } from './modules/secrets/app-secrets.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { WEB_DIST_DIR } from './paths.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { openapiPlugin } from './plugins/openapi.js';
+import { webPlugin } from './plugins/web.js';
+
+export interface BuildAppOptions {
+  db: Db;
+  /** pino options, or false for none (tests). Default: JSON logs at info. */
+  logger?: FastifyServerOptions['logger'];
+  /** Which proxies to trust for the client address and https (config TRUST_PROXY). Default: all. */
+  trustProxy?: boolean | number | string;
+  /** Default: records messages in message_outbox. */
+  smsProvider?: SmsProvider;
+  /** The default outbox provider also appends each message to this file (config OUTBOX_MIRROR_FILE). */
+  outboxMirrorFile?: string;
+  /** Default: apps/web/dist next to this code. */
+  webDistDir?: string;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+/** A hop count becomes the function form fastify's types accept. */
+function toTrustProxy(
+  value: boolean | number | string,
+): boolean | string | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/** Largest request body the JSON/form API accepts (uploads get their own limits). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the server: plugins, then the modules under /api. Does not listen (STYLE: app.ts vs main.ts). */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: 'info' },
+    genReqId: () => randomUUID(),
+    logController: new LogController({ requestIdLogLabel: 'txnId' }),
+    trustProxy: toTrustProxy(opts.trustProxy ?? true),
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const ctx: AppContext = {
+    db: opts.db,
+    secrets: new AppSecrets(opts.db),
+    sms: opts.smsProvider ?? new OutboxSmsProvider(opts.db, opts.outboxMirrorFile),
+    now: opts.now ?? (() => new Date()),
+  };
+  app.decorate('ctx', ctx);
+
+  // The txnId of the error body is also a response header, for bodies that are not JSON.
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  // An empty JSON body (a bodiless POST from a client that always sends the header) is no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  // The API speaks JSON and (for the sign-in form) form-encoding; other bodies are 415.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    void parseJson(request, text, done);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(authPlugin);
+  await app.register(openapiPlugin);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+      await api.register(devicesRoutes);
+      await api.register(preferencesRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  await app.register(webPlugin, { webDistDir: opts.webDistDir ?? WEB_DIST_DIR });
+  return app;
+}

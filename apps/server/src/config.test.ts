@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the defaults of ARCHITECTURE §7', () => {
+    const config = loadConfig({}, '/srv/radflow');
+    expect(config).toMatchObject({
+      PORT: 8080,
+      DATA_DIR: path.resolve('/srv/radflow', 'data'),
+      DICOM_PORT: 11112,
+      DICOM_AET: 'RADFLOW',
+      SEED_DEMO: true,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: true,
+      HOST: '0.0.0.0',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.OUTBOX_MIRROR_FILE).toBeUndefined();
+    expect(config.PUBLIC_URL).toBeUndefined();
+  });
+
+  it('reads the variables, treating empty as unset', () => {
+    const config = loadConfig({
+      PORT: '18080',
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u:p@db:5432/radflow',
+      SEED_DEMO: 'false',
+      PUBLIC_URL: '',
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: '1',
+      HOST: '127.0.0.1',
+    });
+    expect(config).toMatchObject({
+      PORT: 18080,
+      DATA_DIR: '/tmp/x',
+      DATABASE_URL: 'postgres://u:p@db:5432/radflow',
+      SEED_DEMO: false,
+      LOG_LEVEL: 'debug',
+      TRUST_PROXY: 1,
+      HOST: '127.0.0.1',
+    });
+    expect(config.PUBLIC_URL).toBeUndefined();
+  });
+
+  it('names every bad variable in one clear message, without echoing URLs (they may hold passwords)', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        SEED_DEMO: 'maybe',
+        DATABASE_URL: 'mysql://secret@x',
+        DICOM_AET: 'A'.repeat(17),
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('Invalid configuration');
+    expect(message).toMatch(/PORT: must be a port number \(got "eighty"\)/);
+    expect(message).toMatch(/SEED_DEMO: must be true or false/);
+    expect(message).toMatch(/DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    expect(message).toMatch(/DICOM_AET: must be 1 to 16 printable ASCII characters/);
+    expect(message).not.toContain('secret');
+    expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('refuses a port out of range', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be between 1 and 65535/);
+  });
+});

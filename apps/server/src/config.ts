@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+      error: 'must be true or false',
+    })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes', 'on'].includes(v)));
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const port = (fallback: number) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a port number' })
+      .int('must be a port number')
+      .min(1, 'must be between 1 and 65535')
+      .max(65535, 'must be between 1 and 65535')
+      .default(fallback),
+  );
+
+/**
+ * The server's configuration: one schema over process.env (ARCHITECTURE §7, issue 2 §2).
+ * Unset or empty variables take their defaults.
+ */
+export const ZServerConfig = z.object({
+  PORT: port(8080),
+  /** The address to listen on (tests: 127.0.0.1). */
+  HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+  /** Where the embedded database and files live; relative paths resolve from the working directory. */
+  DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+  /** Unset: PGlite under DATA_DIR/db. Set: a PostgreSQL server (node-postgres pool). */
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DICOM_PORT: port(11112),
+  DICOM_AET: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[\x20-\x7e]{1,16}$/, 'must be 1 to 16 printable ASCII characters')
+      .default('RADFLOW'),
+  ),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
+  SEED_DEMO: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
+  /**
+   * Also append every message the outbox providers record to this file, one JSON line each
+   * (`{channel, recipient, subject, body, createdAt}`): for the browser tests and local development.
+   */
+  OUTBOX_MIRROR_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /**
+   * Which proxies to trust for X-Forwarded-For/-Proto (client address for the sign-in rate limit,
+   * https for the Secure cookie): true (all), false, a hop count, or a comma-separated list of
+   * addresses/CIDRs.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('true')
+      .transform((v): boolean | number | string => {
+        if (v === 'true') return true;
+        if (v === 'false') return false;
+        if (/^\d+$/.test(v)) return Number(v);
+        return v;
+      }),
+  ),
+});
+
+export type TServerConfig = z.infer<typeof ZServerConfig> & { DATA_DIR: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): TServerConfig {
+  const parsed = ZServerConfig.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const name = i.path.join('.');
+        const value = env[name];
+        const shown = value === undefined || /URL$/.test(name) ? '' : ` (got ${JSON.stringify(value)})`;
+        return `${name}: ${i.message}${shown}`;
+      }),
+    );
+  }
+  return { ...parsed.data, DATA_DIR: path.resolve(cwd, parsed.data.DATA_DIR) };
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { MIGRATIONS_DIR } from '../paths.js';
+import * as schema from './schema.js';
+
+/** One database type for both drivers (ARCHITECTURE §3). */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Repositories take either the database or an open transaction. */
+export type DbOrTx = Db | Tx;
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the migrations folder (idempotent). */
+  migrate(): Promise<void>;
+  /**
+   * Runs `fn` while holding a database-wide lock, so several processes starting together migrate
+   * and seed one after the other. PGlite has one process by construction.
+   */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface PgliteOptions {
+  /** Directory to persist in; unset = in memory. */
+  dataDir?: string;
+  /** A data directory dump to start from (tests: a migrated snapshot). */
+  loadDataDir?: Blob;
+}
+
+/**
+ * PGlite is one process's database: a second server on the same DATA_DIR would corrupt it. A lock
+ * file holding the owner's pid refuses that; a stale one (its process gone) is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockPath = `${dataDir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number((await fs.readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `The database in ${dataDir} is in use by another Radflow process (pid ${owner}). ` +
+            'Stop it first, or use another DATA_DIR.',
+        );
+      }
+      await fs.rm(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & { client: PGlite }> {
+  let unlock = async () => undefined as void;
+  if (opts.dataDir) {
+    await fs.mkdir(path.dirname(opts.dataDir), { recursive: true });
+    unlock = await lockDataDir(opts.dataDir);
+  }
+  const client = await PGlite.create({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+    extensions: { pg_trgm },
+  });
+  const db = drizzlePglite({ client, schema });
+  return {
+    db: db as unknown as Db,
+    client,
+    kind: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    withStartupLock: (fn) => fn(),
+    async close() {
+      await client.close();
+      await unlock();
+    },
+  };
+}
+
+/** An arbitrary 64-bit key for pg_advisory_lock: "radflow startup". */
+const STARTUP_LOCK_KEY = 7_310_420_117_001;
+
+export async function openPostgres(
+  url: string,
+  opts: { max?: number } = {},
+): Promise<DbHandle & { pool: pg.Pool }> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => undefined);
+  const db = drizzlePg({ client: pool, schema });
+  return {
+    db: db as unknown as Db,
+    pool,
+    kind: 'postgres',
+    migrate: () => migratePg(db, { migrationsFolder: MIGRATIONS_DIR }),
+    async withStartupLock(fn) {
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+        try {
+          return await fn();
+        } finally {
+          await lockClient.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+        }
+      } finally {
+        lockClient.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** DATABASE_URL set: PostgreSQL; else PGlite persisted under DATA_DIR/db. */
+export function openDatabase(config: {
+  DATABASE_URL?: string | undefined;
+  DATA_DIR: string;
+}): Promise<DbHandle> {
+  return config.DATABASE_URL
+    ? openPostgres(config.DATABASE_URL)
+    : openPglite({ dataDir: path.join(config.DATA_DIR, 'db') });
+}

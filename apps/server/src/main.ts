@@ -1,0 +1,64 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { prepareDatabase } from './db/migrate.js';
+
+/** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const handle = await openDatabase(config);
+  const { seeded } = await prepareDatabase(handle, { seedDemo: config.SEED_DEMO });
+  const app = await buildApp({
+    db: handle.db,
+    logger: { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    ...(config.OUTBOX_MIRROR_FILE ? { outboxMirrorFile: config.OUTBOX_MIRROR_FILE } : {}),
+  });
+  app.log.info(
+    { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },
+    'database ready',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      app.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 15 s: exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    try {
+      await app.close();
+      await handle.close();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+}
+
+main().catch((error: unknown) => {
+  console.error('Radflow server failed to start:', error);
+  process.exit(1);
+});

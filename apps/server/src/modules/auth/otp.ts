@@ -1,0 +1,148 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { AppError, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS, PRODUCT_NAME } from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import { otpCodes, users } from '../../db/schema.js';
+import { TooManyRequestsError, describeWait } from '../../errors.js';
+import { recordLoginEvent } from './login-events.js';
+
+/** At most this many codes per mobile number within the window (protects the SMS budget and the user). */
+export const OTP_MAX_REQUESTS_PER_MOBILE = 5;
+export const OTP_REQUEST_WINDOW_SECONDS = 900;
+
+export const MESSAGE_NO_ACCOUNT_FOR_MOBILE = 'No account is registered with this mobile number';
+
+export function otpMessage(code: string): string {
+  return `Your ${PRODUCT_NAME} sign-in code is ${code}. It expires in ${OTP_TTL_SECONDS / 60} minutes.`;
+}
+
+async function hashCode(ctx: AppContext, mobile: string, code: string): Promise<string> {
+  return (await ctx.secrets.hmac('otp', `${mobile}:${code}`)).toString('hex');
+}
+
+export interface TRequestContext {
+  clientAddress: string;
+  deviceId: string | null;
+  deviceName: string | null;
+}
+
+/**
+ * POST /api/user/generate-otp: a fresh 6-digit code for the active account of `mobile`; earlier
+ * codes die. The code is stored only as a keyed hash and sent through the SMS provider.
+ */
+export async function generateOtp(
+  ctx: AppContext,
+  mobile: string,
+  req: TRequestContext,
+): Promise<{ sent: true; expiresInSeconds: number }> {
+  const now = ctx.now();
+  const [user] = await ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.mobileNumber, mobile), eq(users.active, true)));
+  if (!user) throw new AppError('NOT_FOUND', MESSAGE_NO_ACCOUNT_FOR_MOBILE, 'mobile');
+
+  const windowStart = new Date(now.getTime() - OTP_REQUEST_WINDOW_SECONDS * 1000);
+  const recent = await ctx.db
+    .select({ at: otpCodes.createdAt })
+    .from(otpCodes)
+    .where(and(eq(otpCodes.mobile, mobile), gt(otpCodes.createdAt, windowStart)))
+    .orderBy(desc(otpCodes.createdAt))
+    .limit(OTP_MAX_REQUESTS_PER_MOBILE);
+  const oldest = recent[OTP_MAX_REQUESTS_PER_MOBILE - 1];
+  if (oldest) {
+    const wait = Math.max(
+      1,
+      Math.ceil((oldest.at.getTime() + OTP_REQUEST_WINDOW_SECONDS * 1000 - now.getTime()) / 1000),
+    );
+    throw new TooManyRequestsError(`Too many codes requested. Please try again ${describeWait(wait)}.`, wait);
+  }
+
+  const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+  const codeHash = await hashCode(ctx, mobile, code);
+  await ctx.db.transaction(async (tx) => {
+    // Housekeeping: codes older than a day serve neither sign-in nor the request limit.
+    await tx
+      .delete(otpCodes)
+      .where(and(eq(otpCodes.mobile, mobile), lt(otpCodes.createdAt, new Date(now.getTime() - 86_400_000))));
+    await tx
+      .update(otpCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(otpCodes.mobile, mobile), isNull(otpCodes.consumedAt)));
+    await tx.insert(otpCodes).values({
+      mobile,
+      codeHash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000),
+    });
+    await recordLoginEvent(tx, {
+      eventType: 'OTP_SENT',
+      email: user.email,
+      userId: user.id,
+      clientAddress: req.clientAddress,
+      deviceId: req.deviceId,
+      deviceName: req.deviceName,
+      detail: `code sent to ${mobile}`,
+    });
+  });
+  await ctx.sms.send({ to: mobile, body: otpMessage(code) });
+  return { sent: true, expiresInSeconds: OTP_TTL_SECONDS };
+}
+
+export type TOtpCheck = 'ok' | 'no-code' | 'wrong-code';
+
+/**
+ * Checks and consumes a code: the newest unconsumed, unexpired code of the mobile with fewer than
+ * OTP_MAX_ATTEMPTS wrong tries. A wrong code counts a try; the right one is consumed atomically, so
+ * it works once even under concurrent requests.
+ */
+export async function consumeOtp(ctx: AppContext, mobile: string, code: string): Promise<TOtpCheck> {
+  const now = ctx.now();
+  const [current] = await ctx.db
+    .select()
+    .from(otpCodes)
+    .where(
+      and(
+        eq(otpCodes.mobile, mobile),
+        isNull(otpCodes.consumedAt),
+        gt(otpCodes.expiresAt, now),
+        lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
+      ),
+    )
+    .orderBy(desc(otpCodes.createdAt))
+    .limit(1);
+  if (!current) return 'no-code';
+
+  const given = Buffer.from(await hashCode(ctx, mobile, code));
+  const stored = Buffer.from(current.codeHash);
+  if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
+    await ctx.db
+      .update(otpCodes)
+      .set({ attempts: sql`${otpCodes.attempts} + 1` })
+      .where(eq(otpCodes.id, current.id));
+    return 'wrong-code';
+  }
+  const consumed = await ctx.db
+    .update(otpCodes)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(otpCodes.id, current.id),
+        isNull(otpCodes.consumedAt),
+        lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),
+        gt(otpCodes.expiresAt, now),
+      ),
+    )
+    .returning({ id: otpCodes.id });
+  return consumed.length > 0 ? 'ok' : 'no-code';
+}
+
+/** POST /api/user/customer/is-new: whether no account has this mobile number. */
+export async function isNewCustomer(ctx: AppContext, mobile: string): Promise<boolean> {
+  const [existing] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.mobileNumber, mobile))
+    .limit(1);
+  return !existing;
+}

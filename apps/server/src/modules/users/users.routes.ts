@@ -1,0 +1,167 @@
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZApiToken,
+  ZCurrentUser,
+  ZGenerateOtpResponse,
+  ZIsNewCustomerResponse,
+  ZMobileRequest,
+  ZOk,
+  ZStudyTypeList,
+  ZTeleInfo,
+  ZUpdatePasswordRequest,
+  ZUserMapping,
+  ZUserPreferences,
+  isTeleUser,
+} from '@radflow/core';
+import { studyTypes } from '../../db/schema.js';
+import { authOf } from '../../plugins/auth.js';
+import { deriveApiToken } from '../auth/api-token.js';
+import { generateOtp, isNewCustomer } from '../auth/otp.js';
+import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
+import { loadUserPreferences } from '../preferences/preferences.js';
+import { toCurrentUser } from './current-user.js';
+import { updatePassword } from './update-password.js';
+import { loadUserMapping } from './user-mapping.js';
+
+/** The signed-in user's calls of spec-core §7 "Session and preferences", and the OTP calls. */
+export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
+  const signedIn = { onRequest: app.requireUser };
+  const authed = { tags: ['user'], security: SIGNED_IN };
+
+  app.get(
+    '/user/',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: 'The current user',
+        response: { 200: ZCurrentUser, ...errorResponses(401) },
+      },
+    },
+    (request) => toCurrentUser(app.ctx.secrets, authOf(request).user),
+  );
+
+  app.get(
+    '/user/preference',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary:
+          'Every preference section, group sections from the group, the rest from the user, with defaults',
+        response: { 200: ZUserPreferences, ...errorResponses(401) },
+      },
+    },
+    (request) => loadUserPreferences(app.ctx.db, authOf(request).user),
+  );
+
+  app.get(
+    '/user/tele-info',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: 'Whether the user is a tele-radiology user',
+        response: { 200: ZTeleInfo, ...errorResponses(401) },
+      },
+    },
+    (request) => ({ teleUser: isTeleUser(authOf(request).roles) }),
+  );
+
+  app.get(
+    '/user/mapping',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: 'Per role, the users the caller may pick (email, active)',
+        response: { 200: ZUserMapping, ...errorResponses(401) },
+      },
+    },
+    (request) => loadUserMapping(app.ctx.db, authOf(request).user),
+  );
+
+  app.get(
+    '/user/study-type',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: "The group's study types",
+        response: { 200: ZStudyTypeList, ...errorResponses(401) },
+      },
+    },
+    (request) =>
+      app.ctx.db
+        .select({ id: studyTypes.id, name: studyTypes.name, modality: studyTypes.modality })
+        .from(studyTypes)
+        .where(eq(studyTypes.groupId, authOf(request).user.groupId))
+        .orderBy(asc(studyTypes.name)),
+  );
+
+  app.get(
+    '/user/token',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: 'A personal API token for `Authorization: Bearer` (e.g. DICOMweb clients)',
+        description: 'Derived, never stored; a password change revokes it.',
+        response: { 200: ZApiToken, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const { user } = authOf(request);
+      return { token: await deriveApiToken(app.ctx.secrets, user.id, user.tokenVersion) };
+    },
+  );
+
+  app.post(
+    '/user-create/update-password',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: "Change the caller's password; ends their other sessions",
+        body: ZUpdatePasswordRequest,
+        response: { 200: ZOk, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      await updatePassword(app.ctx, authOf(request), {
+        ...request.body,
+        clientAddress: request.ip,
+        ...deviceOf(request),
+      });
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/user/generate-otp',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Send a 6-digit sign-in code by SMS to a registered mobile number',
+        body: ZMobileRequest,
+        response: { 200: ZGenerateOtpResponse, ...errorResponses(400, 404, 429) },
+      },
+    },
+    (request) =>
+      generateOtp(app.ctx, request.body.mobile, { clientAddress: request.ip, ...deviceOf(request) }),
+  );
+
+  app.post(
+    '/user/customer/is-new',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Whether no account is registered with this mobile number',
+        body: ZMobileRequest,
+        response: { 200: ZIsNewCustomerResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => ({ isNew: await isNewCustomer(app.ctx, request.body.mobile) }),
+  );
+};

@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Locations next to the code. src/ (tests, tsx) and dist/ (the esbuild bundle) are both one level
+ * below apps/server, so the same relative URLs work from either.
+ */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));

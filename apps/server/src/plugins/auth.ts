@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { eq } from 'drizzle-orm';
+import { AppError, MESSAGES, SESSION_COOKIE_NAME, type TRole, hasRole } from '@radflow/core';
+import { type TUserRow, users } from '../db/schema.js';
+import { isApiTokenValid, parseApiToken } from '../modules/auth/api-token.js';
+import { SESSION_TTL_SECONDS, findSessionUser } from '../modules/auth/sessions.js';
+import { rolesOf } from '../modules/users/current-user.js';
+
+export const MESSAGE_NOT_ALLOWED = 'You are not allowed to do this';
+
+/** Who is calling: from the session cookie or an `Authorization: Bearer` API token. */
+export interface TAuth {
+  user: TUserRow;
+  /** The roles the user acts with (core effectiveRoles). */
+  roles: TRole[];
+  /** The session row id; null when authenticated by API token. */
+  sessionId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: TAuth | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook: 401 'Please login again' without a valid session or token. */
+    requireUser: onRequestAsyncHookHandler;
+    /** onRequest hook: like requireUser, then 403 unless the user has one of the roles. */
+    requireRole(...roles: TRole[]): onRequestAsyncHookHandler;
+    /** onRequest hook: like requireUser, then 403 unless the rule (from packages/core) allows the roles. */
+    requirePermission(rule: (roles: readonly TRole[]) => boolean): onRequestAsyncHookHandler;
+  }
+}
+
+/** The authenticated caller of a route behind requireUser. */
+export function authOf(request: FastifyRequest): TAuth {
+  if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.pleaseLoginAgain);
+  return request.auth;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE_NAME, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS,
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE_NAME, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+  });
+}
+
+export function sessionTokenOf(request: FastifyRequest): string | null {
+  const token = request.cookies[SESSION_COOKIE_NAME];
+  return token && token.length <= 100 ? token : null;
+}
+
+async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<TAuth | null> {
+  const { db, secrets } = app.ctx;
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    const parsed = match?.[1] ? parseApiToken(match[1]) : null;
+    if (!match?.[1] || !parsed) return null;
+    const [user] = await db.select().from(users).where(eq(users.id, parsed.userId));
+    if (!user || !user.active || !(await isApiTokenValid(secrets, match[1], user))) return null;
+    return { user, roles: rolesOf(user), sessionId: null };
+  }
+  const token = sessionTokenOf(request);
+  if (!token) return null;
+  const found = await findSessionUser(db, token, app.ctx.now());
+  return found ? { user: found.user, roles: rolesOf(found.user), sessionId: found.sessionId } : null;
+}
+
+/**
+ * Session and API-token authentication, and the role guards routes declare as onRequest hooks
+ * (before the body is read and validated: a caller without the right learns nothing of the input rules).
+ */
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('auth', null);
+
+    const requireUser: onRequestAsyncHookHandler = async function (request) {
+      request.auth ??= await authenticate(app, request);
+      if (!request.auth) throw new AppError('UNAUTHORIZED', MESSAGES.pleaseLoginAgain);
+    };
+    const requirePermission = (rule: (roles: readonly TRole[]) => boolean): onRequestAsyncHookHandler =>
+      async function (request, reply) {
+        await requireUser.call(this, request, reply);
+        if (!rule(authOf(request).roles)) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
+      };
+    app.decorate('requireUser', requireUser);
+    app.decorate('requirePermission', requirePermission);
+    app.decorate('requireRole', (...roles: TRole[]) => requirePermission((have) => hasRole(have, ...roles)));
+  },
+  { name: 'auth', dependencies: ['@fastify/cookie'] },
+);

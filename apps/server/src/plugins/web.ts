@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import { sendApiNotFound } from './errors.js';
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Radflow</title></head>
+<body style="font-family: sans-serif; background: #121212; color: #eee; padding: 2rem">
+<h1>Radflow</h1>
+<p>The web app is not built yet. Run <code>npm run build</code> in the repository, then reload.</p>
+<p>The API is up: <a style="color: #90caf9" href="/api/docs">/api/docs</a>.</p>
+</body></html>
+`;
+
+/**
+ * Serves the built single-page app (apps/web/dist) and its history fallback: every GET outside
+ * /api that is not a file answers index.html. Unknown /api paths answer the JSON 404.
+ */
+export const webPlugin = fp(
+  async (app: FastifyInstance, opts: { webDistDir: string }) => {
+    const indexFile = path.join(opts.webDistDir, 'index.html');
+    const isBuilt = fs.existsSync(indexFile);
+    if (isBuilt) {
+      await app.register(fastifyStatic, {
+        root: opts.webDistDir,
+        prefix: '/',
+        index: false,
+        wildcard: true,
+        setHeaders(reply, filePath) {
+          // Vite fingerprints everything under assets/; index.html must always be revalidated.
+          void reply.header(
+            'cache-control',
+            filePath.includes(`${path.sep}assets${path.sep}`)
+              ? 'public, max-age=31536000, immutable'
+              : 'no-cache',
+          );
+        },
+      });
+    }
+
+    const sendIndex = (reply: FastifyReply) =>
+      isBuilt
+        ? reply.header('cache-control', 'no-cache').sendFile('index.html', opts.webDistDir)
+        : reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    // The root is a directory to the static handler; it is the app's start page.
+    app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+
+    app.setNotFoundHandler((request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      if (pathname === '/api' || pathname.startsWith('/api/')) return sendApiNotFound(request, reply);
+      const isPageRequest =
+        (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/assets/');
+      if (!isPageRequest) return sendApiNotFound(request, reply);
+      return sendIndex(reply);
+    });
+  },
+  { name: 'web' },
+);

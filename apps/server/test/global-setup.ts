@@ -1,0 +1,65 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import pg from 'pg';
+import { openPglite, openPostgres } from '../src/db/client.js';
+
+export const TEMPLATE_DB = 'radflow_test_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A tarball of a migrated PGlite data directory (PGlite runs). */
+    pgliteSnapshotPath: string | null;
+    /** The server URL whose `radflow_test_template` database is migrated (PostgreSQL runs). */
+    postgresUrl: string | null;
+  }
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/**
+ * Migrates once per run (ARCHITECTURE §3): a PGlite snapshot every test file loads, or, with
+ * DATABASE_URL set, a PostgreSQL template database every test file copies.
+ */
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    } finally {
+      await admin.end();
+    }
+    const handle = await openPostgres(withDatabase(url, TEMPLATE_DB), { max: 1 });
+    await handle.migrate();
+    await handle.close();
+    project.provide('postgresUrl', url);
+    project.provide('pgliteSnapshotPath', null);
+    return async () => {
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
+      await cleanup.end();
+    };
+  }
+
+  const handle = await openPglite();
+  await handle.migrate();
+  const dump = await handle.client.dumpDataDir('none');
+  await handle.close();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radflow-pglite-'));
+  const snapshotPath = path.join(dir, 'migrated.tar');
+  await fs.writeFile(snapshotPath, Buffer.from(await dump.arrayBuffer()));
+  project.provide('pgliteSnapshotPath', snapshotPath);
+  project.provide('postgresUrl', null);
+  return async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import {
+  LOGIN_MAX_FAILURES_PER_ADDRESS,
+  LOGIN_MAX_FAILURES_PER_IDENTIFIER,
+  LOGIN_RATE_WINDOW_SECONDS,
+} from '@radflow/core';
+import { loginEvents } from '../src/db/schema.js';
+import { type TestApp, TestClient, createTestApp, createTestUser } from './test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('sign-in rate limit', () => {
+  it(`blocks an identifier after ${LOGIN_MAX_FAILURES_PER_IDENTIFIER} failures in the window, from any address`, async () => {
+    const user = await createTestUser(t.db);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_IDENTIFIER; i++) {
+      expect((await new TestClient(t.app).login(user.email, `wrong-${i}`)).statusCode).toBe(401);
+    }
+    // Even the right password now waits.
+    const blocked = await new TestClient(t.app).login(user.email, user.password);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({
+      errorStatusCode: 429,
+      errorDescription: expect.stringMatching(
+        /^Too many failed sign-in attempts\. Please try again in \d+ minutes?\.$/,
+      ),
+    });
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    const [limited] = await t.db
+      .select()
+      .from(loginEvents)
+      .where(and(eq(loginEvents.userId, user.id), eq(loginEvents.eventType, 'LOGIN_RATE_LIMITED')));
+    expect(limited).toBeDefined();
+
+    // After the window the account opens again.
+    t.clock.advance(LOGIN_RATE_WINDOW_SECONDS + 1);
+    try {
+      expect((await new TestClient(t.app).login(user.email, user.password)).statusCode).toBe(200);
+    } finally {
+      t.clock.advance(-(LOGIN_RATE_WINDOW_SECONDS + 1));
+    }
+  });
+
+  it('a successful sign-in starts the count afresh', async () => {
+    const user = await createTestUser(t.db);
+    const browser = new TestClient(t.app);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_IDENTIFIER - 1; i++) await browser.login(user.email, 'wrong');
+    expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_IDENTIFIER - 1; i++) await browser.login(user.email, 'wrong');
+    expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
+  });
+
+  it('counts unknown identifiers too, with the same 429', async () => {
+    const browser = new TestClient(t.app);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_IDENTIFIER; i++) await browser.login('ghost@test.local', 'x');
+    expect((await new TestClient(t.app).login('ghost@test.local', 'x')).statusCode).toBe(429);
+  });
+
+  it(`blocks a client address after ${LOGIN_MAX_FAILURES_PER_ADDRESS} failures across identifiers`, async () => {
+    const attacker = new TestClient(t.app);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS; i++) {
+      expect((await attacker.login(`victim-${i}@test.local`, 'guess')).statusCode).toBe(401);
+    }
+    const user = await createTestUser(t.db);
+    const blocked = await attacker.login(user.email, user.password);
+    expect(blocked.statusCode).toBe(429);
+    // The same account from another address is fine.
+    expect((await new TestClient(t.app).login(user.email, user.password)).statusCode).toBe(200);
+  });
+
+  it('takes the client address from X-Forwarded-For (behind the proxy)', async () => {
+    const address = '203.0.113.77';
+    const browser = new TestClient(t.app);
+    await browser.post(
+      '/api/do-login',
+      { email: 'nobody-xff@test.local', password: 'x' },
+      { 'x-forwarded-for': address },
+    );
+    const [event] = await t.db
+      .select()
+      .from(loginEvents)
+      .where(eq(loginEvents.email, 'nobody-xff@test.local'));
+    expect(event?.clientAddress).toBe(address);
+  });
+});

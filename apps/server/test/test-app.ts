@@ -1,0 +1,233 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { desc, eq } from 'drizzle-orm';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { SESSION_COOKIE_NAME, type TPreferenceSection, type TRole } from '@radflow/core';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
+import { type Db, type DbHandle, openPglite, openPostgres } from '../src/db/client.js';
+import { centers, groups, messageOutbox, users } from '../src/db/schema.js';
+import { hashPassword } from '../src/modules/auth/passwords.js';
+import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
+import { seedDemo } from '../src/modules/seed/seed-demo.js';
+import { withDatabase } from './global-setup.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  /** Moves the app's clock (starts at the real time). */
+  clock: { now: Date; advance(seconds: number): void };
+  close(): Promise<void>;
+}
+
+async function openTestDatabase(): Promise<DbHandle> {
+  const postgresUrl = inject('postgresUrl');
+  if (postgresUrl) {
+    const name = `radflow_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE radflow_test_template`);
+    await admin.end();
+    const handle = await openPostgres(withDatabase(postgresUrl, name), { max: 4 });
+    return {
+      ...handle,
+      async close() {
+        await handle.close();
+        const cleanup = new pg.Client({ connectionString: postgresUrl });
+        await cleanup.connect();
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const snapshotPath = inject('pgliteSnapshotPath');
+  if (!snapshotPath) throw new Error('global setup provided no database');
+  const { readFile } = await import('node:fs/promises');
+  return openPglite({ loadDataDir: new Blob([await readFile(snapshotPath)]) });
+}
+
+/** A server on its own migrated database (PGlite, or PostgreSQL with DATABASE_URL), optionally seeded. */
+export async function createTestApp(
+  opts: { seed?: boolean } & Partial<Omit<BuildAppOptions, 'db'>> = {},
+): Promise<TestApp> {
+  const handle = await openTestDatabase();
+  if (opts.seed) await seedDemo(handle.db);
+  // The app's clock runs in real time from `clock.now`, which tests may move.
+  const startedAt = Date.now();
+  const clock = {
+    now: new Date(startedAt),
+    advance(seconds: number) {
+      this.now = new Date(this.now.getTime() + seconds * 1000);
+    },
+  };
+  const app = await buildApp({
+    logger: false,
+    now: () => new Date(clock.now.getTime() + (Date.now() - startedAt)),
+    ...opts,
+    db: handle.db,
+  });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    clock,
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+let sequence = 0;
+const unique = () =>
+  `${Date.now().toString(36)}${(sequence++).toString(36)}${randomBytes(2).toString('hex')}`;
+
+export async function createTestGroup(db: Db, opts: { name?: string } = {}) {
+  const [group] = await db
+    .insert(groups)
+    .values({ name: opts.name ?? `Group ${unique()}` })
+    .returning();
+  if (!group) throw new Error('group not created');
+  return group;
+}
+
+export async function createTestCenter(db: Db, opts: { groupId: number; name?: string }) {
+  const id = unique();
+  const [center] = await db
+    .insert(centers)
+    .values({
+      groupId: opts.groupId,
+      name: opts.name ?? `Center ${id}`,
+      email: `center-${id}@test.local`,
+      aeTitles: [],
+    })
+    .returning();
+  if (!center) throw new Error('center not created');
+  return center;
+}
+
+export const TEST_PASSWORD = 'test-pass-1';
+const hashes = new Map<string, Promise<string>>();
+/** argon2 is slow on purpose: hash each distinct test password once per test file. */
+const hashOnce = (password: string) => {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, (hash = hashPassword(password)));
+  return hash;
+};
+
+/** A user with unique e-mail (and mobile number when asked), in a new group unless one is given. */
+export async function createTestUser(
+  db: Db,
+  opts: {
+    roles?: TRole[];
+    groupId?: number;
+    centerId?: number | null;
+    password?: string;
+    mobileNumber?: string | null;
+    hybridModeOn?: boolean;
+    active?: boolean;
+    identifier?: string;
+    proxyUrl?: string | null;
+  } = {},
+) {
+  const groupId = opts.groupId ?? (await createTestGroup(db)).id;
+  const password = opts.password ?? TEST_PASSWORD;
+  const id = unique();
+  const [user] = await db
+    .insert(users)
+    .values({
+      email: `user-${id}@test.local`,
+      mobileNumber: opts.mobileNumber ?? null,
+      passwordHash: await hashOnce(password),
+      roles: opts.roles ?? ['ROLE_DOCTOR'],
+      groupId,
+      centerId: opts.centerId ?? null,
+      identifier: opts.identifier ?? `Test User ${id}`,
+      active: opts.active ?? true,
+      hybridModeOn: opts.hybridModeOn ?? false,
+      proxyUrl: opts.proxyUrl ?? null,
+    })
+    .returning();
+  if (!user) throw new Error('user not created');
+  return { ...user, password };
+}
+
+/** A random mobile number of the core pattern (10 digits starting 6-9). */
+export function uniqueMobile(): string {
+  return `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+}
+
+export async function setGroupPreference(
+  db: Db,
+  groupId: number,
+  section: TPreferenceSection,
+  value: unknown,
+) {
+  await savePreferenceSection(db, { ownerId: groupId, section, value, updatedBy: 'test' });
+}
+
+/** The six digits of the newest SMS to a mobile number, as the outbox recorded it. */
+export async function readOtpFromOutbox(db: Db, mobile: string): Promise<string> {
+  const [message] = await db
+    .select()
+    .from(messageOutbox)
+    .where(eq(messageOutbox.recipient, mobile))
+    .orderBy(desc(messageOutbox.id))
+    .limit(1);
+  const code = message?.body.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${mobile}`);
+  return code;
+}
+
+/**
+ * A browser: its own client address and device, the device headers on every request, and a cookie
+ * jar for the session cookie.
+ */
+export class TestClient {
+  cookie: string | null = null;
+  readonly address: string;
+  readonly deviceId: string;
+  readonly deviceName: string;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    opts: { address?: string; deviceId?: string; deviceName?: string } = {},
+  ) {
+    const b = randomBytes(3);
+    this.address = opts.address ?? `10.${b[0]}.${b[1]}.${b[2]}`;
+    this.deviceId = opts.deviceId ?? `device-${randomUUID()}`;
+    this.deviceName = opts.deviceName ?? 'Test browser';
+  }
+
+  async request(opts: InjectOptions): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = {
+      'x-device-id': this.deviceId,
+      'x-device-name': this.deviceName,
+      ...(this.cookie ? { cookie: `${SESSION_COOKIE_NAME}=${this.cookie}` } : {}),
+      ...(opts.headers as Record<string, string> | undefined),
+    };
+    const response = await this.app.inject({ remoteAddress: this.address, ...opts, headers });
+    const set = response.cookies.find((c) => c.name === SESSION_COOKIE_NAME);
+    if (set)
+      this.cookie = set.value === '' || (set.maxAge !== undefined && set.maxAge <= 0) ? null : set.value;
+    return response;
+  }
+
+  get(url: string, headers: Record<string, string> = {}) {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  post(url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    return this.request({
+      method: 'POST',
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  }
+
+  /** Signs in with the JSON form of /api/do-login. */
+  login(email: string, password: string) {
+    return this.post('/api/do-login', { email, password });
+  }
+}

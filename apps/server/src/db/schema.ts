@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -228,3 +229,200 @@ export const appSecrets = pgTable('app_secrets', {
 
 export type TUserRow = typeof users.$inferSelect;
 export type TDeviceRow = typeof devices.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------------
+// Imaging archive (issue 3). The index answers every query; files are read only to send their bytes.
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * A DICOM study as the archive holds it, one per (group, Study Instance UID): a study re-sent by
+ * another center of the same group joins the same row. Worklist fields are copied here from the
+ * first instance (and completed by later ones) so that lists never read instance metadata.
+ */
+export const studies = pgTable(
+  'studies',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    /** The center whose upload created the study. */
+    centerId: integer('center_id')
+      .notNull()
+      .references(() => centers.id),
+    studyInstanceUid: text('study_instance_uid').notNull(),
+    patientName: text('patient_name').notNull().default(''),
+    patientId: text('patient_id').notNull().default(''),
+    patientSex: text('patient_sex').notNull().default(''),
+    patientAge: text('patient_age').notNull().default(''),
+    patientBirthDate: text('patient_birth_date').notNull().default(''),
+    /** DICOM DA (YYYYMMDD) and TM as received. */
+    studyDate: text('study_date').notNull().default(''),
+    studyTime: text('study_time').notNull().default(''),
+    studyDescription: text('study_description').notNull().default(''),
+    accessionNumber: text('accession_number').notNull().default(''),
+    /** DICOM Study ID (0020,0010). */
+    studyIdentifier: text('study_identifier').notNull().default(''),
+    institutionName: text('institution_name').notNull().default(''),
+    referringPhysicianName: text('referring_physician_name').notNull().default(''),
+    /** ModalitiesInStudy, kept sorted and distinct. */
+    modalities: text('modalities')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    seriesCount: integer('series_count').notNull().default(0),
+    instanceCount: integer('instance_count').notNull().default(0),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    /** When the latest instance arrived; the upload counts as complete after a quiet time. */
+    lastInstanceAt: timestamp('last_instance_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('studies_group_uid_key').on(t.groupId, t.studyInstanceUid),
+    index('studies_center_idx').on(t.centerId),
+    index('studies_patient_id_idx').on(t.groupId, t.patientId),
+    index('studies_patient_name_trgm_idx').using('gin', sql`${t.patientName} gin_trgm_ops`),
+    index('studies_study_date_idx').on(t.groupId, t.studyDate),
+    index('studies_accession_idx').on(t.groupId, t.accessionNumber),
+  ],
+);
+
+export const series = pgTable(
+  'series',
+  {
+    id: serial('id').primaryKey(),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    seriesInstanceUid: text('series_instance_uid').notNull(),
+    modality: text('modality').notNull().default(''),
+    seriesDescription: text('series_description').notNull().default(''),
+    seriesNumber: integer('series_number'),
+    bodyPartExamined: text('body_part_examined').notNull().default(''),
+    instanceCount: integer('instance_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('series_study_uid_key').on(t.studyId, t.seriesInstanceUid)],
+);
+
+export const INSTANCE_SOURCES = ['STOW', 'DIMSE', 'UPLOAD', 'ROUTER'] as const;
+
+/**
+ * One stored SOP instance. `metadata` is its PS3.18 JSON (pixel data as a BulkDataURI) so series
+ * metadata is one indexed read; `frames` holds each frame's byte range in the stored file so a frame
+ * is one ranged read.
+ */
+export const instances = pgTable(
+  'instances',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => series.id, { onDelete: 'cascade' }),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    sopClassUid: text('sop_class_uid').notNull(),
+    transferSyntaxUid: text('transfer_syntax_uid').notNull(),
+    instanceNumber: integer('instance_number'),
+    numberOfFrames: integer('number_of_frames').notNull().default(1),
+    rows: integer('rows'),
+    columns: integer('columns'),
+    /** Key of the byte-for-byte copy in the blob store. */
+    blobKey: text('blob_key').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    metadata: jsonb('metadata').notNull(),
+    /** [offset, length] of each frame's bytes in the stored file, or null when it has no pixel data. */
+    frames: jsonb('frames').$type<Array<[number, number]> | null>(),
+    source: text('source', { enum: INSTANCE_SOURCES }).notNull(),
+    callingAet: text('calling_aet'),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('instances_study_sop_key').on(t.studyId, t.sopInstanceUid),
+    index('instances_series_idx').on(t.seriesId, t.instanceNumber),
+  ],
+);
+
+/** spec-core §4 study statuses. */
+export const REPORT_STATUSES = [
+  'CREATED',
+  'HISTORY_CREATED',
+  'LOCKED',
+  'REPORTED',
+  'DRAFTED',
+  'SIGNED_OFF',
+  'DELETED',
+] as const;
+
+/**
+ * The workflow row of a study (spec-core §3 "Study / report-status row"); its `id` is the numeric
+ * id every study call uses. A split study is a second row pointing at the same archive study.
+ */
+export const reportStatuses = pgTable(
+  'report_statuses',
+  {
+    id: serial('id').primaryKey(),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    centerId: integer('center_id')
+      .notNull()
+      .references(() => centers.id),
+    /** 2 for studies held by this archive (spec-core §5 download rule: apiVersion above 1). */
+    apiVersion: integer('api_version').notNull().default(2),
+    status: text('status', { enum: REPORT_STATUSES }).notNull().default('CREATED'),
+    urgent: boolean('urgent').notNull().default(false),
+    /** Set when the study was created from the website form rather than from DICOM. */
+    createdFromWebsite: boolean('created_from_website').notNull().default(false),
+    studyName: text('study_name').notNull().default(''),
+    history: text('history').notNull().default(''),
+    splitFromReportStatusId: integer('split_from_report_status_id'),
+    firstUploadCompletedAt: timestamp('first_upload_completed_at', { withTimezone: true }),
+    lastUploadCompletedAt: timestamp('last_upload_completed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('report_statuses_study_idx').on(t.studyId),
+    index('report_statuses_group_status_idx').on(t.groupId, t.status, t.id),
+    index('report_statuses_center_idx').on(t.centerId, t.id),
+    check(
+      'report_statuses_status_check',
+      sql`${t.status} in ('CREATED', 'HISTORY_CREATED', 'LOCKED', 'REPORTED', 'DRAFTED', 'SIGNED_OFF', 'DELETED')`,
+    ),
+  ],
+);
+
+/**
+ * The study timeline (spec-core §2 "study history view", "report notification timeline"): every state
+ * change and action, written in the same transaction as the change.
+ */
+export const studyEvents = pgTable(
+  'study_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Who acted when no user did (a modality's AE title, the system). */
+    actorLabel: text('actor_label'),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    detail: jsonb('detail'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('study_events_report_idx').on(t.reportStatusId, t.createdAt)],
+);
+
+export type TStudyRow = typeof studies.$inferSelect;
+export type TSeriesRow = typeof series.$inferSelect;
+export type TInstanceRow = typeof instances.$inferSelect;
+export type TReportStatusRow = typeof reportStatuses.$inferSelect;

@@ -1,0 +1,60 @@
+import fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FsBlobStore, assertBlobKey } from './blob-store.js';
+
+describe('FsBlobStore', () => {
+  let root: string;
+  let store: FsBlobStore;
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(tmpdir(), 'rf-blobs-'));
+    store = await new FsBlobStore(root).init();
+  });
+  afterEach(async () => {
+    await fs.rm(root, { recursive: true, force: true });
+  });
+
+  it('stores bytes and streams, reads them whole and by range', async () => {
+    const a = await store.put('dicom/1/a.dcm', new Uint8Array([1, 2, 3, 4, 5]));
+    expect(a.sizeBytes).toBe(5);
+    expect(a.sha256).toMatch(/^[0-9a-f]{64}$/);
+    await store.put('dicom/1/b.dcm', Readable.from([Buffer.from('hello '), Buffer.from('world')]));
+    expect((await store.read('dicom/1/b.dcm')).toString()).toBe('hello world');
+    expect((await store.read('dicom/1/b.dcm', { start: 6, end: 11 })).toString()).toBe('world');
+    const chunks: Buffer[] = [];
+    for await (const c of store.get('dicom/1/a.dcm', { start: 1, end: 3 })) chunks.push(c as Buffer);
+    expect([...Buffer.concat(chunks)]).toEqual([2, 3]);
+    expect(await store.size('dicom/1/a.dcm')).toBe(5);
+    expect(await store.size('dicom/1/missing.dcm')).toBeNull();
+  });
+
+  it('leaves the old blob intact when a write fails midway, and no temp file behind', async () => {
+    await store.put('k/x', new Uint8Array([9, 9]));
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from([1]));
+        this.destroy(new Error('connection lost'));
+      },
+    });
+    await expect(store.put('k/x', failing)).rejects.toThrow('connection lost');
+    expect([...(await store.read('k/x'))]).toEqual([9, 9]);
+    expect(await fs.readdir(store.tempDir())).toEqual([]);
+  });
+
+  it('moves a finished file in', async () => {
+    const file = path.join(store.tempDir(), 'incoming');
+    await fs.writeFile(file, 'abc');
+    expect(await store.putFile('in/y', file)).toEqual({ sizeBytes: 3 });
+    expect((await store.read('in/y')).toString()).toBe('abc');
+    await expect(fs.stat(file)).rejects.toThrow();
+  });
+
+  it('refuses keys that could leave the root', () => {
+    for (const bad of ['../x', 'a/../../b', '/abs', 'a//b', 'a/b c', '']) {
+      expect(() => assertBlobKey(bad), bad).toThrow();
+    }
+    expect(() => assertBlobKey('dicom/2.25.1/x.dcm')).not.toThrow();
+  });
+});

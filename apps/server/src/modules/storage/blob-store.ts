@@ -1,0 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Where files live (ARCHITECTURE §3): DICOM instances byte-for-byte, attachments, zips. The
+ * filesystem implementation is the default; an S3-compatible one can take its place for scale-out.
+ * Keys are relative paths made of [A-Za-z0-9._-] segments separated by '/'.
+ */
+export interface BlobStore {
+  /** Stores a stream under `key`, replacing what was there; visible only once complete. */
+  put(key: string, body: Readable | Uint8Array): Promise<{ sizeBytes: number; sha256: string }>;
+  /** Moves a finished local file in (cheap on the same filesystem); the file is gone afterwards. */
+  putFile(key: string, filePath: string): Promise<{ sizeBytes: number }>;
+  /** Reads a whole blob or the inclusive-exclusive byte range [start, end). */
+  get(key: string, range?: { start: number; end: number }): Readable;
+  read(key: string, range?: { start: number; end: number }): Promise<Buffer>;
+  size(key: string): Promise<number | null>;
+  delete(key: string): Promise<void>;
+  /** A directory for temporary files on the same filesystem, so putFile can rename. */
+  tempDir(): string;
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
+
+export function assertBlobKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Error(`invalid blob key: ${key}`);
+  }
+}
+
+export class FsBlobStore implements BlobStore {
+  private readonly tmp: string;
+
+  constructor(private readonly root: string) {
+    this.tmp = path.join(root, '.tmp');
+  }
+
+  /** Creates the root and its temp directory; removes temp files a crash left behind. */
+  async init(): Promise<this> {
+    await fs.rm(this.tmp, { recursive: true, force: true });
+    await fs.mkdir(this.tmp, { recursive: true });
+    return this;
+  }
+
+  tempDir(): string {
+    return this.tmp;
+  }
+
+  private pathOf(key: string): string {
+    assertBlobKey(key);
+    return path.join(this.root, key);
+  }
+
+  private tempPath(): string {
+    return path.join(this.tmp, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
+  async put(key: string, body: Readable | Uint8Array): Promise<{ sizeBytes: number; sha256: string }> {
+    const target = this.pathOf(key);
+    const temp = this.tempPath();
+    const hash = createHash('sha256');
+    let sizeBytes = 0;
+    try {
+      if (body instanceof Uint8Array) {
+        hash.update(body);
+        sizeBytes = body.byteLength;
+        const handle = await fs.open(temp, 'w');
+        try {
+          await handle.writeFile(body);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } else {
+        const out = createWriteStream(temp);
+        body.on('data', (chunk: Buffer) => {
+          hash.update(chunk);
+          sizeBytes += chunk.length;
+        });
+        await pipeline(body, out);
+        const handle = await fs.open(temp, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      // rename is atomic: a reader sees the old blob or the new one, never half of one.
+      await fs.rename(temp, target);
+    } catch (error) {
+      await fs.rm(temp, { force: true });
+      throw error;
+    }
+    return { sizeBytes, sha256: hash.digest('hex') };
+  }
+
+  async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {
+    const target = this.pathOf(key);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const { size } = await fs.stat(filePath);
+    try {
+      await fs.rename(filePath, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      // Another filesystem: copy into our temp dir first so the final step is still a rename.
+      const temp = this.tempPath();
+      await fs.copyFile(filePath, temp);
+      await fs.rename(temp, target);
+      await fs.rm(filePath, { force: true });
+    }
+    return { sizeBytes: size };
+  }
+
+  get(key: string, range?: { start: number; end: number }): Readable {
+    const file = this.pathOf(key);
+    if (!range) return createReadStream(file);
+    if (range.end <= range.start) return createReadStream(file, { start: 0, end: -1 });
+    return createReadStream(file, { start: range.start, end: range.end - 1 });
+  }
+
+  async read(key: string, range?: { start: number; end: number }): Promise<Buffer> {
+    const file = this.pathOf(key);
+    if (!range) return fs.readFile(file);
+    const length = Math.max(0, range.end - range.start);
+    const buffer = Buffer.alloc(length);
+    const handle = await fs.open(file, 'r');
+    try {
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await handle.read(buffer, read, length - read, range.start + read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return read === length ? buffer : buffer.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await fs.stat(this.pathOf(key))).size;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+}

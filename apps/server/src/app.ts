@@ -12,6 +12,7 @@ import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provid
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { AppSecrets } from './modules/secrets/app-secrets.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -32,6 +33,8 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** The clock (tests). */
   now?: () => Date;
+  /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
+  blobs: BlobStore;
 }
 
 /** A hop count becomes the function form fastify's types accept. */
@@ -63,6 +66,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     secrets: new AppSecrets(opts.db),
     sms: opts.smsProvider ?? new OutboxSmsProvider(opts.db, opts.outboxMirrorFile),
     now: opts.now ?? (() => new Date()),
+    blobs: opts.blobs,
   };
   app.decorate('ctx', ctx);
 

@@ -1,12 +1,15 @@
 import type { Db } from './db/client.js';
 import type { AppSecrets } from './modules/secrets/app-secrets.js';
 import type { SmsProvider } from './modules/outbox/sms-provider.js';
+import type { BlobStore } from './modules/storage/blob-store.js';
 
 /** What services need from the running app: the database, secrets, providers and the clock. */
 export interface AppContext {
   db: Db;
   secrets: AppSecrets;
   sms: SmsProvider;
+  /** Files: DICOM instances byte-for-byte, attachments, zips. */
+  blobs: BlobStore;
   /** The clock; tests may replace it. */
   now(): Date;
 }

@@ -1,7 +1,9 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import path from 'node:path';
 import { prepareDatabase } from './db/migrate.js';
+import { FsBlobStore } from './modules/storage/blob-store.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -18,8 +20,10 @@ async function main(): Promise<void> {
 
   const handle = await openDatabase(config);
   const { seeded } = await prepareDatabase(handle, { seedDemo: config.SEED_DEMO });
+  const blobs = await new FsBlobStore(path.join(config.DATA_DIR, 'blobs')).init();
   const app = await buildApp({
     db: handle.db,
+    blobs,
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     ...(config.OUTBOX_MIRROR_FILE ? { outboxMirrorFile: config.OUTBOX_MIRROR_FILE } : {}),

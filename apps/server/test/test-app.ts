@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
@@ -10,6 +13,7 @@ import { centers, groups, messageOutbox, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
 import { seedDemo } from '../src/modules/seed/seed-demo.js';
+import { type BlobStore, FsBlobStore } from '../src/modules/storage/blob-store.js';
 import { withDatabase } from './global-setup.js';
 
 export interface TestApp {
@@ -17,6 +21,7 @@ export interface TestApp {
   db: Db;
   /** Moves the app's clock (starts at the real time). */
   clock: { now: Date; advance(seconds: number): void };
+  blobs: BlobStore;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,8 @@ export async function createTestApp(
   opts: { seed?: boolean } & Partial<Omit<BuildAppOptions, 'db'>> = {},
 ): Promise<TestApp> {
   const handle = await openTestDatabase();
+  const blobRoot = await mkdtemp(path.join(tmpdir(), 'radflow-blobs-'));
+  const blobs = opts.blobs ?? (await new FsBlobStore(blobRoot).init());
   if (opts.seed) await seedDemo(handle.db);
   // The app's clock runs in real time from `clock.now`, which tests may move.
   const startedAt = Date.now();
@@ -65,15 +72,18 @@ export async function createTestApp(
     now: () => new Date(clock.now.getTime() + (Date.now() - startedAt)),
     ...opts,
     db: handle.db,
+    blobs,
   });
   await app.ready();
   return {
     app,
     db: handle.db,
     clock,
+    blobs,
     async close() {
       await app.close();
       await handle.close();
+      await rm(blobRoot, { recursive: true, force: true });
     },
   };
 }

@@ -12,3 +12,4 @@ export * from './permissions.js';
 export * from './schemas/session.js';
 export * from './upload-permissions.js';
 export * from './schemas/settings.js';
+export * from './schemas/archive.js';

@@ -23,7 +23,7 @@ export interface BuildAppOptions {
   db: Db;
   /** pino options, or false for none (tests). Default: JSON logs at info. */
   logger?: FastifyServerOptions['logger'];
-  /** Which proxies to trust for the client address and https (config TRUST_PROXY). Default: all. */
+  /** Which proxies to trust for the client address and https (config TRUST_PROXY). Default: loopback. */
   trustProxy?: boolean | number | string;
   /** Default: records messages in message_outbox. */
   smsProvider?: SmsProvider;
@@ -53,7 +53,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? { level: 'info' },
     genReqId: () => randomUUID(),
     logController: new LogController({ requestIdLogLabel: 'txnId' }),
-    trustProxy: toTrustProxy(opts.trustProxy ?? true),
+    trustProxy: toTrustProxy(opts.trustProxy ?? 'loopback'),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,

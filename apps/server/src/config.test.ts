@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       DICOM_AET: 'RADFLOW',
       SEED_DEMO: true,
       LOG_LEVEL: 'info',
-      TRUST_PROXY: true,
+      TRUST_PROXY: 'loopback',
       HOST: '0.0.0.0',
     });
     expect(config.DATABASE_URL).toBeUndefined();

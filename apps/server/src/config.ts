@@ -73,13 +73,14 @@ export const ZServerConfig = z.object({
   /**
    * Which proxies to trust for X-Forwarded-For/-Proto (client address for the sign-in rate limit,
    * https for the Secure cookie): true (all), false, a hop count, or a comma-separated list of
-   * addresses/CIDRs.
+   * addresses/CIDRs or proxy-addr names. Default 'loopback': a reverse proxy on the same host; a
+   * client talking to us directly cannot fake its address.
    */
   TRUST_PROXY: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .default('true')
+      .default('loopback')
       .transform((v): boolean | number | string => {
         if (v === 'true') return true;
         if (v === 'false') return false;

@@ -74,7 +74,8 @@ describe('sign-in rate limit', () => {
 
   it('takes the client address from X-Forwarded-For (behind the proxy)', async () => {
     const address = '203.0.113.77';
-    const browser = new TestClient(t.app);
+    // The reverse proxy runs on the same host (TRUST_PROXY default: loopback).
+    const browser = new TestClient(t.app, { address: '127.0.0.1' });
     await browser.post(
       '/api/do-login',
       { email: 'nobody-xff@test.local', password: 'x' },
@@ -85,5 +86,19 @@ describe('sign-in rate limit', () => {
       .from(loginEvents)
       .where(eq(loginEvents.email, 'nobody-xff@test.local'));
     expect(event?.clientAddress).toBe(address);
+  });
+
+  it('ignores X-Forwarded-For from a client that talks to us directly', async () => {
+    const browser = new TestClient(t.app, { address: '198.51.100.9' });
+    await browser.post(
+      '/api/do-login',
+      { email: 'nobody-direct@test.local', password: 'x' },
+      { 'x-forwarded-for': '203.0.113.99' },
+    );
+    const [event] = await t.db
+      .select()
+      .from(loginEvents)
+      .where(eq(loginEvents.email, 'nobody-direct@test.local'));
+    expect(event?.clientAddress).toBe('198.51.100.9');
   });
 });

@@ -45,7 +45,7 @@ describe('sign-in and session', () => {
     });
     expect(cookie?.secure).toBeFalsy();
 
-    const https = await new TestClient(t.app).post(
+    const https = await new TestClient(t.app, { address: '127.0.0.1' }).post(
       '/api/do-login',
       { email: user.email, password: user.password },
       { 'x-forwarded-proto': 'https' },

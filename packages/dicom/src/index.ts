@@ -8,6 +8,8 @@ export { createCharsetDecoder, normalizeCharsetTerm, type CharsetDecoder } from 
 export { lookupTag, tagOfKeyword, tagToHex, type DictionaryEntry } from './dictionary.js';
 export {
   parseInstance,
+  locateDataset,
+  type DatasetLocation,
   assertIngestable,
   readText,
   type ParsedInstance,

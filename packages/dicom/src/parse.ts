@@ -572,6 +572,32 @@ function locate(bytes: Uint8Array): Located {
   return { hasPreamble: false, meta: null, datasetStart: 0, transferSyntaxUid: detected, isDetected: true };
 }
 
+/** Where the data set of a file starts, as the file stores it (before any inflating). */
+export interface DatasetLocation {
+  /** Declared in the file meta, or recognised from the first element of a bare data set. */
+  readonly transferSyntaxUid: string;
+  /** Offset of the data set in the file: after the file meta, or 0 for a bare data set. */
+  readonly datasetStart: number;
+  readonly hasPreamble: boolean;
+  readonly hasFileMeta: boolean;
+  readonly isTransferSyntaxDetected: boolean;
+}
+
+/**
+ * Finds the stored data set of a PS3.10 file or bare data set without parsing it (for sending
+ * the bytes as they are, e.g. over DIMSE). Throws {@link DicomParseError} like {@link parseInstance}.
+ */
+export function locateDataset(bytes: Uint8Array): DatasetLocation {
+  const located = locate(bytes);
+  return {
+    transferSyntaxUid: located.transferSyntaxUid,
+    datasetStart: located.datasetStart,
+    hasPreamble: located.hasPreamble,
+    hasFileMeta: located.meta !== null,
+    isTransferSyntaxDetected: located.isDetected,
+  };
+}
+
 /**
  * Real-world writers sometimes declare explicit VR little endian in the file meta and write the
  * data set implicit (or the reverse). The first element tells: read it the way it is written.

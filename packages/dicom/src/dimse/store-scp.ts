@@ -1,0 +1,445 @@
+/**
+ * A C-STORE / C-ECHO SCP (PS3.4 Annex B, PS3.7 §9.1.1, §9.1.5) over dcmjs-dimse that keeps every
+ * instance byte-for-byte as it was sent: the presentation context takes the proposed transfer syntax
+ * as it is (no transcoding) and the data set is streamed to a temp file behind a Part 10 file meta
+ * header we write (ARCHITECTURE §4). Sockets have Nagle off.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { association as Assoc, requests, responses } from 'dcmjs-dimse';
+import { createFileMetaHeader } from '../file-meta.js';
+import { getTransferSyntax, TRANSFER_SYNTAX } from '../transfer-syntax.js';
+import {
+  DimseStatus,
+  RejectReason,
+  RejectResult,
+  RejectSource,
+  VERIFICATION_SOP_CLASS,
+} from './constants.js';
+import { configureDimse, type DimseLogger } from './library.js';
+
+type Association = Assoc.Association;
+type PresentationContext = Assoc.PresentationContext;
+type CStoreRequest = requests.CStoreRequest;
+type CEchoRequest = requests.CEchoRequest;
+type CStoreResponse = responses.CStoreResponse;
+type CEchoResponse = responses.CEchoResponse;
+
+/** What {@link StoreScpOptions.onAssociation} decides. `true` accepts, `false` rejects the calling AE. */
+export type AssociationDecision =
+  | boolean
+  | 'accept'
+  /** A-ASSOCIATE-RJ permanent, service user, calling AE title not recognized. */
+  | 'reject-calling-aet'
+  /** A-ASSOCIATE-RJ permanent, service user, called AE title not recognized. */
+  | 'reject-called-aet'
+  /** A-ASSOCIATE-RJ transient, service provider (presentation), temporary congestion. */
+  | 'busy';
+
+/** One instance received by C-STORE, in a temp file (Part 10: our file meta + the data set as sent). */
+export interface ReceivedInstance {
+  readonly filePath: string;
+  /** Bytes in the file (file meta header included). */
+  readonly size: number;
+  readonly callingAet: string;
+  readonly calledAet: string;
+  readonly remoteAddress: string;
+  /** From the C-STORE command set (Affected SOP Class/Instance UID). */
+  readonly sopClassUid: string;
+  readonly sopInstanceUid: string;
+  /** The presentation context's transfer syntax: the data set bytes are in it. */
+  readonly transferSyntaxUid: string;
+  /** Identifies the association (for logs and for grouping instances of one send). */
+  readonly associationId: string;
+}
+
+/** The C-STORE response for an instance; nothing (or status 0) means Success. */
+export interface StoreOutcome {
+  readonly status: number;
+  /** Error Comment (0000,0902), cut to 64 characters. */
+  readonly errorComment?: string;
+}
+
+export interface StoreScpOptions {
+  /** Our AE title: associations calling another one are rejected (unless `acceptAnyCalledAet`). */
+  readonly aeTitle: string;
+  /** Interface to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  /** Port; 0 picks a free one (see the returned `port`). */
+  readonly port: number;
+  /** Where incoming instances are written before `onInstance` (default: a new dir under the OS temp dir, removed on close). */
+  readonly tempDir?: string;
+  /** Accept or reject an association request; an exception rejects it (transient). Default: accept all. */
+  readonly onAssociation?: (
+    callingAet: string,
+    calledAet: string,
+    remoteAddress: string,
+  ) => AssociationDecision | Promise<AssociationDecision>;
+  /**
+   * Called for each instance once its file is complete; its result is the C-STORE status. It may move
+   * `filePath` away (rename); whatever is left there afterwards is deleted. An exception answers
+   * 0x0110 Processing failure with the message as error comment; the SCP carries on.
+   */
+  readonly onInstance: (instance: ReceivedInstance) => Promise<StoreOutcome | void> | StoreOutcome | void;
+  readonly acceptAnyCalledAet?: boolean;
+  /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
+  readonly maxAssociations?: number;
+  /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
+  readonly associationTimeoutMs?: number;
+  /** Abort an association that sends nothing for this long (default 120 s). */
+  readonly idleTimeoutMs?: number;
+  readonly logger?: DimseLogger;
+}
+
+export interface StoreScp {
+  readonly port: number;
+  readonly host: string;
+  /** Associations open right now. */
+  readonly activeAssociations: () => number;
+  /**
+   * Stops listening, waits up to `timeoutMs` (default 10 s) for open associations to end and their
+   * `onInstance` calls to settle, then drops what is left and removes the temp dir it created.
+   */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** Service SOP classes (not storage): proposals of these are refused, every other one is taken as storage. */
+const NON_STORAGE_PREFIXES = [
+  '1.2.840.10008.5.1.4.1.2.', // query/retrieve information models
+  '1.2.840.10008.5.1.1.', // print management
+  '1.2.840.10008.3.1.', // detached management, MPPS
+  '1.2.840.10008.1.20.', // storage commitment
+  '1.2.840.10008.5.1.4.31', // modality worklist
+  '1.2.840.10008.5.1.4.34.', // unified procedure step
+];
+
+interface Incoming {
+  readonly path: string;
+  readonly file: WriteStream;
+  readonly transferSyntaxUid: string;
+  readonly closed: Promise<void>;
+  size: number;
+  error?: Error;
+}
+
+const UNCOMPRESSED_PREFERENCE: readonly string[] = [
+  TRANSFER_SYNTAX.explicitVrLittleEndian,
+  TRANSFER_SYNTAX.implicitVrLittleEndian,
+  TRANSFER_SYNTAX.explicitVrBigEndian,
+];
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Error Comment is LO: at most 64 characters, no backslash or control characters. */
+function toErrorComment(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\\\u0000-\u001f\u007f-\uffff]/g, ' ').slice(0, 64);
+}
+
+function isStorageCandidate(sopClassUid: string, serviceClasses: ReadonlySet<string>): boolean {
+  if (serviceClasses.has(sopClassUid)) return false;
+  return !NON_STORAGE_PREFIXES.some((prefix) => sopClassUid.startsWith(prefix));
+}
+
+/** Starts the SCP; resolves once it listens. */
+export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp> {
+  const dimse = configureDimse();
+  const { Scp, Dataset } = dimse;
+  const { CEchoResponse, CStoreResponse } = dimse.responses;
+  const { PresentationContextResult, SopClass } = dimse.constants;
+  const serviceClasses = new Set<string>(Object.values(SopClass) as string[]);
+  const host = options.host ?? '127.0.0.1';
+  const maxAssociations = options.maxAssociations ?? 32;
+  const log = options.logger;
+  const ownTempDir = options.tempDir === undefined;
+  const tempDir = options.tempDir ?? (await mkdtemp(join(tmpdir(), 'radflow-scp-')));
+
+  const sockets = new Set<Socket>();
+  const pendingStores = new Set<Promise<void>>();
+
+  class RadflowStoreScp extends Scp {
+    private readonly connection: Socket;
+    private readonly associationId = randomUUID();
+    private callingAet = '';
+    private calledAet = '';
+    private readonly remoteAddress: string;
+    private readonly byRequest = new WeakMap<object, Incoming>();
+    private readonly byStream = new WeakMap<object, Incoming>();
+    private readonly unfinished = new Set<Incoming>();
+
+    constructor(socket: Socket, opts: ConstructorParameters<typeof Scp>[1]) {
+      super(socket, opts);
+      this.connection = socket;
+      this.remoteAddress = socket.remoteAddress ?? '';
+      // What dcmjs-dimse's own Server sets: arms the association timeout for this connection.
+      Object.assign(this, { connected: true, connectedTime: Date.now() });
+      this.on('networkError', (error: Error) => {
+        log?.warn?.({ err: error, associationId: this.associationId }, 'DIMSE network error');
+        socket.destroy();
+      });
+      socket.on('close', () => this.discardUnfinished());
+    }
+
+    override associationRequested(association: Association): void {
+      void this.answerAssociation(association);
+    }
+
+    private async answerAssociation(association: Association): Promise<void> {
+      this.callingAet = association.getCallingAeTitle().trim();
+      this.calledAet = association.getCalledAeTitle().trim();
+      let decision: AssociationDecision;
+      if (sockets.size > maxAssociations) {
+        log?.warn?.({ callingAet: this.callingAet }, 'DIMSE association refused: too many associations');
+        this.sendAssociationReject(
+          RejectResult.Transient,
+          RejectSource.ServiceProviderPresentation,
+          RejectReason.LocalLimitExceeded,
+        );
+        return;
+      }
+      if (!options.acceptAnyCalledAet && this.calledAet !== options.aeTitle.trim()) {
+        decision = 'reject-called-aet';
+      } else {
+        try {
+          decision = options.onAssociation
+            ? await options.onAssociation(this.callingAet, this.calledAet, this.remoteAddress)
+            : true;
+        } catch (error) {
+          log?.error?.({ err: error, callingAet: this.callingAet }, 'DIMSE onAssociation failed');
+          decision = 'busy';
+        }
+      }
+      if (this.connection.destroyed) return;
+      if (decision !== true && decision !== 'accept') {
+        const [result, source, reason] =
+          decision === 'reject-called-aet'
+            ? [RejectResult.Permanent, RejectSource.ServiceUser, RejectReason.CalledAeNotRecognized]
+            : decision === 'busy'
+              ? [
+                  RejectResult.Transient,
+                  RejectSource.ServiceProviderPresentation,
+                  RejectReason.TemporaryCongestion,
+                ]
+              : [RejectResult.Permanent, RejectSource.ServiceUser, RejectReason.CallingAeNotRecognized];
+        log?.info?.(
+          {
+            callingAet: this.callingAet,
+            calledAet: this.calledAet,
+            remoteAddress: this.remoteAddress,
+            decision,
+          },
+          'DIMSE association rejected',
+        );
+        this.sendAssociationReject(result, source, reason);
+        return;
+      }
+      for (const { id } of association.getPresentationContexts()) {
+        this.negotiate(association.getPresentationContext(id));
+      }
+      this.sendAssociationAccept();
+    }
+
+    /** Verification: an uncompressed syntax; storage: the first proposed syntax we know, as it is. */
+    private negotiate(context: PresentationContext): void {
+      const abstract = context.getAbstractSyntaxUid();
+      const proposed = [...context.getTransferSyntaxUids()];
+      if (abstract === VERIFICATION_SOP_CLASS) {
+        const syntax = UNCOMPRESSED_PREFERENCE.find((uid) => proposed.includes(uid));
+        if (syntax) context.setResult(PresentationContextResult.Accept, syntax);
+        else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+        return;
+      }
+      if (!isStorageCandidate(abstract, serviceClasses)) {
+        context.setResult(PresentationContextResult.RejectAbstractSyntaxNotSupported);
+        return;
+      }
+      const syntax = proposed.find((uid) => getTransferSyntax(uid) !== undefined);
+      if (syntax) context.setResult(PresentationContextResult.Accept, syntax);
+      else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+    }
+
+    override associationReleaseRequested(): void {
+      this.sendAssociationReleaseResponse();
+    }
+
+    override cEchoRequest(request: CEchoRequest, callback: (response: CEchoResponse) => void): void {
+      const response = CEchoResponse.fromRequest(request);
+      response.setStatus(DimseStatus.Success);
+      callback(response);
+    }
+
+    override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {
+      const transferSyntaxUid =
+        context.getAcceptedTransferSyntaxUid() ?? TRANSFER_SYNTAX.implicitVrLittleEndian;
+      const path = join(tempDir, `${randomUUID()}.dcm.part`);
+      const file = createWriteStream(path, { highWaterMark: 1 << 20 });
+      const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
+      const incoming: Incoming = { path, file, transferSyntaxUid, closed, size: 0 };
+      file.on('error', (error) => {
+        incoming.error ??= error;
+      });
+      const header = createFileMetaHeader({
+        sopClassUid: request.getAffectedSopClassUid(),
+        sopInstanceUid: request.getAffectedSopInstanceUid(),
+        transferSyntaxUid,
+        sourceAeTitle: this.callingAet,
+      });
+      const write = file.write.bind(file) as (chunk: Uint8Array) => boolean;
+      write(header);
+      incoming.size = header.length;
+      // Backpressure by pausing the socket; dcmjs-dimse is always told the write went through (its
+      // own drain wait would let the PDUs that follow overtake each other).
+      let paused = false;
+      const socket = this.connection;
+      file.write = ((chunk: Uint8Array) => {
+        incoming.size += chunk.length;
+        if (!write(chunk) && !paused && !incoming.error) {
+          paused = true;
+          socket.pause();
+          file.once('drain', () => {
+            paused = false;
+            socket.resume();
+          });
+        }
+        return true;
+      }) as typeof file.write;
+      file.once('close', () => {
+        if (paused) socket.resume();
+      });
+      this.byRequest.set(request, incoming);
+      this.byStream.set(file, incoming);
+      this.unfinished.add(incoming);
+      return file;
+    }
+
+    override createDatasetFromStoreWritableStream(
+      writable: Writable,
+      context: PresentationContext,
+      callback: (dataset: InstanceType<typeof Dataset>) => void,
+    ): void {
+      const incoming = this.byStream.get(writable);
+      const syntax = context.getAcceptedTransferSyntaxUid();
+      // The data set stays on disk: dcmjs-dimse gets an empty one so it parses nothing.
+      const done = () => callback(new Dataset({}, syntax));
+      if (!incoming) {
+        done();
+        return;
+      }
+      incoming.closed.then(done, done);
+    }
+
+    override cStoreRequest(request: CStoreRequest, callback: (response: CStoreResponse) => void): void {
+      const work = this.store(request, callback);
+      pendingStores.add(work);
+      void work.finally(() => pendingStores.delete(work));
+    }
+
+    private async store(request: CStoreRequest, callback: (response: CStoreResponse) => void): Promise<void> {
+      const incoming = this.byRequest.get(request);
+      const sopClassUid = request.getAffectedSopClassUid();
+      const sopInstanceUid = request.getAffectedSopInstanceUid();
+      let outcome: StoreOutcome;
+      if (!incoming) {
+        outcome = { status: DimseStatus.ProcessingFailure, errorComment: 'No data set received' };
+      } else if (incoming.error) {
+        log?.error?.({ err: incoming.error, sopInstanceUid }, 'DIMSE C-STORE could not be written');
+        outcome = {
+          status: DimseStatus.OutOfResources,
+          errorComment: `Cannot write: ${incoming.error.message}`,
+        };
+      } else {
+        try {
+          const result = await options.onInstance({
+            filePath: incoming.path,
+            size: incoming.size,
+            callingAet: this.callingAet,
+            calledAet: this.calledAet,
+            remoteAddress: this.remoteAddress,
+            sopClassUid,
+            sopInstanceUid,
+            transferSyntaxUid: incoming.transferSyntaxUid,
+            associationId: this.associationId,
+          });
+          outcome = result ?? { status: DimseStatus.Success };
+        } catch (error) {
+          log?.error?.(
+            { err: error, sopInstanceUid, callingAet: this.callingAet },
+            'DIMSE onInstance failed',
+          );
+          outcome = { status: DimseStatus.ProcessingFailure, errorComment: errorMessage(error) };
+        }
+      }
+      if (incoming) {
+        this.unfinished.delete(incoming);
+        await rm(incoming.path, { force: true }).catch(() => undefined);
+      }
+      if (this.connection.destroyed) return;
+      const response = CStoreResponse.fromRequest(request);
+      response.setStatus(outcome.status);
+      if (outcome.errorComment) response.setErrorComment(toErrorComment(outcome.errorComment));
+      callback(response);
+    }
+
+    override abort(): void {
+      this.connection.destroy();
+    }
+
+    /** A connection that ended in the middle of a C-STORE leaves no file behind. */
+    private discardUnfinished(): void {
+      for (const incoming of this.unfinished) {
+        incoming.file.destroy();
+        void incoming.closed.then(() => rm(incoming.path, { force: true })).catch(() => undefined);
+      }
+      this.unfinished.clear();
+    }
+  }
+
+  const server = createServer((socket) => {
+    socket.setNoDelay(true);
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    try {
+      new RadflowStoreScp(socket, {
+        associationTimeout: options.associationTimeoutMs ?? 30_000,
+        pduTimeout: options.idleTimeoutMs ?? 120_000,
+        connectTimeout: options.idleTimeoutMs ?? 120_000,
+      });
+    } catch (error) {
+      log?.error?.({ err: error }, 'DIMSE connection setup failed');
+      socket.destroy();
+    }
+  });
+  server.on('error', (error) => log?.error?.({ err: error }, 'DIMSE server error'));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    port,
+    host,
+    activeAssociations: () => sockets.size,
+    async close(timeoutMs = 10_000): Promise<void> {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const deadline = Date.now() + timeoutMs;
+      while ((sockets.size > 0 || pendingStores.size > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      for (const socket of sockets) socket.destroy();
+      await Promise.race([Promise.allSettled([...pendingStores]), new Promise((r) => setTimeout(r, 1000))]);
+      await stopped;
+      if (ownTempDir) await rm(tempDir, { recursive: true, force: true });
+    },
+  };
+}

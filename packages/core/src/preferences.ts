@@ -133,19 +133,7 @@ export const GROUP_SECTIONS: readonly TPreferenceSection[] = [
   'ADMIN_PREFERENCES',
 ];
 
-export const ZUserPreferences = z
-  .object({
-    USER_ADMIN_VISIBLE_PREFERENCES: ZUserAdminVisiblePreferences,
-    GROUP_SWITCHES: ZGroupSwitches,
-    ADMIN_PREFERENCES: ZAdminPreferences,
-    USER_INFORMATION: ZUserInformation,
-    UI_PREFERENCES: ZUiPreferences,
-    UI_REPORT_TABLE_PREFERENCES: ZUiReportTablePreferences,
-    USER_TABLE_PREFERENCES: ZUserTablePreferences,
-    TUTORIAL_STATUS: ZTutorialStatus,
-    TAGS: ZTags,
-  })
-  .meta({ id: 'UserPreferences' });
+export const ZUserPreferences = z.object(PREFERENCE_SECTIONS).meta({ id: 'UserPreferences' });
 export type TUserPreferences = z.infer<typeof ZUserPreferences>;
 
 /**

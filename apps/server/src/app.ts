@@ -5,8 +5,10 @@ import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
+import { archiveRoutes } from './modules/archive/archive.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { dicomwebRetrieveRoutes } from './modules/dicomweb-retrieve/dicomweb-retrieve.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
@@ -98,6 +100,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(preferencesRoutes);
+      await api.register(archiveRoutes);
+      await api.register(dicomwebRetrieveRoutes);
     },
     { prefix: '/api' },
   );

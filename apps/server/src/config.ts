@@ -48,6 +48,18 @@ export const ZServerConfig = z.object({
       .regex(/^[\x20-\x7e]{1,16}$/, 'must be 1 to 16 printable ASCII characters')
       .default('RADFLOW'),
   ),
+  /** A study counts as fully uploaded once no instance has arrived for this many seconds (issue 3 §2). */
+  UPLOAD_QUIET_SECONDS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int('must be a whole number of seconds')
+      .min(1, 'must be at least 1')
+      .max(86_400, 'must be at most 86400')
+      .default(60),
+  ),
+  /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
+  DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
   SEED_DEMO: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   LOG_LEVEL: z.preprocess(

@@ -4,6 +4,8 @@ import { openDatabase } from './db/client.js';
 import path from 'node:path';
 import { prepareDatabase } from './db/migrate.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
+import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
+import { startUploadSweep } from './modules/archive/upload-sweep.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -33,6 +35,9 @@ async function main(): Promise<void> {
     'database ready',
   );
 
+  const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
+  let dicom: DicomServices | null = null;
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -47,6 +52,8 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     try {
+      await dicom?.close();
+      await stopSweep();
       await app.close();
       await handle.close();
       app.log.info('stopped');
@@ -60,6 +67,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  if (config.DICOM_ENABLED) {
+    dicom = await startDicomServices(app.ctx, config, app.log);
+    app.log.info({ port: dicom.port, aeTitle: config.DICOM_AET }, 'DICOM C-STORE SCP listening');
+  }
 }
 
 main().catch((error: unknown) => {

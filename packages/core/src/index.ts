@@ -13,3 +13,4 @@ export * from './schemas/session.js';
 export * from './upload-permissions.js';
 export * from './schemas/settings.js';
 export * from './schemas/archive.js';
+export * from './study-access.js';

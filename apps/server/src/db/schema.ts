@@ -382,6 +382,9 @@ export const reportStatuses = pgTable(
     createdFromWebsite: boolean('created_from_website').notNull().default(false),
     studyName: text('study_name').notNull().default(''),
     history: text('history').notNull().default(''),
+    /** Hospital patient id from the Create Study form (spec-core §5: at most 20 characters). */
+    uhid: text('uhid').notNull().default(''),
+    invoiceNumber: text('invoice_number').notNull().default(''),
     splitFromReportStatusId: integer('split_from_report_status_id'),
     firstUploadCompletedAt: timestamp('first_upload_completed_at', { withTimezone: true }),
     lastUploadCompletedAt: timestamp('last_upload_completed_at', { withTimezone: true }),

@@ -22,6 +22,11 @@ export interface BlobStore {
   delete(key: string): Promise<void>;
   /** A directory for temporary files on the same filesystem, so putFile can rename. */
   tempDir(): string;
+  /**
+   * The path of a blob on the local filesystem, for tools that need a file (the C-STORE SCU reads
+   * at send time). Stores without local files leave it out; callers then copy to `tempDir()`.
+   */
+  localPath?(key: string): string;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
@@ -48,6 +53,10 @@ export class FsBlobStore implements BlobStore {
 
   tempDir(): string {
     return this.tmp;
+  }
+
+  localPath(key: string): string {
+    return this.pathOf(key);
   }
 
   private pathOf(key: string): string {

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
+import type { AppContext } from '../../context.js';
+import { type IngestFailureCode, ingestInstance } from './ingest.js';
+
+/**
+ * The C-STORE / C-ECHO SCP (issue 3 §3, ARCHITECTURE §4): the calling AE title picks the center
+ * (centers.ae_titles, compared trimmed and case-sensitively); an unknown calling AE is rejected at
+ * association; every received instance is ingested as it arrives, its file moved (not copied) from
+ * the blob store's temp dir.
+ */
+
+export interface DicomServicesConfig {
+  DICOM_PORT: number;
+  DICOM_AET: string;
+  HOST: string;
+}
+
+export interface DicomServices {
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Logger {
+  info(data: object, message: string): void;
+  warn(data: object, message: string): void;
+  error(data: object, message: string): void;
+}
+
+const CACHE_MS = 10_000;
+
+/** AE title → center id, cached briefly so an association of 500 instances asks the database once. */
+export function createAeTitleLookup(ctx: AppContext) {
+  const cache = new Map<string, { centerId: number | null; until: number }>();
+  return async (aeTitle: string): Promise<number | null> => {
+    const key = aeTitle.trim();
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.centerId;
+    const result = await ctx.db.execute(sql`
+      select c.id from centers c
+       where exists (select 1 from unnest(c.ae_titles) a where btrim(a) = ${key})
+       order by c.id limit 1`);
+    const rows = (result as unknown as { rows: Array<{ id: number }> }).rows;
+    const centerId = key && rows[0] ? Number(rows[0].id) : null;
+    cache.set(key, { centerId, until: Date.now() + CACHE_MS });
+    return centerId;
+  };
+}
+
+const STATUS_OF: Record<IngestFailureCode, number> = {
+  NOT_DICOM: DimseStatus.CannotUnderstand,
+  INVALID: DimseStatus.CannotUnderstand,
+  REFUSED: DimseStatus.ProcessingFailure,
+  STORAGE: DimseStatus.OutOfResources,
+};
+
+/** Starts the SCP on DICOM_PORT (0: a free port) with AE title DICOM_AET, listening on HOST. */
+export async function startDicomServices(
+  ctx: AppContext,
+  config: DicomServicesConfig,
+  log?: Logger,
+): Promise<DicomServices> {
+  const centerOf = createAeTitleLookup(ctx);
+  const scp: StoreScp = await startStoreScp({
+    aeTitle: config.DICOM_AET,
+    host: config.HOST,
+    port: config.DICOM_PORT,
+    tempDir: ctx.blobs.tempDir(),
+    ...(log ? { logger: log } : {}),
+    onAssociation: async (callingAet) =>
+      (await centerOf(callingAet)) !== null ? 'accept' : 'reject-calling-aet',
+    onInstance: async (instance): Promise<StoreOutcome | void> => {
+      const centerId = await centerOf(instance.callingAet);
+      if (centerId === null)
+        return { status: DimseStatus.NotAuthorized, errorComment: 'Unknown calling AE title' };
+      const result = await ingestInstance(
+        ctx,
+        { filePath: instance.filePath },
+        { centerId, source: 'DIMSE', callingAet: instance.callingAet },
+      );
+      if (result.ok) return undefined;
+      log?.warn(
+        { callingAet: instance.callingAet, sopInstanceUid: instance.sopInstanceUid, reason: result.reason },
+        'C-STORE instance refused',
+      );
+      return { status: STATUS_OF[result.failureCode], errorComment: result.reason };
+    },
+  });
+  return { port: scp.port, close: () => scp.close() };
+}

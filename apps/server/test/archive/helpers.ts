@@ -1,0 +1,63 @@
+import type { TRole } from '@radflow/core';
+import { TestClient, type TestApp, createTestCenter, createTestGroup, createTestUser } from '../test-app.js';
+
+/** A STOW-RS body: one application/dicom part per buffer. */
+export function stowBody(parts: Uint8Array[], boundary = `stow-${Math.random().toString(36).slice(2)}`) {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`),
+      Buffer.from(part),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    contentType: `multipart/related; type="application/dicom"; boundary=${boundary}`,
+  };
+}
+
+/** A multipart/form-data body with fields first, then files. */
+export function formBody(fields: Record<string, string>, files: Array<{ name: string; bytes: Uint8Array }>) {
+  const boundary = `form-${Math.random().toString(36).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  for (const file of files) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.from(file.bytes),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A group with two centers, and signed-in users: a center user of center A, a group admin, a doctor. */
+export async function createArchiveWorld(t: TestApp) {
+  const group = await createTestGroup(t.db);
+  const centerA = await createTestCenter(t.db, { groupId: group.id });
+  const centerB = await createTestCenter(t.db, { groupId: group.id });
+  const signIn = async (roles: TRole[], centerId: number | null) => {
+    const user = await createTestUser(t.db, { roles, groupId: group.id, centerId });
+    const client = new TestClient(t.app);
+    const res = await client.login(user.email, user.password);
+    if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
+    return { user, client };
+  };
+  return {
+    group,
+    centerA,
+    centerB,
+    center: await signIn(['ROLE_CENTER'], centerA.id),
+    admin: await signIn(['ROLE_ADMIN'], null),
+    doctor: await signIn(['ROLE_DOCTOR'], null),
+  };
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { reportStatuses } from '../../src/db/schema.js';
+import { ingestInstance } from '../../src/modules/archive/ingest.js';
+import { markCompletedUploads } from '../../src/modules/archive/upload-sweep.js';
+import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';
+import { LIVER, readFixture } from './fixtures.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('upload-complete sweep', () => {
+  it('marks a study uploaded once it has been quiet, and again after more instances arrive', async () => {
+    const group = await createTestGroup(t.db);
+    const center = await createTestCenter(t.db, { groupId: group.id });
+    const ingest = (file: string) =>
+      ingestInstance(t.app.ctx, { bytes: readFixture(file) }, { centerId: center.id, source: 'STOW' });
+    const first = await ingest(LIVER[0]!);
+    if (!first.ok) throw new Error(first.reason);
+    const report = async () =>
+      (await t.db.select().from(reportStatuses).where(eq(reportStatuses.id, first.reportStatusId)))[0]!;
+
+    await markCompletedUploads(t.app.ctx, 60);
+    expect((await report()).lastUploadCompletedAt).toBeNull();
+
+    t.clock.advance(61);
+    expect(await markCompletedUploads(t.app.ctx, 60)).toBeGreaterThanOrEqual(1);
+    const done = await report();
+    expect(done.firstUploadCompletedAt).not.toBeNull();
+    expect(done.lastUploadCompletedAt?.getTime()).toBe(done.firstUploadCompletedAt?.getTime());
+    // Nothing new: a second sweep changes nothing.
+    await markCompletedUploads(t.app.ctx, 60);
+    expect((await report()).lastUploadCompletedAt?.getTime()).toBe(done.lastUploadCompletedAt?.getTime());
+
+    // More instances later: not complete again until quiet; then last moves, first stays.
+    await ingest(LIVER[1]!);
+    await markCompletedUploads(t.app.ctx, 60);
+    expect((await report()).lastUploadCompletedAt?.getTime()).toBe(done.lastUploadCompletedAt?.getTime());
+    t.clock.advance(61);
+    await markCompletedUploads(t.app.ctx, 60);
+    const again = await report();
+    expect(again.lastUploadCompletedAt!.getTime()).toBeGreaterThan(done.lastUploadCompletedAt!.getTime());
+    expect(again.firstUploadCompletedAt?.getTime()).toBe(done.firstUploadCompletedAt?.getTime());
+  });
+});

@@ -101,12 +101,17 @@ export interface TRequestOptions<T> {
   schema?: TSchema<T>;
 }
 
-export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
-  const headers = new Headers({
+/** The headers every request carries (spec-core §7): JSON answers and the device id and name. */
+export function deviceHeaders(): Record<string, string> {
+  return {
     Accept: 'application/json',
     [DEVICE_ID_HEADER]: getDeviceId(),
     [DEVICE_NAME_HEADER]: getDeviceName(),
-  });
+  };
+}
+
+export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
+  const headers = new Headers(deviceHeaders());
   let body: BodyInit | undefined;
   if (options.form) {
     headers.set('Content-Type', 'application/x-www-form-urlencoded');
@@ -127,23 +132,27 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
     });
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
-    throw fail(0, null, options.quiet);
+    throw failedRequest(0, null, options.quiet);
   }
 
   const payload = await readBody(response);
-  if (!response.ok) throw fail(response.status, payload, options.quiet);
+  if (!response.ok) throw failedRequest(response.status, payload, options.quiet);
   if (options.schema) {
     const parsed = options.schema.safeParse(payload);
     if (!parsed.success) {
       console.error(`Unexpected answer from ${path}`, parsed.error);
-      throw fail(response.status, null, options.quiet);
+      throw failedRequest(response.status, null, options.quiet);
     }
     return parsed.data;
   }
   return payload as T;
 }
 
-function fail(status: number, body: unknown, quiet: boolean | undefined): ApiError {
+/**
+ * The ApiError for a failed answer (status 0: no answer), shown to the user unless `quiet`. Exported
+ * for transports other than fetch (the XHR upload, which needs upload progress).
+ */
+export function failedRequest(status: number, body: unknown, quiet: boolean | undefined): ApiError {
   const failure = classifyFailure({
     status,
     body,
@@ -154,9 +163,18 @@ function fail(status: number, body: unknown, quiet: boolean | undefined): ApiErr
   return new ApiError(status, body, failure);
 }
 
+/** Shows a quiet request's failure after all, when its caller could not handle it in place. */
+export function reportFailure(error: ApiError): void {
+  config.onFailure(error.failure);
+}
+
 /** JSON when it parses, else the text (spec-core §8: a plain string body, binary bodies decoded first). */
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text().catch(() => '');
+  return parseBody(text);
+}
+
+export function parseBody(text: string): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text) as unknown;

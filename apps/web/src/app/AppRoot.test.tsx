@@ -120,7 +120,7 @@ describe('shell', () => {
   });
 
   it('offers a center Create Study and Download router, and the notification bell', async () => {
-    fakeApi(sessionHandlers(buildUser(['ROLE_CENTER'])));
+    fakeApi({ ...sessionHandlers(buildUser(['ROLE_CENTER'])), 'GET /api/centers': { body: [] } });
     renderApp('/status');
     const nav = await mainMenu();
     expect(within(nav).getByRole('button', { name: 'Create Study' })).toBeTruthy();
@@ -128,8 +128,8 @@ describe('shell', () => {
     expect(screen.getByRole('button', { name: 'Notifications' })).toBeTruthy();
 
     fireEvent.click(within(nav).getByRole('button', { name: 'Create Study' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(dialog.textContent).toContain('arrives with the Imaging archive issue');
+    const dialog = await screen.findByRole('dialog', { name: 'Create Study' });
+    expect(within(dialog).getByRole('button', { name: 'Submit' })).toBeTruthy();
   });
 
   it('lists the viewer shortcuts with the window presets', async () => {

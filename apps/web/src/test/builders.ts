@@ -1,4 +1,10 @@
-import { defaultPreferences, type TCurrentUser, type TRole, type TUserPreferences } from '@radflow/core';
+import {
+  defaultPreferences,
+  type TCenterOption,
+  type TCurrentUser,
+  type TRole,
+  type TUserPreferences,
+} from '@radflow/core';
 import type { TFakeReply } from './fake-api';
 
 let counter = 0;
@@ -47,3 +53,9 @@ export const signedOutHandlers: Record<string, TFakeReply> = {
     body: { errorStatusCode: 401, errorDescription: 'Unauthorized', additionalInfo: null, txnId: 't' },
   },
 };
+
+/** A center as GET /api/centers lists it; unique id, name and e-mail per call. */
+export function buildCenter(overrides: Partial<TCenterOption> = {}): TCenterOption {
+  counter += 1;
+  return { id: 100 + counter, name: `Center ${counter}`, email: `center${counter}@demo.local`, ...overrides };
+}

@@ -15,7 +15,7 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { DRAWER_WIDTH, MENU_SECTIONS, menuForUser, type TMenuItem } from '@radflow/core';
-import { useState, type ReactElement } from 'react';
+import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { NavLink } from 'react-router';
 import { useSignedInSession } from '../../features/auth/session';
 import { useSignOut } from '../../features/auth/useAuthActions';
@@ -24,6 +24,9 @@ import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
 import { COPYRIGHT } from './Footer';
 import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
 import { menuIcon } from './menu-icons';
+
+// Loaded when first opened: the dialog, its form rules and the upload code stay out of the main chunk.
+const CreateStudyDialog = lazy(() => import('../../features/create-study/CreateStudyDialog'));
 
 const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
   'create-study': <AddCircleIcon />,
@@ -36,14 +39,9 @@ const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
 
 /** What the extras that later issues build say for now. */
 const EXTRA_INFO: Record<
-  Exclude<TDrawerExtraKey, 'keyboard-shortcut'>,
+  Exclude<TDrawerExtraKey, 'keyboard-shortcut' | 'create-study'>,
   { title: string; message: string }
 > = {
-  'create-study': {
-    title: 'Create Study',
-    message:
-      'Creating a study and uploading its images from the browser arrives with the Imaging archive issue.',
-  },
   'support-videos': {
     title: 'Support Videos',
     message: 'The training videos and the FAQ arrive with a later issue.',
@@ -85,9 +83,11 @@ const navItemSx = {
 function DrawerContent({
   onNavigate,
   onOpenShortcuts,
+  onCreateStudy,
 }: {
   onNavigate: () => void;
   onOpenShortcuts: () => void;
+  onCreateStudy: () => void;
 }) {
   const { menuContext, roles } = useSignedInSession();
   const signOut = useSignOut();
@@ -97,6 +97,7 @@ function DrawerContent({
   const openExtra = (key: TDrawerExtraKey) => {
     onNavigate();
     if (key === 'keyboard-shortcut') onOpenShortcuts();
+    else if (key === 'create-study') onCreateStudy();
     else void showInfo(EXTRA_INFO[key]);
   };
 
@@ -159,8 +160,10 @@ export function SideDrawer({
   onClose: () => void;
 }) {
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [createStudyOpen, setCreateStudyOpen] = useState(false);
   const paperSx = { width: DRAWER_WIDTH, boxSizing: 'border-box' as const, display: 'flex' };
   const openShortcuts = () => setShortcutsOpen(true);
+  const openCreateStudy = () => setCreateStudyOpen(true);
   return (
     <>
       {permanent ? (
@@ -171,14 +174,28 @@ export function SideDrawer({
         >
           <Toolbar />
           <Box sx={{ height: 2 }} />
-          <DrawerContent onNavigate={() => undefined} onOpenShortcuts={openShortcuts} />
+          <DrawerContent
+            onNavigate={() => undefined}
+            onOpenShortcuts={openShortcuts}
+            onCreateStudy={openCreateStudy}
+          />
         </Drawer>
       ) : (
         <Drawer variant="temporary" open={open} onClose={onClose} slotProps={{ paper: { sx: paperSx } }}>
-          <DrawerContent onNavigate={onClose} onOpenShortcuts={openShortcuts} />
+          <DrawerContent
+            onNavigate={onClose}
+            onOpenShortcuts={openShortcuts}
+            onCreateStudy={openCreateStudy}
+          />
         </Drawer>
       )}
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      {/* Mounted only while open, so every opening starts from an empty form. */}
+      {createStudyOpen && (
+        <Suspense fallback={null}>
+          <CreateStudyDialog open onClose={() => setCreateStudyOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

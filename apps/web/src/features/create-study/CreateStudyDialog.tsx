@@ -1,0 +1,267 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Grid from '@mui/material/Grid';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { PATIENT_SEXES } from '@radflow/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { CENTERS_QUERY_KEY, STUDIES_QUERY_KEY, createStudy, fetchCenters } from '../../api/archive';
+import { ApiError, reportFailure } from '../../api/client';
+import { useSnackbar } from '../../components/feedback/feedback-context';
+import { useSignedInSession } from '../auth/session';
+import { UploadPicker } from '../upload/UploadPicker';
+import { UploadProgressPanel } from '../upload/UploadProgressPanel';
+import { IMAGE_ATTACHED } from '../upload/UploadStudyDialog';
+import { useUpload } from '../upload/useUpload';
+import {
+  EMPTY_CREATE_STUDY_FORM,
+  SEX_LABELS,
+  fieldErrorOf,
+  fixedCenter,
+  modalityOptions,
+  validateCreateStudy,
+  type TCreateStudyErrors,
+  type TCreateStudyField,
+  type TCreateStudyForm,
+} from './create-study-form';
+
+export const STUDY_CREATED = 'Study created';
+
+/**
+ * Create Study from the drawer (spec-core §2, §5, §7 create-from-website; issue 3 §3): the patient
+ * and study details, checked with the core schema, then optional images uploaded to the new study
+ * with progress. Owns its mutation, its snackbars and the study lists' refresh. Once the study exists
+ * the form gives way to the upload, so a failed upload is tried again on the same study, never by
+ * creating a second one.
+ */
+export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { roles, flags, user } = useSignedInSession();
+  const [form, setForm] = useState<TCreateStudyForm>(EMPTY_CREATE_STUDY_FORM);
+  const [errors, setErrors] = useState<TCreateStudyErrors>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [files, setFiles] = useState<File[]>([]);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { showInfo } = useSnackbar();
+  const queryClient = useQueryClient();
+  const upload = useUpload();
+
+  const centers = useQuery({ queryKey: CENTERS_QUERY_KEY, queryFn: ({ signal }) => fetchCenters(signal) });
+  const ownCenter = fixedCenter(roles, user.email, centers.data);
+  const values: TCreateStudyForm = ownCenter ? { ...form, center: String(ownCenter.id) } : form;
+
+  const refreshStudies = () => void queryClient.invalidateQueries({ queryKey: STUDIES_QUERY_KEY });
+
+  const create = useMutation({ mutationFn: createStudy });
+  const created = create.data;
+  const uploading = upload.state.phase === 'uploading';
+
+  const close = () => {
+    if (uploading || create.isPending) return;
+    onClose();
+  };
+
+  const sendImages = async (reportStatusId: number) => {
+    const outcome = await upload.start(files, { reportStatusId });
+    if (!outcome) return;
+    if (outcome.stored > 0) {
+      refreshStudies();
+      showInfo(IMAGE_ATTACHED);
+    }
+    // Refused files stay listed until the user has read them.
+    if (outcome.refused.length === 0) onClose();
+  };
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setFailure(null);
+    const checked = validateCreateStudy(values);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    create.mutate(checked.request, {
+      onSuccess: (study) => {
+        refreshStudies();
+        showInfo(STUDY_CREATED);
+        if (files.length === 0) onClose();
+        else void sendImages(study.id);
+      },
+      onError: (error) => {
+        const fieldErrors = fieldErrorOf(error);
+        if (fieldErrors) setErrors(fieldErrors);
+        else if (error instanceof ApiError) {
+          setFailure(error.message);
+          if (error.failure.kind !== 'message') reportFailure(error);
+        } else setFailure(String(error));
+      },
+    });
+  };
+
+  const change = (name: TCreateStudyField, value: string) => {
+    const next = { ...form, [name]: value };
+    setForm(next);
+    // After a first submit, errors follow the typing so a fixed field loses its message at once.
+    if (submitted) {
+      const checked = validateCreateStudy(ownCenter ? { ...next, center: String(ownCenter.id) } : next);
+      setErrors(checked.ok ? {} : checked.errors);
+    }
+  };
+
+  const field = (
+    name: TCreateStudyField,
+    label: string,
+    extra: {
+      required?: boolean;
+      select?: boolean;
+      children?: ReactNode;
+      multiline?: boolean;
+      placeholder?: string;
+    } = {},
+  ) => (
+    <TextField
+      label={label}
+      name={name}
+      value={values[name]}
+      onChange={(e) => change(name, e.target.value)}
+      error={Boolean(errors[name])}
+      helperText={errors[name]}
+      required={extra.required}
+      select={extra.select}
+      multiline={extra.multiline}
+      minRows={extra.multiline ? 3 : undefined}
+      placeholder={extra.placeholder}
+      disabled={create.isPending}
+    >
+      {extra.children}
+    </TextField>
+  );
+
+  const centerHelp = ownCenter
+    ? 'Your center'
+    : centers.isPending
+      ? 'Loading centers…'
+      : centers.isError
+        ? 'The centers could not be loaded'
+        : undefined;
+
+  const formView = (
+    <Grid container spacing={1.5} sx={{ pt: 1 }}>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('patientName', 'Patient name', { required: true })}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('uhid', 'UHID')}</Grid>
+      <Grid size={{ xs: 12, sm: 4 }}>
+        {field('labModality', 'Modality', {
+          required: true,
+          select: true,
+          children: modalityOptions(flags.showExtraModalityType).map((m) => (
+            <MenuItem key={m} value={m}>
+              {m}
+            </MenuItem>
+          )),
+        })}
+      </Grid>
+      <Grid size={{ xs: 6, sm: 4 }}>
+        {field('patientAge', 'Patient age', { required: true, placeholder: 'e.g. 45Y' })}
+      </Grid>
+      <Grid size={{ xs: 6, sm: 4 }}>
+        {field('patientSex', 'Patient gender', {
+          required: true,
+          select: true,
+          children: PATIENT_SEXES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {SEX_LABELS[s]}
+            </MenuItem>
+          )),
+        })}
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>
+        <TextField
+          select
+          required
+          label="Center"
+          name="center"
+          value={centers.data ? values.center : ''}
+          onChange={(e) => change('center', e.target.value)}
+          error={Boolean(errors.center)}
+          helperText={errors.center ?? centerHelp}
+          disabled={Boolean(ownCenter) || !centers.data || create.isPending}
+        >
+          {(centers.data ?? []).map((c) => (
+            <MenuItem key={c.id} value={String(c.id)}>
+              {c.name}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('studyName', 'Study name', { required: true })}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('patientId', 'Patient id')}</Grid>
+      <Grid size={{ xs: 12, sm: 6 }}>{field('referringPhysicianName', 'Referring physician name')}</Grid>
+      <Grid size={12}>{field('history', 'History', { multiline: true })}</Grid>
+      <Grid size={12}>
+        <UploadPicker files={files} onChange={setFiles} disabled={create.isPending} />
+      </Grid>
+      {failure && (
+        <Grid size={12}>
+          <Alert severity="error">{failure}</Alert>
+        </Grid>
+      )}
+    </Grid>
+  );
+
+  const uploadView = created && upload.state.phase !== 'idle' && (
+    <Stack spacing={1.5} sx={{ pt: 1 }}>
+      <Typography variant="body2">
+        Study {created.id} created for {form.patientName.trim()}.{uploading && ' Uploading its images:'}
+      </Typography>
+      <UploadProgressPanel state={upload.state} />
+    </Stack>
+  );
+
+  return (
+    <Dialog open={open} onClose={close} maxWidth="md" fullWidth aria-labelledby="create-study-title">
+      <form noValidate onSubmit={onSubmit}>
+        <DialogTitle id="create-study-title">Create Study</DialogTitle>
+        <DialogContent>{uploadView || formView}</DialogContent>
+        <DialogActions>
+          {uploadView ? (
+            <>
+              {uploading ? (
+                <Button onClick={upload.cancel} color="inherit">
+                  Cancel upload
+                </Button>
+              ) : (
+                <Button onClick={onClose} color="inherit">
+                  Close
+                </Button>
+              )}
+              {created && (upload.state.phase === 'failed' || upload.state.phase === 'cancelled') && (
+                <Button variant="contained" onClick={() => void sendImages(created.id)}>
+                  Try the upload again
+                </Button>
+              )}
+            </>
+          ) : (
+            <>
+              <Button onClick={close} color="inherit" disabled={create.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="contained" disabled={create.isPending}>
+                Submit
+              </Button>
+            </>
+          )}
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+export default CreateStudyDialog;

@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, type TBrowserSession } from '../support/browser.js';
+import { LoginPage, Shell } from '../support/pages.js';
+
+const FIXTURES = resolve(import.meta.dirname, '../../packages/dicom/test-fixtures');
+
+/** The Create Study dialog opened from the drawer (spec-core §2, §5; issue 3 §3). */
+class CreateStudyDialog {
+  readonly root: Locator;
+  constructor(private readonly page: Page) {
+    this.root = page.getByRole('dialog', { name: 'Create Study' });
+  }
+
+  async open(shell: Shell): Promise<void> {
+    await shell.menu.getByRole('button', { name: 'Create Study' }).click();
+    await this.root.waitFor();
+  }
+
+  field(label: string) {
+    return this.root.getByLabel(new RegExp(`^${label}`));
+  }
+
+  select(label: string) {
+    return this.root.getByRole('combobox', { name: new RegExp(`^${label}`) });
+  }
+
+  async choose(label: string, option: string): Promise<void> {
+    await this.select(label).click();
+    await this.page.getByRole('option', { name: option, exact: true }).click();
+  }
+
+  async pickFiles(paths: string[]): Promise<void> {
+    await this.root.getByLabel('Files', { exact: true }).setInputFiles(paths);
+  }
+
+  async submit(): Promise<void> {
+    await this.root.getByRole('button', { name: 'Submit' }).click();
+  }
+}
+
+describe('Create Study with images from the browser', () => {
+  let session: TBrowserSession;
+  beforeAll(async () => {
+    session = await openBrowser();
+  });
+  afterAll(async () => {
+    await session.close();
+  });
+
+  it('a center creates a study, uploads two DICOM files and a text file, and sees the text file refused', async () => {
+    const { page } = session;
+    const login = new LoginPage(page);
+    const shell = new Shell(page);
+    await login.open();
+    await login.signIn('center@demo.local', 'demo12345');
+    await shell.waitUntilSignedIn();
+
+    const dialog = new CreateStudyDialog(page);
+    await dialog.open(shell);
+    // A center user's center is their own and cannot be changed (spec-core §5).
+    await dialog.root.getByText('Your center').waitFor();
+    expect(await dialog.select('Center').getAttribute('aria-disabled')).toBe('true');
+
+    await dialog.field('Patient name').fill('E2E Liver Patient');
+    await dialog.field('UHID').fill('UH-E2E-1');
+    await dialog.choose('Modality', 'CT');
+    await dialog.field('Patient age').fill('45Y');
+    await dialog.choose('Patient gender', 'Female');
+    await dialog.field('Study name').fill('CT Abdomen');
+    await dialog.field('History').fill('Pain in the right upper quadrant');
+    await dialog.pickFiles([
+      resolve(FIXTURES, 'ct/study_liver/ct_liver_01.dcm'),
+      resolve(FIXTURES, 'ct/study_liver/ct_liver_02.dcm'),
+      resolve(FIXTURES, 'bad/not_dicom_text.dcm'),
+    ]);
+    await dialog.root.getByText(/^3 files selected/).waitFor();
+    await dialog.submit();
+
+    await dialog.root.getByText('file uploaded 3 out of 3').waitFor();
+    await dialog.root.getByText('2 images stored').waitFor();
+    await dialog.root.getByText('1 file was refused:').waitFor();
+    await dialog.root.getByText(/^not_dicom_text\.dcm — /).waitFor();
+
+    await dialog.root.getByRole('button', { name: 'Close' }).click();
+    await dialog.root.waitFor({ state: 'hidden' });
+  });
+});

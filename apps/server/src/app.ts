@@ -9,6 +9,7 @@ import { archiveRoutes } from './modules/archive/archive.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { dicomwebRetrieveRoutes } from './modules/dicomweb-retrieve/dicomweb-retrieve.routes.js';
+import { forwardingRoutes } from './modules/forwarding/forwarding.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(preferencesRoutes);
       await api.register(archiveRoutes);
       await api.register(dicomwebRetrieveRoutes);
+      await api.register(forwardingRoutes);
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import path from 'node:path';
 import { prepareDatabase } from './db/migrate.js';
+import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
   const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
   let dicom: DicomServices | null = null;
 
+  const forwarding = startForwardingWorker(app.ctx, {
+    callingAet: config.DICOM_AET,
+    onError: (error) => app.log.error({ err: error }, 'forwarding worker'),
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -54,6 +60,7 @@ async function main(): Promise<void> {
     try {
       await dicom?.close();
       await stopSweep();
+      await forwarding.stop();
       await app.close();
       await handle.close();
       app.log.info('stopped');

@@ -14,3 +14,4 @@ export * from './upload-permissions.js';
 export * from './schemas/settings.js';
 export * from './schemas/archive.js';
 export * from './study-access.js';
+export * from './schemas/forwarding.js';

@@ -429,3 +429,96 @@ export type TStudyRow = typeof studies.$inferSelect;
 export type TSeriesRow = typeof series.$inferSelect;
 export type TInstanceRow = typeof instances.$inferSelect;
 export type TReportStatusRow = typeof reportStatuses.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------------
+// Forwarding to a PACS (issue 3 §6). Design note: src/modules/forwarding/FORWARDING.md.
+// ---------------------------------------------------------------------------------------------------
+
+/** A center's forwarding PACS (spec-lab §3 settings object: aeTitle, ip, port). */
+export const forwardingPacs = pgTable(
+  'forwarding_pacs',
+  {
+    id: serial('id').primaryKey(),
+    centerId: integer('center_id')
+      .notNull()
+      .references(() => centers.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    aeTitle: text('ae_title').notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('forwarding_pacs_center_idx').on(t.centerId),
+    check('forwarding_pacs_port_check', sql`${t.port} between 1 and 65535`),
+  ],
+);
+
+export const FORWARD_SEND_STATUSES = ['IN_PROGRESS', 'FAILED', 'SEND'] as const;
+export const FORWARD_INSTANCE_STATUSES = ['PENDING', 'SEND', 'FAILED'] as const;
+
+/**
+ * One send of a study to one destination (spec-core §3 Router-send record). The destination is
+ * copied, so deleting or editing the PACS entry does not change where a running send goes.
+ */
+export const forwardSends = pgTable(
+  'forward_sends',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    studyInstanceUid: text('study_instance_uid').notNull(),
+    pacsId: integer('pacs_id').references(() => forwardingPacs.id, { onDelete: 'set null' }),
+    aeTitle: text('ae_title').notNull(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    status: text('status', { enum: FORWARD_SEND_STATUSES }).notNull().default('IN_PROGRESS'),
+    lastError: text('last_error'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('forward_sends_report_idx').on(t.reportStatusId, t.createdAt),
+    check('forward_sends_status_check', sql`${t.status} in ('IN_PROGRESS', 'FAILED', 'SEND')`),
+  ],
+);
+
+/**
+ * One instance of a send (spec-core §3 instanceSendStatuses). The worker claims due rows
+ * (`next_attempt_at` reached, no live lease) with FOR UPDATE SKIP LOCKED; a FAILED row with a
+ * `next_attempt_at` is retried, one without it has used up its attempts.
+ */
+export const forwardSendInstances = pgTable(
+  'forward_send_instances',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    sendId: integer('send_id')
+      .notNull()
+      .references(() => forwardSends.id, { onDelete: 'cascade' }),
+    instanceId: bigint('instance_id', { mode: 'number' })
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    status: text('status', { enum: FORWARD_INSTANCE_STATUSES }).notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** A worker holds the row until then; after a crash another worker takes it over. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('forward_send_instances_send_instance_key').on(t.sendId, t.instanceId),
+    index('forward_send_instances_due_idx').on(t.nextAttemptAt),
+    check('forward_send_instances_status_check', sql`${t.status} in ('PENDING', 'SEND', 'FAILED')`),
+  ],
+);
+
+export type TForwardingPacsRow = typeof forwardingPacs.$inferSelect;
+export type TForwardSendRow = typeof forwardSends.$inferSelect;

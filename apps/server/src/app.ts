@@ -11,6 +11,7 @@ import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { dicomwebRetrieveRoutes } from './modules/dicomweb-retrieve/dicomweb-retrieve.routes.js';
 import { forwardingRoutes } from './modules/forwarding/forwarding.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { AppSecrets } from './modules/secrets/app-secrets.js';
@@ -104,6 +105,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(archiveRoutes);
       await api.register(dicomwebRetrieveRoutes);
       await api.register(forwardingRoutes);
+      await api.register(jobsRoutes);
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import path from 'node:path';
 import { prepareDatabase } from './db/migrate.js';
+import { jobRunnerOf } from './modules/jobs/job-registry.js';
 import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
@@ -74,6 +75,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Jobs run in every server process (pg-boss hands each job to one of them); app.close() stops them.
+  await jobRunnerOf(app.ctx, app.log).startWorkers();
   if (config.DICOM_ENABLED) {
     dicom = await startDicomServices(app.ctx, config, app.log);
     app.log.info({ port: dicom.port, aeTitle: config.DICOM_AET }, 'DICOM C-STORE SCP listening');

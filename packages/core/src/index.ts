@@ -15,3 +15,6 @@ export * from './schemas/settings.js';
 export * from './schemas/archive.js';
 export * from './study-access.js';
 export * from './schemas/forwarding.js';
+export * from './schemas/jobs.js';
+export * from './zip-rules.js';
+export * from './worklist/index.js';

@@ -522,3 +522,56 @@ export const forwardSendInstances = pgTable(
 
 export type TForwardingPacsRow = typeof forwardingPacs.$inferSelect;
 export type TForwardSendRow = typeof forwardSends.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------------
+// Jobs (issue 3 §5). pg-boss queues the work; this table is the record the web polls.
+// ---------------------------------------------------------------------------------------------------
+
+export const JOB_RUN_STATUSES = ['QUEUED', 'RUNNING', 'COMPLETED', 'FAILED'] as const;
+
+/**
+ * One run of a job for a study (spec-core §3 Job and its progress record). At most one QUEUED or
+ * RUNNING run per (job name, report) — a partial unique index, so two processes racing to queue
+ * the same job get one run. `resultBlobKey` is what a finished run produced (the zip).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    jobName: text('job_name').notNull(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    studyId: integer('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    /** A series the job is limited to, as sent (not used by the zip job). */
+    seriesId: text('series_id'),
+    status: text('status', { enum: JOB_RUN_STATUSES }).notNull().default('QUEUED'),
+    error: text('error'),
+    /** The request's options: zipAnonymizationTypeEnum, recreateZip and the variant they gave. */
+    params: jsonb('params').notNull().default({}),
+    numberOfJob: integer('number_of_job').notNull().default(0),
+    completedJob: integer('completed_job').notNull().default(0),
+    progress: integer('progress').notNull().default(0),
+    fileDownloadProgress: integer('file_download_progress').notNull().default(0),
+    patientName: text('patient_name').notNull().default(''),
+    /** The pg-boss job carrying this run, to notice a run whose worker died. */
+    queueJobId: text('queue_job_id'),
+    resultBlobKey: text('result_blob_key'),
+    resultSizeBytes: bigint('result_size_bytes', { mode: 'number' }),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('jobs_active_key')
+      .on(t.jobName, t.reportStatusId)
+      .where(sql`${t.status} in ('QUEUED', 'RUNNING')`),
+    index('jobs_report_idx').on(t.reportStatusId, t.jobName, t.id),
+    check('jobs_status_check', sql`${t.status} in ('QUEUED', 'RUNNING', 'COMPLETED', 'FAILED')`),
+  ],
+);
+
+export type TJobRow = typeof jobs.$inferSelect;

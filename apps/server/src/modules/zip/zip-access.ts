@@ -1,0 +1,77 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  AppError,
+  MESSAGES,
+  type TZipAnonymizationType,
+  type TZipVariant,
+  ZIP_MESSAGES,
+  canDownloadZip,
+  groupFlags,
+  zipDownloadRefusal,
+  zipVariantFor,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import { reportStatuses, studies } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { scopeOfAuth, visibleStudies } from '../dicomweb-retrieve/study-access.js';
+import { loadGroupPreferences } from '../preferences/preferences.js';
+
+/** A report row the caller may see, with what the zip rules and the job need of its study. */
+export interface TZipSubject {
+  reportStatusId: number;
+  studyId: number;
+  groupId: number;
+  apiVersion: number;
+  lastUploadCompletedAt: Date | null;
+  createdAt: Date;
+  patientName: string;
+  lastInstanceAt: Date | null;
+}
+
+/**
+ * The report `id` if the caller may see its study (the archive's one scope rule, issue 3 §4), else
+ * 404 'Not found': a study the caller may not see does not exist for them.
+ */
+export async function findVisibleReport(ctx: AppContext, auth: TAuth, id: number): Promise<TZipSubject> {
+  const [row] = await ctx.db
+    .select({
+      reportStatusId: reportStatuses.id,
+      studyId: studies.id,
+      groupId: studies.groupId,
+      apiVersion: reportStatuses.apiVersion,
+      lastUploadCompletedAt: reportStatuses.lastUploadCompletedAt,
+      createdAt: reportStatuses.createdAt,
+      patientName: studies.patientName,
+      lastInstanceAt: studies.lastInstanceAt,
+    })
+    .from(reportStatuses)
+    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
+    .where(and(eq(reportStatuses.id, id), visibleStudies(scopeOfAuth(auth))));
+  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  return row;
+}
+
+/**
+ * spec-core §5 download rules for one user and study, checked before a zip job is queued and
+ * before a link is given: the role/setting rule (403), then not uploaded yet (409) and backup
+ * duration passed (403), each with the spec's message. Answers which zip the user gets.
+ */
+export async function assertZipAllowed(
+  ctx: AppContext,
+  auth: TAuth,
+  subject: TZipSubject,
+  requested: TZipAnonymizationType | null | undefined,
+): Promise<TZipVariant> {
+  const flags = groupFlags(await loadGroupPreferences(ctx.db, subject.groupId));
+  if (!canDownloadZip(auth.roles, flags)) throw new AppError('FORBIDDEN', ZIP_MESSAGES.zipDisabled);
+  const refusal = zipDownloadRefusal({
+    apiVersion: subject.apiVersion,
+    lastUploadCompletedAt: subject.lastUploadCompletedAt,
+    createdAt: subject.createdAt,
+    durationOfBackupInMonth: flags.durationOfBackupInMonth,
+    now: ctx.now(),
+  });
+  if (refusal === ZIP_MESSAGES.notUploaded) throw new AppError('CONFLICT', refusal);
+  if (refusal) throw new AppError('FORBIDDEN', refusal);
+  return zipVariantFor(auth.roles, flags, requested);
+}

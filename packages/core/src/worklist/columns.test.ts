@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { TABLE_KEYS, type TTableKey } from '../constants.js';
+import type { TRole } from '../roles.js';
+import {
+  DEFAULT_COLUMNS,
+  STUDY_COLUMN_CATALOGUE,
+  STUDY_COLUMN_IDS,
+  type TColumnContext,
+  type TStudyColumnId,
+  columnLabel,
+  columnsHiddenBySettings,
+  resolveColumns,
+  toSavedColumns,
+} from './columns.js';
+import { createTestFlags } from './test-builders.js';
+
+const ctx = (
+  roles: TRole[] = ['ROLE_ADMIN'],
+  over: Parameters<typeof createTestFlags>[0] = {},
+): TColumnContext => ({
+  roles,
+  flags: createTestFlags({ showAssignedToInSummaryPage: true, ...over }),
+});
+const ids = (cols: { colName: string }[]) => cols.map((c) => c.colName);
+
+describe('the column catalogue (spec-core §2 Study table columns)', () => {
+  it('names every column of the spec once', () => {
+    expect(new Set(STUDY_COLUMN_IDS).size).toBe(STUDY_COLUMN_CATALOGUE.length);
+    expect(STUDY_COLUMN_IDS).toEqual(
+      expect.arrayContaining<TStudyColumnId>([
+        'referral',
+        'department',
+        'tag',
+        'id',
+        'history',
+        'reportStatus',
+        'studyType',
+        'imageCount',
+        'age',
+        'patientId',
+        'originReferenceId',
+        'studyName',
+        'radiologyCenter',
+        'patient',
+        'email',
+        'identifier',
+        'contactNo',
+        'created',
+        'studyDate',
+        'status',
+        'payment',
+        'proxyUrl',
+        'specialUploadUrl',
+        'imageUploadStatus',
+        'assigned',
+        'signedOffDate',
+        'uploadedDate',
+        'center',
+        'report',
+        'share',
+        'actions',
+        'parentId',
+        'risCreatedDate',
+        'risBillCategories',
+        'risPriorities',
+        'risReferringDoctor',
+        'risUhid',
+        'risMobile',
+        'invoiceNumber',
+        'risBillingStatus',
+        'auditor',
+        'auditApproval',
+        'uploadStudy',
+      ]),
+    );
+    expect(STUDY_COLUMN_IDS).toHaveLength(43);
+  });
+
+  it('labels columns', () => {
+    expect(columnLabel('contactNo')).toBe('Contact No.');
+    expect(columnLabel('imageCount')).toBe('Series/Images');
+  });
+
+  it('offers only catalogue columns, each once, in every table', () => {
+    for (const key of TABLE_KEYS) {
+      const list = DEFAULT_COLUMNS[key].map(([id]) => id);
+      expect(new Set(list).size).toBe(list.length);
+      for (const id of list) expect(STUDY_COLUMN_IDS).toContain(id);
+    }
+  });
+
+  it('gives the summary the columns of spec-core §2 Summary screen in its order', () => {
+    expect(DEFAULT_COLUMNS.doctorSummary).toEqual([
+      ['id', true],
+      ['patient', true],
+      ['patientId', false],
+      ['invoiceNumber', false],
+      ['studyName', true],
+      ['history', true],
+      ['reportStatus', true],
+      ['center', true],
+      ['assigned', true],
+      ['referral', true],
+      ['share', true],
+      ['studyDate', true],
+      ['uploadedDate', true],
+      ['signedOffDate', true],
+      ['report', true],
+    ]);
+  });
+});
+
+describe('columnsHiddenBySettings (spec-core §2, §3 group settings)', () => {
+  it.each<[string, TRole[], Parameters<typeof createTestFlags>[0], TTableKey, TStudyColumnId[]]>([
+    ['nothing by default', ['ROLE_ADMIN'], {}, 'adminStudyList', []],
+    ['study date', ['ROLE_ADMIN'], { hideStudyDateColumn: true }, 'adminStudyList', ['studyDate']],
+    ['uploaded date', ['ROLE_ADMIN'], { hideUploadedAtColumn: true }, 'adminStudyList', ['uploadedDate']],
+    [
+      'assigned by hideSummaryPage',
+      ['ROLE_ADMIN'],
+      { hideSummaryPage: true },
+      'adminStudyList',
+      ['assigned'],
+    ],
+    [
+      'assigned for a center',
+      ['ROLE_CENTER'],
+      { hideAssignedToForCenter: true },
+      'centerReportList',
+      ['assigned'],
+    ],
+    ['not for a non-center', ['ROLE_ADMIN'], { hideAssignedToForCenter: true }, 'adminStudyList', []],
+    [
+      'center for a verifier',
+      ['ROLE_VERIFIER'],
+      { hideCenterColumnForVerifier: true },
+      'adminStudyList',
+      ['center', 'radiologyCenter'],
+    ],
+    [
+      'not for a non-verifier',
+      ['ROLE_ASSIGNOR'],
+      { hideCenterColumnForVerifier: true },
+      'adminStudyList',
+      [],
+    ],
+    [
+      'summary assigned without showAssignedToInSummaryPage',
+      ['ROLE_DOCTOR'],
+      { showAssignedToInSummaryPage: false },
+      'doctorSummary',
+      ['assigned'],
+    ],
+    ['summary assigned with it', ['ROLE_DOCTOR'], { showAssignedToInSummaryPage: true }, 'doctorSummary', []],
+    [
+      'showAssignedToInSummaryPage is the summary only',
+      ['ROLE_DOCTOR'],
+      { showAssignedToInSummaryPage: false },
+      'studyList',
+      [],
+    ],
+  ])('%s', (_name, roles, flags, key, hidden) => {
+    expect([...columnsHiddenBySettings(key, { roles, flags: createTestFlags(flags) })].sort()).toEqual(
+      [...hidden].sort(),
+    );
+  });
+});
+
+describe('resolveColumns (spec-core §2 column choice per table key)', () => {
+  it('gives the defaults when nothing is saved', () => {
+    for (const key of TABLE_KEYS) {
+      const cols = resolveColumns(key, undefined, ctx());
+      expect(cols.map((c) => [c.colName, c.visible])).toEqual(DEFAULT_COLUMNS[key]);
+      expect(cols.map((c) => c.index)).toEqual(cols.map((_, i) => i));
+    }
+  });
+
+  it('keeps the saved order and visibility, appends new columns, drops unknown and repeated ones', () => {
+    const saved = [
+      { colName: 'patient', visible: false, index: 2 },
+      { colName: 'gone', visible: true, index: 0 },
+      { colName: 'id', visible: true, index: 1 },
+      { colName: 'uploadStudy', visible: true, index: 3 }, // not offered by the doctor list
+      { colName: 'id', visible: false, index: 4 },
+    ];
+    const cols = resolveColumns('studyList', saved, ctx(['ROLE_DOCTOR']));
+    expect(cols.slice(0, 2)).toEqual([
+      { colName: 'id', label: 'Id', visible: true, index: 0 },
+      { colName: 'patient', label: 'Patient', visible: false, index: 1 },
+    ]);
+    const rest = DEFAULT_COLUMNS.studyList.filter(([id]) => id !== 'id' && id !== 'patient');
+    expect(cols.slice(2).map((c) => [c.colName, c.visible])).toEqual(rest);
+    expect(ids(cols)).not.toContain('gone');
+    expect(ids(cols)).not.toContain('uploadStudy');
+    expect(cols.map((c) => c.index)).toEqual(cols.map((_, i) => i));
+  });
+
+  it('applies the hides after the saved choice: a user cannot bring a hidden column back', () => {
+    const saved = [{ colName: 'studyDate', visible: true, index: 0 }];
+    expect(ids(resolveColumns('adminStudyList', saved, ctx()))[0]).toBe('studyDate');
+    expect(
+      ids(resolveColumns('adminStudyList', saved, ctx(['ROLE_ADMIN'], { hideStudyDateColumn: true }))),
+    ).not.toContain('studyDate');
+  });
+
+  it('round-trips through toSavedColumns', () => {
+    const cols = resolveColumns(
+      'centerReportList',
+      [{ colName: 'share', visible: false, index: 0 }],
+      ctx(['ROLE_CENTER']),
+    );
+    const saved = toSavedColumns(cols);
+    expect(saved[0]).toEqual({ colName: 'share', visible: false, index: 0 });
+    expect(resolveColumns('centerReportList', saved, ctx(['ROLE_CENTER']))).toEqual(cols);
+  });
+});

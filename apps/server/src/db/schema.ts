@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { REPORT_STATUSES } from '@radflow/core';
 import {
   bigint,
   bigserial,
@@ -6,6 +7,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   serial,
@@ -333,7 +335,8 @@ export const instances = pgTable(
     blobKey: text('blob_key').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
     sha256: text('sha256').notNull(),
-    metadata: jsonb('metadata').notNull(),
+    /** `json`, not `jsonb`: the text is kept as written, so series metadata is a string_agg, not a re-serialisation. */
+    metadata: json('metadata').notNull(),
     /** [offset, length] of each frame's bytes in the stored file, or null when it has no pixel data. */
     frames: jsonb('frames').$type<Array<[number, number]> | null>(),
     source: text('source', { enum: INSTANCE_SOURCES }).notNull(),
@@ -345,17 +348,6 @@ export const instances = pgTable(
     index('instances_series_idx').on(t.seriesId, t.instanceNumber),
   ],
 );
-
-/** spec-core §4 study statuses. */
-export const REPORT_STATUSES = [
-  'CREATED',
-  'HISTORY_CREATED',
-  'LOCKED',
-  'REPORTED',
-  'DRAFTED',
-  'SIGNED_OFF',
-  'DELETED',
-] as const;
 
 /**
  * The workflow row of a study (spec-core §3 "Study / report-status row"); its `id` is the numeric

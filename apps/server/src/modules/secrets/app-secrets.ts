@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { appSecrets } from '../../db/schema.js';
 
 /** The server secrets, each generated once and kept in the database so every process shares it. */
-export const SECRET_NAMES = ['api-token', 'chat-uid', 'otp'] as const;
+export const SECRET_NAMES = ['api-token', 'chat-uid', 'otp', 'zip-link', 'anonymize'] as const;
 export type TSecretName = (typeof SECRET_NAMES)[number];
 
 /**

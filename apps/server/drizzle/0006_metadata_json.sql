@@ -1,0 +1,1 @@
+ALTER TABLE "instances" ALTER COLUMN "metadata" SET DATA TYPE json;

@@ -1,10 +1,15 @@
 import { vi } from 'vitest';
 
-/** One request sent through the stubbed XMLHttpRequest (the browser upload). */
+/** One request sent through the stubbed XMLHttpRequest (the browser upload, the zip download). */
 export interface TXhrRequest {
   method: string;
+  /** The URL as opened (relative or absolute). */
+  url: string;
   path: string;
+  /** The responseType asked for ('' or 'blob'). */
+  responseType: string;
   headers: Record<string, string>;
+  /** The body (an empty form for a GET). */
   form: FormData;
   /** The `file` parts, in order. */
   files(): File[];
@@ -13,10 +18,19 @@ export interface TXhrRequest {
 
 /**
  * What the fake server does with a request: answer (after optional upload progress events as
- * [loaded, total] pairs), drop the connection, or never answer (until aborted).
+ * [loaded, total] pairs, and download progress events likewise, [loaded, total] with total 0 for an
+ * answer without Content-Length), drop the connection, or never answer (until aborted). With
+ * responseType 'blob' the answer is `blob`, else the text as a Blob.
  */
 export type TXhrReply =
-  | { status?: number; body?: unknown; text?: string; progress?: [number, number][] }
+  | {
+      status?: number;
+      body?: unknown;
+      text?: string;
+      progress?: [number, number][];
+      download?: [number, number][];
+      blob?: Blob;
+    }
   | 'network-error'
   | 'hang';
 
@@ -34,6 +48,8 @@ export function fakeXhr(handler: TXhrHandler) {
     readonly upload = new EventTarget();
     status = 0;
     responseText = '';
+    responseType: XMLHttpRequestResponseType = '';
+    response: unknown = null;
     private method = 'GET';
     private url = '';
     private headers: Record<string, string> = {};
@@ -55,11 +71,13 @@ export function fakeXhr(handler: TXhrHandler) {
       this.dispatchEvent(new Event('abort'));
     }
 
-    send(body: FormData) {
-      const form = body;
+    send(body?: FormData | null) {
+      const form = body ?? new FormData();
       const request: TXhrRequest = {
         method: this.method,
+        url: this.url,
         path: new URL(this.url, 'http://localhost').pathname,
+        responseType: this.responseType,
         headers: { ...this.headers },
         form,
         files: () => form.getAll('file').filter((v): v is File => v instanceof File),
@@ -84,9 +102,18 @@ export function fakeXhr(handler: TXhrHandler) {
               new ProgressEvent('progress', { lengthComputable: true, loaded, total }),
             );
           }
+          for (const [loaded, total] of reply.download ?? []) {
+            this.dispatchEvent(new ProgressEvent('progress', { lengthComputable: total > 0, loaded, total }));
+          }
           this.done = true;
           this.status = reply.status ?? 200;
-          this.responseText = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+          const text = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
+          if (this.responseType === 'blob') {
+            this.response = reply.blob ?? new Blob([text]);
+          } else {
+            this.responseText = text;
+            this.response = text;
+          }
           this.dispatchEvent(new Event('load'));
         });
     }

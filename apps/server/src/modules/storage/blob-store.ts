@@ -31,6 +31,42 @@ export interface BlobStore {
 
 const KEY_PATTERN = /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/;
 
+/** Flushes a file's bytes to disk (a read-only descriptor is enough on Linux). */
+async function syncFile(filePath: string): Promise<void> {
+  const handle = await fs.open(filePath, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Flushes a directory's entries, so a rename into it survives a power cut. Filesystems that cannot
+ * sync a directory (EINVAL, EISDIR on some platforms) are left as they are.
+ */
+async function syncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** mkdir -p that also makes the new directories durable (each one is an entry of its parent). */
+async function makeDirDurable(dir: string): Promise<void> {
+  const firstCreated = await fs.mkdir(dir, { recursive: true });
+  if (!firstCreated) return;
+  const created: string[] = [];
+  for (let d = dir; d.length >= firstCreated.length; d = path.dirname(d)) created.push(d);
+  for (const d of created.reverse()) await syncDir(path.dirname(d));
+}
+
 export function assertBlobKey(key: string): void {
   if (!KEY_PATTERN.test(key) || key.split('/').some((s) => s === '.' || s === '..')) {
     throw new Error(`invalid blob key: ${key}`);
@@ -98,9 +134,11 @@ export class FsBlobStore implements BlobStore {
           await handle.close();
         }
       }
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      // rename is atomic: a reader sees the old blob or the new one, never half of one.
+      await makeDirDurable(path.dirname(target));
+      // rename is atomic: a reader sees the old blob or the new one, never half of one. The
+      // directory sync makes the rename itself durable before we acknowledge anything.
       await fs.rename(temp, target);
+      await syncDir(path.dirname(target));
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;
@@ -110,18 +148,23 @@ export class FsBlobStore implements BlobStore {
 
   async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {
     const target = this.pathOf(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
+    await makeDirDurable(path.dirname(target));
     const { size } = await fs.stat(filePath);
     try {
+      // The bytes reach the disk before the name does: a received instance is acknowledged only
+      // after this returns, and must survive a power cut.
+      await syncFile(filePath);
       await fs.rename(filePath, target);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
       // Another filesystem: copy into our temp dir first so the final step is still a rename.
       const temp = this.tempPath();
       await fs.copyFile(filePath, temp);
+      await syncFile(temp);
       await fs.rename(temp, target);
       await fs.rm(filePath, { force: true });
     }
+    await syncDir(path.dirname(target));
     return { sizeBytes: size };
   }
 

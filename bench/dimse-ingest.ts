@@ -13,7 +13,6 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import dcmjs from 'dcmjs';
 import {
   buildStorescuProfile,
   cStore,
@@ -22,9 +21,8 @@ import {
   type CStoreOutcome,
 } from '../packages/dicom/src/dimse/index.js';
 import { startOrthanc, startStorescp } from '../packages/dicom/src/dimse/peers.js';
+import { CT_IMAGE_STORAGE, EXPLICIT_LE, writeCtSeries } from './lib/ct-series.js';
 
-const CT_IMAGE_STORAGE = '1.2.840.10008.5.1.4.1.1.2';
-const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 const OUR_AET = 'RADFLOW';
 
 interface ChildMessage {
@@ -58,83 +56,8 @@ async function runChildScp(storeDir: string): Promise<void> {
 }
 
 // ---------------------------------------------------------------- the series
-function uid(): string {
-  return `2.25.${BigInt(`0x${crypto.randomUUID().replace(/-/g, '')}`).toString()}`;
-}
-
 async function writeSeries(dir: string, slices: number): Promise<string[]> {
-  const { DicomDict, DicomMetaDictionary } = dcmjs.data;
-  const study = uid();
-  const series = uid();
-  const frameOfReference = uid();
-  const pixels = new Uint16Array(512 * 512);
-  const files: string[] = [];
-  for (let i = 0; i < slices; i++) {
-    // Random-ish content so nothing along the way can compress or deduplicate it.
-    let seed = (i + 1) * 2654435761;
-    for (let p = 0; p < pixels.length; p++) {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      pixels[p] = ((p >> 9) + (p & 511) + (seed >>> 22)) & 0x0fff;
-    }
-    const sopInstanceUid = uid();
-    const dataset = {
-      SpecificCharacterSet: 'ISO_IR 100',
-      ImageType: ['ORIGINAL', 'PRIMARY', 'AXIAL'],
-      SOPClassUID: CT_IMAGE_STORAGE,
-      SOPInstanceUID: sopInstanceUid,
-      StudyDate: '20250101',
-      StudyTime: '120000',
-      AccessionNumber: 'BENCH1',
-      Modality: 'CT',
-      Manufacturer: 'Radflow bench',
-      ReferringPhysicianName: '',
-      StudyDescription: 'DIMSE ingest bench',
-      SeriesDescription: `${slices} slices 512x512`,
-      PatientName: 'Bench^Ingest',
-      PatientID: 'BENCH-0001',
-      PatientBirthDate: '19700101',
-      PatientSex: 'O',
-      SliceThickness: '1',
-      KVP: '120',
-      StudyInstanceUID: study,
-      SeriesInstanceUID: series,
-      StudyID: '1',
-      SeriesNumber: '1',
-      InstanceNumber: String(i + 1),
-      ImagePositionPatient: ['-250', '-250', String(-i)],
-      ImageOrientationPatient: ['1', '0', '0', '0', '1', '0'],
-      FrameOfReferenceUID: frameOfReference,
-      SliceLocation: String(-i),
-      SamplesPerPixel: 1,
-      PhotometricInterpretation: 'MONOCHROME2',
-      Rows: 512,
-      Columns: 512,
-      PixelSpacing: ['0.9765625', '0.9765625'],
-      BitsAllocated: 16,
-      BitsStored: 12,
-      HighBit: 11,
-      PixelRepresentation: 0,
-      RescaleIntercept: '-1024',
-      RescaleSlope: '1',
-      WindowCenter: '40',
-      WindowWidth: '400',
-      PixelData: [pixels.slice().buffer],
-      _vrMap: { PixelData: 'OW' },
-    };
-    const meta = {
-      FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
-      MediaStorageSOPClassUID: CT_IMAGE_STORAGE,
-      MediaStorageSOPInstanceUID: sopInstanceUid,
-      TransferSyntaxUID: EXPLICIT_LE,
-      ImplementationClassUID: '2.25.337322333667244214645930924594984310092',
-    };
-    const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
-    dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
-    const path = join(dir, `${String(i + 1).padStart(4, '0')}.dcm`);
-    await writeFile(path, new Uint8Array(dict.write()));
-    files.push(path);
-  }
-  return files;
+  return (await writeCtSeries(dir, slices)).files;
 }
 
 // ---------------------------------------------------------------- runs

@@ -1,0 +1,524 @@
+/**
+ * Archive ingest side by side (issue 3 §8, ARCHITECTURE §4): the built Radflow server
+ * (apps/server/dist/main.js, a child process on a fresh temp DATA_DIR; PGlite, or PostgreSQL with
+ * --database-url) next to Orthanc 1.10 with its DICOMweb plugin, both on 127.0.0.1 with TCP_NODELAY=1,
+ * fed the same generated CT series (N slices 512×512, 16-bit; bench/lib/ct-series.ts):
+ *   1. C-STORE: one storescu association with all N files → each; instances/s until storescu exits,
+ *      and (Radflow) until QIDO shows all N instances indexed;
+ *   2. STOW-RS: the N files streamed from disk as multipart/related; type="application/dicom", in
+ *      batches of --batch files per request (one request after another), and as one single request;
+ *   3. concurrency: 4 storescu processes at once, each with its own N-instance study; total instances/s
+ *      and the server's peak RSS (VmRSS of its process sampled every 100 ms).
+ * Every phase sends a series with fresh UIDs, so nothing is a duplicate on either server.
+ * Build the server first: npm run build -w @radflow/server
+ * Usage: npx tsx bench/archive-ingest.ts [--slices 500] [--batch 50] [--database-url postgres://…/db]
+ *          [--out file.json] [--cpu-prof] [--skip-orthanc]
+ * --database-url: a fresh, empty database (the server migrates and seeds it).
+ * --cpu-prof: run the server child with --cpu-prof; the profile is kept in a temp dir that is printed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createReadStream, openSync, closeSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { buildStorescuProfile, runStorescu } from '../packages/dicom/src/dimse/dcmtk.js';
+import {
+  freePort,
+  startOrthanc,
+  stopProcess,
+  waitForPort,
+  type OrthancPeer,
+} from '../packages/dicom/src/dimse/peers.js';
+import { CT_IMAGE_STORAGE, EXPLICIT_LE, writeCtSeries, type WrittenSeries } from './lib/ct-series.js';
+
+const RADFLOW_AET = 'RADFLOW';
+const CENTER_AET = 'DEMOCENTER';
+const CENTER_USER = { email: 'center@demo.local', password: 'demo12345' };
+const CONCURRENT = 4;
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+// ---------------------------------------------------------------- options
+const args = process.argv.slice(2);
+const valueOf = (name: string): string | undefined => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const slices = Number(valueOf('--slices') ?? 500);
+const batchSize = Number(valueOf('--batch') ?? 50);
+const databaseUrl = valueOf('--database-url');
+const outFile = valueOf('--out');
+const cpuProf = args.includes('--cpu-prof');
+const skipOrthanc = args.includes('--skip-orthanc');
+if (!Number.isInteger(slices) || slices < 1 || !Number.isInteger(batchSize) || batchSize < 1)
+  throw new Error('--slices and --batch must be positive integers');
+
+// ---------------------------------------------------------------- RSS sampling
+/** Samples VmRSS of some processes every 100 ms; keeps the peak per process per phase. */
+class RssSampler {
+  private readonly pids = new Map<string, number>();
+  private readonly peaks = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.timer = setInterval(() => void this.sample(), 100);
+  }
+
+  track(name: string, pid: number): void {
+    this.pids.set(name, pid);
+  }
+
+  /** Starts a new phase: peaks from now on. */
+  reset(): void {
+    this.peaks.clear();
+  }
+
+  peakMb(name: string): number | null {
+    const kb = this.peaks.get(name);
+    return kb === undefined ? null : kb / 1024;
+  }
+
+  async sample(): Promise<void> {
+    for (const [name, pid] of this.pids) {
+      const kb = await readStatusKb(pid, 'VmRSS');
+      if (kb !== null) this.peaks.set(name, Math.max(this.peaks.get(name) ?? 0, kb));
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+async function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- the Radflow server child
+interface RadflowServer {
+  readonly process: ChildProcess;
+  readonly baseUrl: string;
+  readonly dicomPort: number;
+  readonly logFile: string;
+  stop(): Promise<void>;
+}
+
+async function startRadflow(work: string, profileDir: string | null): Promise<RadflowServer> {
+  const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '../apps/server');
+  const bundle = join(serverDir, 'dist/main.js');
+  await stat(bundle).catch(() => {
+    throw new Error(`${bundle} is missing: run npm run build -w @radflow/server first`);
+  });
+  const dataDir = join(work, 'radflow-data');
+  await mkdir(dataDir, { recursive: true });
+  const port = await freePort();
+  let dicomPort = await freePort();
+  while (dicomPort === port) dicomPort = await freePort();
+  const logFile = join(work, 'radflow.log');
+  const logFd = openSync(logFile, 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DICOM_PORT: String(dicomPort),
+    DICOM_AET: RADFLOW_AET,
+    SEED_DEMO: 'true',
+  };
+  delete env.DATABASE_URL;
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  const execArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...execArgs, bundle], {
+    cwd: serverDir,
+    env,
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  const stop = () => stopProcess(child, 20_000);
+  try {
+    const deadline = Date.now() + 120_000;
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`Radflow server exited (${code})`))),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([
+      (async () => {
+        await waitForPort(port, '127.0.0.1', Math.max(1, deadline - Date.now()));
+        await waitForPort(dicomPort, '127.0.0.1', Math.max(1, deadline - Date.now()));
+      })(),
+      exited,
+    ]);
+  } catch (error) {
+    await stop();
+    const log = await readFile(logFile, 'utf8').catch(() => '');
+    throw new Error(`Radflow server did not start: ${log.slice(-3000)}`, { cause: error });
+  }
+  return { process: child, baseUrl: `http://127.0.0.1:${port}`, dicomPort, logFile, stop };
+}
+
+/** Signs in as the demo center user and returns its API token (GET /api/user/token). */
+async function bearerToken(baseUrl: string): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/do-login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-device-id': 'radflow-bench' },
+    body: JSON.stringify(CENTER_USER),
+  });
+  if (!login.ok) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const token = await fetch(`${baseUrl}/api/user/token`, { headers: { cookie } });
+  if (!token.ok) throw new Error(`GET /api/user/token: ${token.status} ${await token.text()}`);
+  return ((await token.json()) as { token: string }).token;
+}
+
+type DicomJson = Record<string, { vr: string; Value?: unknown[] }>;
+
+/** Instances of a study indexed on Radflow, from QIDO `/studies/{uid}/series` (0 while unknown). */
+async function radflowCount(baseUrl: string, token: string, studyUid: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/dicomweb/studies/${studyUid}/series`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/dicom+json' },
+  });
+  if (response.status === 404 || response.status === 204) return 0;
+  if (!response.ok)
+    throw new Error(`QIDO series of ${studyUid}: ${response.status} ${await response.text()}`);
+  const series = (await response.json()) as DicomJson[];
+  return series.reduce((sum, s) => sum + Number(s['00201209']?.Value?.[0] ?? 0), 0);
+}
+
+/** Instances of a study stored in Orthanc (0 while unknown). */
+async function orthancCount(orthanc: OrthancPeer, studyUid: string): Promise<number> {
+  const lookup = await fetch(`${orthanc.baseUrl}/tools/lookup`, { method: 'POST', body: studyUid });
+  const found = (await lookup.json()) as Array<{ ID: string; Type: string }>;
+  const study = found.find((f) => f.Type === 'Study');
+  if (!study) return 0;
+  return (await orthanc.get<{ CountInstances: number }>(`/studies/${study.ID}/statistics`)).CountInstances;
+}
+
+// ---------------------------------------------------------------- STOW-RS
+/** POSTs `files` as one multipart/related body streamed from disk; resolves to the number stored. */
+async function stow(url: string, files: readonly string[], headers: Record<string, string>): Promise<number> {
+  const boundary = `radflow-bench-${crypto.randomUUID()}`;
+  const partHead = (first: boolean) =>
+    Buffer.from(`${first ? '' : '\r\n'}--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
+  const contentLength =
+    sizes.reduce((sum, size, i) => sum + size + partHead(i === 0).length, 0) + tail.length;
+  async function* body(): AsyncGenerator<Buffer> {
+    for (const [i, file] of files.entries()) {
+      yield partHead(i === 0);
+      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
+    }
+    yield tail;
+  }
+  const { status, text } = await new Promise<{ status: number; text: string }>((done, fail) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`,
+        'content-length': String(contentLength),
+        accept: 'application/dicom+json',
+      },
+    });
+    req.once('error', fail);
+    req.once('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.once('end', () =>
+        done({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.once('error', fail);
+    });
+    pipeline(Readable.from(body()), req).catch(fail);
+  });
+  if (status !== 200) throw new Error(`STOW ${url}: ${status} ${text.slice(0, 500)}`);
+  const answer = JSON.parse(text) as DicomJson;
+  const stored = answer['00081199']?.Value?.length ?? 0;
+  const failed = answer['00081198']?.Value?.length ?? 0;
+  if (failed > 0 || stored !== files.length)
+    throw new Error(`STOW ${url}: ${stored} stored, ${failed} failed of ${files.length}`);
+  return stored;
+}
+
+async function stowAll(
+  url: string,
+  files: readonly string[],
+  perRequest: number,
+  headers: Record<string, string>,
+): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < files.length; i += perRequest) await stow(url, files.slice(i, i + perRequest), headers);
+  return (performance.now() - started) / 1000;
+}
+
+// ---------------------------------------------------------------- C-STORE
+async function storescu(port: number, calledAet: string, files: readonly string[], profile: string) {
+  const run = await runStorescu({
+    host: '127.0.0.1',
+    port,
+    callingAet: CENTER_AET,
+    calledAet,
+    files,
+    configFile: profile,
+    timeoutMs: 900_000,
+  });
+  if (run.exitCode !== 0)
+    throw new Error(`storescu → ${calledAet}:${port} exit ${run.exitCode}: ${run.stderr.slice(0, 800)}`);
+  return run.elapsedMs / 1000;
+}
+
+/** Polls `count` every 100 ms until it reaches `expected` (bounded); resolves to when it did. */
+async function waitForCount(count: () => Promise<number>, expected: number, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await count();
+    if (n === expected) return performance.now();
+    if (n > expected) throw new Error(`${n} instances indexed, expected ${expected}`);
+    if (Date.now() > deadline) throw new Error(`only ${n} of ${expected} instances after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------- run
+interface Figure {
+  readonly measurement: string;
+  readonly instances: number;
+  readonly radflow: { seconds: number; instancesPerSecond: number; peakRssMb?: number | null };
+  readonly orthanc: { seconds: number; instancesPerSecond: number; peakRssMb?: number | null } | null;
+  readonly note: string;
+}
+
+async function main(): Promise<void> {
+  const work = await mkdtemp(join(tmpdir(), 'radflow-archive-bench-'));
+  const profileDir = cpuProf ? await mkdtemp(join(tmpdir(), 'radflow-archive-prof-')) : null;
+  const cleanups: (() => Promise<void>)[] = [];
+  const rss = new RssSampler();
+  const figures: Figure[] = [];
+  const memory: Record<string, unknown> = {};
+  try {
+    // The series: one per phase, fresh UIDs each, shared by both servers.
+    let started = performance.now();
+    const phases = [
+      'cstore',
+      'stowBatched',
+      'stowSingle',
+      ...Array.from({ length: CONCURRENT }, (_, i) => `c${i}`),
+    ];
+    const series: Record<string, WrittenSeries> = {};
+    for (const [i, phase] of phases.entries()) {
+      const dir = join(work, 'series', phase);
+      await mkdir(dir, { recursive: true });
+      series[phase] = await writeCtSeries(dir, slices, {
+        patientId: `BENCH-${String(i + 1).padStart(4, '0')}`,
+        accessionNumber: `BENCH${i + 1}`,
+        studyDescription: `archive ingest bench ${phase}`,
+      });
+    }
+    const seriesMb = series.cstore!.bytes / 2 ** 20;
+    out(
+      `generated ${phases.length} × ${slices} CT slices (${seriesMb.toFixed(0)} MB a series) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const profile = join(work, 'storescu.cfg');
+    await writeFile(
+      profile,
+      buildStorescuProfile([{ sopClassUid: CT_IMAGE_STORAGE, transferSyntaxUid: EXPLICIT_LE }]),
+    );
+
+    const radflow = await startRadflow(work, profileDir);
+    cleanups.push(() => radflow.stop());
+    rss.track('radflow', radflow.process.pid!);
+    const token = await bearerToken(radflow.baseUrl);
+    const auth = { authorization: `Bearer ${token}` };
+    const orthanc = skipOrthanc ? null : await startOrthanc();
+    if (orthanc) {
+      cleanups.push(() => orthanc.stop());
+      rss.track('orthanc', orthanc.process.pid!);
+    }
+    await sleep(1000);
+    await rss.sample();
+    memory.idleRssMb = { radflow: rss.peakMb('radflow'), orthanc: rss.peakMb('orthanc') };
+    out(`Radflow ${radflow.baseUrl} (DICOM ${radflow.dicomPort}, ${databaseUrl ? 'PostgreSQL' : 'PGlite'})`);
+
+    const rate = (seconds: number, instances = slices) => ({
+      seconds,
+      instancesPerSecond: instances / seconds,
+    });
+
+    // 1. C-STORE, one association each
+    {
+      const s = series.cstore!;
+      rss.reset();
+      started = performance.now();
+      const seconds = await storescu(radflow.dicomPort, RADFLOW_AET, s.files, profile);
+      const indexedAt = await waitForCount(
+        () => radflowCount(radflow.baseUrl, token, s.studyInstanceUid),
+        slices,
+      );
+      const indexedSeconds = (indexedAt - started) / 1000;
+      const radflowPeak = rss.peakMb('radflow');
+      let orthancRate = null;
+      if (orthanc) {
+        rss.reset();
+        const orthancSeconds = await storescu(orthanc.port, orthanc.aeTitle, s.files, profile);
+        await waitForCount(() => orthancCount(orthanc, s.studyInstanceUid), slices, 10_000);
+        orthancRate = { ...rate(orthancSeconds), peakRssMb: rss.peakMb('orthanc') };
+      }
+      figures.push({
+        measurement: 'C-STORE storescu, 1 association',
+        instances: slices,
+        radflow: { ...rate(seconds), peakRssMb: radflowPeak },
+        orthanc: orthancRate,
+        note: `Radflow: all ${slices} in QIDO after ${indexedSeconds.toFixed(2)} s`,
+      });
+      figures.push({
+        measurement: 'C-STORE until indexed (QIDO)',
+        instances: slices,
+        radflow: rate(indexedSeconds),
+        orthanc: null,
+        note: 'storescu start → QIDO count = N, polled every 100 ms',
+      });
+    }
+
+    // 2. STOW-RS, batches and one request
+    for (const [phase, perRequest, label] of [
+      ['stowBatched', batchSize, `STOW-RS, ${batchSize} files a request`],
+      ['stowSingle', slices, `STOW-RS, 1 request of ${slices} files`],
+    ] as const) {
+      const s = series[phase]!;
+      rss.reset();
+      const seconds = await stowAll(`${radflow.baseUrl}/api/dicomweb/studies`, s.files, perRequest, auth);
+      const radflowPeak = rss.peakMb('radflow');
+      const indexed = await radflowCount(radflow.baseUrl, token, s.studyInstanceUid);
+      if (indexed !== slices) throw new Error(`${label}: QIDO shows ${indexed} instances on Radflow`);
+      let orthancRate = null;
+      if (orthanc) {
+        rss.reset();
+        const orthancSeconds = await stowAll(`${orthanc.baseUrl}/dicom-web/studies`, s.files, perRequest, {});
+        const orthancPeak = rss.peakMb('orthanc');
+        const stored = await orthancCount(orthanc, s.studyInstanceUid);
+        if (stored !== slices) throw new Error(`${label}: Orthanc has ${stored} instances`);
+        orthancRate = { ...rate(orthancSeconds), peakRssMb: orthancPeak };
+      }
+      figures.push({
+        measurement: label,
+        instances: slices,
+        radflow: { ...rate(seconds), peakRssMb: radflowPeak },
+        orthanc: orthancRate,
+        note: 'requests one after another, bodies streamed from disk with Content-Length',
+      });
+    }
+
+    // 3. four storescu at once, each its own study
+    {
+      const studies = Array.from({ length: CONCURRENT }, (_, i) => series[`c${i}`]!);
+      const concurrent = async (port: number, calledAet: string) => {
+        const begun = performance.now();
+        await Promise.all(studies.map((s) => storescu(port, calledAet, s.files, profile)));
+        return (performance.now() - begun) / 1000;
+      };
+      rss.reset();
+      const seconds = await concurrent(radflow.dicomPort, RADFLOW_AET);
+      await rss.sample();
+      const radflowPeak = rss.peakMb('radflow');
+      for (const s of studies) {
+        const n = await radflowCount(radflow.baseUrl, token, s.studyInstanceUid);
+        if (n !== slices) throw new Error(`concurrent C-STORE: QIDO shows ${n} instances on Radflow`);
+      }
+      let orthancRate = null;
+      if (orthanc) {
+        rss.reset();
+        const orthancSeconds = await concurrent(orthanc.port, orthanc.aeTitle);
+        await rss.sample();
+        const orthancPeak = rss.peakMb('orthanc');
+        for (const s of studies) {
+          const n = await orthancCount(orthanc, s.studyInstanceUid);
+          if (n !== slices) throw new Error(`concurrent C-STORE: Orthanc has ${n} instances`);
+        }
+        orthancRate = { ...rate(orthancSeconds, CONCURRENT * slices), peakRssMb: orthancPeak };
+      }
+      figures.push({
+        measurement: `C-STORE ${CONCURRENT} storescu at once × ${slices}`,
+        instances: CONCURRENT * slices,
+        radflow: { ...rate(seconds, CONCURRENT * slices), peakRssMb: radflowPeak },
+        orthanc: orthancRate,
+        note: 'total instances/s until the last storescu exits; peak VmRSS sampled every 100 ms',
+      });
+    }
+
+    memory.vmHwmMb = {
+      radflow: ((await readStatusKb(radflow.process.pid!, 'VmHWM')) ?? 0) / 1024,
+      orthanc: orthanc ? ((await readStatusKb(orthanc.process.pid!, 'VmHWM')) ?? 0) / 1024 : null,
+    };
+
+    // ------------------------------------------------------------ report
+    const date = new Date().toISOString();
+    const summary = {
+      date,
+      slices,
+      seriesMegabytes: Math.round(seriesMb),
+      batchSize,
+      database: databaseUrl ? 'postgresql' : 'pglite',
+      node: process.version,
+      figures,
+      memory,
+      aims: {
+        cstoreAtLeastOrthanc: figures[0]!.orthanc
+          ? figures[0]!.radflow.instancesPerSecond >= figures[0]!.orthanc.instancesPerSecond
+          : null,
+        stowAtLeastOrthanc: figures
+          .filter((f) => f.measurement.startsWith('STOW'))
+          .every((f) => !f.orthanc || f.radflow.instancesPerSecond >= f.orthanc.instancesPerSecond),
+        peakRssUnder400Mb: (figures.at(-1)!.radflow.peakRssMb ?? Infinity) < 400,
+      },
+    };
+    out('');
+    out(
+      `| measurement | instances | Radflow s | Radflow inst/s | Orthanc s | Orthanc inst/s | Radflow/Orthanc | peak RSS MB Radflow / Orthanc | note |`,
+    );
+    out(`|---|---:|---:|---:|---:|---:|---:|---:|---|`);
+    const fixed = (n: number | null | undefined, digits = 0) => (n == null ? '–' : n.toFixed(digits));
+    for (const f of figures) {
+      const ratio = f.orthanc ? f.radflow.instancesPerSecond / f.orthanc.instancesPerSecond : null;
+      out(
+        `| ${f.measurement} | ${f.instances} | ${fixed(f.radflow.seconds, 2)} | ${fixed(f.radflow.instancesPerSecond)} | ${fixed(f.orthanc?.seconds, 2)} | ${fixed(f.orthanc?.instancesPerSecond)} | ${fixed(ratio, 2)} | ${fixed(f.radflow.peakRssMb)} / ${fixed(f.orthanc?.peakRssMb)} | ${f.note} |`,
+      );
+    }
+    out('');
+    out(`memory (MB): ${JSON.stringify(memory)}`);
+    out(`aims: ${JSON.stringify(summary.aims)}`);
+    const problems = (await readFile(radflow.logFile, 'utf8'))
+      .split('\n')
+      .filter((line) => /"level":(4|5|6)0/.test(line));
+    out(`Radflow log: ${problems.length} warning/error lines`);
+    for (const line of problems.slice(0, 5)) out(`  ${line.slice(0, 400)}`);
+    const target = outFile ?? join(tmpdir(), `archive-ingest-${date.replace(/[:.]/g, '-')}.json`);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, `${JSON.stringify(summary, null, 2)}\n`);
+    out(`written ${target}`);
+  } catch (error) {
+    const log = await readFile(join(work, 'radflow.log'), 'utf8').catch(() => '');
+    if (log) process.stderr.write(`--- Radflow server log (tail)\n${log.slice(-4000)}\n`);
+    throw error;
+  } finally {
+    rss.stop();
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    await rm(work, { recursive: true, force: true });
+    if (profileDir) out(`server CPU profile(s) in ${profileDir}`);
+  }
+}
+
+await main();

@@ -30,7 +30,9 @@ import { computePatientAge } from './patient-age.js';
  *
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented
- * only when a row is new, and a new study gets exactly one report-status row.
+ * only when a row is new, and a new study gets exactly one report-status row. The write is two
+ * statements (`indexInstanceFast`): the upsert, then everything else in one, whose snapshot is taken
+ * after the lock was granted and so sees what the ingest before it committed.
  */
 
 export interface IngestOptions {
@@ -159,6 +161,37 @@ function studyFields(parsed: ParsedInstance) {
   };
 }
 
+/** The serialised DICOM JSON, NUL characters removed (PostgreSQL text and json refuse them). */
+function metadataJson(dicomJson: unknown): string {
+  const serialised = JSON.stringify(dicomJson);
+  // A NUL anywhere (key or value) is serialised as \u0000: only then rebuild without it.
+  return serialised.includes('\\u0000') ? JSON.stringify(withoutNul(dicomJson)) : serialised;
+}
+
+const CENTER_CACHE_MS = 10_000;
+const centerCaches = new WeakMap<
+  AppContext,
+  Map<number, { center: { id: number; groupId: number } | null; until: number }>
+>();
+
+/**
+ * Center id → its group, cached briefly per app context: an association or STOW request of 500
+ * instances asks the database once (the SCP caches its AE-title lookup the same way).
+ */
+async function centerOf(ctx: AppContext, centerId: number): Promise<{ id: number; groupId: number } | null> {
+  let cache = centerCaches.get(ctx);
+  if (!cache) centerCaches.set(ctx, (cache = new Map()));
+  const hit = cache.get(centerId);
+  if (hit && hit.until > Date.now()) return hit.center;
+  const [center] = await ctx.db
+    .select({ id: centers.id, groupId: centers.groupId })
+    .from(centers)
+    .where(eq(centers.id, centerId));
+  const found = center ?? null;
+  cache.set(centerId, { center: found, until: Date.now() + CENTER_CACHE_MS });
+  return found;
+}
+
 /** `studies.col` keeps its value unless empty, then takes the incoming one. */
 const fillEmpty = (column: string) =>
   sql.raw(`case when studies.${column} = '' then excluded.${column} else studies.${column} end`);
@@ -190,10 +223,7 @@ export async function ingestInstance(
     );
   }
 
-  const [center] = await ctx.db
-    .select({ id: centers.id, groupId: centers.groupId })
-    .from(centers)
-    .where(eq(centers.id, opts.centerId));
+  const center = await centerOf(ctx, opts.centerId);
   if (!center) return fail('REFUSED', `Center ${opts.centerId} does not exist`, parsed);
 
   // The upload-study action: check before storing anything that the files may join that report.
@@ -203,12 +233,22 @@ export async function ingestInstance(
   }
 
   const key = instanceBlobKey(center.groupId, parsed.studyInstanceUid, parsed.sopInstanceUid);
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  let sha256: string;
   try {
     const isOurTemp =
       'filePath' in input && path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
-    if (isOurTemp) await ctx.blobs.putFile(key, input.filePath);
-    else await ctx.blobs.put(key, bytes);
+    if (isOurTemp) {
+      // The move (rename, directory sync) runs in the thread pool while this thread hashes.
+      const moving = ctx.blobs.putFile(key, input.filePath);
+      try {
+        sha256 = createHash('sha256').update(bytes).digest('hex');
+      } finally {
+        await moving;
+      }
+    } else {
+      // put hashes what it writes: the bytes are hashed once either way.
+      ({ sha256 } = await ctx.blobs.put(key, bytes));
+    }
   } catch (error) {
     return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, parsed);
   }
@@ -218,9 +258,9 @@ export async function ingestInstance(
     seriesInstanceUid: parsed.seriesInstanceUid,
     sopInstanceUid: parsed.sopInstanceUid,
   };
-  let metadata: unknown;
+  let metadata: string;
   try {
-    metadata = withoutNul(toDicomJson(parsed, { bulkDataUri: (ref) => bulkDataUri('', uids, ref.path) }));
+    metadata = metadataJson(toDicomJson(parsed, { bulkDataUri: (ref) => bulkDataUri('', uids, ref.path) }));
   } catch (error) {
     return fail(
       'INVALID',
@@ -231,7 +271,7 @@ export async function ingestInstance(
 
   try {
     return await ctx.db.transaction((tx) =>
-      indexInstance(tx, ctx.now(), {
+      (opts.reportStatusId != null ? indexInstance : indexInstanceFast)(tx, ctx.now(), {
         parsed,
         groupId: center.groupId,
         centerId: center.id,
@@ -292,9 +332,166 @@ interface IndexInput {
   key: string;
   sizeBytes: number;
   sha256: string;
-  metadata: unknown;
+  /** The instance's DICOM JSON, serialised (NUL characters removed). */
+  metadata: string;
   frames: Array<[number, number]> | null;
   opts: IngestOptions;
+}
+
+const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/**
+ * The index write of an instance that does not attach to a given report row, in two statements
+ * inside the caller's transaction (each one round trip, written as SQL so no query builder runs):
+ * 1. the study upsert: creates the row or fills its empty fields, and locks it until commit, so
+ *    ingests of one study are serialised from here on;
+ * 2. one statement for the rest, seeing everything committed before the lock was granted: the
+ *    previous copy of the instance (a re-send), the series upsert (its count +1 unless the instance
+ *    was already in it), the old series' count −1 when a re-send moved the instance, the instance
+ *    row, the study's counts, and the study's first report-status row, or a new one with its
+ *    STUDY_CREATED event. No row is modified twice within the statement.
+ */
+async function indexInstanceFast(tx: Tx, now: Date, input: IndexInput): Promise<IngestResult> {
+  const { parsed, groupId, centerId, opts } = input;
+  const f = studyFields(parsed);
+  const modality = text(parsed.index.modality);
+  const at = now.toISOString();
+
+  const studyRows = rowsOf<{ id: number }>(
+    await tx.execute(sql`
+      insert into studies as s (group_id, center_id, study_instance_uid, patient_name, patient_id,
+        patient_sex, patient_age, patient_birth_date, study_date, study_time, study_description,
+        accession_number, study_identifier, institution_name, referring_physician_name, modalities,
+        last_instance_at)
+      values (${groupId}, ${centerId}, ${parsed.studyInstanceUid}, ${f.patientName}, ${f.patientId},
+        ${f.patientSex}, ${f.patientAge}, ${f.patientBirthDate}, ${f.studyDate}, ${f.studyTime},
+        ${f.studyDescription}, ${f.accessionNumber}, ${f.studyIdentifier}, ${f.institutionName},
+        ${f.referringPhysicianName},
+        case when ${modality}::text = '' then '{}'::text[] else array[${modality}::text] end,
+        ${at}::timestamptz)
+      on conflict (group_id, study_instance_uid) do update set
+        patient_name = case when s.patient_name = '' then excluded.patient_name else s.patient_name end,
+        patient_id = case when s.patient_id = '' then excluded.patient_id else s.patient_id end,
+        patient_sex = case when s.patient_sex = '' then excluded.patient_sex else s.patient_sex end,
+        patient_age = case when s.patient_age = '' then excluded.patient_age else s.patient_age end,
+        patient_birth_date = case when s.patient_birth_date = '' then excluded.patient_birth_date
+          else s.patient_birth_date end,
+        study_date = case when s.study_date = '' then excluded.study_date else s.study_date end,
+        study_time = case when s.study_time = '' then excluded.study_time else s.study_time end,
+        study_description = case when s.study_description = '' then excluded.study_description
+          else s.study_description end,
+        accession_number = case when s.accession_number = '' then excluded.accession_number
+          else s.accession_number end,
+        study_identifier = case when s.study_identifier = '' then excluded.study_identifier
+          else s.study_identifier end,
+        institution_name = case when s.institution_name = '' then excluded.institution_name
+          else s.institution_name end,
+        referring_physician_name = case when s.referring_physician_name = ''
+          then excluded.referring_physician_name else s.referring_physician_name end,
+        modalities = array(select distinct m from unnest(s.modalities || excluded.modalities) as m
+          where m <> '' order by m),
+        last_instance_at = excluded.last_instance_at
+      returning s.id`),
+  );
+  const studyId = studyRows[0]?.id;
+  if (studyId === undefined) throw new Error('study upsert returned no row');
+
+  const seriesUid = parsed.seriesInstanceUid;
+  const frames = input.frames ? JSON.stringify(input.frames) : null;
+  const eventDetail = JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid });
+  const [row] = rowsOf<{ duplicate: boolean; report_status_id: number | null; written: number }>(
+    await tx.execute(sql`
+      with prev as (
+        select i.id, i.series_id, i.size_bytes, ps.series_instance_uid as series_uid
+          from instances i join series ps on ps.id = i.series_id
+         where i.study_id = ${studyId} and i.sop_instance_uid = ${parsed.sopInstanceUid}
+      ),
+      se as (
+        insert into series as x (study_id, series_instance_uid, modality, series_description,
+          series_number, body_part_examined, instance_count)
+        select ${studyId}, ${seriesUid}, ${modality}, ${text(parsed.index.seriesDescription)},
+          ${int32(parsed.index.seriesNumber)}::integer, ${text(parsed.index.bodyPartExamined)},
+          case when exists (select 1 from prev where prev.series_uid = ${seriesUid}) then 0 else 1 end
+        on conflict (study_id, series_instance_uid) do update set
+          modality = case when x.modality = '' then excluded.modality else x.modality end,
+          series_description = case when x.series_description = '' then excluded.series_description
+            else x.series_description end,
+          series_number = coalesce(x.series_number, excluded.series_number),
+          instance_count = x.instance_count + excluded.instance_count
+        returning x.id, (x.xmax = 0) as inserted
+      ),
+      moved_from as (
+        update series set instance_count = series.instance_count - 1
+          from prev where series.id = prev.series_id and prev.series_uid <> ${seriesUid}
+        returning series.id
+      ),
+      ins as (
+        insert into instances as i (study_id, series_id, sop_instance_uid, sop_class_uid,
+          transfer_syntax_uid, instance_number, number_of_frames, rows, columns, blob_key, size_bytes,
+          sha256, metadata, frames, source, calling_aet, received_at)
+        select ${studyId}, se.id, ${parsed.sopInstanceUid}, ${parsed.sopClassUid},
+          ${parsed.transferSyntaxUid}, ${int32(parsed.index.instanceNumber)}::integer,
+          ${int32(parsed.index.numberOfFrames) ?? 1}::integer, ${int32(parsed.index.rows)}::integer,
+          ${int32(parsed.index.columns)}::integer, ${input.key}, ${input.sizeBytes}::bigint,
+          ${input.sha256}, ${input.metadata}::json, ${frames}::jsonb, ${opts.source},
+          ${opts.callingAet ?? null}::text, ${at}::timestamptz
+          from se
+        on conflict (study_id, sop_instance_uid) do update set
+          series_id = excluded.series_id, sop_class_uid = excluded.sop_class_uid,
+          transfer_syntax_uid = excluded.transfer_syntax_uid,
+          instance_number = excluded.instance_number, number_of_frames = excluded.number_of_frames,
+          rows = excluded.rows, columns = excluded.columns, blob_key = excluded.blob_key,
+          size_bytes = excluded.size_bytes, sha256 = excluded.sha256, metadata = excluded.metadata,
+          frames = excluded.frames, source = excluded.source, calling_aet = excluded.calling_aet,
+          received_at = excluded.received_at
+        returning i.id
+      ),
+      counts as (
+        update studies set
+          instance_count = studies.instance_count
+            + case when exists (select 1 from prev) then 0 else 1 end,
+          series_count = studies.series_count
+            + coalesce((select case when se.inserted then 1 else 0 end from se), 0),
+          size_bytes = studies.size_bytes + ${input.sizeBytes}::bigint
+            - coalesce((select prev.size_bytes from prev), 0)
+         where studies.id = ${studyId}
+        returning studies.id
+      ),
+      existing as (
+        select r.id from report_statuses r where r.study_id = ${studyId} order by r.id limit 1
+      ),
+      created as (
+        insert into report_statuses (study_id, group_id, center_id, status, study_name)
+        select ${studyId}, ${groupId}, ${centerId}, 'CREATED', ${text(parsed.index.studyDescription)}
+         where not exists (select 1 from existing)
+        returning id
+      ),
+      event as (
+        insert into study_events (report_status_id, event_type, actor_user_id, actor_label, to_status,
+          detail)
+        select created.id, 'STUDY_CREATED', ${opts.actorUserId ?? null}::integer,
+          ${opts.actorUserId ? null : (opts.callingAet ?? opts.source)}::text, 'CREATED',
+          ${eventDetail}::jsonb
+          from created
+        returning id
+      )
+      select exists (select 1 from prev) as duplicate,
+        coalesce((select id from existing), (select id from created)) as report_status_id,
+        (select count(*) from ins)::integer + (select count(*) from counts)::integer as written`),
+  );
+  // moved_from and event run whether or not the final select reads them (data-modifying CTEs).
+  if (!row || row.report_status_id === null || Number(row.written) !== 2)
+    throw new Error('the instance index write returned no row');
+  return {
+    ok: true,
+    duplicate: row.duplicate,
+    sopInstanceUid: parsed.sopInstanceUid,
+    sopClassUid: parsed.sopClassUid,
+    studyInstanceUid: parsed.studyInstanceUid,
+    seriesInstanceUid: parsed.seriesInstanceUid,
+    studyId: Number(studyId),
+    reportStatusId: Number(row.report_status_id),
+  };
 }
 
 async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<IngestResult> {
@@ -378,7 +575,7 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
     blobKey: input.key,
     sizeBytes: input.sizeBytes,
     sha256: input.sha256,
-    metadata: input.metadata,
+    metadata: JSON.parse(input.metadata) as unknown,
     frames: input.frames,
     source: opts.source,
     callingAet: opts.callingAet ?? null,

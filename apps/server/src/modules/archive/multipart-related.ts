@@ -88,7 +88,9 @@ export async function* readRelatedParts(
       ended = true;
       return false;
     }
-    const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : Buffer.from(next.value);
+    // A Buffer chunk is kept as is (streams hand out fresh ones); anything else is copied once.
+    const value: unknown = next.value;
+    const chunk = Buffer.isBuffer(value) ? value : Buffer.from(value as string | Uint8Array);
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     return true;
   };

@@ -8,7 +8,7 @@ import type { TUploadTarget } from './upload-access.js';
 
 /**
  * STOW-RS (PS3.18 §10.5): a `multipart/related; type="application/dicom"` body, each part streamed
- * to a temp file and ingested before the next is read; the answer is the PS3.18 store response
+ * to a temp file and ingested while the next one is read; the answer is the PS3.18 store response
  * (§10.5.3, Table 10.5.3-1) in the DICOM JSON model.
  */
 
@@ -133,31 +133,44 @@ export async function storeInstances(
 ): Promise<StoreResponse> {
   const outcomes: Array<{ result: IngestResult; isStudyMismatch?: boolean }> = [];
   let parts = 0;
+  // One part is ingested while the next is read to its temp file; ingests stay one after another,
+  // in part order, and at most two parts are on disk at once.
+  let ingesting: Promise<void> = Promise.resolve();
   try {
     for await (const part of readRelatedParts(body, opts.boundary, ctx.blobs.tempDir(), {
       maxPartBytes: UPLOAD_MAX_FILE_BYTES,
     })) {
       parts++;
-      try {
-        const partType = parseContentType(part.headers['content-type']).mediaType;
-        if (partType && partType !== 'application/dicom') {
-          outcomes.push({
-            result: {
-              ok: false,
-              failureCode: 'NOT_DICOM',
-              reason: `Part ${parts} is ${partType}, not application/dicom`,
-              sopClassUid: null,
-              sopInstanceUid: null,
-            },
-          });
-          continue;
+      const at = outcomes.length;
+      const partNumber = parts;
+      const partType = parseContentType(part.headers['content-type']).mediaType;
+      const isDicom = !partType || partType === 'application/dicom';
+      outcomes.push({
+        result: {
+          ok: false,
+          failureCode: isDicom ? 'STORAGE' : 'NOT_DICOM',
+          reason: isDicom
+            ? `Part ${partNumber} was not ingested`
+            : `Part ${partNumber} is ${partType}, not application/dicom`,
+          sopClassUid: null,
+          sopInstanceUid: null,
+        },
+      });
+      await ingesting;
+      ingesting = (async () => {
+        try {
+          if (isDicom) outcomes[at] = await storePart(ctx, part.filePath, opts);
+        } finally {
+          await fs.rm(part.filePath, { force: true });
         }
-        outcomes.push(await storePart(ctx, part.filePath, opts));
-      } finally {
-        await fs.rm(part.filePath, { force: true });
-      }
+      })();
+      // Never an unhandled rejection while the next part is read; awaited again below.
+      ingesting.catch(() => undefined);
     }
+    await ingesting;
   } catch (error) {
+    // The part being ingested finishes (and its outcome is kept) before anything else is answered.
+    await ingesting.catch(() => undefined);
     if (!(error instanceof MultipartError)) throw error;
     if (parts === 0) throw new AppError('BAD_REQUEST', error.message, 'body');
     // Parts already stored stay stored; the broken tail counts as one failed instance.

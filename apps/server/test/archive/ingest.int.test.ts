@@ -121,6 +121,42 @@ describe('one study from several instances', () => {
     expect(reports).toHaveLength(1);
   });
 
+  it('a re-sent instance that moved to another series is moved, never counted twice', async () => {
+    const center = await newCenter();
+    const original = readFixture(LIVER[0]!);
+    const first = await ingestInstance(
+      t.app.ctx,
+      { bytes: original },
+      { centerId: center.id, source: 'STOW' },
+    );
+    if (!first.ok) throw new Error(first.reason);
+    // The same instance with another Series Instance UID of the same length (last digit changed).
+    const bytes = Buffer.from(original);
+    const uid = Buffer.from(first.seriesInstanceUid, 'latin1');
+    const at = bytes.indexOf(uid);
+    expect(at).toBeGreaterThan(0);
+    expect(bytes.indexOf(uid, at + 1)).toBe(-1);
+    const last = at + uid.length - 1;
+    bytes[last] = bytes[last] === 0x31 ? 0x32 : 0x31;
+    const moved = await ingestInstance(t.app.ctx, { bytes }, { centerId: center.id, source: 'STOW' });
+    if (!moved.ok) throw new Error(moved.reason);
+    expect(moved).toMatchObject({
+      duplicate: true,
+      studyId: first.studyId,
+      sopInstanceUid: first.sopInstanceUid,
+    });
+    expect(moved.seriesInstanceUid).not.toBe(first.seriesInstanceUid);
+
+    const rows = await t.db.select().from(series).where(eq(series.studyId, first.studyId));
+    const count = (uid: string) => rows.find((r) => r.seriesInstanceUid === uid)?.instanceCount;
+    expect(count(first.seriesInstanceUid)).toBe(0);
+    expect(count(moved.seriesInstanceUid)).toBe(1);
+    const [study] = await t.db.select().from(studies).where(eq(studies.id, first.studyId));
+    expect(study?.instanceCount).toBe(1);
+    const stored = await t.db.select().from(instances).where(eq(instances.studyId, first.studyId));
+    expect(stored).toHaveLength(1);
+  });
+
   it('fills worklist fields, PS3.18 metadata with BulkDataURIs and frame ranges', async () => {
     const center = await newCenter();
     const result = await ingestInstance(

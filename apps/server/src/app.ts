@@ -16,6 +16,7 @@ import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provid
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { AppSecrets } from './modules/secrets/app-secrets.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { worklistRoutes } from './modules/worklist/worklist.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(dicomwebRetrieveRoutes);
       await api.register(forwardingRoutes);
       await api.register(jobsRoutes);
+      await api.register(worklistRoutes);
     },
     { prefix: '/api' },
   );

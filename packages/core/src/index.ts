@@ -18,3 +18,4 @@ export * from './schemas/forwarding.js';
 export * from './schemas/jobs.js';
 export * from './zip-rules.js';
 export * from './worklist/index.js';
+export * from './schemas/worklist.js';

@@ -14,19 +14,8 @@ export interface TJobParams {
 export const paramsOf = (row: TJobRow) => row.params as TJobParams;
 
 /** The QUEUED or RUNNING run of a job for a report, if any (at most one: jobs_active_key). */
-export async function findActiveRun(db: DbOrTx, jobName: TJobName, reportStatusId: number) {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(
-      and(
-        eq(jobs.jobName, jobName),
-        eq(jobs.reportStatusId, reportStatusId),
-        inArray(jobs.status, ['QUEUED', 'RUNNING']),
-      ),
-    )
-    .limit(1);
-  return row ?? null;
+export function findActiveRun(db: DbOrTx, jobName: TJobName, reportStatusId: number) {
+  return findLatestRun(db, jobName, reportStatusId, ['QUEUED', 'RUNNING']);
 }
 
 /** The newest run of a job for a report, or the newest in one of `statuses`. */

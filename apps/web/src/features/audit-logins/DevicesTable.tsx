@@ -13,16 +13,13 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import {
   FILTER_DEBOUNCE_MS,
   LOGIN_AUDIT_STATUSES,
-  MESSAGES,
   TABLE_PAGE_SIZE_DEFAULT,
-  TABLE_PAGE_SIZE_OPTIONS,
   type TAuditRow,
 } from '@radflow/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -32,6 +29,7 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { formatTimestamp } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { STATUS_COLORS, nextApprovalStatus, pendingFirst } from './audit-labels';
+import { EmptyTableRow, PagedTablePagination } from '../../components/table/TableParts';
 
 export const AUDIT_QUERY_KEY = 'audit-logins';
 
@@ -175,27 +173,16 @@ export function DevicesTable() {
                   </TableCell>
                 </TableRow>
               ))}
-              {!query.isPending && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={7} sx={{ textAlign: 'center', py: 4, color: 'text.secondary' }}>
-                    {MESSAGES.noResultFound}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!query.isPending && rows.length === 0 && <EmptyTableRow colSpan={7} />}
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
+        <PagedTablePagination
           count={query.data?.totalElements ?? 0}
           page={page}
-          onPageChange={(_, p) => setPage(p)}
-          rowsPerPage={size}
-          rowsPerPageOptions={[...TABLE_PAGE_SIZE_OPTIONS]}
-          onRowsPerPageChange={(e) => {
-            setSize(Number(e.target.value));
-            setPage(0);
-          }}
+          size={size}
+          onPageChange={setPage}
+          onSizeChange={setSize}
         />
       </Paper>
     </Box>

@@ -6,15 +6,9 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import {
-  FILTER_DEBOUNCE_MS,
-  MESSAGES,
-  TABLE_PAGE_SIZE_DEFAULT,
-  TABLE_PAGE_SIZE_OPTIONS,
-} from '@radflow/core';
+import { FILTER_DEBOUNCE_MS, TABLE_PAGE_SIZE_DEFAULT } from '@radflow/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { searchSignInLog } from '../../api/audit';
@@ -22,6 +16,7 @@ import { formatTimestamp } from '../../lib/format';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { EVENT_LABELS } from './audit-labels';
 import { AUDIT_QUERY_KEY } from './DevicesTable';
+import { EmptyTableRow, PagedTablePagination } from '../../components/table/TableParts';
 
 /** Every sign-in, sign-out, failed attempt, one-time code and approval of the group, newest first. */
 export function SignInLogTable() {
@@ -77,27 +72,16 @@ export function SignInLogTable() {
                   <TableCell>{row.detail ?? ''}</TableCell>
                 </TableRow>
               ))}
-              {!query.isPending && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={7} sx={{ textAlign: 'center', py: 4, color: 'text.secondary' }}>
-                    {MESSAGES.noResultFound}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!query.isPending && rows.length === 0 && <EmptyTableRow colSpan={7} />}
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
+        <PagedTablePagination
           count={query.data?.totalElements ?? 0}
           page={page}
-          onPageChange={(_, p) => setPage(p)}
-          rowsPerPage={size}
-          rowsPerPageOptions={[...TABLE_PAGE_SIZE_OPTIONS]}
-          onRowsPerPageChange={(e) => {
-            setSize(Number(e.target.value));
-            setPage(0);
-          }}
+          size={size}
+          onPageChange={setPage}
+          onSizeChange={setSize}
         />
       </Paper>
     </Box>

@@ -153,6 +153,15 @@ export async function runForwardingBatch(
   const firstError = batchError ?? failures[0]?.error ?? null;
 
   await ctx.db.transaction(async (tx) => {
+    // Lock the send first: two workers finishing halves of one send take turns here, and the
+    // second one's statements (READ COMMITTED: a new snapshot each) then see the first one's
+    // instances. Without it, each status check below could miss the other's rows and leave a
+    // fully sent record IN_PROGRESS.
+    await tx
+      .select({ id: forwardSends.id })
+      .from(forwardSends)
+      .where(eq(forwardSends.id, sendId))
+      .for('update');
     if (sentIds.length > 0) {
       await tx
         .update(forwardSendInstances)

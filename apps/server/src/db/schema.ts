@@ -378,6 +378,63 @@ export const reportStatuses = pgTable(
     uhid: text('uhid').notNull().default(''),
     invoiceNumber: text('invoice_number').notNull().default(''),
     splitFromReportStatusId: integer('split_from_report_status_id'),
+    /*
+     * The worklist's view of the patient and the order (issue 4). Copied from the study's DICOM
+     * header when the row is made, then edited by the details form; the studies row keeps what DICOM
+     * said. Kept here so that the lists filter and sort on one table with its own indexes.
+     */
+    patientName: text('patient_name').notNull().default(''),
+    patientId: text('patient_id').notNull().default(''),
+    patientSex: text('patient_sex').notNull().default(''),
+    patientAge: text('patient_age').notNull().default(''),
+    referringPhysicianName: text('referring_physician_name').notNull().default(''),
+    referringPhysicianEmail: text('referring_physician_email'),
+    consultingDoctorEmails: text('consulting_doctor_emails')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    accessionNumber: text('accession_number').notNull().default(''),
+    department: text('department'),
+    /** The patient's mobile (spec-core §3 mobileNumber) and e-mail. */
+    mobileNumber: text('mobile_number'),
+    email: text('email'),
+    /** spec-core §3 reportStudyPart: the study types (body parts) billed for this study. */
+    studyParts: text('study_parts')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The doctor the study is assigned to (spec-core §3 assignedTo), and when. */
+    assignedToUserId: integer('assigned_to_user_id').references(() => users.id),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    /** The doctor who holds the report lock (status LOCKED), if any. */
+    lockedByUserId: integer('locked_by_user_id').references(() => users.id),
+    /** The auditor assigned to review the signed-off report, and their verdict. */
+    auditorUserId: integer('auditor_user_id').references(() => users.id),
+    auditStatus: text('audit_status', { enum: ['APPROVED', 'REJECTED'] }),
+    /** The referring doctor (a ROLE_REFERRING_DOCTOR user) the study was shared with. */
+    referringDoctorUserId: integer('referring_doctor_user_id').references(() => users.id),
+    /** All reports were deleted by a rework (spec-core §4 Rework alert). */
+    reworked: boolean('reworked').notNull().default(false),
+    /** Signed off again after the center printed it: the center must re-print (Reprint Needed tab). */
+    signedOffAfterPrint: boolean('signed_off_after_print').notNull().default(false),
+    printedAt: timestamp('printed_at', { withTimezone: true }),
+    signedOffAt: timestamp('signed_off_at', { withTimezone: true }),
+    firstSignedOffAt: timestamp('first_signed_off_at', { withTimezone: true }),
+    shareLink: text('share_link'),
+    sharedEmails: text('shared_emails')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    sharedNumbers: text('shared_numbers')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    dunningLabels: text('dunning_labels')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    backedUpAt: timestamp('backed_up_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     firstUploadCompletedAt: timestamp('first_upload_completed_at', { withTimezone: true }),
     lastUploadCompletedAt: timestamp('last_upload_completed_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -387,6 +444,14 @@ export const reportStatuses = pgTable(
     index('report_statuses_study_idx').on(t.studyId),
     index('report_statuses_group_status_idx').on(t.groupId, t.status, t.id),
     index('report_statuses_center_idx').on(t.centerId, t.id),
+    index('report_statuses_assigned_idx').on(t.assignedToUserId, t.status, t.id),
+    index('report_statuses_auditor_idx').on(t.auditorUserId, t.id),
+    index('report_statuses_referring_doctor_idx').on(t.referringDoctorUserId, t.id),
+    index('report_statuses_split_from_idx').on(t.splitFromReportStatusId),
+    index('report_statuses_group_created_idx').on(t.groupId, t.createdAt),
+    index('report_statuses_center_created_idx').on(t.centerId, t.createdAt),
+    index('report_statuses_patient_name_trgm_idx').using('gin', sql`${t.patientName} gin_trgm_ops`),
+    index('report_statuses_patient_id_idx').on(t.groupId, t.patientId),
     check(
       'report_statuses_status_check',
       sql`${t.status} in ('CREATED', 'HISTORY_CREATED', 'LOCKED', 'REPORTED', 'DRAFTED', 'SIGNED_OFF', 'DELETED')`,
@@ -425,6 +490,60 @@ export type TReportStatusRow = typeof reportStatuses.$inferSelect;
 // ---------------------------------------------------------------------------------------------------
 // Forwarding to a PACS (issue 3 §6). Design note: src/modules/forwarding/FORWARDING.md.
 // ---------------------------------------------------------------------------------------------------
+
+export const ATTACHMENT_KINDS = ['HISTORY', 'FILM', 'REPORT'] as const;
+export type TAttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+
+/**
+ * Files attached to a study (spec-core §3 historyAttachment / filmAttachment / reportAttachment):
+ * the bytes in the blob store under `blobKey`, the row here. `path` is the opaque name the API uses.
+ */
+export const studyAttachments = pgTable(
+  'study_attachments',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ATTACHMENT_KINDS }).notNull(),
+    path: text('path').notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    blobKey: text('blob_key').notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('study_attachments_report_idx').on(t.reportStatusId, t.kind, t.createdAt),
+    uniqueIndex('study_attachments_path_key').on(t.path),
+  ],
+);
+
+/**
+ * Tags on a study (spec-core §3 tag / reportTags). A global tag is offered to the whole group; a
+ * local one only to the user who made it.
+ */
+export const reportTags = pgTable(
+  'report_tags',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    tag: text('tag').notNull(),
+    globalTag: boolean('global_tag').notNull().default(false),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('report_tags_report_tag_key').on(t.reportStatusId, t.tag),
+    index('report_tags_group_tag_idx').on(t.groupId, t.tag),
+  ],
+);
 
 /** A center's forwarding PACS (spec-lab §3 settings object: aeTitle, ip, port). */
 export const forwardingPacs = pgTable(

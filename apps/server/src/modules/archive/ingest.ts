@@ -161,6 +161,18 @@ function studyFields(parsed: ParsedInstance) {
   };
 }
 
+/** The worklist patient fields a new report row copies from its study's header. */
+function reportPatientFields(fields: ReturnType<typeof studyFields>) {
+  return {
+    patientName: fields.patientName,
+    patientId: fields.patientId,
+    patientSex: fields.patientSex,
+    patientAge: fields.patientAge,
+    referringPhysicianName: fields.referringPhysicianName,
+    accessionNumber: fields.accessionNumber,
+  };
+}
+
 /** The serialised DICOM JSON, NUL characters removed (PostgreSQL text and json refuse them). */
 function metadataJson(dicomJson: unknown): string {
   const serialised = JSON.stringify(dicomJson);
@@ -461,8 +473,11 @@ async function indexInstanceFast(tx: Tx, now: Date, input: IndexInput): Promise<
         select r.id from report_statuses r where r.study_id = ${studyId} order by r.id limit 1
       ),
       created as (
-        insert into report_statuses (study_id, group_id, center_id, status, study_name)
-        select ${studyId}, ${groupId}, ${centerId}, 'CREATED', ${text(parsed.index.studyDescription)}
+        insert into report_statuses (study_id, group_id, center_id, status, study_name, patient_name,
+          patient_id, patient_sex, patient_age, referring_physician_name, accession_number)
+        select ${studyId}, ${groupId}, ${centerId}, 'CREATED', ${text(parsed.index.studyDescription)},
+          ${f.patientName}, ${f.patientId}, ${f.patientSex}, ${f.patientAge},
+          ${f.referringPhysicianName}, ${f.accessionNumber}
          where not exists (select 1 from existing)
         returning id
       ),
@@ -681,6 +696,7 @@ async function reportRowFor(tx: Tx, input: IndexInput & { studyId: number }): Pr
       centerId: input.centerId,
       status: 'CREATED',
       studyName: text(parsed.index.studyDescription),
+      ...reportPatientFields(studyFields(parsed)),
     })
     .returning({ id: reportStatuses.id });
   if (!created) throw new Error('report-status insert returned no row');

@@ -15,6 +15,7 @@
  *          [--out file.json] [--cpu-prof] [--skip-orthanc]
  * --database-url: a fresh, empty database (the server migrates and seeds it).
  * --cpu-prof: run the server child with --cpu-prof; the profile is kept in a temp dir that is printed.
+ * KEEP_WORK=1 (env): keep the temp dir (series, server log) for a look afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, openSync, closeSync } from 'node:fs';
@@ -516,7 +517,8 @@ async function main(): Promise<void> {
   } finally {
     rss.stop();
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-    await rm(work, { recursive: true, force: true });
+    if (process.env.KEEP_WORK) out(`kept ${work}`);
+    else await rm(work, { recursive: true, force: true });
     if (profileDir) out(`server CPU profile(s) in ${profileDir}`);
   }
 }

@@ -22,7 +22,13 @@ await build({
   sourcemap: true,
   plugins: [externalNpmPackages],
   banner: {
-    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    // UV_THREADPOOL_SIZE must be set before libuv's pool starts (first async fs call). Ingest fsyncs
+    // each blob before acknowledging it, and every fsync holds a pool thread for a disk latency:
+    // with the default 4, parallel associations queue behind each other (ARCHIVE.md, figures).
+    js: [
+      "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      "process.env.UV_THREADPOOL_SIZE ??= '16';",
+    ].join(' '),
   },
   logLevel: 'info',
 });

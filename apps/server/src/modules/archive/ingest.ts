@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
@@ -14,24 +15,28 @@ import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
 import { centers, instances, reportStatuses, series, studies, studyEvents } from '../../db/schema.js';
 import { bulkDataUri, instanceBlobKey } from './dicom-keys.js';
+import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
 import { computePatientAge } from './patient-age.js';
 
 /**
  * Ingest of one DICOM instance, whichever way it came in (STOW-RS, C-STORE, browser upload, router).
  *
  * Order of writes, and what a crash leaves:
- * 1. the bytes go to the blob store under a key derived from (group, study UID, SOP UID), by an
- *    atomic rename: a reader sees the old copy or the new one, never half of one;
- * 2. then one transaction upserts study, series and instance rows, the counts, and for a study new
- *    to the group its report-status row and STUDY_CREATED event.
- * A crash between 1 and 2 leaves an orphan blob (no index row points at it): never a visible half
- * instance. A later sweep may delete blobs under `dicom/` older than a day that no `instances.blob_key`
- * names (not built yet); a re-send of the instance adopts the blob anyway, since the key is the same.
+ * 1. the bytes go to the blob store under a key derived from (group, study UID, SOP UID): a new
+ *    key by a hard link (never replaces a name), a re-sent one by an atomic rename after the bytes
+ *    are synced; a reader sees the old copy or the new one, never half of one;
+ * 2. one transaction upserts study, series and instance rows, the counts, and for a study new to
+ *    the group its report-status row and STUDY_CREATED event. Its statements may run while the blob
+ *    is being synced; it commits only once the blob is durable (index-writer.ts), together with
+ *    the other instances that arrived meanwhile, and only then is the instance acknowledged.
+ * A crash before the commit leaves at most an orphan blob (no index row points at it): never a
+ * visible half instance. A later sweep may delete blobs under `dicom/` older than a day that no
+ * `instances.blob_key` names (not built yet); a re-send of the instance replaces it anyway.
  *
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented
- * only when a row is new, and a new study gets exactly one report-status row. The write is two
- * statements (`indexInstanceFast`): the upsert, then everything else in one, whose snapshot is taken
+ * only when a row is new, and a new study gets exactly one report-status row. Each instance is two
+ * statements (index-writer.ts): the upsert, then everything else in one, whose snapshot is taken
  * after the lock was granted and so sees what the ingest before it committed.
  */
 
@@ -180,6 +185,18 @@ function metadataJson(dicomJson: unknown): string {
   return serialised.includes('\\u0000') ? JSON.stringify(withoutNul(dicomJson)) : serialised;
 }
 
+/** Files up to this size are read in one blocking call: one syscall instead of four thread-pool hops. */
+const SYNC_READ_MAX_BYTES = 4 * 2 ** 20;
+
+/**
+ * A received file, whole. A C-STORE association waits for each instance's answer, so its latency
+ * is the throughput: a page-cached 0.5 MB slice is read faster in place than through the pool.
+ */
+async function readWhole(filePath: string): Promise<Uint8Array> {
+  if (statSync(filePath).size <= SYNC_READ_MAX_BYTES) return readFileSync(filePath);
+  return fs.readFile(filePath);
+}
+
 const CENTER_CACHE_MS = 10_000;
 const centerCaches = new WeakMap<
   AppContext,
@@ -221,7 +238,7 @@ export async function ingestInstance(
 ): Promise<IngestResult> {
   let bytes: Uint8Array;
   try {
-    bytes = 'bytes' in input ? input.bytes : await fs.readFile(input.filePath);
+    bytes = 'bytes' in input ? input.bytes : await readWhole(input.filePath);
   } catch (error) {
     return fail('STORAGE', `The received file cannot be read: ${(error as Error).message}`);
   }
@@ -245,58 +262,80 @@ export async function ingestInstance(
   }
 
   const key = instanceBlobKey(center.groupId, parsed.studyInstanceUid, parsed.sopInstanceUid);
-  let sha256: string;
-  try {
-    const isOurTemp =
-      'filePath' in input && path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
-    if (isOurTemp) {
-      // The move (rename, directory sync) runs in the thread pool while this thread hashes.
-      const moving = ctx.blobs.putFile(key, input.filePath);
-      try {
-        sha256 = createHash('sha256').update(bytes).digest('hex');
-      } finally {
-        await moving;
-      }
-    } else {
-      // put hashes what it writes: the bytes are hashed once either way.
-      ({ sha256 } = await ctx.blobs.put(key, bytes));
-    }
-  } catch (error) {
-    return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, parsed);
-  }
-
   const uids = {
     studyInstanceUid: parsed.studyInstanceUid,
     seriesInstanceUid: parsed.seriesInstanceUid,
     sopInstanceUid: parsed.sopInstanceUid,
   };
-  let metadata: string;
-  try {
-    metadata = metadataJson(toDicomJson(parsed, { bulkDataUri: (ref) => bulkDataUri('', uids, ref.path) }));
-  } catch (error) {
-    return fail(
-      'INVALID',
-      `The data set cannot be converted to DICOM JSON: ${(error as Error).message}`,
-      parsed,
-    );
-  }
-
-  try {
-    return await ctx.db.transaction((tx) =>
-      (opts.reportStatusId != null ? indexInstance : indexInstanceFast)(tx, ctx.now(), {
+  const convert = (): string | IngestFailure => {
+    try {
+      return metadataJson(toDicomJson(parsed, { bulkDataUri: (ref) => bulkDataUri('', uids, ref.path) }));
+    } catch (error) {
+      return fail(
+        'INVALID',
+        `The data set cannot be converted to DICOM JSON: ${(error as Error).message}`,
         parsed,
-        groupId: center.groupId,
-        centerId: center.id,
-        key,
-        sizeBytes: bytes.byteLength,
-        sha256,
-        metadata,
-        frames: frameRanges(parsed),
-        opts,
-      }),
-    );
+      );
+    }
+  };
+  let sha256: string;
+  let metadata: string | IngestFailure;
+  /** Settles when the blob is durable; the index commit waits for it, its statements do not. */
+  let durable: Promise<unknown>;
+  try {
+    const isOurTemp =
+      'filePath' in input && path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
+    if (isOurTemp) {
+      // The move (file sync, link, directory sync) runs in the thread pool while this thread
+      // hashes and converts, and while the index statements run: only the commit waits for it.
+      durable = ctx.blobs.putFile(key, input.filePath);
+      durable.catch(() => undefined);
+      sha256 = createHash('sha256').update(bytes).digest('hex');
+      metadata = convert();
+      if (typeof metadata !== 'string' || opts.reportStatusId != null) await durable;
+    } else {
+      metadata = convert();
+      // put hashes what it writes: the bytes are hashed once either way.
+      if (typeof metadata === 'string') ({ sha256 } = await ctx.blobs.put(key, bytes));
+      else sha256 = '';
+      durable = Promise.resolve();
+    }
+  } catch (error) {
+    return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, parsed);
+  }
+  if (typeof metadata !== 'string') return metadata;
+
+  const index: IndexInput = {
+    parsed,
+    groupId: center.groupId,
+    centerId: center.id,
+    key,
+    sizeBytes: bytes.byteLength,
+    sha256,
+    metadata,
+    frames: frameRanges(parsed),
+    opts,
+  };
+  try {
+    if (opts.reportStatusId != null) {
+      return await ctx.db.transaction((tx) => indexInstance(tx, ctx.now(), index));
+    }
+    // Committed once the blob is durable, together with what else arrived meanwhile.
+    const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);
+    return {
+      ok: true,
+      duplicate: written.duplicate,
+      sopInstanceUid: parsed.sopInstanceUid,
+      sopClassUid: parsed.sopClassUid,
+      studyInstanceUid: parsed.studyInstanceUid,
+      seriesInstanceUid: parsed.seriesInstanceUid,
+      studyId: written.studyId,
+      reportStatusId: written.reportStatusId,
+    };
   } catch (error) {
     if (error instanceof IngestRefusal) return error.failure;
+    if (error instanceof BlobNotDurable)
+      return fail('STORAGE', `The instance could not be stored: ${error.message}`, parsed);
     return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, parsed);
   }
 }
@@ -350,162 +389,37 @@ interface IndexInput {
   opts: IngestOptions;
 }
 
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
-
-/**
- * The index write of an instance that does not attach to a given report row, in two statements
- * inside the caller's transaction (each one round trip, written as SQL so no query builder runs):
- * 1. the study upsert: creates the row or fills its empty fields, and locks it until commit, so
- *    ingests of one study are serialised from here on;
- * 2. one statement for the rest, seeing everything committed before the lock was granted: the
- *    previous copy of the instance (a re-send), the series upsert (its count +1 unless the instance
- *    was already in it), the old series' count −1 when a re-send moved the instance, the instance
- *    row, the study's counts, and the study's first report-status row, or a new one with its
- *    STUDY_CREATED event. No row is modified twice within the statement.
- */
-async function indexInstanceFast(tx: Tx, now: Date, input: IndexInput): Promise<IngestResult> {
-  const { parsed, groupId, centerId, opts } = input;
-  const f = studyFields(parsed);
-  const modality = text(parsed.index.modality);
-  const at = now.toISOString();
-
-  const studyRows = rowsOf<{ id: number }>(
-    await tx.execute(sql`
-      insert into studies as s (group_id, center_id, study_instance_uid, patient_name, patient_id,
-        patient_sex, patient_age, patient_birth_date, study_date, study_time, study_description,
-        accession_number, study_identifier, institution_name, referring_physician_name, modalities,
-        last_instance_at)
-      values (${groupId}, ${centerId}, ${parsed.studyInstanceUid}, ${f.patientName}, ${f.patientId},
-        ${f.patientSex}, ${f.patientAge}, ${f.patientBirthDate}, ${f.studyDate}, ${f.studyTime},
-        ${f.studyDescription}, ${f.accessionNumber}, ${f.studyIdentifier}, ${f.institutionName},
-        ${f.referringPhysicianName},
-        case when ${modality}::text = '' then '{}'::text[] else array[${modality}::text] end,
-        ${at}::timestamptz)
-      on conflict (group_id, study_instance_uid) do update set
-        patient_name = case when s.patient_name = '' then excluded.patient_name else s.patient_name end,
-        patient_id = case when s.patient_id = '' then excluded.patient_id else s.patient_id end,
-        patient_sex = case when s.patient_sex = '' then excluded.patient_sex else s.patient_sex end,
-        patient_age = case when s.patient_age = '' then excluded.patient_age else s.patient_age end,
-        patient_birth_date = case when s.patient_birth_date = '' then excluded.patient_birth_date
-          else s.patient_birth_date end,
-        study_date = case when s.study_date = '' then excluded.study_date else s.study_date end,
-        study_time = case when s.study_time = '' then excluded.study_time else s.study_time end,
-        study_description = case when s.study_description = '' then excluded.study_description
-          else s.study_description end,
-        accession_number = case when s.accession_number = '' then excluded.accession_number
-          else s.accession_number end,
-        study_identifier = case when s.study_identifier = '' then excluded.study_identifier
-          else s.study_identifier end,
-        institution_name = case when s.institution_name = '' then excluded.institution_name
-          else s.institution_name end,
-        referring_physician_name = case when s.referring_physician_name = ''
-          then excluded.referring_physician_name else s.referring_physician_name end,
-        modalities = array(select distinct m from unnest(s.modalities || excluded.modalities) as m
-          where m <> '' order by m),
-        last_instance_at = excluded.last_instance_at
-      returning s.id`),
-  );
-  const studyId = studyRows[0]?.id;
-  if (studyId === undefined) throw new Error('study upsert returned no row');
-
-  const seriesUid = parsed.seriesInstanceUid;
-  const frames = input.frames ? JSON.stringify(input.frames) : null;
-  const eventDetail = JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid });
-  const [row] = rowsOf<{ duplicate: boolean; report_status_id: number | null; written: number }>(
-    await tx.execute(sql`
-      with prev as (
-        select i.id, i.series_id, i.size_bytes, ps.series_instance_uid as series_uid
-          from instances i join series ps on ps.id = i.series_id
-         where i.study_id = ${studyId} and i.sop_instance_uid = ${parsed.sopInstanceUid}
-      ),
-      se as (
-        insert into series as x (study_id, series_instance_uid, modality, series_description,
-          series_number, body_part_examined, instance_count)
-        select ${studyId}, ${seriesUid}, ${modality}, ${text(parsed.index.seriesDescription)},
-          ${int32(parsed.index.seriesNumber)}::integer, ${text(parsed.index.bodyPartExamined)},
-          case when exists (select 1 from prev where prev.series_uid = ${seriesUid}) then 0 else 1 end
-        on conflict (study_id, series_instance_uid) do update set
-          modality = case when x.modality = '' then excluded.modality else x.modality end,
-          series_description = case when x.series_description = '' then excluded.series_description
-            else x.series_description end,
-          series_number = coalesce(x.series_number, excluded.series_number),
-          instance_count = x.instance_count + excluded.instance_count
-        returning x.id, (x.xmax = 0) as inserted
-      ),
-      moved_from as (
-        update series set instance_count = series.instance_count - 1
-          from prev where series.id = prev.series_id and prev.series_uid <> ${seriesUid}
-        returning series.id
-      ),
-      ins as (
-        insert into instances as i (study_id, series_id, sop_instance_uid, sop_class_uid,
-          transfer_syntax_uid, instance_number, number_of_frames, rows, columns, blob_key, size_bytes,
-          sha256, metadata, frames, source, calling_aet, received_at)
-        select ${studyId}, se.id, ${parsed.sopInstanceUid}, ${parsed.sopClassUid},
-          ${parsed.transferSyntaxUid}, ${int32(parsed.index.instanceNumber)}::integer,
-          ${int32(parsed.index.numberOfFrames) ?? 1}::integer, ${int32(parsed.index.rows)}::integer,
-          ${int32(parsed.index.columns)}::integer, ${input.key}, ${input.sizeBytes}::bigint,
-          ${input.sha256}, ${input.metadata}::json, ${frames}::jsonb, ${opts.source},
-          ${opts.callingAet ?? null}::text, ${at}::timestamptz
-          from se
-        on conflict (study_id, sop_instance_uid) do update set
-          series_id = excluded.series_id, sop_class_uid = excluded.sop_class_uid,
-          transfer_syntax_uid = excluded.transfer_syntax_uid,
-          instance_number = excluded.instance_number, number_of_frames = excluded.number_of_frames,
-          rows = excluded.rows, columns = excluded.columns, blob_key = excluded.blob_key,
-          size_bytes = excluded.size_bytes, sha256 = excluded.sha256, metadata = excluded.metadata,
-          frames = excluded.frames, source = excluded.source, calling_aet = excluded.calling_aet,
-          received_at = excluded.received_at
-        returning i.id
-      ),
-      counts as (
-        update studies set
-          instance_count = studies.instance_count
-            + case when exists (select 1 from prev) then 0 else 1 end,
-          series_count = studies.series_count
-            + coalesce((select case when se.inserted then 1 else 0 end from se), 0),
-          size_bytes = studies.size_bytes + ${input.sizeBytes}::bigint
-            - coalesce((select prev.size_bytes from prev), 0)
-         where studies.id = ${studyId}
-        returning studies.id
-      ),
-      existing as (
-        select r.id from report_statuses r where r.study_id = ${studyId} order by r.id limit 1
-      ),
-      created as (
-        insert into report_statuses (study_id, group_id, center_id, status, study_name, patient_name,
-          patient_id, patient_sex, patient_age, referring_physician_name, accession_number)
-        select ${studyId}, ${groupId}, ${centerId}, 'CREATED', ${text(parsed.index.studyDescription)},
-          ${f.patientName}, ${f.patientId}, ${f.patientSex}, ${f.patientAge},
-          ${f.referringPhysicianName}, ${f.accessionNumber}
-         where not exists (select 1 from existing)
-        returning id
-      ),
-      event as (
-        insert into study_events (report_status_id, event_type, actor_user_id, actor_label, to_status,
-          detail)
-        select created.id, 'STUDY_CREATED', ${opts.actorUserId ?? null}::integer,
-          ${opts.actorUserId ? null : (opts.callingAet ?? opts.source)}::text, 'CREATED',
-          ${eventDetail}::jsonb
-          from created
-        returning id
-      )
-      select exists (select 1 from prev) as duplicate,
-        coalesce((select id from existing), (select id from created)) as report_status_id,
-        (select count(*) from ins)::integer + (select count(*) from counts)::integer as written`),
-  );
-  // moved_from and event run whether or not the final select reads them (data-modifying CTEs).
-  if (!row || row.report_status_id === null || Number(row.written) !== 2)
-    throw new Error('the instance index write returned no row');
+/** The plain values the index writer inlines into its statements. */
+function indexRow(now: Date, input: IndexInput): IndexRow {
+  const { parsed, opts } = input;
+  const index = parsed.index;
+  const study = studyFields(parsed);
   return {
-    ok: true,
-    duplicate: row.duplicate,
-    sopInstanceUid: parsed.sopInstanceUid,
-    sopClassUid: parsed.sopClassUid,
-    studyInstanceUid: parsed.studyInstanceUid,
-    seriesInstanceUid: parsed.seriesInstanceUid,
-    studyId: Number(studyId),
-    reportStatusId: Number(row.report_status_id),
+    groupId: input.groupId,
+    centerId: input.centerId,
+    studyInstanceUid: withoutNul(parsed.studyInstanceUid),
+    seriesInstanceUid: withoutNul(parsed.seriesInstanceUid),
+    sopInstanceUid: withoutNul(parsed.sopInstanceUid),
+    sopClassUid: withoutNul(parsed.sopClassUid),
+    transferSyntaxUid: withoutNul(parsed.transferSyntaxUid),
+    study,
+    modality: text(index.modality),
+    seriesDescription: text(index.seriesDescription),
+    seriesNumber: int32(index.seriesNumber),
+    bodyPartExamined: text(index.bodyPartExamined),
+    instanceNumber: int32(index.instanceNumber),
+    numberOfFrames: int32(index.numberOfFrames) ?? 1,
+    rows: int32(index.rows),
+    columns: int32(index.columns),
+    blobKey: input.key,
+    sizeBytes: input.sizeBytes,
+    sha256: input.sha256,
+    metadata: input.metadata,
+    frames: input.frames,
+    source: opts.source,
+    callingAet: opts.callingAet ?? null,
+    actorUserId: opts.actorUserId ?? null,
+    receivedAt: now,
   };
 }
 

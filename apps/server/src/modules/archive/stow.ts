@@ -8,7 +8,7 @@ import type { TUploadTarget } from './upload-access.js';
 
 /**
  * STOW-RS (PS3.18 §10.5): a `multipart/related; type="application/dicom"` body, each part streamed
- * to a temp file and ingested while the next one is read; the answer is the PS3.18 store response
+ * to a temp file and ingested (several at once) while the next ones are read; the answer is the PS3.18 store response
  * (§10.5.3, Table 10.5.3-1) in the DICOM JSON model.
  */
 
@@ -117,6 +117,10 @@ export function stowBoundary(contentType: string | undefined): string {
   return params.boundary;
 }
 
+/** Parts ingested at once in one request, and their bytes at most (one part alone may be larger). */
+const STOW_PARALLEL_PARTS = 8;
+const STOW_PARALLEL_BYTES = 64 * 2 ** 20;
+
 /** Reads the parts of a STOW-RS body and ingests each; returns the store response. */
 export async function storeInstances(
   ctx: AppContext,
@@ -133,9 +137,12 @@ export async function storeInstances(
 ): Promise<StoreResponse> {
   const outcomes: Array<{ result: IngestResult; isStudyMismatch?: boolean }> = [];
   let parts = 0;
-  // One part is ingested while the next is read to its temp file; ingests stay one after another,
-  // in part order, and at most two parts are on disk at once.
-  let ingesting: Promise<void> = Promise.resolve();
+  // Parts are ingested side by side while the next ones are read, so their blob syncs overlap and
+  // their index rows share commits (index-writer.ts); the answer keeps part order. Bounded in count
+  // and bytes: each ingest holds its instance in memory.
+  const inFlight = new Set<Promise<void>>();
+  let bytesInFlight = 0;
+  const settled = () => Promise.all([...inFlight]).then(() => undefined);
   try {
     for await (const part of readRelatedParts(body, opts.boundary, ctx.blobs.tempDir(), {
       maxPartBytes: UPLOAD_MAX_FILE_BYTES,
@@ -156,21 +163,32 @@ export async function storeInstances(
           sopInstanceUid: null,
         },
       });
-      await ingesting;
-      ingesting = (async () => {
+      while (
+        inFlight.size > 0 &&
+        (inFlight.size >= STOW_PARALLEL_PARTS || bytesInFlight + part.sizeBytes > STOW_PARALLEL_BYTES)
+      ) {
+        await Promise.race(inFlight);
+      }
+      bytesInFlight += part.sizeBytes;
+      const ingesting: Promise<void> = (async () => {
         try {
           if (isDicom) outcomes[at] = await storePart(ctx, part.filePath, opts);
         } finally {
           await fs.rm(part.filePath, { force: true });
         }
-      })();
-      // Never an unhandled rejection while the next part is read; awaited again below.
-      ingesting.catch(() => undefined);
+      })()
+        // storePart does not throw for bad input; anything else stays the placeholder failure.
+        .catch((error: unknown) => opts.log.error({ err: error, part: partNumber }, 'STOW-RS part failed'))
+        .finally(() => {
+          bytesInFlight -= part.sizeBytes;
+          inFlight.delete(ingesting);
+        });
+      inFlight.add(ingesting);
     }
-    await ingesting;
+    await settled();
   } catch (error) {
-    // The part being ingested finishes (and its outcome is kept) before anything else is answered.
-    await ingesting.catch(() => undefined);
+    // The parts being ingested finish (and their outcomes are kept) before anything is answered.
+    await settled();
     if (!(error instanceof MultipartError)) throw error;
     if (parts === 0) throw new AppError('BAD_REQUEST', error.message, 'body');
     // Parts already stored stay stored; the broken tail counts as one failed instance.

@@ -51,6 +51,37 @@ describe('FsBlobStore', () => {
     await expect(fs.stat(file)).rejects.toThrow();
   });
 
+  it('moving a file over a stored blob replaces it; many moved at once into one directory all arrive', async () => {
+    const incoming = async (name: string, body: string) => {
+      const file = path.join(store.tempDir(), name);
+      await fs.writeFile(file, body);
+      return file;
+    };
+    await store.putFile('s/1/a.dcm', await incoming('first', 'old'));
+    expect(await store.putFile('s/1/a.dcm', await incoming('again', 'newer'))).toEqual({ sizeBytes: 5 });
+    expect((await store.read('s/1/a.dcm')).toString()).toBe('newer');
+    const files = await Promise.all(Array.from({ length: 20 }, (_, i) => incoming(`p${i}`, `body ${i}`)));
+    await Promise.all(files.map((file, i) => store.putFile(`s/2/${i}.dcm`, file)));
+    for (let i = 0; i < 20; i++) expect((await store.read(`s/2/${i}.dcm`)).toString()).toBe(`body ${i}`);
+    expect(await fs.readdir(store.tempDir())).toEqual([]);
+  });
+
+  it('makes a directory again when it was removed after a blob was stored in it', async () => {
+    await store.putFile(
+      'gone/1/a.dcm',
+      await (async () => {
+        const file = path.join(store.tempDir(), 'a');
+        await fs.writeFile(file, 'a');
+        return file;
+      })(),
+    );
+    await fs.rm(path.join(root, 'gone'), { recursive: true });
+    const file = path.join(store.tempDir(), 'b');
+    await fs.writeFile(file, 'b');
+    await store.putFile('gone/1/b.dcm', file);
+    expect((await store.read('gone/1/b.dcm')).toString()).toBe('b');
+  });
+
   it('refuses keys that could leave the root', () => {
     for (const bad of ['../x', 'a/../../b', '/abs', 'a//b', 'a/b c', '']) {
       expect(() => assertBlobKey(bad), bad).toThrow();

@@ -73,8 +73,49 @@ export function assertBlobKey(key: string): void {
   }
 }
 
+/**
+ * Directory syncs of one directory, coalesced: a caller whose rename is done joins the next sync
+ * that starts after it asked (never one already running, which may predate its rename). While one
+ * sync runs, everyone arriving meanwhile shares the following one: N instances of a study stored
+ * together cost two directory syncs, not N.
+ */
+class DirSyncs {
+  private readonly state = new Map<string, { running: Promise<void>; next?: Promise<void> }>();
+
+  sync(dir: string): Promise<void> {
+    const entry = this.state.get(dir);
+    if (!entry) {
+      const running = syncDir(dir).finally(() => this.settle(dir));
+      this.state.set(dir, { running });
+      return running;
+    }
+    entry.next ??= entry.running.then(
+      () => syncDir(dir),
+      () => syncDir(dir),
+    );
+    return entry.next;
+  }
+
+  private settle(dir: string): void {
+    const entry = this.state.get(dir);
+    if (!entry?.next) {
+      this.state.delete(dir);
+      return;
+    }
+    const running = entry.next.finally(() => this.settle(dir));
+    running.catch(() => undefined);
+    this.state.set(dir, { running });
+  }
+}
+
 export class FsBlobStore implements BlobStore {
   private readonly tmp: string;
+  private readonly dirSyncs = new DirSyncs();
+  /**
+   * Directories made durable by this store (or being made): no mkdir call for the next blob in
+   * them, and two blobs arriving together in a new directory both wait for its parents' syncs.
+   */
+  private readonly madeDirs = new Map<string, Promise<void>>();
 
   constructor(private readonly root: string) {
     this.tmp = path.join(root, '.tmp');
@@ -134,11 +175,11 @@ export class FsBlobStore implements BlobStore {
           await handle.close();
         }
       }
-      await makeDirDurable(path.dirname(target));
+      await this.makeDir(path.dirname(target));
       // rename is atomic: a reader sees the old blob or the new one, never half of one. The
       // directory sync makes the rename itself durable before we acknowledge anything.
-      await fs.rename(temp, target);
-      await syncDir(path.dirname(target));
+      await this.renameInto(temp, target);
+      await this.dirSyncs.sync(path.dirname(target));
     } catch (error) {
       await fs.rm(temp, { force: true });
       throw error;
@@ -146,26 +187,89 @@ export class FsBlobStore implements BlobStore {
     return { sizeBytes, sha256: hash.digest('hex') };
   }
 
+  /**
+   * A new blob costs one disk-latency, not three: its bytes are synced while the name is linked and
+   * the directory synced, all before this returns. A hard link never replaces a name, so until both
+   * syncs are done a crash can only leave an unindexed orphan. Replacing a stored blob (a re-send)
+   * keeps the strict order, bytes on disk before the name moves to them, since the old bytes are
+   * indexed.
+   */
   async putFile(key: string, filePath: string): Promise<{ sizeBytes: number }> {
     const target = this.pathOf(key);
-    await makeDirDurable(path.dirname(target));
-    const { size } = await fs.stat(filePath);
+    const dir = path.dirname(target);
+    const handle = await fs.open(filePath, 'r');
+    const syncing = handle.sync();
+    syncing.catch(() => undefined);
     try {
-      // The bytes reach the disk before the name does: a received instance is acknowledged only
-      // after this returns, and must survive a power cut.
-      await syncFile(filePath);
-      await fs.rename(filePath, target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      // Another filesystem: copy into our temp dir first so the final step is still a rename.
-      const temp = this.tempPath();
-      await fs.copyFile(filePath, temp);
-      await syncFile(temp);
-      await fs.rename(temp, target);
-      await fs.rm(filePath, { force: true });
+      const [{ size }] = await Promise.all([handle.stat(), this.makeDir(dir)]);
+      const linked = await this.linkInto(filePath, target);
+      if (linked) {
+        await Promise.all([syncing, this.dirSyncs.sync(dir), fs.rm(filePath, { force: true })]);
+        return { sizeBytes: size };
+      }
+      await syncing;
+      try {
+        await this.renameInto(filePath, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        // Another filesystem: copy into our temp dir first so the final step is still a rename.
+        const temp = this.tempPath();
+        await fs.copyFile(filePath, temp);
+        await syncFile(temp);
+        await fs.rename(temp, target);
+        await fs.rm(filePath, { force: true });
+      }
+      await this.dirSyncs.sync(dir);
+      return { sizeBytes: size };
+    } finally {
+      await syncing.catch(() => undefined);
+      await handle.close();
     }
-    await syncDir(path.dirname(target));
-    return { sizeBytes: size };
+  }
+
+  /** Links `from` as `target` when no such name exists; false when it does (or links cannot be made). */
+  private async linkInto(from: string, target: string): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.link(from, target);
+        return true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' && attempt === 0) {
+          // The directory was removed since we made it.
+          this.madeDirs.delete(path.dirname(target));
+          await this.makeDir(path.dirname(target));
+          continue;
+        }
+        if (code === 'EEXIST' || code === 'EXDEV' || code === 'EPERM' || code === 'ENOTSUP') return false;
+        throw error;
+      }
+    }
+  }
+
+  private makeDir(dir: string): Promise<void> {
+    let made = this.madeDirs.get(dir);
+    if (!made) {
+      // A bound on what is remembered (one entry per study directory).
+      if (this.madeDirs.size >= 10_000) this.madeDirs.clear();
+      made = makeDirDurable(dir);
+      made.catch(() => this.madeDirs.delete(dir));
+      this.madeDirs.set(dir, made);
+    }
+    return made;
+  }
+
+  /** rename, again after making the directory when someone removed it since we made it. */
+  private async renameInto(from: string, target: string): Promise<void> {
+    try {
+      await fs.rename(from, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const dir = path.dirname(target);
+      this.madeDirs.delete(dir);
+      await this.makeDir(dir);
+      await fs.rename(from, target);
+    }
   }
 
   get(key: string, range?: { start: number; end: number }): Readable {

@@ -1,0 +1,421 @@
+import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
+import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/client.js';
+
+/**
+ * The index write of received instances, group-committed (ARCHIVE.md "index write").
+ *
+ * Every instance is handed to the context's one writer together with a promise of its blob being
+ * durable. The writer runs one transaction at a time; whatever arrived while it ran becomes the
+ * next one. A transaction is two round trips whatever its size: BEGIN and the two statements of
+ * each instance as one simple-protocol query, which runs while the blobs are still being synced,
+ * then COMMIT once every blob of the batch is durable. So a lone C-STORE association waits for
+ * max(blob sync, statements) + one commit per instance, and four associations or a STOW request
+ * whose parts are ingested side by side share a commit among the instances that arrived together.
+ * Each caller's promise settles only after its batch committed: nothing is acknowledged earlier,
+ * and no committed row names a blob that is not on disk.
+ *
+ * When a batch fails (one bad row, a deadlock with another process) nothing of it was committed,
+ * and each of its instances is written again in a transaction of its own: the good ones are
+ * stored, the bad one gets its own error. A blob that could not be stored rolls its batch back and
+ * the others are written again without it. Values are inlined as escaped literals because a
+ * multi-statement query takes no parameters.
+ */
+
+/** What one instance writes to the index: plain values, already cleaned of NUL characters. */
+export interface IndexRow {
+  groupId: number;
+  centerId: number;
+  studyInstanceUid: string;
+  seriesInstanceUid: string;
+  sopInstanceUid: string;
+  sopClassUid: string;
+  transferSyntaxUid: string;
+  study: {
+    patientName: string;
+    patientId: string;
+    patientSex: string;
+    patientAge: string;
+    patientBirthDate: string;
+    studyDate: string;
+    studyTime: string;
+    studyDescription: string;
+    accessionNumber: string;
+    studyIdentifier: string;
+    institutionName: string;
+    referringPhysicianName: string;
+  };
+  modality: string;
+  seriesDescription: string;
+  seriesNumber: number | null;
+  bodyPartExamined: string;
+  instanceNumber: number | null;
+  numberOfFrames: number;
+  rows: number | null;
+  columns: number | null;
+  blobKey: string;
+  sizeBytes: number;
+  sha256: string;
+  /** The instance's DICOM JSON, serialised. */
+  metadata: string;
+  frames: Array<[number, number]> | null;
+  source: string;
+  callingAet: string | null;
+  actorUserId: number | null;
+  receivedAt: Date;
+}
+
+export interface IndexOutcome {
+  studyId: number;
+  reportStatusId: number;
+  duplicate: boolean;
+}
+
+/** Instances in one transaction at most: bounds the query text (each carries its JSON metadata). */
+const MAX_BATCH = 64;
+
+/** A SQL literal. E'' with doubled backslashes reads the same whatever standard_conforming_strings says. */
+export function literal(value: string | number | boolean | null): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  // NUL cannot be in a PostgreSQL text value (nor in a query string): the caller removed it.
+  const body = value.replaceAll('\u0000', '').replaceAll("'", "''");
+  return body.includes('\\') ? `E'${body.replaceAll('\\', '\\\\')}'` : `'${body}'`;
+}
+
+const L = literal;
+
+/**
+ * The two statements of one instance. The first upserts the study, which locks its row until
+ * commit (ingests of one study are serialised there); the second, a statement of its own so its
+ * snapshot is taken after that lock was granted, writes the rest: the previous copy (a re-send),
+ * the series with its count, the old series' count when a re-send moved the instance, the
+ * instance, the study's counts, and a new study's report row with its STUDY_CREATED event. Its
+ * result row carries `job`, so the rows of a batch are told apart whatever else the driver returns.
+ */
+export function instanceStatements(row: IndexRow, job: number): string {
+  const s = row.study;
+  const modality = L(row.modality);
+  const fill = (column: string) =>
+    `${column} = case when s.${column} = '' then excluded.${column} else s.${column} end`;
+  const studyUpsert = `
+insert into studies as s (group_id, center_id, study_instance_uid, patient_name, patient_id,
+  patient_sex, patient_age, patient_birth_date, study_date, study_time, study_description,
+  accession_number, study_identifier, institution_name, referring_physician_name, modalities,
+  last_instance_at)
+values (${L(row.groupId)}, ${L(row.centerId)}, ${L(row.studyInstanceUid)}, ${L(s.patientName)},
+  ${L(s.patientId)}, ${L(s.patientSex)}, ${L(s.patientAge)}, ${L(s.patientBirthDate)},
+  ${L(s.studyDate)}, ${L(s.studyTime)}, ${L(s.studyDescription)}, ${L(s.accessionNumber)},
+  ${L(s.studyIdentifier)}, ${L(s.institutionName)}, ${L(s.referringPhysicianName)},
+  case when ${modality}::text = '' then '{}'::text[] else array[${modality}::text] end,
+  ${L(row.receivedAt.toISOString())}::timestamptz)
+on conflict (group_id, study_instance_uid) do update set
+  ${[
+    'patient_name',
+    'patient_id',
+    'patient_sex',
+    'patient_age',
+    'patient_birth_date',
+    'study_date',
+    'study_time',
+    'study_description',
+    'accession_number',
+    'study_identifier',
+    'institution_name',
+    'referring_physician_name',
+  ]
+    .map(fill)
+    .join(',\n  ')},
+  modalities = array(select distinct m from unnest(s.modalities || excluded.modalities) as m
+    where m <> '' order by m),
+  last_instance_at = excluded.last_instance_at`;
+
+  const seriesUid = L(row.seriesInstanceUid);
+  const sizeBytes = `${L(row.sizeBytes)}::bigint`;
+  const actorLabel = row.actorUserId ? null : (row.callingAet ?? row.source);
+  const eventDetail = JSON.stringify({ source: row.source, studyInstanceUid: row.studyInstanceUid });
+  const rest = `
+with st as (
+  select id from studies where group_id = ${L(row.groupId)} and study_instance_uid = ${L(row.studyInstanceUid)}
+),
+prev as (
+  select i.id, i.series_id, i.size_bytes, ps.series_instance_uid as series_uid
+    from instances i join series ps on ps.id = i.series_id
+   where i.study_id = (select id from st) and i.sop_instance_uid = ${L(row.sopInstanceUid)}
+),
+se as (
+  insert into series as x (study_id, series_instance_uid, modality, series_description,
+    series_number, body_part_examined, instance_count)
+  select st.id, ${seriesUid}, ${modality}, ${L(row.seriesDescription)},
+    ${L(row.seriesNumber)}::integer, ${L(row.bodyPartExamined)},
+    case when exists (select 1 from prev where prev.series_uid = ${seriesUid}) then 0 else 1 end
+    from st
+  on conflict (study_id, series_instance_uid) do update set
+    modality = case when x.modality = '' then excluded.modality else x.modality end,
+    series_description = case when x.series_description = '' then excluded.series_description
+      else x.series_description end,
+    series_number = coalesce(x.series_number, excluded.series_number),
+    instance_count = x.instance_count + excluded.instance_count
+  returning x.id, (x.xmax = 0) as inserted
+),
+moved_from as (
+  update series set instance_count = series.instance_count - 1
+    from prev where series.id = prev.series_id and prev.series_uid <> ${seriesUid}
+  returning series.id
+),
+ins as (
+  insert into instances as i (study_id, series_id, sop_instance_uid, sop_class_uid,
+    transfer_syntax_uid, instance_number, number_of_frames, rows, columns, blob_key, size_bytes,
+    sha256, metadata, frames, source, calling_aet, received_at)
+  select st.id, se.id, ${L(row.sopInstanceUid)}, ${L(row.sopClassUid)}, ${L(row.transferSyntaxUid)},
+    ${L(row.instanceNumber)}::integer, ${L(row.numberOfFrames)}::integer, ${L(row.rows)}::integer,
+    ${L(row.columns)}::integer, ${L(row.blobKey)}, ${sizeBytes}, ${L(row.sha256)},
+    ${L(row.metadata)}::json, ${L(row.frames ? JSON.stringify(row.frames) : null)}::jsonb,
+    ${L(row.source)}, ${L(row.callingAet)}::text, ${L(row.receivedAt.toISOString())}::timestamptz
+    from st, se
+  on conflict (study_id, sop_instance_uid) do update set
+    series_id = excluded.series_id, sop_class_uid = excluded.sop_class_uid,
+    transfer_syntax_uid = excluded.transfer_syntax_uid,
+    instance_number = excluded.instance_number, number_of_frames = excluded.number_of_frames,
+    rows = excluded.rows, columns = excluded.columns, blob_key = excluded.blob_key,
+    size_bytes = excluded.size_bytes, sha256 = excluded.sha256, metadata = excluded.metadata,
+    frames = excluded.frames, source = excluded.source, calling_aet = excluded.calling_aet,
+    received_at = excluded.received_at
+  returning i.id
+),
+counts as (
+  update studies set
+    instance_count = studies.instance_count + case when exists (select 1 from prev) then 0 else 1 end,
+    series_count = studies.series_count
+      + coalesce((select case when se.inserted then 1 else 0 end from se), 0),
+    size_bytes = studies.size_bytes + ${sizeBytes} - coalesce((select prev.size_bytes from prev), 0)
+   where studies.id = (select id from st)
+  returning studies.id
+),
+existing as (
+  select r.id from report_statuses r where r.study_id = (select id from st) order by r.id limit 1
+),
+created as (
+  insert into report_statuses (study_id, group_id, center_id, status, study_name, patient_name,
+    patient_id, patient_sex, patient_age, referring_physician_name, accession_number)
+  select st.id, ${L(row.groupId)}, ${L(row.centerId)}, 'CREATED', ${L(s.studyDescription)},
+    ${L(s.patientName)}, ${L(s.patientId)}, ${L(s.patientSex)}, ${L(s.patientAge)},
+    ${L(s.referringPhysicianName)}, ${L(s.accessionNumber)}
+    from st
+   where not exists (select 1 from existing)
+  returning id
+),
+event as (
+  insert into study_events (report_status_id, event_type, actor_user_id, actor_label, to_status, detail)
+  select created.id, 'STUDY_CREATED', ${L(row.actorUserId)}::integer, ${L(actorLabel)}::text, 'CREATED',
+    ${L(eventDetail)}::jsonb
+    from created
+  returning id
+)
+select ${job} as job, (select id from st) as study_id, exists (select 1 from prev) as duplicate,
+  coalesce((select id from existing), (select id from created)) as report_status_id,
+  (select count(*) from ins)::integer + (select count(*) from counts)::integer as written`;
+  // moved_from and event run whether or not the final select reads them (data-modifying CTEs).
+  return `${studyUpsert};\n${rest};\n`;
+}
+
+type ResultRow = {
+  job: number | string;
+  study_id: number | string | null;
+  duplicate: boolean;
+  report_status_id: number | string | null;
+  written: number | string;
+};
+
+/**
+ * Runs `statements` in a transaction, then waits for `durable` before committing (a rejection rolls
+ * back); returns the rows of every statement.
+ */
+type Runner = (statements: string, durable: () => Promise<void>) => Promise<ResultRow[]>;
+
+function runnerOf(db: Db): Runner {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (client && typeof (client as PGlite).transaction === 'function' && 'exec' in (client as object)) {
+    const lite = client as PGlite;
+    // PGlite is one session: the transaction holds it, so no other query lands inside ours while
+    // the blobs are synced.
+    return (statements, durable) =>
+      lite.transaction(async (tx) => {
+        const results = await tx.exec(statements);
+        await durable();
+        return results.flatMap((r) => r.rows as ResultRow[]);
+      });
+  }
+  if (client && typeof (client as pg.Pool).connect === 'function') {
+    const pool = client as pg.Pool;
+    return async (statements, durable) => {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const results = (await connection.query(`begin;\n${statements}`)) as unknown as
+          pg.QueryResult | pg.QueryResult[];
+        await durable();
+        await connection.query('commit');
+        return (Array.isArray(results) ? results : [results]).flatMap((r) => r.rows as ResultRow[]);
+      } catch (error) {
+        // The statements after a failing one were skipped and the transaction is left aborted.
+        await connection.query('rollback').catch((e: Error) => (broken = e));
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
+    };
+  }
+  throw new Error('the index writer needs a PGlite or node-postgres database');
+}
+
+/** The instance's blob could not be made durable: its row was not committed. */
+export class BlobNotDurable extends Error {
+  constructor(readonly blobError: unknown) {
+    super(blobError instanceof Error ? blobError.message : String(blobError));
+  }
+}
+
+/** Thrown out of a batch whose statements ran but some blobs failed: those jobs, by index. */
+class BlobsFailed extends Error {
+  constructor(readonly failed: Map<number, unknown>) {
+    super('some blobs of the batch could not be stored');
+  }
+}
+
+interface Pending {
+  row: IndexRow;
+  /** Settles once the instance's blob is durable (or could not be made so). */
+  durable: Promise<unknown>;
+  resolve(outcome: IndexOutcome): void;
+  reject(error: Error): void;
+}
+
+export class IndexWriter {
+  private readonly run: Runner;
+  private queue: Pending[] = [];
+  private draining = false;
+  /** Transactions committed and instances in them (tests and the bench read these). */
+  readonly stats = { batches: 0, instances: 0, largestBatch: 0, retriedBatches: 0 };
+
+  constructor(db: Db) {
+    this.run = runnerOf(db);
+  }
+
+  /**
+   * Resolves once the instance's row is committed; rejects with the database's error, or with
+   * {@link BlobNotDurable} when `durable` rejects. The statements may run while the blob is still
+   * being synced; the commit waits for it, so a committed row always names a durable blob.
+   */
+  write(row: IndexRow, durable: Promise<unknown> = Promise.resolve()): Promise<IndexOutcome> {
+    durable.catch(() => undefined);
+    return new Promise<IndexOutcome>((resolve, reject) => {
+      this.queue.push({ row, durable, resolve, reject });
+      if (!this.draining) {
+        this.draining = true;
+        // Callers in the same tick (parts of one STOW request ready together) join the first batch.
+        queueMicrotask(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, MAX_BATCH);
+        await this.writeBatch(batch);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    try {
+      const outcomes = await this.commit(batch);
+      batch.forEach((p, i) => p.resolve(outcomes[i]!));
+    } catch (error) {
+      if (error instanceof BlobsFailed) {
+        // Rolled back: the instances without a durable blob are refused, the others written again.
+        for (const [i, blobError] of error.failed) batch[i]!.reject(new BlobNotDurable(blobError));
+        const rest = batch.filter((_, i) => !error.failed.has(i));
+        if (rest.length > 0) await this.writeBatch(rest);
+        return;
+      }
+      if (batch.length === 1) {
+        batch[0]!.reject(error as Error);
+        return;
+      }
+      this.stats.retriedBatches++;
+      // Nothing of the batch was committed: each instance again on its own.
+      for (const pending of batch) {
+        try {
+          const [outcome] = await this.commit([pending]);
+          pending.resolve(outcome!);
+        } catch (alone) {
+          pending.reject(
+            alone instanceof BlobsFailed ? new BlobNotDurable(alone.failed.get(0)) : (alone as Error),
+          );
+        }
+      }
+    }
+  }
+
+  private async commit(batch: Pending[]): Promise<IndexOutcome[]> {
+    const rows = batch.map((p) => p.row);
+    // One lock order for every transaction (study by study): two server processes writing batches
+    // of the same studies wait for each other instead of deadlocking.
+    const order = rows
+      .map((row, job) => ({ row, job }))
+      .sort((a, b) =>
+        a.row.groupId !== b.row.groupId
+          ? a.row.groupId - b.row.groupId
+          : a.row.studyInstanceUid < b.row.studyInstanceUid
+            ? -1
+            : a.row.studyInstanceUid > b.row.studyInstanceUid
+              ? 1
+              : a.job - b.job,
+      );
+    const statements = order.map(({ row, job }) => instanceStatements(row, job)).join('');
+    const results = await this.run(statements, async () => {
+      const settled = await Promise.allSettled(batch.map((p) => p.durable));
+      const failed = new Map<number, unknown>();
+      settled.forEach((s, i) => {
+        if (s.status === 'rejected') failed.set(i, s.reason);
+      });
+      if (failed.size > 0) throw new BlobsFailed(failed);
+    });
+    const outcomes: Array<IndexOutcome | undefined> = new Array(rows.length);
+    for (const r of results) {
+      if (r.job === undefined || r.written === undefined) continue;
+      const job = Number(r.job);
+      if (r.report_status_id === null || r.study_id === null || Number(r.written) !== 2)
+        throw new Error('the instance index write returned no row');
+      outcomes[job] = {
+        studyId: Number(r.study_id),
+        reportStatusId: Number(r.report_status_id),
+        duplicate: r.duplicate,
+      };
+    }
+    if (outcomes.some((o) => o === undefined) || outcomes.length !== rows.length)
+      throw new Error('the instance index write returned no row');
+    this.stats.batches++;
+    this.stats.instances += rows.length;
+    this.stats.largestBatch = Math.max(this.stats.largestBatch, rows.length);
+    return outcomes as IndexOutcome[];
+  }
+}
+
+const writers = new WeakMap<Db, IndexWriter>();
+
+/** The one writer of a database handle (one per app: every way in shares it). */
+export function indexWriterOf(ctx: Pick<AppContext, 'db'>): IndexWriter {
+  let writer = writers.get(ctx.db);
+  if (!writer) writers.set(ctx.db, (writer = new IndexWriter(ctx.db)));
+  return writer;
+}

@@ -17,6 +17,11 @@ import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { AppSecrets } from './modules/secrets/app-secrets.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { worklistRoutes } from './modules/worklist/worklist.routes.js';
+import { studyActionsRoutes } from './modules/study-actions/study-actions.routes.js';
+import { studyAttachmentsRoutes } from './modules/study-attachments/attachments.routes.js';
+import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
+import type { EmailProvider } from './modules/study-sharing/message-providers.js';
+import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -34,6 +39,10 @@ export interface BuildAppOptions {
   smsProvider?: SmsProvider;
   /** The default outbox provider also appends each message to this file (config OUTBOX_MIRROR_FILE). */
   outboxMirrorFile?: string;
+  /** E-mail (share links): main passes an SmtpEmailProvider when SMTP_URL is set; default: outbox only. */
+  emailProvider?: EmailProvider;
+  /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
+  publicUrl?: string;
   /** Default: apps/web/dist next to this code. */
   webDistDir?: string;
   /** The clock (tests). */
@@ -108,6 +117,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(forwardingRoutes);
       await api.register(jobsRoutes);
       await api.register(worklistRoutes);
+      await api.register(studyActionsRoutes);
+      await api.register(studyAttachmentsRoutes);
+      await api.register(reportTagsRoutes);
+      await api.register(studySharingRoutes, {
+        emailProvider: opts.emailProvider,
+        publicUrl: opts.publicUrl,
+        outboxMirrorFile: opts.outboxMirrorFile,
+      });
     },
     { prefix: '/api' },
   );

@@ -8,6 +8,7 @@ import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
+import { SmtpEmailProvider } from './modules/study-sharing/message-providers.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -31,6 +32,11 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     ...(config.OUTBOX_MIRROR_FILE ? { outboxMirrorFile: config.OUTBOX_MIRROR_FILE } : {}),
+    // Without SMTP_URL e-mails are only recorded in the outbox (development, tests).
+    ...(config.SMTP_URL
+      ? { emailProvider: new SmtpEmailProvider(handle.db, config.SMTP_URL, config.OUTBOX_MIRROR_FILE) }
+      : {}),
+    ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
   });
   app.log.info(
     { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TReportStatus, TRole, TStudyListPage } from '@radflow/core';
-import { reportStatuses, studies } from '../src/db/schema.js';
+import { type TReportStatus, type TRole, type TStudyListPage, tabsForList } from '@radflow/core';
+import type { reportStatuses } from '../src/db/schema.js';
+import { EXACT_COUNT_LIMIT } from '../src/modules/worklist/study-list.repository.js';
 import {
   type TestApp,
   TestClient,
@@ -10,6 +11,15 @@ import {
   createTestGroup,
   createTestUser,
 } from './test-app.js';
+import {
+  addTestTag,
+  createTestStudy as createStudy,
+  idsOf,
+  list,
+  signedIn as signedInAs,
+} from './worklist-test-data.js';
+
+const STUDIES = '/api/dicom-web/studies/';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,8 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A study and its report-status row, inserted directly (the list reads rows; ingest has its own tests). */
-async function createTestStudy(opts: {
+/** A study and its report row with the status, urgency and creation time the case needs. */
+function createTestStudy(opts: {
   groupId: number;
   centerId: number;
   patientName?: string;
@@ -29,50 +39,22 @@ async function createTestStudy(opts: {
   studyDate?: string;
   studyTime?: string;
   modalities?: string[];
+  row?: Partial<typeof reportStatuses.$inferInsert>;
 }) {
-  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
-  const [study] = await t.db
-    .insert(studies)
-    .values({
-      groupId: opts.groupId,
-      centerId: opts.centerId,
-      studyInstanceUid: uid,
-      patientName: opts.patientName ?? 'DOE^JANE',
-      patientId: opts.patientId ?? `P${randomBytes(3).toString('hex')}`,
-      studyDate: opts.studyDate ?? '',
-      studyTime: opts.studyTime ?? '',
-      modalities: opts.modalities ?? ['CT'],
-      seriesCount: 2,
-      instanceCount: 10,
-    })
-    .returning();
-  if (!study) throw new Error('study not created');
-  const [row] = await t.db
-    .insert(reportStatuses)
-    .values({
-      studyId: study.id,
-      groupId: opts.groupId,
-      centerId: opts.centerId,
-      status: opts.status ?? 'CREATED',
-      urgent: opts.urgent ?? false,
-      ...(opts.createdAt ? { createdAt: opts.createdAt } : {}),
-    })
-    .returning();
-  if (!row) throw new Error('report status not created');
-  return { study, row };
+  const { status, urgent, createdAt, row, ...rest } = opts;
+  return createStudy(t.db, {
+    ...rest,
+    row: {
+      status: status ?? 'CREATED',
+      urgent: urgent ?? false,
+      ...(createdAt ? { createdAt } : {}),
+      ...row,
+    },
+  });
 }
 
 async function signedIn(opts: { roles: TRole[]; groupId: number; centerId?: number | null }) {
-  const user = await createTestUser(t.db, opts);
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return browser;
-}
-
-async function list(browser: TestClient, path: string, body: Record<string, unknown> = {}) {
-  const res = await browser.post(path, body);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<TStudyListPage>();
+  return (await signedInAs(t, opts)).browser;
 }
 
 const ids = (page: TStudyListPage) => page.content.map((r) => r.id);
@@ -121,7 +103,7 @@ describe('who sees what', () => {
     expect(ids(await list(admin, '/api/report-status/'))).toEqual([b.row.id, a.row.id]);
   });
 
-  it('gives a referring doctor an empty page until sharing exists, and other roles a 403', async () => {
+  it('gives a referring doctor an empty page when nothing was shared with them, and roles without a list a 403', async () => {
     const group = await createTestGroup(t.db);
     const center = await createTestCenter(t.db, { groupId: group.id });
     await createTestStudy({ groupId: group.id, centerId: center.id });
@@ -229,6 +211,8 @@ describe('filters, sorting and paging', () => {
     const second = await list(admin, '/api/dicom-web/studies/', { size: 3, page: 1, orderingCriteria: 'id' });
     expect(second).toMatchObject({ numberOfElements: 1, first: false, last: true });
     expect(ids(second)).toEqual([rows.roy]);
+    const beyond = await list(admin, '/api/dicom-web/studies/', { size: 3, page: 5 });
+    expect(beyond).toMatchObject({ totalElements: 4, numberOfElements: 0, empty: true });
   });
 
   it('answers 400 naming the field for bad input', async () => {
@@ -244,5 +228,159 @@ describe('filters, sorting and paging', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.body).toContain(field);
     }
+  });
+});
+
+describe('tab filters, the new columns and the full row', () => {
+  let admin: Awaited<ReturnType<typeof signedInAs>>;
+  let doctor: Awaited<ReturnType<typeof signedInAs>>;
+  let groupId: number;
+  let rows: Record<'mine' | 'theirs' | 'open' | 'reprint' | 'signedOff' | 'split', number>;
+
+  beforeAll(async () => {
+    const group = await createTestGroup(t.db);
+    groupId = group.id;
+    const center = await createTestCenter(t.db, { groupId, name: 'East Scan' });
+    admin = await signedInAs(t, { roles: ['ROLE_ADMIN', 'ROLE_DOCTOR'], groupId });
+    doctor = await signedInAs(t, { roles: ['ROLE_DOCTOR'], groupId });
+    const auditor = await createTestUser(t.db, { roles: ['ROLE_AUDITOR'], groupId });
+    const base = { groupId, centerId: center.id };
+    const mine = await createTestStudy({
+      ...base,
+      status: 'LOCKED',
+      row: {
+        assignedToUserId: admin.user.id,
+        lockedByUserId: admin.user.id,
+        department: 'Cardiology',
+        studyParts: ['CT CHEST', 'CT ABDOMEN'],
+      },
+    });
+    const theirs = await createTestStudy({
+      ...base,
+      status: 'HISTORY_CREATED',
+      row: { assignedToUserId: doctor.user.id, department: 'Neurology' },
+    });
+    const open = await createTestStudy({ ...base, status: 'CREATED', urgent: true });
+    const reprint = await createTestStudy({
+      ...base,
+      status: 'SIGNED_OFF',
+      row: { assignedToUserId: doctor.user.id, signedOffAfterPrint: true, auditorUserId: auditor.id },
+    });
+    const signedOff = await createTestStudy({
+      ...base,
+      status: 'SIGNED_OFF',
+      row: { assignedToUserId: admin.user.id, signedOffAt: new Date('2026-01-02T03:04:05Z') },
+    });
+    const split = await createTestStudy({ ...base, row: { splitFromReportStatusId: signedOff.row.id } });
+    rows = {
+      mine: mine.row.id,
+      theirs: theirs.row.id,
+      open: open.row.id,
+      reprint: reprint.row.id,
+      signedOff: signedOff.row.id,
+      split: split.row.id,
+    };
+    await addTestTag(t.db, {
+      groupId,
+      reportStatusId: rows.mine,
+      tag: 'follow-up',
+      createdByUserId: doctor.user.id,
+    });
+    await addTestTag(t.db, { groupId, reportStatusId: rows.mine, tag: 'teaching', globalTag: true });
+    await addTestTag(t.db, { groupId, reportStatusId: rows.theirs, tag: 'Teaching file' });
+  });
+
+  const sorted = (...keys: Array<keyof typeof rows>) => keys.map((k) => rows[k]).sort((a, b) => a - b);
+  /** The admin tab's filter as the browser sends it (assignedTos 'ME' as a list). */
+  const adminTab = (key: string) => {
+    const { assignedTos, ...filter } = tabsForList('admin').find((tab) => tab.key === key)?.filter ?? {};
+    return { ...filter, ...(assignedTos ? { assignedTos: [assignedTos] } : {}) };
+  };
+
+  it('applies the admin tabs: Unassigned, Assigned, Reprint Needed, My Reports, My Pending', async () => {
+    const b = admin.browser;
+    expect(idsOf(await list(b, STUDIES, adminTab('unassigned')))).toEqual(sorted('open', 'split'));
+    expect(idsOf(await list(b, STUDIES, adminTab('assigned')))).toEqual(sorted('mine', 'theirs'));
+    expect(idsOf(await list(b, STUDIES, adminTab('reprintNeeded')))).toEqual(sorted('reprint'));
+    expect(idsOf(await list(b, STUDIES, adminTab('myReports')))).toEqual(sorted('signedOff'));
+    expect(idsOf(await list(b, STUDIES, adminTab('myPending')))).toEqual(sorted('mine'));
+  });
+
+  it('narrows to the e-mails of assignedTos, and to open statuses with showPending', async () => {
+    const b = admin.browser;
+    const theirs = await list(b, STUDIES, { assignedTos: [doctor.user.email.toUpperCase()] });
+    expect(idsOf(theirs)).toEqual(sorted('theirs', 'reprint'));
+    const both = await list(b, STUDIES, { assignedTos: ['ME', doctor.user.email], showPending: true });
+    expect(idsOf(both)).toEqual(sorted('mine', 'theirs'));
+    expect((await list(b, STUDIES, { assignedTos: ['nobody@test.local'] })).totalElements).toBe(0);
+  });
+
+  it('filters by assignee, auditor, tag, department, study type and status text', async () => {
+    const b = admin.browser;
+    const filter = async (filters: Record<string, string>) => idsOf(await list(b, STUDIES, { filters }));
+    expect(await filter({ assignedTo: doctor.user.email.slice(0, 12) })).toEqual(sorted('theirs', 'reprint'));
+    expect(await filter({ auditor: '@test.local' })).toEqual(sorted('reprint'));
+    expect(await filter({ tags: 'teach' })).toEqual(sorted('mine', 'theirs'));
+    expect(await filter({ tags: '100%' })).toEqual([]);
+    expect(await filter({ department: 'neuro' })).toEqual(sorted('theirs'));
+    expect(await filter({ reportStudyPart: 'abdomen' })).toEqual(sorted('mine'));
+    expect(await filter({ status: 'history' })).toEqual(sorted('theirs'));
+    expect(await filter({ radiologyCenter: 'east', department: 'cardio' })).toEqual(sorted('mine'));
+  });
+
+  it('sorts by the assignee e-mail', async () => {
+    const page = await list(admin.browser, STUDIES, {
+      orderingCriteria: 'assignedTo',
+      sortOrder: 'ASC',
+      assignedTos: ['ME', doctor.user.email],
+    });
+    const emails = page.content.map((r) => r.assignedTo);
+    expect(emails).toEqual([...emails].sort());
+    expect(new Set(emails)).toEqual(new Set([admin.user.email, doctor.user.email]));
+  });
+
+  it('answers the full row: people as e-mails, tags with their creator, split and dates', async () => {
+    const page = await list(admin.browser, STUDIES, { size: 50 });
+    const byId = new Map(page.content.map((r) => [r.id, r]));
+    expect(byId.get(rows.mine)).toMatchObject({
+      assignedTo: admin.user.email,
+      assignedToName: admin.user.identifier,
+      lockedBy: admin.user.email,
+      department: 'Cardiology',
+      reportStudyPart: ['CT CHEST', 'CT ABDOMEN'],
+      hasReports: false,
+      attachmentCount: { history: 0, film: 0, report: 0 },
+      tags: [
+        { tag: 'follow-up', globalTag: false, createdBy: doctor.user.email, reportStatusId: rows.mine },
+        { tag: 'teaching', globalTag: true, createdBy: '', reportStatusId: rows.mine },
+      ],
+    });
+    expect(byId.get(rows.reprint)).toMatchObject({ signedOffAfterPrint: true, auditStatus: null });
+    expect(byId.get(rows.signedOff)).toMatchObject({
+      hasSplitChild: true,
+      signedOffAt: '2026-01-02T03:04:05.000Z',
+    });
+    expect(byId.get(rows.split)).toMatchObject({
+      hasSplitChild: false,
+      splitFromReportStatusId: rows.signedOff,
+    });
+    expect(byId.get(rows.open)).toMatchObject({ assignedTo: null, urgent: true, tags: [] });
+  });
+});
+
+describe('the total of a big list', () => {
+  it(`counts up to ${EXACT_COUNT_LIMIT} matches exactly and estimates beyond`, async () => {
+    const group = await createTestGroup(t.db);
+    const center = await createTestCenter(t.db, { groupId: group.id });
+    const { study } = await createTestStudy({ groupId: group.id, centerId: center.id, status: 'LOCKED' });
+    await t.db.execute(
+      sql`insert into report_statuses (study_id, group_id, center_id, status)
+          select ${study.id}, ${group.id}, ${center.id}, 'SIGNED_OFF' from generate_series(1, ${EXACT_COUNT_LIMIT + 50})`,
+    );
+    const admin = await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id });
+    const all = await list(admin, STUDIES);
+    expect(all.totalElements).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(all.numberOfElements).toBe(20);
+    expect((await list(admin, STUDIES, { statuses: ['LOCKED'] })).totalElements).toBe(1);
   });
 });

@@ -35,6 +35,8 @@ export const APP_ERROR_KINDS = {
   INVALID_DEVICE_ID: 403,
   ALREADY_PRESENT: 409,
   INTERNAL: 500,
+  /** A provider we depend on (SMTP, SMS gateway, a PACS) refused or failed: not our fault, not the caller's. */
+  UPSTREAM_FAILED: 502,
 } as const;
 export type TAppErrorKind = keyof typeof APP_ERROR_KINDS;
 

@@ -19,3 +19,5 @@ export * from './schemas/jobs.js';
 export * from './zip-rules.js';
 export * from './worklist/index.js';
 export * from './schemas/worklist.js';
+export * from './schemas/study-files.js';
+export * from './schemas/study-actions.js';

@@ -8,6 +8,7 @@ import {
   canDeleteAttachment,
   canEditHistory,
   canEditReport,
+  canEditStudyDetails,
   canEditStudyType,
   canMarkDeleted,
   canMarkUrgent,
@@ -17,6 +18,7 @@ import {
   canRework,
   canSeeTimelineButton,
   canSendToReferringDoctor,
+  canSetAuditStatus,
   canSplit,
   canUnlock,
   isDownloadAndPrintHidden,
@@ -478,5 +480,44 @@ describe('one input for every rule ({ roles, flags, row })', () => {
     expect(isDownloadAndPrintHidden({ roles, flags, row, teleUser: true })).toBe(false);
     expect(canMarkUrgent({ roles, flags, row })).toBe(false);
     expect(canEditStudyType({ roles, flags, row })).toBe(false);
+  });
+});
+
+describe('canSetAuditStatus (the audit approve/reject switch; the assigned auditor only)', () => {
+  it.each(statusTable(['SIGNED_OFF']))('assigned auditor on %s → %s', (status, ok) => {
+    expect(canSetAuditStatus({ roles: ['ROLE_AUDITOR'], row: { status }, isAssignedAuditor: true })).toBe(ok);
+  });
+  it('refuses an auditor who is not the assigned one', () => {
+    const row = { status: 'SIGNED_OFF' as const };
+    expect(canSetAuditStatus({ roles: ['ROLE_AUDITOR'], row, isAssignedAuditor: false })).toBe(false);
+  });
+  it.each<TRole[]>([['ROLE_ADMIN'], ['ROLE_ASSIGNOR'], ['ROLE_DOCTOR']])(
+    '%j, even if named as auditor, → false',
+    (...roles) => {
+      const row = { status: 'SIGNED_OFF' as const };
+      expect(canSetAuditStatus({ roles, row, isAssignedAuditor: true })).toBe(false);
+    },
+  );
+});
+
+describe('canEditStudyDetails (the Edit details form: who may submit it)', () => {
+  it.each<[TRole[], boolean]>([
+    [['ROLE_CENTER'], true],
+    [['ROLE_CENTER_CUSTOMER'], true],
+    [['ROLE_TELE_RADIOLOGY'], true],
+    [['ROLE_ADMIN'], true],
+    [['ROLE_ASSIGNOR'], true],
+    [['ROLE_VERIFIER'], true],
+    [['ROLE_BILLER'], true],
+    [['ROLE_DOCTOR'], false],
+    [['ROLE_TYPIST'], false],
+    [['ROLE_REFERRING_DOCTOR'], false],
+    [['ROLE_AUDITOR'], false],
+    [['ROLE_VIEWER'], false],
+  ])('%j on CREATED → %s', (roles, ok) => {
+    expect(canEditStudyDetails({ roles, flags: {}, row: { status: 'CREATED' } })).toBe(ok);
+  });
+  it.each(statusTable(except('DELETED')))('center on %s → %s', (status, ok) => {
+    expect(canEditStudyDetails({ roles: ['ROLE_CENTER'], flags: {}, row: { status } })).toBe(ok);
   });
 });

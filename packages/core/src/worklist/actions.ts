@@ -174,6 +174,40 @@ export function canAssignAuditor({
 }
 
 /**
+ * Give the audit verdict (spec-core §2 audit columns "an approve/reject switch", §4 "Audit approval:
+ * APPROVED or REJECTED via a switch"; POST /report-status/audit-status/{id}). Decision (the spec names
+ * no roles): only the auditor assigned to the study (`isAssignedAuditor`), holding ROLE_AUDITOR, on a
+ * SIGNED_OFF study. The feature switch governs assigning auditors; an assigned auditor keeps the switch.
+ */
+export function canSetAuditStatus({
+  roles,
+  row,
+  isAssignedAuditor,
+}: TPartialRuleInput<'roles' | 'row', 'status'> & { isAssignedAuditor: boolean }): boolean {
+  return isAssignedAuditor && hasRole(roles, 'ROLE_AUDITOR') && row.status === 'SIGNED_OFF';
+}
+
+/**
+ * Who may submit the Edit details form (spec-core §2 "Edit study details", §5; §6 "Billers and
+ * tele-radiology may open history edit"). Decision (the spec names no roles for the dialog): the users
+ * who bring studies in or manage them — center users, tele-radiology, admins, assignors, verifiers and
+ * billers. Doctors, typists and the read-only roles read the details. Not on a DELETED study; which
+ * fields may change is canEditHistory and canEditStudyType.
+ */
+export const STUDY_DETAILS_ROLES: readonly TRole[] = [
+  'ROLE_ADMIN',
+  'ROLE_ASSIGNOR',
+  'ROLE_VERIFIER',
+  'ROLE_BILLER',
+  'ROLE_TELE_RADIOLOGY',
+];
+
+export function canEditStudyDetails({ roles, row }: TRuleInput<'status'>): boolean {
+  if (isRowActionsDisabled(row)) return false;
+  return isCenterUser(roles) || hasRole(roles, ...STUDY_DETAILS_ROLES);
+}
+
+/**
  * The referring doctor and message sharing dialog (spec-core §6: "Doctor: … may send to referring
  * doctor when radiologistCanSendToReferringDoctor is on"; §5 centers share before sending). Center
  * users always; doctors with the switch; not on a deleted study.

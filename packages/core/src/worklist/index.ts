@@ -11,3 +11,4 @@ export * from './time-exceeded.js';
 export * from './row-colour.js';
 export * from './columns.js';
 export * from './table.js';
+export * from './study-details.js';

@@ -1,19 +1,14 @@
 import { and, eq } from 'drizzle-orm';
-import {
-  AppError,
-  FORWARDING_MESSAGES,
-  type TStudyScope,
-  canManageForwardingPacs,
-  studyScopeOf,
-} from '@radflow/core';
+import { AppError, FORWARDING_MESSAGES, type TStudyScope, canManageForwardingPacs } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { centers } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** The study scope of the caller (the rule is core's `studyScopeOf`). */
 export function scopeOf(auth: TAuth): TStudyScope {
-  return studyScopeOf({ roles: auth.roles, groupId: auth.user.groupId, centerId: auth.user.centerId });
+  return scopeOfAuth(auth);
 }
 
 /** spec-core §3 group switch addForwardingPacsFeature: off → 403 with a message that says so. */

@@ -1,24 +1,31 @@
+import { and, eq, sql } from 'drizzle-orm';
 import {
   AppError,
   OPEN_STATUSES,
+  STUDY_LIST_FILTER_FIELDS,
+  STUDY_LIST_SORT_FIELDS,
   type TReportStatus,
   type TReportStatusListRequest,
+  type TStudyListFilterField,
   type TStudyListPage,
   type TStudyListRequest,
   type TStudyListRow,
+  type TStudyListSortField,
+  type TStudyScope,
+  type TStudyTag,
+  isGroupWide,
   toPageResponse,
 } from '@radflow/core';
 import type { Db } from '../../db/client.js';
-import type { TAuth } from '../../plugins/auth.js';
+import { userMappings, users } from '../../db/schema.js';
+import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import {
-  FILTER_COLUMNS,
-  SORT_COLUMNS,
-  type TFilterColumn,
-  type TSortColumn,
   type TStudyListDbRow,
   type TStudyListQuery,
   findStudyListPage,
+  findStudyListRows,
+  findTagsOf,
 } from './study-list.repository.js';
 
 type TListRequest = TStudyListRequest | TReportStatusListRequest;
@@ -28,45 +35,118 @@ type TListRequest = TStudyListRequest | TReportStatusListRequest;
  * sorted and paged. See DECISIONS.md in this folder for what the spec leaves open.
  */
 export async function listStudies(db: Db, auth: TAuth, request: TListRequest): Promise<TStudyListPage> {
+  const scope = scopeOfAuth(auth);
+  // POST /report-status/ bodies never hold the tab fields (its schema strips unknown keys).
+  const tabs: Partial<TStudyListRequest> = request;
+  const contextDoctorId = await resolveContextDoctor(db, auth, scope, tabs.contextDoctor);
   const query: TStudyListQuery = {
-    scope: scopeOfAuth(auth),
+    scope,
     filters: filtersOf(request.filters),
-    statuses: statusesOf(request),
+    statuses: statusesOf(request.statuses ?? null, tabs.showPending === true),
     urgentOnly: request.showUrgent === true,
+    assignment: assignmentOf(tabs),
+    assignedTo: assignedToOf(tabs.assignedTos, contextDoctorId ?? auth.user.id),
+    contextDoctorId,
+    reprintNeeded: tabs.showReprintNeeded === true,
     createdFrom: parseDateBound('startTime', request.startTime, false),
     createdBefore: parseDateBound('endTime', request.endTime, true),
-    orderBy: sortColumnOf(request.orderingCriteria),
+    orderBy: sortFieldOf(request.orderingCriteria),
     descending: request.sortOrder === 'DESC',
     offset: request.page * request.size,
     limit: request.size,
   };
-  const { rows, total } = await findStudyListPage(db, query);
-  return toPageResponse(rows.map(toStudyListRow), total, request.page, request.size);
+  const { ids, total } = await findStudyListPage(db, query);
+  const [rows, tags] = await Promise.all([findStudyListRows(db, ids), findTagsOf(db, ids)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const tagsById = new Map<number, TStudyTag[]>();
+  for (const tag of tags)
+    tagsById.set(tag.reportStatusId, [...(tagsById.get(tag.reportStatusId) ?? []), tag]);
+  const content = ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toStudyListRow(row, tagsById.get(id) ?? [])] : [];
+  });
+  return toPageResponse(content, total, request.page, request.size);
 }
 
-/** The tab's statuses; showPending (the list call only) narrows to the open statuses. */
-function statusesOf(request: TListRequest): readonly TReportStatus[] | null {
-  const statuses = request.statuses ?? null;
-  if (!('showPending' in request) || request.showPending !== true) return statuses;
+/**
+ * contextDoctor (spec-core §6 "a typist must first choose a doctor"): the doctor whose studies the
+ * list narrows to. It must be the caller or a doctor in the caller's user map (user_mappings under
+ * ROLE_DOCTOR: a typist's doctors); a group-wide caller may name any doctor of the group. Anything
+ * else is a 403 naming the field, so a typist cannot reach another doctor's studies by asking.
+ */
+async function resolveContextDoctor(
+  db: Db,
+  auth: TAuth,
+  scope: TStudyScope,
+  contextDoctor: string | null | undefined,
+): Promise<number | null> {
+  const email = contextDoctor?.trim().toLowerCase();
+  if (!email) return null;
+  const mine = sql`(${users.id} = ${auth.user.id} or ${users.id} in (select ${userMappings.mappedUserId} from ${userMappings} where ${userMappings.userId} = ${auth.user.id} and ${userMappings.role} = 'ROLE_DOCTOR'))`;
+  const anyDoctor = sql`'ROLE_DOCTOR' = any(${users.roles})`;
+  const [doctor] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.email, email),
+        eq(users.groupId, auth.user.groupId),
+        isGroupWide(scope) ? anyDoctor : mine,
+      ),
+    );
+  if (!doctor) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED, 'contextDoctor');
+  return doctor.id;
+}
+
+/** The tab's statuses; showPending narrows them to the open statuses. */
+function statusesOf(
+  statuses: readonly TReportStatus[] | null,
+  showPending: boolean,
+): readonly TReportStatus[] | null {
+  if (!showPending) return statuses;
   const open: readonly TReportStatus[] = OPEN_STATUSES;
   return statuses ? statuses.filter((s) => open.includes(s)) : open;
 }
 
-/** Known columns with non-blank text; unknown keys are ignored (a table may send every column it shows). */
+/** showAssigned / showUnassigned; both (or neither) set is no condition. */
+function assignmentOf(tabs: Partial<TStudyListRequest>): TStudyListQuery['assignment'] {
+  const assigned = tabs.showAssigned === true;
+  const unassigned = tabs.showUnassigned === true;
+  if (assigned === unassigned) return null;
+  return assigned ? 'assigned' : 'unassigned';
+}
+
+/**
+ * assignedTos: e-mails of the group's users, 'ME' being the caller (or, for a typist working for a
+ * chosen doctor, that doctor: the typist acts for them). An empty list is no condition.
+ */
+function assignedToOf(
+  assignedTos: readonly string[] | null | undefined,
+  meId: number,
+): TStudyListQuery['assignedTo'] {
+  const entries = (assignedTos ?? []).map((e) => e.trim()).filter((e) => e !== '');
+  if (entries.length === 0) return null;
+  const hasMe = entries.some((e) => e.toUpperCase() === 'ME');
+  const emails = entries.filter((e) => e.toUpperCase() !== 'ME').map((e) => e.toLowerCase());
+  return { userIds: hasMe ? [meId] : [], emails };
+}
+
+/** Known fields with non-blank text; unknown keys are ignored (a table may send every column it shows). */
 function filtersOf(filters: Record<string, string>): TStudyListQuery['filters'] {
-  const known: Partial<Record<TFilterColumn, string>> = {};
-  for (const column of FILTER_COLUMNS) {
-    const text = filters[column]?.trim();
-    if (text) known[column] = text;
+  const known: Partial<Record<TStudyListFilterField, string>> = {};
+  for (const field of STUDY_LIST_FILTER_FIELDS) {
+    const text = filters[field]?.trim();
+    if (text) known[field] = text;
   }
   return known;
 }
 
-function sortColumnOf(orderingCriteria: string): TSortColumn {
-  if (Object.hasOwn(SORT_COLUMNS, orderingCriteria)) return orderingCriteria as TSortColumn;
+function sortFieldOf(orderingCriteria: string): TStudyListSortField {
+  const field = STUDY_LIST_SORT_FIELDS.find((f) => f === orderingCriteria);
+  if (field) return field;
   throw new AppError(
     'BAD_REQUEST',
-    `orderingCriteria must be one of ${Object.keys(SORT_COLUMNS).join(', ')}`,
+    `orderingCriteria must be one of ${STUDY_LIST_SORT_FIELDS.join(', ')}`,
     'orderingCriteria',
   );
 }
@@ -107,19 +187,35 @@ export function toStudyDateTime(studyDate: string, studyTime: string): string | 
   return `${date[1]}-${date[2]}-${date[3]} ${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}`;
 }
 
-function toStudyListRow(row: TStudyListDbRow): TStudyListRow {
-  const { modalities, seriesCount, instanceCount, studyDate, studyTime, ...rest } = row;
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+function toStudyListRow(row: TStudyListDbRow, tags: readonly TStudyTag[]): TStudyListRow {
+  const {
+    modalities,
+    seriesCount,
+    instanceCount,
+    studyDate,
+    studyTime,
+    historyAttachments,
+    filmAttachments,
+    reportAttachments,
+    ...rest
+  } = row;
   return {
     ...rest,
-    // No assignment column yet (issue 4 §2 adds assignment).
-    assignedTo: null,
     modality: modalities.join(','),
     count: { series: seriesCount, images: instanceCount },
     studyDateTime: toStudyDateTime(studyDate, studyTime),
+    backedUpAt: iso(row.backedUpAt),
+    deletedAt: iso(row.deletedAt),
     createdAt: row.createdAt.toISOString(),
-    firstUploadCompletedAt: row.firstUploadCompletedAt?.toISOString() ?? null,
-    lastUploadCompletedAt: row.lastUploadCompletedAt?.toISOString() ?? null,
-    // Tags arrive with the tag actions (issue 4 §2).
-    tags: [],
+    firstUploadCompletedAt: iso(row.firstUploadCompletedAt),
+    lastUploadCompletedAt: iso(row.lastUploadCompletedAt),
+    signedOffAt: iso(row.signedOffAt),
+    firstSignedOffAt: iso(row.firstSignedOffAt),
+    // Reports do not exist yet (the reporting issue); the rules that read it already get the field.
+    hasReports: false,
+    attachmentCount: { history: historyAttachments, film: filmAttachments, report: reportAttachments },
+    tags: [...tags],
   };
 }

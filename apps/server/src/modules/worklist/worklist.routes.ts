@@ -43,8 +43,10 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         security: SIGNED_IN,
         summary: 'The admin and doctor study lists: one page of study rows the caller may see',
         description:
-          'showAssigned, showUnassigned, showReprintNeeded, assignedTos and contextDoctor are accepted but not ' +
-          'applied yet (no assignment or print data exists).',
+          'Tab fields: showAssigned / showUnassigned (a doctor is / is not assigned), showReprintNeeded (signed ' +
+          "off again after printing), assignedTos (e-mails, 'ME' = the caller or the contextDoctor), contextDoctor " +
+          '(the caller or a doctor in their user map, else 403). totalElements is exact up to 10,000 matches, ' +
+          "PostgreSQL's estimate above.",
         body: ZStudyListRequest,
         response: { 200: ZStudyListPage, ...errorResponses(400, 401, 403) },
       },

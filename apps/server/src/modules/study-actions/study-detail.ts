@@ -1,0 +1,112 @@
+import {
+  AppError,
+  MESSAGES,
+  type TStudyDetail,
+  type TStudyHistory,
+  type TStudyTimeline,
+} from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { listAttachments } from '../study-attachments/attachments.repository.js';
+import { toStudyDateTime } from '../worklist/list-studies.js';
+import {
+  type TStudyDbRow,
+  findVisibleStudyRow,
+  listStudyEvents,
+  listStudyTags,
+} from './study-actions.repository.js';
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A row the caller may see, or 404 'Not found' (an invisible row is answered like a missing one). */
+async function loadVisibleRow(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDbRow> {
+  const row = await findVisibleStudyRow(db, scopeOfAuth(auth), id);
+  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
+  return row;
+}
+
+function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDetail {
+  const r = row.report;
+  return {
+    id: r.id,
+    instanceId: row.instanceId,
+    apiVersion: r.apiVersion,
+    status: r.status,
+    urgent: r.urgent,
+    reworked: r.reworked,
+    signedOffAfterPrint: r.signedOffAfterPrint,
+    backedUpAt: iso(r.backedUpAt),
+    deletedAt: iso(r.deletedAt),
+    assignedTo: row.assignedTo,
+    assignedToName: row.assignedToName,
+    assignedAt: iso(r.assignedAt),
+    auditor: row.auditor,
+    auditStatus: r.auditStatus,
+    lockedBy: row.lockedBy,
+    referringDoctor: row.referringDoctor,
+    patientName: r.patientName,
+    patientId: r.patientId,
+    uhid: r.uhid,
+    patientSex: r.patientSex,
+    patientAge: r.patientAge,
+    // The row's study name, else what DICOM called the study (as the lists show it).
+    studyName: r.studyName || row.studyDescription,
+    modality: row.modalities.join(','),
+    reportStudyPart: r.studyParts,
+    count: { series: row.seriesCount, images: row.instanceCount },
+    referringPhysicianName: r.referringPhysicianName,
+    referringPhysicianEmail: r.referringPhysicianEmail,
+    consultingDoctorEmails: r.consultingDoctorEmails,
+    accessionNumber: r.accessionNumber,
+    department: r.department,
+    institutionName: row.institutionName,
+    radiologyCenter: row.radiologyCenter,
+    centerEmail: row.centerEmail,
+    mobileNumber: r.mobileNumber,
+    email: r.email,
+    shareLink: r.shareLink,
+    sharedEmails: r.sharedEmails,
+    sharedNumbers: r.sharedNumbers,
+    dunningLabels: r.dunningLabels,
+    invoiceNumber: r.invoiceNumber,
+    history: r.history,
+    splitFromReportStatusId: r.splitFromReportStatusId,
+    hasSplitChild: row.hasSplitChild,
+    // TODO(reporting issue): reports and hasReports come from the reports table.
+    hasReports: false,
+    reports: [],
+    attachmentCount: row.attachments,
+    studyDateTime: toStudyDateTime(row.studyDate, row.studyTime),
+    createdAt: r.createdAt.toISOString(),
+    firstUploadCompletedAt: iso(r.firstUploadCompletedAt),
+    lastUploadCompletedAt: iso(r.lastUploadCompletedAt),
+    signedOffAt: iso(r.signedOffAt),
+    firstSignedOffAt: iso(r.firstSignedOffAt),
+    printedAt: iso(r.printedAt),
+    tags,
+  };
+}
+
+/** GET /report-status/id/{id}: the study row (spec-core §3). */
+export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDetail> {
+  const row = await loadVisibleRow(db, auth, id);
+  return toStudyDetail(row, await listStudyTags(db, id));
+}
+
+/** GET /history/{id}: the row with its attachment lists and its timeline. */
+export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyHistory> {
+  const row = await loadVisibleRow(db, auth, id);
+  const [tags, attachments, timeline] = await Promise.all([
+    listStudyTags(db, id),
+    listAttachments(db, id),
+    listStudyEvents(db, id),
+  ]);
+  return { ...toStudyDetail(row, tags), ...attachments, timeline };
+}
+
+/** GET /report-status/timeline/{id}: the timeline alone (the report notification timeline dialog). */
+export async function getStudyTimeline(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyTimeline> {
+  await loadVisibleRow(db, auth, id);
+  return listStudyEvents(db, id);
+}

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import { type AnyColumn, and, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  AppError,
+  type TShareResponse,
+  type ZSaveReferringDoctorRequest,
+  type ZSendEmailRequest,
+  type ZSendMessageRequest,
+  buildShareUrl,
+  canSendToReferringDoctor,
+  groupFlags,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
+import { reportStatuses, studyEvents, users } from '../../db/schema.js';
+import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
+import { loadGroupPreferences } from '../preferences/preferences.js';
+import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
+import type { EmailProvider, WhatsappProvider } from './message-providers.js';
+
+export interface TSharingDeps {
+  ctx: AppContext;
+  email: EmailProvider;
+  whatsapp: WhatsappProvider;
+  /** Where users reach us (config PUBLIC_URL), else the address of the request. */
+  publicUrl: string;
+}
+
+/**
+ * The study, visible to the caller (404) and shareable by them on its status with the group's
+ * switches (core canSendToReferringDoctor: center users; doctors with
+ * radiologistCanSendToReferringDoctor; never a deleted study) — else 403.
+ */
+async function loadShareableReport(ctx: AppContext, auth: TAuth, reportStatusId: number) {
+  const report = await loadVisibleReport(ctx.db, auth, reportStatusId);
+  const flags = groupFlags(await loadGroupPreferences(ctx.db, report.groupId));
+  if (!canSendToReferringDoctor({ roles: auth.roles, flags, row: report })) {
+    throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
+  }
+  return { report, flags };
+}
+
+/** POST /report-status/save: share the study with a referring doctor (ROLE_REFERRING_DOCTOR) of the group. */
+export async function saveReferringDoctor(
+  ctx: AppContext,
+  auth: TAuth,
+  input: z.output<typeof ZSaveReferringDoctorRequest>,
+) {
+  const { report } = await loadShareableReport(ctx, auth, input.reportStatusId);
+  if (input.studyId != null && input.studyId !== report.studyId) {
+    throw new AppError('BAD_REQUEST', 'studyId is not the study of this report', 'studyId');
+  }
+  const [doctor] = await ctx.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      and(
+        sql`lower(${users.email}) = ${input.referringDoctorEmail}`,
+        eq(users.groupId, report.groupId),
+        eq(users.active, true),
+        sql`'ROLE_REFERRING_DOCTOR' = any(${users.roles})`,
+      ),
+    );
+  if (!doctor) {
+    throw new AppError(
+      'BAD_REQUEST',
+      'No referring doctor of this group has that e-mail',
+      'referringDoctorEmail',
+    );
+  }
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(reportStatuses)
+      .set({ referringDoctorUserId: doctor.id, referringPhysicianEmail: doctor.email })
+      .where(eq(reportStatuses.id, report.id));
+    await insertEvent(ctx, tx, auth, report, 'REFERRING_DOCTOR_SAVED', {
+      referringDoctorEmail: doctor.email,
+    });
+  });
+  return { reportStatusId: report.id, referringDoctorEmail: doctor.email };
+}
+
+function insertEvent(
+  ctx: AppContext,
+  tx: Tx,
+  auth: TAuth,
+  report: TVisibleReport,
+  eventType: string,
+  detail: Record<string, unknown>,
+) {
+  return tx.insert(studyEvents).values({
+    reportStatusId: report.id,
+    eventType,
+    actorUserId: auth.user.id,
+    fromStatus: report.status,
+    toStatus: report.status,
+    detail,
+    createdAt: ctx.now(),
+  });
+}
+
+/**
+ * Records a recipient on the row (distinct) and gives the row a share link if it has none, in one
+ * statement under the transaction, with the timeline event. The token is 192 random bits: the link
+ * opens the study without signing in, so it must not be guessable.
+ */
+async function recordShare(
+  ctx: AppContext,
+  auth: TAuth,
+  report: TVisibleReport,
+  to: { number: string } | { email: string },
+  eventType: string,
+  detail: Record<string, unknown>,
+) {
+  const token = randomBytes(24).toString('base64url');
+  return ctx.db.transaction(async (tx) => {
+    const appendDistinct = (column: AnyColumn, value: string) =>
+      sql`case when ${value}::text = any(${column}) then ${column} else array_append(${column}, ${value}::text) end`;
+    const recipient =
+      'number' in to
+        ? { sharedNumbers: appendDistinct(reportStatuses.sharedNumbers, to.number) }
+        : { sharedEmails: appendDistinct(reportStatuses.sharedEmails, to.email) };
+    const [row] = await tx
+      .update(reportStatuses)
+      .set({ shareLink: sql`coalesce(${reportStatuses.shareLink}, ${token})`, ...recipient })
+      .where(eq(reportStatuses.id, report.id))
+      .returning({
+        shareLink: reportStatuses.shareLink,
+        sharedNumbers: reportStatuses.sharedNumbers,
+        sharedEmails: reportStatuses.sharedEmails,
+      });
+    if (!row?.shareLink) throw new Error('report row vanished while sharing');
+    await insertEvent(ctx, tx, auth, report, eventType, detail);
+    return { ...row, shareLink: row.shareLink };
+  });
+}
+
+function describeStudy(report: TVisibleReport): string {
+  const parts = [report.patientName.replaceAll('^', ' ').trim(), report.studyName.trim()].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : `study ${report.id}`;
+}
+
+/**
+ * POST /report-status/send-message/{id}: SMS, and WhatsApp unless the group's
+ * doNotSendWhatsappMessage is on, both carrying the share link. The row change commits first; the
+ * messages go out after (a provider failure does not undo the recorded share).
+ */
+export async function sendShareMessage(
+  deps: TSharingDeps,
+  auth: TAuth,
+  reportStatusId: number,
+  input: z.output<typeof ZSendMessageRequest>,
+): Promise<TShareResponse> {
+  const { ctx } = deps;
+  const { report, flags } = await loadShareableReport(ctx, auth, reportStatusId);
+  const channels: Array<'SMS' | 'WHATSAPP'> = flags.doNotSendWhatsappMessage ? ['SMS'] : ['SMS', 'WHATSAPP'];
+  const shared = await recordShare(ctx, auth, report, { number: input.number }, 'SHARED_BY_MESSAGE', {
+    number: input.number,
+    referringPhysician: input.referringPhysician ?? null,
+    channels,
+  });
+  const url = buildShareUrl(deps.publicUrl, shared.shareLink);
+  const greeting = input.referringPhysician ? `Dear ${input.referringPhysician}, the` : 'The';
+  const body = `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
+  await ctx.sms.send({ to: input.number, body });
+  if (channels.includes('WHATSAPP')) await deps.whatsapp.send({ to: input.number, body });
+  return { ...shared, shareLink: url, channels };
+}
+
+/** POST /report-status/send-email/{id}: one e-mail with the share link through the e-mail provider. */
+export async function sendShareEmail(
+  deps: TSharingDeps,
+  auth: TAuth,
+  reportStatusId: number,
+  input: z.output<typeof ZSendEmailRequest>,
+): Promise<TShareResponse> {
+  const { ctx } = deps;
+  const { report } = await loadShareableReport(ctx, auth, reportStatusId);
+  const shared = await recordShare(ctx, auth, report, { email: input.email }, 'SHARED_BY_EMAIL', {
+    email: input.email,
+  });
+  const url = buildShareUrl(deps.publicUrl, shared.shareLink);
+  await deps.email.send({
+    to: input.email,
+    subject: `Report shared with you: ${describeStudy(report)}`,
+    body: `The report of ${describeStudy(report)} is shared with you.\n\nOpen it here: ${url}\n`,
+  });
+  return { ...shared, shareLink: url, channels: ['EMAIL'] };
+}

@@ -1,0 +1,100 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  type TRole,
+  ZReportStatusIdParams,
+  ZSaveReferringDoctorRequest,
+  ZSaveReferringDoctorResponse,
+  ZSendEmailRequest,
+  ZSendMessageRequest,
+  ZShareResponse,
+  canSendToReferringDoctor,
+} from '@radflow/core';
+import { authOf } from '../../plugins/auth.js';
+import { SIGNED_IN, errorResponses } from '../http.js';
+import {
+  type EmailProvider,
+  OutboxEmailProvider,
+  OutboxWhatsappProvider,
+  type WhatsappProvider,
+} from './message-providers.js';
+import { type TSharingDeps, saveReferringDoctor, sendShareEmail, sendShareMessage } from './share-study.js';
+
+export interface TStudySharingOptions {
+  /** Default: records e-mail in message_outbox only (main passes an SmtpEmailProvider with SMTP_URL). */
+  emailProvider?: EmailProvider | undefined;
+  /** Default: records WhatsApp messages in message_outbox. */
+  whatsappProvider?: WhatsappProvider | undefined;
+  /** config PUBLIC_URL: the base of share links. Default: the address the request came to. */
+  publicUrl?: string | undefined;
+  outboxMirrorFile?: string | undefined;
+}
+
+/** Roles that could share with some switch on: the route refuses the rest before any lookup. */
+const mayEverShare = (roles: readonly TRole[]) =>
+  canSendToReferringDoctor({
+    roles,
+    flags: { radiologistCanSendToReferringDoctor: true },
+    row: { status: 'CREATED' },
+  });
+
+/** Referring doctor save and message sharing (spec-core §2 dialog, §5, §6, §7 report-status calls). */
+export const studySharingRoutes: FastifyPluginAsyncZod<TStudySharingOptions> = async (app, opts) => {
+  const tags = ['study-sharing'];
+  const email = opts.emailProvider ?? new OutboxEmailProvider(app.ctx.db, opts.outboxMirrorFile);
+  const whatsapp = opts.whatsappProvider ?? new OutboxWhatsappProvider(app.ctx.db, opts.outboxMirrorFile);
+  const depsOf = (request: FastifyRequest): TSharingDeps => ({
+    ctx: app.ctx,
+    email,
+    whatsapp,
+    publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
+  });
+  const sharer = { onRequest: app.requirePermission(mayEverShare) };
+
+  app.post(
+    '/report-status/save',
+    {
+      ...sharer,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: 'Share the study with a referring doctor (a ROLE_REFERRING_DOCTOR user of the group)',
+        body: ZSaveReferringDoctorRequest,
+        response: { 200: ZSaveReferringDoctorResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => saveReferringDoctor(app.ctx, authOf(request), request.body),
+  );
+
+  app.post(
+    '/report-status/send-message/:id',
+    {
+      ...sharer,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "Send the study's share link by SMS (and WhatsApp unless doNotSendWhatsappMessage)",
+        params: ZReportStatusIdParams,
+        body: ZSendMessageRequest,
+        response: { 200: ZShareResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => sendShareMessage(depsOf(request), authOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/report-status/send-email/:id',
+    {
+      ...sharer,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "Send the study's share link by e-mail",
+        params: ZReportStatusIdParams,
+        body: ZSendEmailRequest,
+        response: { 200: ZShareResponse, ...errorResponses(400, 401, 403, 404, 502) },
+      },
+    },
+    (request) => sendShareEmail(depsOf(request), authOf(request), request.params.id, request.body),
+  );
+};

@@ -1,0 +1,342 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { TRole, TShareResponse } from '@radflow/core';
+import { messageOutbox, reportStatuses, studies, studyEvents } from '../src/db/schema.js';
+import { type EmailProvider, SmtpEmailProvider } from '../src/modules/study-sharing/message-providers.js';
+import { closeSmtpTransports } from '../src/modules/study-sharing/smtp-client.js';
+import {
+  type TestApp,
+  TestClient,
+  createTestApp,
+  createTestCenter,
+  createTestGroup,
+  createTestUser,
+  setGroupPreference,
+  uniqueMobile,
+} from './test-app.js';
+
+const PUBLIC_URL = 'https://radflow.example';
+
+/**
+ * A real SMTP server in this process (smtp-server, the nodemailer project's server): records each
+ * accepted message and refuses recipients at refused.test with 550, so the failure path runs too.
+ */
+async function startSmtpServer() {
+  const messages: Array<{ from: string; to: string[]; data: string }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (address.address.endsWith('@refused.test')) {
+        const refusal = Object.assign(new Error('no such user'), { responseCode: 550 });
+        callback(refusal);
+      } else callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}?from=reports@radflow.example`,
+    messages,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+// The provider needs the app's database, which exists only once the app does.
+const email: EmailProvider & { inner?: SmtpEmailProvider } = {
+  send(message) {
+    if (!this.inner) throw new Error('no SMTP provider yet');
+    return this.inner.send(message);
+  },
+};
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await createTestApp({ emailProvider: email, publicUrl: PUBLIC_URL });
+  email.inner = new SmtpEmailProvider(t.db, smtp.url);
+});
+afterAll(async () => {
+  closeSmtpTransports();
+  await t.close();
+  await smtp.close();
+});
+
+async function signedIn(opts: { roles: TRole[]; groupId: number; centerId?: number | null }) {
+  const user = await createTestUser(t.db, opts);
+  const browser = new TestClient(t.app);
+  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
+  return Object.assign(browser, { user });
+}
+
+async function createWorld() {
+  const group = await createTestGroup(t.db);
+  const center = await createTestCenter(t.db, { groupId: group.id });
+  const otherGroup = await createTestGroup(t.db);
+  const otherCenter = await createTestCenter(t.db, { groupId: otherGroup.id });
+  return {
+    group,
+    center,
+    centerUser: await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id }),
+    doctor: await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id }),
+    assignor: await signedIn({ roles: ['ROLE_ASSIGNOR'], groupId: group.id }),
+    referringDoctor: await createTestUser(t.db, { roles: ['ROLE_REFERRING_DOCTOR'], groupId: group.id }),
+    otherReferringDoctor: await createTestUser(t.db, {
+      roles: ['ROLE_REFERRING_DOCTOR'],
+      groupId: otherGroup.id,
+    }),
+    otherCenterUser: await signedIn({
+      roles: ['ROLE_CENTER'],
+      groupId: otherGroup.id,
+      centerId: otherCenter.id,
+    }),
+  };
+}
+let world: Awaited<ReturnType<typeof createWorld>>;
+beforeAll(async () => {
+  world = await createWorld();
+});
+
+async function createTestStudy(group = world.group, center = world.center) {
+  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
+  const [study] = await t.db
+    .insert(studies)
+    .values({ groupId: group.id, centerId: center.id, studyInstanceUid: uid, modalities: ['CT'] })
+    .returning();
+  const [row] = await t.db
+    .insert(reportStatuses)
+    .values({
+      studyId: study!.id,
+      groupId: group.id,
+      centerId: center.id,
+      status: 'SIGNED_OFF',
+      patientName: 'SHARMA^ASHA',
+      studyName: 'MRI BRAIN',
+      assignedToUserId: world.doctor.user.id,
+    })
+    .returning();
+  return row!;
+}
+
+const reportRow = async (id: number) =>
+  (await t.db.select().from(reportStatuses).where(eq(reportStatuses.id, id)))[0]!;
+const outboxTo = (recipient: string) =>
+  t.db.select().from(messageOutbox).where(eq(messageOutbox.recipient, recipient));
+const eventsOf = (reportStatusId: number, eventType: string) =>
+  t.db
+    .select()
+    .from(studyEvents)
+    .where(and(eq(studyEvents.reportStatusId, reportStatusId), eq(studyEvents.eventType, eventType)));
+
+describe('POST /report-status/save (referring doctor)', () => {
+  it('the center shares the study with a referring doctor of the group', async () => {
+    const report = await createTestStudy();
+    const res = await world.centerUser.post('/api/report-status/save', {
+      studyId: report.studyId,
+      reportStatusId: report.id,
+      referringDoctorEmail: world.referringDoctor.email.toUpperCase(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      reportStatusId: report.id,
+      referringDoctorEmail: world.referringDoctor.email,
+    });
+    const row = await reportRow(report.id);
+    expect(row.referringDoctorUserId).toBe(world.referringDoctor.id);
+    expect(row.referringPhysicianEmail).toBe(world.referringDoctor.email);
+    expect(await eventsOf(report.id, 'REFERRING_DOCTOR_SAVED')).toHaveLength(1);
+  });
+
+  it('an e-mail that is no referring doctor of the group is 400 naming the field; nothing changes', async () => {
+    const report = await createTestStudy();
+    for (const referringDoctorEmail of [
+      'nobody@nowhere.test',
+      world.otherReferringDoctor.email,
+      world.doctor.user.email,
+      'not-an-email',
+    ]) {
+      const res = await world.centerUser.post('/api/report-status/save', {
+        reportStatusId: report.id,
+        referringDoctorEmail,
+      });
+      expect(res.statusCode, referringDoctorEmail).toBe(400);
+      expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('referringDoctorEmail');
+    }
+    const wrongStudy = await world.centerUser.post('/api/report-status/save', {
+      studyId: report.studyId + 1_000_000,
+      reportStatusId: report.id,
+      referringDoctorEmail: world.referringDoctor.email,
+    });
+    expect(wrongStudy.statusCode).toBe(400);
+    expect(wrongStudy.json<{ additionalInfo: string }>().additionalInfo).toBe('studyId');
+    const row = await reportRow(report.id);
+    expect(row.referringDoctorUserId).toBeNull();
+    expect(await eventsOf(report.id, 'REFERRING_DOCTOR_SAVED')).toEqual([]);
+  });
+
+  it('403 for an assignor, and for a doctor unless radiologistCanSendToReferringDoctor; 404 across groups', async () => {
+    const report = await createTestStudy();
+    const body = { reportStatusId: report.id, referringDoctorEmail: world.referringDoctor.email };
+    expect((await world.assignor.post('/api/report-status/save', body)).statusCode).toBe(403);
+    expect((await world.doctor.post('/api/report-status/save', body)).statusCode).toBe(403);
+    expect((await world.otherCenterUser.post('/api/report-status/save', body)).statusCode).toBe(404);
+    expect((await reportRow(report.id)).referringDoctorUserId).toBeNull();
+
+    const group = await createTestGroup(t.db);
+    const center = await createTestCenter(t.db, { groupId: group.id });
+    await setGroupPreference(t.db, group.id, 'GROUP_SWITCHES', { radiologistCanSendToReferringDoctor: true });
+    const doctor = await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id });
+    const referring = await createTestUser(t.db, { roles: ['ROLE_REFERRING_DOCTOR'], groupId: group.id });
+    const own = await createTestStudy(group, center);
+    await t.db
+      .update(reportStatuses)
+      .set({ assignedToUserId: doctor.user.id })
+      .where(eq(reportStatuses.id, own.id));
+    const res = await doctor.post('/api/report-status/save', {
+      reportStatusId: own.id,
+      referringDoctorEmail: referring.email,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+});
+
+describe('POST /report-status/send-message/{id}', () => {
+  it('sends SMS and WhatsApp with the share link; the number is recorded once; the link stays', async () => {
+    const report = await createTestStudy();
+    const number = uniqueMobile();
+    const res = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, {
+      number,
+      referringPhysician: 'Dr Mehta',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const shared = res.json<TShareResponse>();
+    const row = await reportRow(report.id);
+    expect(row.shareLink).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(shared.shareLink).toBe(`${PUBLIC_URL}/share?link=${row.shareLink}`);
+    expect(shared.channels).toEqual(['SMS', 'WHATSAPP']);
+    expect(row.sharedNumbers).toEqual([number]);
+
+    const outbox = await outboxTo(number);
+    expect(outbox.map((m) => m.channel).sort()).toEqual(['SMS', 'WHATSAPP']);
+    for (const message of outbox) {
+      expect(message.body).toContain(`${PUBLIC_URL}/share?link=${row.shareLink}`);
+      expect(message.body).toContain('Dear Dr Mehta');
+      expect(message.body).toContain('SHARMA ASHA');
+    }
+
+    const again = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
+    expect(again.statusCode).toBe(200);
+    const after = await reportRow(report.id);
+    expect(after.sharedNumbers).toEqual([number]);
+    expect(after.shareLink).toBe(row.shareLink);
+    expect(await eventsOf(report.id, 'SHARED_BY_MESSAGE')).toHaveLength(2);
+  });
+
+  it('with doNotSendWhatsappMessage only the SMS goes', async () => {
+    const group = await createTestGroup(t.db);
+    const center = await createTestCenter(t.db, { groupId: group.id });
+    await setGroupPreference(t.db, group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', {
+      doNotSendWhatsappMessage: true,
+    });
+    const centerUser = await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id });
+    const report = await createTestStudy(group, center);
+    const number = uniqueMobile();
+    const res = await centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<TShareResponse>().channels).toEqual(['SMS']);
+    expect((await outboxTo(number)).map((m) => m.channel)).toEqual(['SMS']);
+  });
+
+  it('a number outside the mobile pattern is 400 naming number; nothing is sent or stored', async () => {
+    const report = await createTestStudy();
+    for (const number of ['12345', '5123456789', '98765432101', '98765x4321']) {
+      const res = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
+      expect(res.statusCode, number).toBe(400);
+      expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('number');
+      expect(await outboxTo(number)).toEqual([]);
+    }
+    const row = await reportRow(report.id);
+    expect(row.shareLink).toBeNull();
+    expect(row.sharedNumbers).toEqual([]);
+  });
+
+  it('403 for an assignor, 404 for another group', async () => {
+    const report = await createTestStudy();
+    const number = uniqueMobile();
+    expect(
+      (await world.assignor.post(`/api/report-status/send-message/${report.id}`, { number })).statusCode,
+    ).toBe(403);
+    expect(
+      (await world.otherCenterUser.post(`/api/report-status/send-message/${report.id}`, { number }))
+        .statusCode,
+    ).toBe(404);
+    expect(await outboxTo(number)).toEqual([]);
+  });
+});
+
+describe('POST /report-status/send-email/{id}', () => {
+  it('mails the share link over SMTP, records the outbox row SENT and the address once', async () => {
+    const report = await createTestStudy();
+    const to = `ref-${randomBytes(3).toString('hex')}@clinic.test`;
+    const res = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to });
+    expect(res.statusCode, res.body).toBe(200);
+    const row = await reportRow(report.id);
+    expect(row.sharedEmails).toEqual([to]);
+
+    const mail = smtp.messages.find((m) => m.to.includes(to));
+    expect(mail?.from).toBe('reports@radflow.example');
+    const [headers, encoded] = mail!.data.split('\r\n\r\n');
+    expect(headers).toContain(`To: ${to}`);
+    expect(headers).toContain('Subject: Report shared with you: SHARMA ASHA, MRI BRAIN');
+    const text = Buffer.from(encoded!.replace(/\r\n/g, ''), 'base64').toString('utf8');
+    expect(text).toContain(`${PUBLIC_URL}/share?link=${row.shareLink}`);
+
+    const [outbox] = await outboxTo(to);
+    expect(outbox).toMatchObject({ channel: 'EMAIL', status: 'SENT' });
+    await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to.toUpperCase() });
+    expect((await reportRow(report.id)).sharedEmails).toEqual([to]);
+    expect(await eventsOf(report.id, 'SHARED_BY_EMAIL')).toHaveLength(2);
+  });
+
+  it('a refused recipient marks the outbox row FAILED and says so', async () => {
+    const report = await createTestStudy();
+    const to = `x-${randomBytes(3).toString('hex')}@refused.test`;
+    const res = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to });
+    expect(res.statusCode).toBe(502);
+    expect(res.json<{ errorDescription: string }>().errorDescription).toBe('The e-mail could not be sent');
+    const [outbox] = await outboxTo(to);
+    expect(outbox?.status).toBe('FAILED');
+  });
+
+  it('a bad address is 400 naming email; 403 for an assignor; nothing sent', async () => {
+    const report = await createTestStudy();
+    const before = smtp.messages.length;
+    const bad = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, {
+      email: 'no-at-sign',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ additionalInfo: string }>().additionalInfo).toBe('email');
+    const refused = await world.assignor.post(`/api/report-status/send-email/${report.id}`, {
+      email: 'a@b.test',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(smtp.messages.length).toBe(before);
+    expect((await reportRow(report.id)).sharedEmails).toEqual([]);
+  });
+});

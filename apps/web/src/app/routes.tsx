@@ -9,6 +9,12 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsPage'));
 const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
+// The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
+const worklist = () => import('../features/worklist');
+const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
+const CenterReportListPage = lazy(() => worklist().then((m) => ({ default: m.CenterReportListPage })));
+const AdminPatientPage = lazy(() => worklist().then((m) => ({ default: m.AdminPatientPage })));
+const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HybridStudyListPage })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -18,6 +24,10 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/login-page/:user?', element: <LoginPage /> },
   { path: '/audit-logins', element: <AuditLoginsPage /> },
   { path: '/info-page', element: <InfoPage /> },
+  { path: '/', element: <HomeStudyListPage /> },
+  { path: '/status', element: <CenterReportListPage /> },
+  { path: '/admin-page', element: <AdminPatientPage /> },
+  { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_SCREENS.map((screen) => ({

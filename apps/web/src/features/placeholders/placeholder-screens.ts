@@ -13,7 +13,6 @@ export interface TPlaceholderScreen {
   summary: string;
 }
 
-const WORKLISTS = 'the Worklists issue';
 const REPORTING = 'the Reporting issue';
 const SETTINGS = 'the Settings issue';
 const VIEWER = 'the Viewer issue';
@@ -24,34 +23,6 @@ const DASHBOARDS = 'a later issue (dashboards)';
 const ROUTER = 'a later issue (local router)';
 
 export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
-  {
-    path: '/',
-    title: 'Study list',
-    capability: 'Study list',
-    arrivesWith: WORKLISTS,
-    summary: 'The worklist of your role with its tabs, filters, row colours and study actions.',
-  },
-  {
-    path: '/admin-page',
-    title: 'Manage patient',
-    capability: 'Admin patient table',
-    arrivesWith: WORKLISTS,
-    summary: "Every study of the group's centers with assignment and status actions.",
-  },
-  {
-    path: '/status',
-    title: 'Manage report',
-    capability: 'Center report list',
-    arrivesWith: WORKLISTS,
-    summary: 'Your center’s studies: send for reporting, follow their status, print ready reports.',
-  },
-  {
-    path: '/hybrid-study-list',
-    title: 'Manage report',
-    capability: 'Offline hybrid study list',
-    arrivesWith: WORKLISTS,
-    summary: 'Studies held by the local router while working offline.',
-  },
   {
     path: '/summary',
     title: 'Report summary',

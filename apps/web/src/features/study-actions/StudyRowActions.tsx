@@ -1,0 +1,245 @@
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import CallSplitIcon from '@mui/icons-material/CallSplit';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import DescriptionIcon from '@mui/icons-material/DescriptionOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import FactCheckIcon from '@mui/icons-material/FactCheckOutlined';
+import HistoryIcon from '@mui/icons-material/HistoryOutlined';
+import LocalOfferIcon from '@mui/icons-material/LocalOfferOutlined';
+import LockOpenIcon from '@mui/icons-material/LockOpenOutlined';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
+import PersonAddIcon from '@mui/icons-material/PersonAddAlt1Outlined';
+import PrintIcon from '@mui/icons-material/PrintOutlined';
+import PriorityHighIcon from '@mui/icons-material/PriorityHigh';
+import QrCodeIcon from '@mui/icons-material/QrCode2';
+import ReplayIcon from '@mui/icons-material/Replay';
+import ReportProblemIcon from '@mui/icons-material/ReportProblemOutlined';
+import ShareIcon from '@mui/icons-material/ShareOutlined';
+import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import { WORKLIST_MESSAGES, type TStudyListKind, type TStudyListRow } from '@radflow/core';
+import { Suspense, useState, type ReactElement } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError } from '../../api/client';
+import { useFeedback } from '../../components/feedback/feedback-context';
+import { useSignedInSession } from '../auth/session';
+import type { TStudyDialogProps } from './dialog-props';
+import * as Dialogs from './lazy-dialogs';
+import { printReport } from './print-report';
+import {
+  ROW_ACTION_LABELS,
+  isStateAction,
+  offeredRowActions,
+  reportEditPath,
+  splitInlineActions,
+  urgentLabel,
+  viewRefusal,
+  viewerPath,
+  type TOfferedAction,
+  type TRowActionKey,
+  type TStateActionKey,
+} from './row-actions';
+import { STATE_ACTIONS, confirmTextOf } from './state-actions';
+import { runStateAction } from './study-actions.api';
+import { useActor, useStudiesChanged } from './use-study-actions';
+
+const ICONS: Record<TRowActionKey, ReactElement> = {
+  view: <VisibilityIcon fontSize="small" />,
+  report: <DescriptionIcon fontSize="small" />,
+  editDetails: <EditIcon fontSize="small" />,
+  attachments: <AttachFileIcon fontSize="small" />,
+  share: <ShareIcon fontSize="small" />,
+  assignDoctor: <PersonAddIcon fontSize="small" />,
+  assignAuditor: <FactCheckIcon fontSize="small" />,
+  history: <HistoryIcon fontSize="small" />,
+  notifications: <NotificationsIcon fontSize="small" />,
+  tags: <LocalOfferIcon fontSize="small" />,
+  qrCode: <QrCodeIcon fontSize="small" />,
+  print: <PrintIcon fontSize="small" />,
+  urgent: <PriorityHighIcon fontSize="small" />,
+  delete: <DeleteIcon fontSize="small" />,
+  split: <CallSplitIcon fontSize="small" />,
+  unlock: <LockOpenIcon fontSize="small" />,
+  rework: <ReplayIcon fontSize="small" />,
+};
+
+/** The actions that open a dialog, and which one. */
+const DIALOGS = {
+  editDetails: Dialogs.EditStudyDetailsDialog,
+  attachments: Dialogs.AttachmentsDialog,
+  share: Dialogs.ShareStudyDialog,
+  assignDoctor: Dialogs.AssignDoctorDialog,
+  assignAuditor: Dialogs.AssignAuditorDialog,
+  history: Dialogs.StudyHistoryDialog,
+  notifications: Dialogs.NotificationTimelineDialog,
+  tags: Dialogs.TagDialog,
+  qrCode: Dialogs.QrCodePrintDialog,
+} as const satisfies Partial<Record<TRowActionKey, React.ComponentType<TStudyDialogProps>>>;
+type TDialogKey = keyof typeof DIALOGS;
+
+const isDialogAction = (key: TRowActionKey): key is TDialogKey => key in DIALOGS;
+
+const labelOf = (key: TRowActionKey, row: TStudyListRow) =>
+  key === 'urgent' ? urgentLabel(row) : ROW_ACTION_LABELS[key];
+
+/**
+ * The action buttons of one study row (spec-core §2 dialogs, §4 Actions offered): the list's most
+ * used actions as buttons, the rest in an overflow menu ('More actions'), after the row's icon alerts
+ * (reworked; signed off again after printing). What is offered is core's
+ * rules (row-actions.ts), the same the server answers 403 with. State actions confirm first, then
+ * toast and refresh; dialogs load on first open.
+ */
+export function StudyRowActions({
+  row,
+  listKind,
+  onChanged,
+}: {
+  row: TStudyListRow;
+  listKind: TStudyListKind;
+  onChanged: () => void;
+}) {
+  const actor = useActor();
+  const session = useSignedInSession();
+  const navigate = useNavigate();
+  const { confirm, showError, showInfo } = useFeedback();
+  const changed = useStudiesChanged(onChanged);
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [openDialog, setOpenDialog] = useState<TDialogKey | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const { inline, menu } = splitInlineActions(offeredRowActions(actor, row), listKind);
+
+  const openPath = (path: string) => {
+    const ui = session.preferences.UI_PREFERENCES;
+    if (ui.popupViewer) {
+      const popup = window.open(path, `study-${row.id}`);
+      // popupViewerDoNotFocus: the list keeps the focus.
+      if (popup && ui.popupViewerDoNotFocus) window.focus();
+    } else void navigate(path);
+  };
+
+  const runState = async (key: TStateActionKey) => {
+    const spec = STATE_ACTIONS[key];
+    if (!(await confirm({ message: confirmTextOf(key) }))) return;
+    setBusy(true);
+    try {
+      const answer = await runStateAction(spec.call, row.id);
+      showInfo(spec.doneText(row, answer));
+      changed();
+    } catch (error) {
+      // The API client has shown the refusal already.
+      if (!(error instanceof ApiError)) showError(String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const run = (key: TRowActionKey) => {
+    setMenuAnchor(null);
+    if (isDialogAction(key)) {
+      setOpenDialog(key);
+      return;
+    }
+    if (isStateAction(key)) {
+      void runState(key);
+      return;
+    }
+    switch (key) {
+      case 'view': {
+        const refusal = viewRefusal(row);
+        if (refusal) showError(refusal);
+        else openPath(viewerPath(row));
+        return;
+      }
+      case 'report':
+        openPath(reportEditPath(row));
+        return;
+      case 'print':
+        printReport(row).catch((error: unknown) => {
+          if (!(error instanceof ApiError)) showError(String(error));
+        });
+        return;
+    }
+  };
+
+  const button = (action: TOfferedAction) => {
+    const label = labelOf(action.key, row);
+    return (
+      <Tooltip key={action.key} title={label}>
+        {/* A span keeps the tooltip working on a disabled button. */}
+        <span>
+          <IconButton
+            size="small"
+            aria-label={label}
+            disabled={!action.enabled || busy}
+            onClick={() => run(action.key)}
+            color={action.key === 'urgent' && row.urgent ? 'error' : 'default'}
+          >
+            {ICONS[action.key]}
+          </IconButton>
+        </span>
+      </Tooltip>
+    );
+  };
+
+  const Dialog = openDialog ? DIALOGS[openDialog] : null;
+
+  return (
+    <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', whiteSpace: 'nowrap' }}>
+      {row.reworked && (
+        <Tooltip title={WORKLIST_MESSAGES.reworked}>
+          <ReportProblemIcon
+            titleAccess={WORKLIST_MESSAGES.reworked}
+            color="warning"
+            fontSize="small"
+            sx={{ mx: 0.5 }}
+          />
+        </Tooltip>
+      )}
+      {row.signedOffAfterPrint && (
+        <Tooltip title={WORKLIST_MESSAGES.reSignedOff}>
+          <PrintIcon
+            titleAccess={WORKLIST_MESSAGES.reSignedOff}
+            color="warning"
+            fontSize="small"
+            sx={{ mx: 0.5 }}
+          />
+        </Tooltip>
+      )}
+      {inline.map(button)}
+      {menu.length > 0 && (
+        <>
+          <IconButton
+            size="small"
+            aria-label="More actions"
+            aria-haspopup="menu"
+            disabled={busy}
+            onClick={(e) => setMenuAnchor(e.currentTarget)}
+          >
+            <MoreVertIcon fontSize="small" />
+          </IconButton>
+          <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
+            {menu.map((action) => (
+              <MenuItem key={action.key} disabled={!action.enabled} onClick={() => run(action.key)}>
+                <ListItemIcon>{ICONS[action.key]}</ListItemIcon>
+                <ListItemText>{labelOf(action.key, row)}</ListItemText>
+              </MenuItem>
+            ))}
+          </Menu>
+        </>
+      )}
+      {Dialog && (
+        <Suspense fallback={null}>
+          <Dialog row={row} onClose={() => setOpenDialog(null)} onChanged={changed} />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}

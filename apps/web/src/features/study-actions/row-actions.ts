@@ -1,0 +1,213 @@
+import {
+  REPORT_READ_ONLY_ROLES,
+  WORKLIST_MESSAGES,
+  canAssign,
+  canAssignAuditor,
+  canDeleteStudyAttachment,
+  canEditReport,
+  canEditStudyDetails,
+  canMarkDeleted,
+  canMarkUrgent,
+  canPrint,
+  canRework,
+  canSeeTimelineButton,
+  canSendToReferringDoctor,
+  canSplit,
+  canTagStudy,
+  canUnlock,
+  canUploadStudyAttachment,
+  isDownloadAndPrintHidden,
+  isRowActionsDisabled,
+  type TGroupFlags,
+  type TRole,
+  type TStudyListKind,
+  type TStudyListRow,
+} from '@radflow/core';
+
+/**
+ * Which row actions a user is offered on one study row (spec-core §4 "Actions offered", §5, §6),
+ * built from the core rules the server answers 403 with, so a button shows exactly when the call
+ * would be allowed. Pure: the component only draws what this returns.
+ */
+
+/** The user facts the rules read (a subset of the web session). */
+export interface TActor {
+  roles: readonly TRole[];
+  flags: TGroupFlags;
+  teleUser: boolean;
+  email: string;
+  /** UI_PREFERENCES.hideStudyListReportButton. */
+  hideReportButton?: boolean;
+  /**
+   * The hide-deleted setting core's canMarkDeleted reads. The spec names no switch for it
+   * (packages/core/src/worklist/DECISIONS.md), so it is off unless a caller knows better.
+   */
+  hideDeletedSetting?: boolean;
+}
+
+export const ROW_ACTION_KEYS = [
+  'view',
+  'report',
+  'editDetails',
+  'attachments',
+  'share',
+  'assignDoctor',
+  'assignAuditor',
+  'history',
+  'notifications',
+  'tags',
+  'qrCode',
+  'print',
+  'urgent',
+  'delete',
+  'split',
+  'unlock',
+  'rework',
+] as const;
+export type TRowActionKey = (typeof ROW_ACTION_KEYS)[number];
+
+/** A row action as drawn: shown or not, and when shown whether it is enabled. */
+export interface TOfferedAction {
+  key: TRowActionKey;
+  enabled: boolean;
+}
+
+/** The accessible name of each action's button (Playwright finds buttons by role and this name). */
+export const ROW_ACTION_LABELS: Record<TRowActionKey, string> = {
+  view: 'View images',
+  report: 'Open report',
+  editDetails: 'Edit details',
+  attachments: 'Attachments',
+  share: 'Share',
+  assignDoctor: 'Assign doctor',
+  assignAuditor: 'Assign auditor',
+  history: 'Study history',
+  notifications: 'Notification timeline',
+  tags: 'Tags',
+  qrCode: 'Print QR code',
+  print: 'Print report',
+  urgent: 'Mark urgent',
+  delete: 'Delete study',
+  split: 'Split study',
+  unlock: 'Unlock',
+  rework: 'Rework',
+};
+
+/** The state actions: each asks for confirmation, calls one POST and refreshes the list. */
+export const STATE_ACTION_KEYS = ['urgent', 'delete', 'split', 'unlock', 'rework'] as const;
+export type TStateActionKey = (typeof STATE_ACTION_KEYS)[number];
+
+export function isStateAction(key: TRowActionKey): key is TStateActionKey {
+  return (STATE_ACTION_KEYS as readonly string[]).includes(key);
+}
+
+const isReadOnly = (roles: readonly TRole[]) => roles.every((r) => REPORT_READ_ONLY_ROLES.includes(r));
+
+/** The button label of the urgent action: it toggles the mark (core canMarkUrgent). */
+export function urgentLabel(row: Pick<TStudyListRow, 'urgent'>): string {
+  return row.urgent ? 'Remove urgent' : ROW_ACTION_LABELS.urgent;
+}
+
+/**
+ * The actions offered on a row, in display order. Every action but Print disappears on a DELETED
+ * study (core isRowActionsDisabled); View stays so that it can say 'Study has been deleted', and the
+ * report button stays disabled (spec-core §4).
+ */
+export function offeredRowActions(actor: TActor, row: TStudyListRow): TOfferedAction[] {
+  const { roles, flags } = actor;
+  const input = { roles, flags, row };
+  const deleted = isRowActionsDisabled(row);
+  const live = !deleted;
+  const rules: Record<TRowActionKey, boolean | 'disabled'> = {
+    view: true,
+    // The report button is there for whoever may edit on a live study; disabled on a deleted one.
+    report:
+      !actor.hideReportButton &&
+      (canEditReport({ roles, flags, row: { status: 'CREATED' } }) ? (deleted ? 'disabled' : true) : false),
+    editDetails: canEditStudyDetails(input),
+    attachments: live,
+    share: canSendToReferringDoctor(input),
+    assignDoctor: canAssign(input),
+    assignAuditor: canAssignAuditor(input),
+    history: live && canSeeTimelineButton(input),
+    notifications: live && !isReadOnly(roles),
+    tags: live && canTagStudy(roles),
+    qrCode: live && row.shareLink !== null,
+    // spec-core §4: Print is enabled only with reports on SIGNED_OFF or DELETED; §5 hides it for some doctors.
+    print: isDownloadAndPrintHidden({ roles, flags, teleUser: actor.teleUser })
+      ? false
+      : canPrint(input) || 'disabled',
+    urgent: canMarkUrgent(input),
+    delete: canMarkDeleted({ ...input, hideDeletedSetting: actor.hideDeletedSetting ?? false }),
+    split: canSplit(input),
+    unlock: canUnlock(input),
+    rework: canRework(input),
+  };
+  return ROW_ACTION_KEYS.filter((key) => rules[key] !== false).map((key) => ({
+    key,
+    enabled: rules[key] === true,
+  }));
+}
+
+/**
+ * The actions drawn as buttons on the row in each list; the others go to the row's overflow menu.
+ * Decision (the spec names the actions, not their layout): what each list's users do most.
+ */
+const INLINE_ACTIONS: Record<TStudyListKind, readonly TRowActionKey[]> = {
+  admin: ['view', 'report', 'assignDoctor'],
+  doctor: ['view', 'report'],
+  center: ['view', 'editDetails', 'print'],
+  centerAddInfo: ['view', 'editDetails', 'print'],
+  teleCenter: ['view', 'editDetails', 'print'],
+};
+
+/** Splits the offered actions into the row's buttons and its overflow menu, keeping their order. */
+export function splitInlineActions(
+  offered: readonly TOfferedAction[],
+  listKind: TStudyListKind,
+): { inline: TOfferedAction[]; menu: TOfferedAction[] } {
+  const inlineKeys = INLINE_ACTIONS[listKind];
+  return {
+    inline: offered.filter((a) => inlineKeys.includes(a.key)),
+    menu: offered.filter((a) => !inlineKeys.includes(a.key)),
+  };
+}
+
+/** Whether the attachments dialog lets this user add or delete files of a kind (core study-files rules). */
+export function attachmentPermissions(
+  roles: readonly TRole[],
+  row: Pick<TStudyListRow, 'status'>,
+  kind: 'HISTORY' | 'FILM' | 'REPORT',
+): { upload: boolean; remove: boolean } {
+  return {
+    upload: canUploadStudyAttachment({ roles, row }, kind),
+    remove: canDeleteStudyAttachment({ roles, row }, kind),
+  };
+}
+
+/**
+ * Why the images of a row cannot be opened (spec-core §4, §5), or null when they can: a deleted study;
+ * no image at all; images still arriving (an archive study, apiVersion above 1, whose upload has not
+ * been marked complete).
+ */
+export function viewRefusal(
+  row: Pick<TStudyListRow, 'status' | 'count' | 'apiVersion' | 'lastUploadCompletedAt'>,
+): string | null {
+  if (row.status === 'DELETED') return WORKLIST_MESSAGES.studyDeleted;
+  if (row.count.images === 0) return WORKLIST_MESSAGES.studyNotUploaded;
+  if (row.apiVersion > 1 && !row.lastUploadCompletedAt) return WORKLIST_MESSAGES.studyNotFullyUploaded;
+  return null;
+}
+
+const studyPath = (row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>) =>
+  `${encodeURIComponent(row.instanceId)}/${row.id}?v=${row.apiVersion}`;
+
+/** spec-core §2 Route table: /viewer/:studyInstanceUids/:id?v={apiVersion}. */
+export function viewerPath(row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>): string {
+  return `/viewer/${studyPath(row)}`;
+}
+
+/** spec-core §2 Route table: /report-edit/:studyInstanceUids/:id (the Reporting issue's editor). */
+export function reportEditPath(row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>): string {
+  return `/report-edit/${studyPath(row)}`;
+}

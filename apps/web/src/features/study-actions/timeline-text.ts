@@ -1,0 +1,89 @@
+import type { TStudyEvent } from '@radflow/core';
+
+/** Display names of the statuses (spec-core §4: HISTORY_CREATED is displayed as SENT). */
+const STATUS_LABELS: Record<string, string> = { HISTORY_CREATED: 'SENT' };
+export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
+
+/** What each timeline event type says; another module's type is shown as its words. */
+const EVENT_LABELS: Record<string, string> = {
+  DETAILS_UPDATED: 'Details updated',
+  SENT_FOR_REPORTING: 'Sent for reporting',
+  STUDY_PARTS_UPDATED: 'Study type updated',
+  URGENT_MARKED: 'Marked urgent',
+  URGENT_UNMARKED: 'Urgent mark removed',
+  DELETED: 'Study deleted',
+  SPLIT: 'Study split',
+  SPLIT_CREATED: 'Created by splitting a study',
+  UNLOCKED: 'Report unlocked',
+  REWORKED: 'Reworked (all reports deleted)',
+  ASSIGNED: 'Assigned',
+  UNASSIGNED: 'Unassigned',
+  AUDITOR_ASSIGNED: 'Auditor assigned',
+  AUDITOR_UNASSIGNED: 'Auditor removed',
+  AUDIT_APPROVED: 'Audit approved',
+  AUDIT_REJECTED: 'Audit rejected',
+};
+
+export function eventLabel(eventType: string): string {
+  const known = EVENT_LABELS[eventType];
+  if (known) return known;
+  const words = eventType.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Who acted: the user's name, else their e-mail, else the label of a non-user actor (an AE title). */
+export function eventActor(event: Pick<TStudyEvent, 'actorName' | 'actorEmail' | 'actorLabel'>): string {
+  return event.actorName || event.actorEmail || event.actorLabel || 'System';
+}
+
+/** The status change of an event ('CREATED → SENT'), or '' when the status did not change. */
+export function eventStatusChange(event: Pick<TStudyEvent, 'fromStatus' | 'toStatus'>): string {
+  if (!event.toStatus || event.toStatus === event.fromStatus) return '';
+  return event.fromStatus
+    ? `${statusLabel(event.fromStatus)} → ${statusLabel(event.toStatus)}`
+    : statusLabel(event.toStatus);
+}
+
+/** The extra fact of an event worth a line: whom it was assigned to, which fields changed. */
+export function eventDetail(event: Pick<TStudyEvent, 'detail'>): string {
+  const detail = event.detail ?? {};
+  const parts: string[] = [];
+  for (const key of ['assignedTo', 'auditorEmail', 'auditor', 'splitInto', 'splitFrom']) {
+    const value = detail[key];
+    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value));
+  }
+  const changed = detail.changed;
+  if (Array.isArray(changed) && changed.length > 0) parts.push(`changed: ${changed.join(', ')}`);
+  return parts.join(' · ');
+}
+
+/**
+ * The events of the report notification timeline (spec-core §2): what the people working on the
+ * report were told about — who it went to, its urgency, its locks, rework and audit — without the
+ * center's detail edits. Decision (the spec names the dialog only; the chat notifications arrive with
+ * the chat issue): a filter on the study timeline.
+ */
+const NOTIFYING = new Set([
+  'SENT_FOR_REPORTING',
+  'URGENT_MARKED',
+  'URGENT_UNMARKED',
+  'UNLOCKED',
+  'REWORKED',
+  'ASSIGNED',
+  'UNASSIGNED',
+  'AUDITOR_ASSIGNED',
+  'AUDITOR_UNASSIGNED',
+  'AUDIT_APPROVED',
+  'AUDIT_REJECTED',
+  'DELETED',
+]);
+
+export function isNotificationEvent(event: Pick<TStudyEvent, 'eventType' | 'toStatus'>): boolean {
+  return (
+    NOTIFYING.has(event.eventType) ||
+    /REPORT|SIGN/.test(event.eventType) ||
+    event.toStatus === 'SIGNED_OFF' ||
+    event.toStatus === 'REPORTED' ||
+    event.toStatus === 'DRAFTED'
+  );
+}

@@ -1,0 +1,103 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import {
+  MESSAGES,
+  type TStudyListKind,
+  type TStudyListRoute,
+  type TStudyTab,
+  hasRole,
+  listCallPathForList,
+  listKindForUser,
+  resolveTab,
+  tableKeyForList,
+  tabsForList,
+} from '@radflow/core';
+import { useState } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { useSignedInSession } from '../auth/session';
+import { localStore } from './browser-storage';
+import { doctorsForTypist, hasDoctorRoleInUserMap, keepContextDoctor, readContextDoctor } from './list-user';
+import { StudyListView } from './StudyListView';
+import { TypistDoctorGate } from './TypistDoctorGate';
+import { readRememberedTab, rememberTab } from './tab-memory';
+
+const TITLES: Record<TStudyListRoute, string> = { '/': 'Study list', '/status': 'Manage report' };
+
+/**
+ * The study list of a route (spec-core §2 Study list screens): which list the user sees (core
+ * listKindForUser), its tabs (core tabsForList) with the remembered one selected, and for a typist
+ * the doctor gate first (spec-core §6).
+ */
+export function StudyListPage({ route }: { route: TStudyListRoute }) {
+  const { roles, flags, mapping, user } = useSignedInSession();
+  const kind = listKindForUser(
+    { roles, hasDoctorRoleInUserMap: hasDoctorRoleInUserMap(mapping, user.email) },
+    flags,
+    route,
+  );
+  if (!kind) return <Alert severity="warning">{MESSAGES.notAllowed}</Alert>;
+  // A new list kind (a setting changed) starts from its own remembered tab and search.
+  return <StudyListOfKind key={kind} kind={kind} route={route} />;
+}
+
+function StudyListOfKind({ kind, route }: { kind: TStudyListKind; route: TStudyListRoute }) {
+  const { roles, mapping, user } = useSignedInSession();
+  const isTypist = hasRole(roles, 'ROLE_TYPIST') && !hasRole(roles, 'ROLE_DOCTOR');
+  // The spec names no switch for the typist's "drafted setting" (core DECISIONS.md); none is on.
+  const tabs = tabsForList(kind, { isTypist, draftedSetting: false });
+  const [tab, setTab] = useState<TStudyTab>(() =>
+    resolveTab(tabs, readRememberedTab(localStore(), user.email, kind)),
+  );
+  const doctors = doctorsForTypist(mapping);
+  const [contextDoctor, setContextDoctor] = useState<string | null>(() =>
+    isTypist ? readContextDoctor(localStore(), user.email, doctors) : null,
+  );
+  const title = TITLES[route];
+
+  const chooseDoctor = (doctor: string | null) => {
+    keepContextDoctor(localStore(), user.email, doctor);
+    setContextDoctor(doctor);
+  };
+
+  if (isTypist && !contextDoctor) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <TypistDoctorGate doctors={doctors} onChoose={chooseDoctor} />
+      </>
+    );
+  }
+
+  return (
+    <StudyListView
+      title={title}
+      kind={kind}
+      tableKey={tableKeyForList(kind)}
+      path={listCallPathForList(kind)}
+      contextDoctor={contextDoctor}
+      tabs={{
+        all: tabs,
+        selected: tab,
+        onSelect: (next) => {
+          rememberTab(localStore(), user.email, kind, next.key);
+          setTab(next);
+        },
+      }}
+      headerActions={
+        contextDoctor && (
+          <Button color="inherit" onClick={() => chooseDoctor(null)} aria-label="Change doctor">
+            Typing for {contextDoctor}
+          </Button>
+        )
+      }
+    />
+  );
+}
+
+export function HomeStudyListPage() {
+  return <StudyListPage route="/" />;
+}
+
+export function CenterReportListPage() {
+  return <StudyListPage route="/status" />;
+}

@@ -1,0 +1,217 @@
+import AddIcon from '@mui/icons-material/Add';
+import ClearAllIcon from '@mui/icons-material/FilterAltOffOutlined';
+import ViewColumnIcon from '@mui/icons-material/ViewColumnOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import {
+  AUTO_REFRESH_MS,
+  type TStudyListKind,
+  type TStudyListRow,
+  type TStudyTab,
+  type TTableKey,
+  canAssignMulti,
+  canCreateStudy,
+  canDownloadZip,
+  caseSendBadge,
+  rowColour,
+} from '@radflow/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { STUDIES_QUERY_KEY } from '../../api/archive';
+import { PageHeader } from '../../components/PageHeader';
+import { useSignedInSession } from '../auth/session';
+import { fetchForwardStatus } from '../forwarding/forwarding-api';
+import { MultiAssignButton, StudyRowActions } from '../study-actions';
+import { visibleColumns } from './column-settings';
+import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
+import { StudyTable } from './StudyTable';
+import { useStudyListDialogs } from './StudyListDialogs';
+import type { TListCallPath } from './study-list-api';
+import { useStudySearch } from './useStudySearch';
+import { useTableColumns } from './useTableColumns';
+
+export interface TStudyListViewProps {
+  title: string;
+  /** The list kind the row actions are offered for. */
+  kind: TStudyListKind;
+  tableKey: TTableKey;
+  /** Where the last search is kept; the table key unless two screens share one. */
+  storageKey?: string;
+  path: TListCallPath;
+  /** The list's tabs and the selected one; none for a list without tabs. */
+  tabs?: { all: readonly TStudyTab[]; selected: TStudyTab; onSelect(tab: TStudyTab): void };
+  contextDoctor?: string | null;
+  /** A note above the table; with `noData` the list is not asked for (its source is not there yet). */
+  note?: ReactNode;
+  noData?: boolean;
+  /** Extra buttons beside the title (e.g. the typist's doctor). */
+  headerActions?: ReactNode;
+}
+
+/**
+ * One study list screen (spec-core §2 Study list screens): title, tabs, the toolbar (clear all
+ * filters, column settings, Create Study, the selection's bulk actions) and the study table with
+ * its row actions.
+ */
+export function StudyListView(props: TStudyListViewProps) {
+  const { kind, tableKey, tabs } = props;
+  const session = useSignedInSession();
+  const { roles, flags, user, preferences } = session;
+  const queryClient = useQueryClient();
+  const columns = useTableColumns(tableKey);
+  const dialogs = useStudyListDialogs(tableKey, columns);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const table = useStudySearch({
+    storageKey: props.storageKey ?? tableKey,
+    path: props.path,
+    filter: tabs?.selected.filter ?? {},
+    contextDoctor: props.contextDoctor ?? null,
+    enabled: !props.noData,
+  });
+  const rows = table.query.data?.content ?? [];
+  const access = { roles, flags };
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: STUDIES_QUERY_KEY });
+
+  // One status call for the page's case-send badges, refreshed with the list.
+  const forwardIds = rows.filter((r) => offersForward(r, access)).map((r) => r.id);
+  const forwardStatus = useQuery({
+    queryKey: ['forward-status-page', forwardIds],
+    queryFn: ({ signal }) => fetchForwardStatus(forwardIds, signal),
+    enabled: forwardIds.length > 0,
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const badges = new Map(
+    (forwardStatus.data?.studies ?? []).map((s) => [s.reportStatusId, s.badge ?? caseSendBadge(s.records)]),
+  );
+
+  const canMultiAssign = canAssignMulti({ roles });
+  const canMultiZip = flags.enableMultipleZipDownload && canDownloadZip(roles, flags);
+  const selectable = canMultiAssign || canMultiZip;
+  const selectedIds = rows.filter((r) => selected.has(r.id)).map((r) => r.id);
+
+  const selectTab = (tab: TStudyTab) => {
+    setSelected(new Set());
+    table.resetPage();
+    tabs?.onSelect(tab);
+  };
+
+  const colourContext = {
+    roles,
+    flags,
+    userEmail: user.email,
+    colours: preferences.UI_REPORT_TABLE_PREFERENCES,
+    now: new Date(),
+  };
+
+  return (
+    <Box>
+      <PageHeader
+        title={props.title}
+        actions={
+          <>
+            {props.headerActions}
+            {canCreateStudy(roles) && (
+              <Button variant="contained" startIcon={<AddIcon />} onClick={dialogs.openCreateStudy}>
+                Create study
+              </Button>
+            )}
+          </>
+        }
+      />
+      {props.note && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {props.note}
+        </Alert>
+      )}
+      {tabs && (
+        <Tabs
+          value={tabs.selected.key}
+          onChange={(_, key: string) => {
+            const tab = tabs.all.find((t) => t.key === key);
+            if (tab) selectTab(tab);
+          }}
+          variant="scrollable"
+          aria-label="Study list tabs"
+          sx={{ mb: 1 }}
+        >
+          {tabs.all.map((tab) => (
+            <Tab key={tab.key} value={tab.key} label={tab.label} />
+          ))}
+        </Tabs>
+      )}
+      <Box sx={{ display: 'flex', gap: 1, mb: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        <Button
+          size="small"
+          color="inherit"
+          startIcon={<ClearAllIcon />}
+          disabled={!table.hasFilters}
+          onClick={table.clearFilters}
+        >
+          Clear all filters
+        </Button>
+        <Button size="small" color="inherit" startIcon={<ViewColumnIcon />} onClick={dialogs.openColumns}>
+          Column settings
+        </Button>
+        {selectedIds.length > 0 && (
+          <>
+            {canMultiAssign && (
+              <MultiAssignButton
+                selectedIds={selectedIds}
+                onDone={() => {
+                  setSelected(new Set());
+                  refresh();
+                }}
+              />
+            )}
+            {canMultiZip && (
+              <Button
+                size="small"
+                variant="outlined"
+                onClick={() => dialogs.downloadZips(rows.filter((r) => selected.has(r.id)))}
+              >
+                Download {selectedIds.length} zips
+              </Button>
+            )}
+          </>
+        )}
+      </Box>
+      <StudyTable
+        ariaLabel={tabs ? `${props.title}: ${tabs.selected.label}` : props.title}
+        columns={visibleColumns(columns)}
+        page={table.query.data}
+        isFetching={table.query.isFetching}
+        isPending={props.noData ? false : table.query.isPending}
+        search={table.search}
+        filterDraft={table.filterDraft}
+        onSort={table.sortBy}
+        onFilterChange={table.setFilter}
+        onPageChange={table.setPage}
+        onSizeChange={table.setSize}
+        rowColour={(row) => rowColour(row, colourContext)}
+        renderActions={(row: TStudyListRow) => (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+            <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
+            <RowExtraActions
+              row={row}
+              access={access}
+              badge={badges.get(row.id)}
+              onZip={(r) => dialogs.downloadZips([r])}
+              onForward={dialogs.openForward}
+            />
+          </Box>
+        )}
+        renderUploadStudy={(row) =>
+          offersUploadStudy(row, access) ? (
+            <UploadStudyButton row={row} onUpload={dialogs.openUpload} />
+          ) : null
+        }
+        selection={selectable ? { selected, onChange: setSelected } : undefined}
+      />
+      {dialogs.dialogs}
+    </Box>
+  );
+}

@@ -1,0 +1,170 @@
+import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
+import {
+  type TResolvedColumn,
+  type TRowColour,
+  type TSearchTableRequest,
+  type TStudyListPage,
+  type TStudyListRow,
+  WORKLIST_MESSAGES,
+} from '@radflow/core';
+import type { ReactNode } from 'react';
+import { PagedTablePagination } from '../../components/table/TableParts';
+import { renderStudyCell } from './study-cells';
+import { StudyTableHead, type TSelectAllState } from './StudyTableHead';
+
+/** spec-core §2 Generic study table behaviour: the three lines of the empty state. */
+export function StudyEmptyRow({ colSpan }: { colSpan: number }) {
+  const [title, ...hints] = WORKLIST_MESSAGES.emptyState;
+  return (
+    <TableRow>
+      <TableCell colSpan={colSpan} sx={{ textAlign: 'center', py: 5 }}>
+        <Typography variant="h6" component="p">
+          {title}
+        </Typography>
+        {hints.map((hint) => (
+          <Typography key={hint} variant="body2" color="textSecondary">
+            {hint}
+          </Typography>
+        ))}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** A user's colour may be any CSS colour; a tint keeps text readable on the dark theme. */
+function tint(colour: string): string {
+  try {
+    return alpha(colour, 0.28);
+  } catch {
+    return colour;
+  }
+}
+
+/** Tri-state select-all over the rows of the page (spec-core §2). */
+export function selectAllState(rowIds: readonly number[], selected: ReadonlySet<number>): TSelectAllState {
+  const chosen = rowIds.filter((id) => selected.has(id)).length;
+  if (chosen === 0) return 'unchecked';
+  return chosen === rowIds.length ? 'checked' : 'indeterminate';
+}
+
+export interface TStudyTableProps {
+  ariaLabel: string;
+  columns: readonly TResolvedColumn[];
+  page: TStudyListPage | undefined;
+  isFetching: boolean;
+  /** The first answer has not come yet (no empty state while waiting). */
+  isPending: boolean;
+  search: TSearchTableRequest;
+  filterDraft: Record<string, string>;
+  onSort(sortKey: string): void;
+  onFilterChange(filterKey: string, value: string): void;
+  onPageChange(page: number): void;
+  onSizeChange(size: number): void;
+  rowColour(row: TStudyListRow): TRowColour | null;
+  renderActions?(row: TStudyListRow): ReactNode;
+  renderUploadStudy?(row: TStudyListRow): ReactNode;
+  /** Row checkboxes (spec-core §2 "Optional row checkboxes"); absent: none. */
+  selection?: { selected: ReadonlySet<number>; onChange(next: Set<number>): void };
+}
+
+/**
+ * The study table every study list draws (spec-core §2 Generic study table behaviour and Study
+ * table columns): sortable headers with filter boxes, optional row checkboxes with a tri-state
+ * select-all, row colours, a loading bar, the empty state and paging with sizes 20 and 50.
+ */
+export function StudyTable(props: TStudyTableProps) {
+  const { columns, page, selection } = props;
+  const rows = page?.content ?? [];
+  const rowIds = rows.map((r) => r.id);
+  const colSpan = columns.length + (selection ? 1 : 0);
+
+  const selectAll = (checked: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    for (const id of rowIds) {
+      if (checked) next.add(id);
+      else next.delete(id);
+    }
+    selection.onChange(next);
+  };
+  const toggleRow = (id: number, checked: boolean) => {
+    if (!selection) return;
+    const next = new Set(selection.selected);
+    if (checked) next.add(id);
+    else next.delete(id);
+    selection.onChange(next);
+  };
+
+  const cell = (column: TResolvedColumn, row: TStudyListRow): ReactNode => {
+    if (column.colName === 'actions') return props.renderActions?.(row) ?? null;
+    if (column.colName === 'uploadStudy') return props.renderUploadStudy?.(row) ?? null;
+    return renderStudyCell(column.colName, row);
+  };
+
+  return (
+    <Paper variant="outlined">
+      <Box sx={{ height: 2 }}>
+        {props.isFetching && <LinearProgress sx={{ height: 2 }} aria-label="Loading studies" />}
+      </Box>
+      <TableContainer>
+        <Table size="small" aria-label={props.ariaLabel} aria-busy={props.isFetching}>
+          <StudyTableHead
+            columns={columns}
+            search={props.search}
+            filterDraft={props.filterDraft}
+            onSort={props.onSort}
+            onFilterChange={props.onFilterChange}
+            selectAll={selection ? selectAllState(rowIds, selection.selected) : null}
+            onSelectAll={selectAll}
+          />
+          <TableBody>
+            {rows.map((row) => {
+              const colour = props.rowColour(row);
+              return (
+                <TableRow
+                  key={row.id}
+                  hover
+                  data-testid={`study-row-${row.id}`}
+                  data-row-colour={colour?.key}
+                  selected={selection?.selected.has(row.id) ?? false}
+                  sx={colour ? { bgcolor: tint(colour.colour) } : undefined}
+                >
+                  {selection && (
+                    <TableCell padding="checkbox">
+                      <Checkbox
+                        checked={selection.selected.has(row.id)}
+                        onChange={(e) => toggleRow(row.id, e.target.checked)}
+                        slotProps={{ input: { 'aria-label': `Select study ${row.id}` } }}
+                      />
+                    </TableCell>
+                  )}
+                  {columns.map((column) => (
+                    <TableCell key={column.colName}>{cell(column, row)}</TableCell>
+                  ))}
+                </TableRow>
+              );
+            })}
+            {!props.isPending && rows.length === 0 && <StudyEmptyRow colSpan={colSpan} />}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <PagedTablePagination
+        count={page?.totalElements ?? 0}
+        page={props.search.page}
+        size={props.search.size}
+        onPageChange={props.onPageChange}
+        onSizeChange={props.onSizeChange}
+      />
+    </Paper>
+  );
+}

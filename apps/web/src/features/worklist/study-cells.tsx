@@ -1,0 +1,166 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import {
+  type TStudyColumnId,
+  type TStudyListRow,
+  displayStatus,
+  simpleStatus,
+  tagChips,
+} from '@radflow/core';
+import type { ReactNode } from 'react';
+import { formatTimestamp } from '../../lib/format';
+import { isUploadPending } from './study-columns-meta';
+
+/** The cells of the study table (spec-core §2 Study table columns), one renderer per column id. */
+
+export const UPLOAD_PENDING_LABEL = 'Upload pending';
+
+const dash = '—';
+const text = (value: string | null | undefined): string => (value && value.trim() ? value : dash);
+
+function Ellipsis({ value, width = 180 }: { value: string; width?: number }) {
+  if (value === dash) return <>{dash}</>;
+  return (
+    <Tooltip title={value}>
+      <Box
+        component="span"
+        sx={{
+          display: 'block',
+          maxWidth: width,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+        }}
+      >
+        {value}
+      </Box>
+    </Tooltip>
+  );
+}
+
+export function UploadPendingBadge() {
+  return <Chip size="small" color="warning" variant="outlined" label={UPLOAD_PENDING_LABEL} />;
+}
+
+/** spec-core §2: the first 2 tags, then a '+N' chip naming the rest in its tooltip. */
+export function TagChips({ tags }: { tags: TStudyListRow['tags'] }) {
+  const { shown, moreLabel } = tagChips(tags);
+  if (tags.length === 0) return <>{dash}</>;
+  const rest = tags.slice(shown.length).map((t) => t.tag);
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap' }}>
+      {shown.map((t) => (
+        <Chip key={t.id} size="small" label={t.tag} color={t.globalTag ? 'primary' : 'default'} />
+      ))}
+      {moreLabel && (
+        <Tooltip title={rest.join(', ')}>
+          <Chip size="small" variant="outlined" label={moreLabel} aria-label={`${rest.length} more tags`} />
+        </Tooltip>
+      )}
+    </Box>
+  );
+}
+
+/** Renders one data column; `actions` and `uploadStudy` are drawn by the table's callers. */
+export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): ReactNode {
+  switch (column) {
+    case 'id':
+      return row.id;
+    case 'patient':
+      return <Ellipsis value={text(row.patientName)} />;
+    case 'patientId':
+      return text(row.patientId);
+    case 'age':
+      return [row.patientAge, row.patientSex].filter((v) => v.trim()).join(' / ') || dash;
+    case 'studyName':
+      return (
+        <Box>
+          <Ellipsis value={text(row.studyName)} />
+          {row.modality && (
+            <Typography variant="caption" color="textSecondary">
+              {row.modality}
+            </Typography>
+          )}
+        </Box>
+      );
+    case 'imageCount':
+      return (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}>
+          {`${row.count.series}/${row.count.images}`}
+          {isUploadPending(row) && <UploadPendingBadge />}
+        </Box>
+      );
+    case 'imageUploadStatus':
+      return isUploadPending(row) ? <UploadPendingBadge /> : row.lastUploadCompletedAt ? 'Uploaded' : dash;
+    case 'history':
+      return <Ellipsis value={text(row.history)} width={200} />;
+    case 'tag':
+      return <TagChips tags={row.tags} />;
+    case 'reportStatus':
+      return <Chip size="small" variant="outlined" label={displayStatus(row)} />;
+    case 'status':
+      return simpleStatus(row.status);
+    case 'studyType':
+      return <Ellipsis value={text(row.reportStudyPart.join(', '))} />;
+    case 'center':
+      return <Ellipsis value={text(row.radiologyCenter)} />;
+    case 'radiologyCenter':
+      return <Ellipsis value={text(row.institutionName)} />;
+    case 'referral':
+    case 'risReferringDoctor':
+      return <Ellipsis value={text(row.referringPhysicianName)} />;
+    case 'department':
+      return text(row.department);
+    case 'email':
+      return text(row.email);
+    case 'contactNo':
+    case 'risMobile':
+      return text(row.mobileNumber);
+    case 'created':
+    case 'risCreatedDate':
+      return formatTimestamp(row.createdAt);
+    case 'studyDate':
+      return text(row.studyDateTime);
+    case 'uploadedDate':
+      return formatTimestamp(row.lastUploadCompletedAt);
+    case 'signedOffDate':
+      return formatTimestamp(row.signedOffAt);
+    case 'assigned':
+      return text(row.assignedToName ?? row.assignedTo);
+    case 'auditor':
+      return text(row.auditor);
+    case 'auditApproval':
+      return text(row.auditStatus);
+    case 'parentId':
+      return row.splitFromReportStatusId ?? dash;
+    case 'risUhid':
+      return text(row.uhid);
+    case 'invoiceNumber':
+      return text(row.invoiceNumber || row.accessionNumber);
+    case 'report':
+      return row.hasReports ? 'Available' : dash;
+    case 'share':
+      return row.shareLink ? (
+        <Link href={`/share?link=${encodeURIComponent(row.shareLink)}`} target="_blank" rel="noopener">
+          Open
+        </Link>
+      ) : (
+        dash
+      );
+    // Columns the list rows carry no data for yet (payment, URLs, RIS billing, identifier).
+    case 'originReferenceId':
+    case 'identifier':
+    case 'payment':
+    case 'proxyUrl':
+    case 'specialUploadUrl':
+    case 'risBillCategories':
+    case 'risPriorities':
+    case 'risBillingStatus':
+    case 'actions':
+    case 'uploadStudy':
+      return dash;
+  }
+}

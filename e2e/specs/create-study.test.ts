@@ -1,44 +1,9 @@
 import { resolve } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser, type TBrowserSession } from '../support/browser.js';
-import { LoginPage, Shell } from '../support/pages.js';
+import { CreateStudyDialog, LoginPage, Shell } from '../support/pages.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../packages/dicom/test-fixtures');
-
-/** The Create Study dialog opened from the drawer (spec-core §2, §5; issue 3 §3). */
-class CreateStudyDialog {
-  readonly root: Locator;
-  constructor(private readonly page: Page) {
-    this.root = page.getByRole('dialog', { name: 'Create Study' });
-  }
-
-  async open(shell: Shell): Promise<void> {
-    await shell.menu.getByRole('button', { name: 'Create Study' }).click();
-    await this.root.waitFor();
-  }
-
-  field(label: string) {
-    return this.root.getByLabel(new RegExp(`^${label}`));
-  }
-
-  select(label: string) {
-    return this.root.getByRole('combobox', { name: new RegExp(`^${label}`) });
-  }
-
-  async choose(label: string, option: string): Promise<void> {
-    await this.select(label).click();
-    await this.page.getByRole('option', { name: option, exact: true }).click();
-  }
-
-  async pickFiles(paths: string[]): Promise<void> {
-    await this.root.getByLabel('Files', { exact: true }).setInputFiles(paths);
-  }
-
-  async submit(): Promise<void> {
-    await this.root.getByRole('button', { name: 'Submit' }).click();
-  }
-}
 
 describe('Create Study with images from the browser', () => {
   let session: TBrowserSession;

@@ -28,6 +28,8 @@ export const webPlugin = fp(
         prefix: '/',
         index: false,
         wildcard: true,
+        // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
+        preCompressed: true,
         setHeaders(reply, filePath) {
           // Vite fingerprints everything under assets/; index.html must always be revalidated.
           void reply.header(

@@ -1,6 +1,6 @@
 /**
  * @radflow/dicom/dimse — DICOM networking over dcmjs-dimse with no-delay sockets (ARCHITECTURE §4):
- * a C-STORE/C-ECHO SCP that stores instances intact, C-ECHO and C-STORE SCU, and storescu profiles.
+ * a C-STORE/C-ECHO SCP that stores instances intact (and answers C-FIND through a handler), C-ECHO and C-STORE SCU, and storescu profiles.
  * Kept out of the main entry point, which is pure functions over bytes.
  */
 export * from './constants.js';
@@ -28,3 +28,10 @@ export {
   type StoreFileHeader,
 } from './scu.js';
 export * from './dcmtk.js';
+export {
+  FindStatus,
+  QUERY_RETRIEVE_FIND,
+  type FindAnswer,
+  type FindQuery,
+  type FindScpOptions,
+} from './find-scp.js';

@@ -2,7 +2,8 @@
  * A C-STORE / C-ECHO SCP (PS3.4 Annex B, PS3.7 §9.1.1, §9.1.5) over dcmjs-dimse that keeps every
  * instance byte-for-byte as it was sent: the presentation context takes the proposed transfer syntax
  * as it is (no transcoding) and the data set is streamed to a temp file behind a Part 10 file meta
- * header we write (ARCHITECTURE §4). Sockets have Nagle off.
+ * header we write (ARCHITECTURE §4). Sockets have Nagle off. With `find`, the same SCP answers
+ * C-FIND (find-scp.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -21,12 +22,16 @@ import {
   RejectSource,
   VERIFICATION_SOP_CLASS,
 } from './constants.js';
+import { acceptedContextOf, answerFind, type FindScpOptions, immediateSenderOf } from './find-scp.js';
 import { configureDimse, type DimseLogger } from './library.js';
 
 type Association = Assoc.Association;
 type PresentationContext = Assoc.PresentationContext;
 type CStoreRequest = requests.CStoreRequest;
 type CEchoRequest = requests.CEchoRequest;
+type CFindRequest = requests.CFindRequest;
+type CCancelRequest = requests.CCancelRequest;
+type CFindResponse = responses.CFindResponse;
 type CStoreResponse = responses.CStoreResponse;
 type CEchoResponse = responses.CEchoResponse;
 
@@ -86,6 +91,8 @@ export interface StoreScpOptions {
    * 0x0110 Processing failure with the message as error comment; the SCP carries on.
    */
   readonly onInstance: (instance: ReceivedInstance) => Promise<StoreOutcome | void> | StoreOutcome | void;
+  /** Answer C-FIND for these information models (default: C-FIND is refused at association). */
+  readonly find?: FindScpOptions;
   readonly acceptAnyCalledAet?: boolean;
   /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
   readonly maxAssociations?: number;
@@ -152,7 +159,7 @@ function isStorageCandidate(sopClassUid: string, serviceClasses: ReadonlySet<str
 export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp> {
   const dimse = configureDimse();
   const { Scp, Dataset } = dimse;
-  const { CEchoResponse, CStoreResponse } = dimse.responses;
+  const { CEchoResponse, CStoreResponse, CFindResponse } = dimse.responses;
   const { PresentationContextResult, SopClass } = dimse.constants;
   const serviceClasses = new Set<string>(Object.values(SopClass) as string[]);
   const host = options.host ?? '127.0.0.1';
@@ -173,6 +180,9 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     private readonly byRequest = new WeakMap<object, Incoming>();
     private readonly byStream = new WeakMap<object, Incoming>();
     private readonly unfinished = new Set<Incoming>();
+    private association: Association | undefined;
+    /** C-FINDs being answered, by message ID, so a C-CANCEL can stop one. */
+    private readonly finds = new Map<number, AbortController>();
 
     constructor(socket: Socket, opts: ConstructorParameters<typeof Scp>[1]) {
       super(socket, opts);
@@ -184,7 +194,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         log?.warn?.({ err: error, associationId: this.associationId }, 'DIMSE network error');
         socket.destroy();
       });
-      socket.on('close', () => this.discardUnfinished());
+      socket.on('close', () => {
+        this.discardUnfinished();
+        for (const find of this.finds.values()) find.abort();
+      });
     }
 
     override associationRequested(association: Association): void {
@@ -240,6 +253,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         this.sendAssociationReject(result, source, reason);
         return;
       }
+      this.association = association;
       for (const { id } of association.getPresentationContexts()) {
         this.negotiate(association.getPresentationContext(id));
       }
@@ -251,6 +265,12 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       const abstract = context.getAbstractSyntaxUid();
       const proposed = [...context.getTransferSyntaxUids()];
       if (abstract === VERIFICATION_SOP_CLASS) {
+        const syntax = UNCOMPRESSED_PREFERENCE.find((uid) => proposed.includes(uid));
+        if (syntax) context.setResult(PresentationContextResult.Accept, syntax);
+        else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
+        return;
+      }
+      if (options.find?.sopClassUids.includes(abstract)) {
         const syntax = UNCOMPRESSED_PREFERENCE.find((uid) => proposed.includes(uid));
         if (syntax) context.setResult(PresentationContextResult.Accept, syntax);
         else context.setResult(PresentationContextResult.RejectTransferSyntaxesNotSupported);
@@ -273,6 +293,51 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       const response = CEchoResponse.fromRequest(request);
       response.setStatus(DimseStatus.Success);
       callback(response);
+    }
+
+    override cFindRequest(request: CFindRequest, callback: (responses: CFindResponse[]) => void): void {
+      const find = options.find;
+      const sopClassUid = request.getAffectedSopClassUid();
+      const context = this.association
+        ? acceptedContextOf(this.association, sopClassUid, PresentationContextResult.Accept)
+        : undefined;
+      if (!find || !context) {
+        const response = CFindResponse.fromRequest(request);
+        response.setStatus(DimseStatus.SopClassNotSupported);
+        callback([response]);
+        return;
+      }
+      const controller = new AbortController();
+      const messageId = request.getMessageId();
+      this.finds.set(messageId, controller);
+      const work = answerFind(
+        dimse,
+        find,
+        {
+          sopClassUid,
+          identifierElements: request.getDataset()?.getElements() ?? {},
+          callingAet: this.callingAet,
+          calledAet: this.calledAet,
+          associationId: this.associationId,
+        },
+        request,
+        context,
+        { socket: this.connection, sendNow: immediateSenderOf(this, context) },
+        controller.signal,
+        callback,
+      )
+        .catch((error: unknown) =>
+          log?.error?.({ err: error, callingAet: this.callingAet }, 'DIMSE C-FIND failed'),
+        )
+        .finally(() => {
+          this.finds.delete(messageId);
+          pendingStores.delete(work);
+        });
+      pendingStores.add(work);
+    }
+
+    override cCancelRequest(request: CCancelRequest): void {
+      this.finds.get(request.getMessageIdBeingRespondedTo())?.abort();
     }
 
     override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {

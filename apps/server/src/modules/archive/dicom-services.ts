@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
+import { createFindService } from './c-find.js';
 import { type IngestFailureCode, ingestInstance } from './ingest.js';
 
 /**
- * The C-STORE / C-ECHO SCP (issue 3 §3, ARCHITECTURE §4): the calling AE title picks the center
+ * The C-STORE / C-ECHO / C-FIND SCP (issue 3 §3, ARCHITECTURE §4): the calling AE title picks the center
  * (centers.ae_titles, compared trimmed and case-sensitively); an unknown calling AE is rejected at
  * association; every received instance is ingested as it arrives, its file moved (not copied) from
  * the blob store's temp dir.
@@ -14,6 +15,8 @@ export interface DicomServicesConfig {
   DICOM_PORT: number;
   DICOM_AET: string;
   HOST: string;
+  /** Matches per C-FIND at most (default `C_FIND_MAX_MATCHES`, 1000). */
+  C_FIND_MAX_MATCHES?: number;
 }
 
 export interface DicomServices {
@@ -67,6 +70,7 @@ export async function startDicomServices(
     port: config.DICOM_PORT,
     tempDir: ctx.blobs.tempDir(),
     ...(log ? { logger: log } : {}),
+    find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
       (await centerOf(callingAet)) !== null ? 'accept' : 'reject-calling-aet',
     onInstance: async (instance): Promise<StoreOutcome | void> => {

@@ -93,8 +93,14 @@ const LEVEL_DEPTH: Record<QidoLevel, number> = { study: 0, series: 1, instance: 
 /**
  * The WHERE clause of a search at `target` level: matches of its level and above apply to the
  * joined rows; matches of deeper levels ask that such a row exists (a study 'with a CT series').
+ * Shared by QIDO-RS and the C-FIND SCP (archive/c-find.ts): one translation of the matching rules.
  */
-function whereOf(scope: TStudyScope, target: QidoLevel, matches: readonly TMatch[], extra: SQL[]): SQL {
+export function archiveSearchCondition(
+  scope: TStudyScope,
+  target: QidoLevel,
+  matches: readonly TMatch[],
+  extra: SQL[],
+): SQL {
   const direct = matches.filter((m) => LEVEL_DEPTH[m.level] <= LEVEL_DEPTH[target]).map(conditionOf);
   const seriesMatches = matches.filter((m) => m.level === 'series' && target === 'study').map(conditionOf);
   const instanceMatches = matches
@@ -245,7 +251,7 @@ export async function searchStudies(
       sample: needsSample(query) ? sampleOf(sql`${instances.studyId} = ${studies.id}`) : sql<null>`null`,
     })
     .from(studies)
-    .where(whereOf(scope, 'study', query.matches, []))
+    .where(archiveSearchCondition(scope, 'study', query.matches, []))
     .orderBy(desc(studies.studyDate), asc(studies.id))
     .limit(query.limit)
     .offset(query.offset);
@@ -271,7 +277,14 @@ export async function searchSeries(
     })
     .from(series)
     .innerJoin(studies, eq(studies.id, series.studyId))
-    .where(whereOf(scope, 'series', query.matches, within ? [eq(series.studyId, within.studyId)] : []))
+    .where(
+      archiveSearchCondition(
+        scope,
+        'series',
+        query.matches,
+        within ? [eq(series.studyId, within.studyId)] : [],
+      ),
+    )
     .orderBy(
       ...(within ? [] : [desc(studies.studyDate), asc(studies.id)]),
       sql`${series.seriesNumber} asc nulls last`,
@@ -318,7 +331,7 @@ export async function searchInstances(
     .from(instances)
     .innerJoin(series, eq(series.id, instances.seriesId))
     .innerJoin(studies, eq(studies.id, instances.studyId))
-    .where(whereOf(scope, 'instance', query.matches, extra))
+    .where(archiveSearchCondition(scope, 'instance', query.matches, extra))
     .orderBy(
       ...(within ? [] : [desc(studies.studyDate), asc(studies.id)]),
       sql`${series.seriesNumber} asc nulls last`,

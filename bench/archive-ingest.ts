@@ -12,7 +12,9 @@
  * Every phase sends a series with fresh UIDs, so nothing is a duplicate on either server.
  * Build the server first: npm run build -w @radflow/server
  * Usage: npx tsx bench/archive-ingest.ts [--slices 500] [--batch 50] [--database-url postgres://…/db]
- *          [--out file.json] [--cpu-prof] [--skip-orthanc]
+ *          [--out file.json] [--cpu-prof] [--skip-orthanc] [--server-bundle path/main.js]
+ * --server-bundle: another build of the server (before/after comparisons); it must sit one level
+ *   below apps/server, like dist/, so that its migrations resolve.
  * --database-url: a fresh, empty database (the server migrates and seeds it).
  * --cpu-prof: run the server child with --cpu-prof; the profile is kept in a temp dir that is printed.
  * KEEP_WORK=1 (env): keep the temp dir (series, server log) for a look afterwards.
@@ -55,6 +57,7 @@ const databaseUrl = valueOf('--database-url');
 const outFile = valueOf('--out');
 const cpuProf = args.includes('--cpu-prof');
 const skipOrthanc = args.includes('--skip-orthanc');
+const serverBundle = valueOf('--server-bundle');
 if (!Number.isInteger(slices) || slices < 1 || !Number.isInteger(batchSize) || batchSize < 1)
   throw new Error('--slices and --batch must be positive integers');
 
@@ -116,7 +119,7 @@ interface RadflowServer {
 
 async function startRadflow(work: string, profileDir: string | null): Promise<RadflowServer> {
   const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '../apps/server');
-  const bundle = join(serverDir, 'dist/main.js');
+  const bundle = serverBundle ? resolve(serverBundle) : join(serverDir, 'dist/main.js');
   await stat(bundle).catch(() => {
     throw new Error(`${bundle} is missing: run npm run build -w @radflow/server first`);
   });

@@ -9,7 +9,7 @@
  * The zip figure is the median of the runs (best also shown); the RSS growth the largest.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -105,6 +105,8 @@ async function main(): Promise<void> {
       zipMbPerSecond: Number((zipMb / zip.seconds).toFixed(0)),
       zipMbPerSecondBest: Number((zipMb / Math.min(...zips.map((z) => z.seconds))).toFixed(0)),
       zipPeakRssGrowthMb: Number(Math.max(...zips.map((z) => z.peakGrowthMb)).toFixed(1)),
+      // The figures swing with the machine's load: keep it next to them.
+      loadAverage1m: Number(loadavg()[0]!.toFixed(1)),
     };
 
     // The download path: the finished zip streamed out of the blob store.
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
     if (asJson) out(JSON.stringify(results));
     else {
       log(
-        `zip:      ${results.zipMb} MB, median of ${runs} runs ${results.zipSecondsMedian} s = ${results.zipMbPerSecond} MB/s (best ${results.zipMbPerSecondBest} MB/s), peak RSS growth ${results.zipPeakRssGrowthMb} MB`,
+        `zip:      ${results.zipMb} MB, median of ${runs} runs ${results.zipSecondsMedian} s = ${results.zipMbPerSecond} MB/s (best ${results.zipMbPerSecondBest} MB/s), peak RSS growth ${results.zipPeakRssGrowthMb} MB, load ${results.loadAverage1m}`,
       );
       log(
         `download: ${results.downloadMbPerSecond} MB/s, peak RSS growth ${results.downloadPeakRssGrowthMb} MB`,

@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -71,16 +74,73 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * PostgreSQL settings of the embedded database. PGlite's default buffer pool (128 MB) lives in its
+ * WASM heap and is touched at start, so it costs its full size in RSS for a database that needs a
+ * fraction of it; reads beyond the pool come from the OS page cache. Durability settings stay
+ * PGlite's own.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+/**
+ * Creates a new PGlite data directory in a short-lived child process. In-process, PGlite's initdb
+ * runs a second, in-memory PGlite instance (its own WASM heap and a copy of the files) whose memory
+ * the server process keeps long after, and the bootstrap's hot loops trigger optimised WASM
+ * compilation whose allocator arenas stay too: ~150 MB of RSS for the process's life. The child
+ * builds the directory beside the target and it is renamed into place, so a crash leaves no
+ * half-initialised database behind.
+ */
+async function initDataDirInChild(dataDir: string): Promise<void> {
+  if (await exists(path.join(dataDir, 'PG_VERSION'))) return;
+  // A non-empty directory without PG_VERSION is not ours to replace: PGlite decides, as before.
+  if ((await fs.readdir(dataDir).catch(() => [])).length > 0) return;
+  const staging = `${dataDir}.initdb`;
+  await fs.rm(staging, { recursive: true, force: true });
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script =
+    'const { PGlite } = require(process.argv[1]);' +
+    'PGlite.create({ dataDir: process.argv[2] }).then((pg) => pg.close()).then(' +
+    '() => process.exit(0), (error) => { console.error(error); process.exit(1); });';
+  const stderr: Buffer[] = [];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, entry, staging], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  if (code !== 0 || !(await exists(path.join(staging, 'PG_VERSION')))) {
+    await fs.rm(staging, { recursive: true, force: true });
+    throw new Error(`Could not create the database in ${dataDir}: ${Buffer.concat(stderr).toString()}`);
+  }
+  await fs.rm(dataDir, { recursive: true, force: true });
+  await fs.rename(staging, dataDir);
+}
+
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
+
 export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & { client: PGlite }> {
   let unlock = async () => undefined as void;
   if (opts.dataDir) {
     await fs.mkdir(path.dirname(opts.dataDir), { recursive: true });
     unlock = await lockDataDir(opts.dataDir);
+    try {
+      await initDataDirInChild(opts.dataDir);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   }
   const client = await PGlite.create({
+    startParams: PGLITE_START_PARAMS,
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gin },
   });
   const db = drizzlePglite({ client, schema });
   return {

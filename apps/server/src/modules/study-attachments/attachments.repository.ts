@@ -8,7 +8,7 @@ import {
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies, studyAttachments, users } from '../../db/schema.js';
-import { visibleStudies } from '../dicomweb-retrieve/study-access.js';
+import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
 
 const attachmentColumns = {
   id: studyAttachments.id,
@@ -79,7 +79,7 @@ function filmQuery(db: DbOrTx, scope: TStudyScope, extra?: SQL) {
     .innerJoin(reportStatuses, eq(reportStatuses.id, studyAttachments.reportStatusId))
     .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
     .leftJoin(users, eq(users.id, studyAttachments.createdByUserId))
-    .where(and(eq(studyAttachments.kind, 'FILM'), visibleStudies(scope), extra));
+    .where(and(eq(studyAttachments.kind, 'FILM'), visibleReportRows(scope), extra));
 }
 
 /** GET /films/get: the newest film attachments the caller may see, at most FILM_LIST_LIMIT (spec-core §9). */

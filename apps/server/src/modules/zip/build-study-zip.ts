@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
 import { asc, eq } from 'drizzle-orm';
 import { anonymizePart10 } from '@radflow/dicom';
 import type { TZipVariant } from '@radflow/core';
@@ -13,6 +8,7 @@ import type { AppContext } from '../../context.js';
 import { instances, series, studies } from '../../db/schema.js';
 import { UniqueNames, readmeText, seriesFolderName, sanitizeSegment, studyFolderName } from './zip-layout.js';
 import { anonymizationSecret } from './zip-secrets.js';
+import { StoredZipWriter } from './stored-zip.js';
 
 /** Where the zip of a report and variant lives in the blob store. */
 export const zipBlobKey = (reportStatusId: number, variant: TZipVariant) =>
@@ -25,10 +21,10 @@ export interface TZipProgress {
   completedBytes: number;
 }
 
-/** Files up to this size are read whole (a buffer is much cheaper for archiver than a stream). */
+/** Files up to this size are read whole (one CRC call and one write each); larger ones stream. */
 const WHOLE_READ_MAX_BYTES = 8 * 2 ** 20;
 /** Reads of the next files run while the current one is written, up to this many bytes. */
-const READ_AHEAD_BYTES = 2 ** 20;
+const READ_AHEAD_BYTES = 8 * 2 ** 20;
 
 /**
  * The next files' bytes, read ahead in order within a byte budget so that disk reads overlap the
@@ -142,47 +138,12 @@ export async function buildStudyZip(
   opts.onProgress?.({ ...progress });
 
   const blobKey = zipBlobKey(opts.reportStatusId, opts.variant);
-  const archive = new ZipArchive({ store: true });
   // Written to a temp file and moved in (putFile) rather than blobs.put: the zip needs no content
   // hash, which would cost a second pass over every byte. Synced before the move, so a COMPLETED
   // run never points at a torn file after a crash.
   const tempPath = path.join(ctx.blobs.tempDir(), `zip-${randomUUID()}`);
-  const stored = (async () => {
-    try {
-      await pipeline(archive, createWriteStream(tempPath, { highWaterMark: 2 ** 20 }));
-      const handle = await open(tempPath, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      return await ctx.blobs.putFile(blobKey, tempPath);
-    } catch (error) {
-      await rm(tempPath, { force: true });
-      throw error;
-    }
-  })();
-  // If the store fails, stop feeding the archive (the awaits below would otherwise wait forever).
-  const storeFailed = stored.then(
-    () => new Promise<never>(() => undefined),
-    (error: unknown) => Promise.reject(error as Error),
-  );
-  const archiveFailed = once(archive, 'error').then(([error]) => Promise.reject(error as Error));
-  storeFailed.catch(() => undefined);
-  archiveFailed.catch(() => undefined);
-  /** Appends one entry and waits until the archive has written it, so one source is open at a time. */
-  const appendOne = async (source: Readable | Buffer, name: string) => {
-    const written = once(archive, 'entry');
-    // archiver does not pass on a source's error (a missing or unreadable blob): race it.
-    const unreadable =
-      source instanceof Readable
-        ? once(source, 'error').then(([error]) => Promise.reject(error as Error))
-        : new Promise<never>(() => undefined);
-    unreadable.catch(() => undefined);
-    archive.append(source, { name, date: study.createdAt });
-    await Promise.race([written, unreadable, storeFailed, archiveFailed]);
-  };
-
+  const handle = await open(tempPath, 'w');
+  const zip = new StoredZipWriter(handle);
   const skipped: string[] = [];
   const reads = new ReadAhead(ctx, named, isAnonymized);
   try {
@@ -196,20 +157,16 @@ export async function buildStudyZip(
           skipped.push(file.name);
         }
         if (anonymized) {
-          await appendOne(
-            Buffer.from(anonymized.buffer, anonymized.byteOffset, anonymized.byteLength),
+          await zip.addBuffer(
             file.name,
+            Buffer.from(anonymized.buffer, anonymized.byteOffset, anonymized.byteLength),
+            study.createdAt,
           );
         }
       } else if (data) {
-        await appendOne(data, file.name);
+        await zip.addBuffer(file.name, data, study.createdAt);
       } else {
-        const source = ctx.blobs.get(file.blobKey);
-        try {
-          await appendOne(source, file.name);
-        } finally {
-          source.destroy();
-        }
+        await zip.addStream(file.name, () => ctx.blobs.get(file.blobKey), study.createdAt);
       }
       progress.completedFiles++;
       progress.completedBytes += file.sizeBytes;
@@ -226,16 +183,16 @@ export async function buildStudyZip(
       createdAt: ctx.now(),
       skipped,
     });
-    await appendOne(Buffer.from(readme, 'utf8'), `${root}/README.txt`);
-    await Promise.race([archive.finalize(), storeFailed, archiveFailed]);
-    const { sizeBytes } = await stored;
+    await zip.addBuffer(`${root}/README.txt`, Buffer.from(readme, 'utf8'), study.createdAt);
+    await zip.finish();
+    await handle.sync();
+    await handle.close();
+    const { sizeBytes } = await ctx.blobs.putFile(blobKey, tempPath);
     return { blobKey, sizeBytes, patientName: isAnonymized ? '' : study.patientName };
   } catch (error) {
     reads.cancel();
-    // abort() stops the queue; destroy() makes the store's pipeline fail so it drops its temp file.
-    archive.abort();
-    archive.destroy(error as Error);
-    await stored.catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    await rm(tempPath, { force: true });
     throw error;
   }
 }

@@ -20,7 +20,7 @@ import { worklistRoutes } from './modules/worklist/worklist.routes.js';
 import { studyActionsRoutes } from './modules/study-actions/study-actions.routes.js';
 import { studyAttachmentsRoutes } from './modules/study-attachments/attachments.routes.js';
 import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
-import type { EmailProvider } from './modules/study-sharing/message-providers.js';
+import type { EmailProvider } from './modules/outbox/email-provider.js';
 import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';

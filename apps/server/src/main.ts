@@ -8,7 +8,7 @@ import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
-import { SmtpEmailProvider } from './modules/study-sharing/message-providers.js';
+import { SmtpEmailProvider } from './modules/outbox/email-provider.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {

@@ -12,14 +12,16 @@ import type { TGroupFlags, TReportStatus, TRole } from '@radflow/core';
  */
 
 /**
- * The "center users" of spec-core §4/§6 ("center or admin", "Center: mark urgent, …"): the center
- * roles without the lab roles. Documented decision: packages/core/src/roles.ts isCenterUser (lab
- * staff belong to a center but work in the lab module, spec-core second document).
+ * The "center users" of spec-core §4/§6 ("center or admin", "Center: mark urgent, …") who act on
+ * their center's studies: the center roles without the lab roles (documented decision:
+ * packages/core/src/roles.ts isCenterUser; lab staff belong to a center but work in the lab module,
+ * spec-core second document) and without ROLE_CENTER_BACKUP (core worklist DECISIONS "Center backup":
+ * a backup account keeps copies and is read-only). The matrix study is in each center user's own
+ * center; another center's study is read-only for them (center-own-studies.int.test.ts).
  */
 const CENTER_USERS: readonly TRole[] = [
   'ROLE_CENTER',
   'ROLE_CENTER_CUSTOMER',
-  'ROLE_CENTER_BACKUP',
   'ROLE_CENTER_SHARE_ALL',
   'ROLE_OFFLINE_HYBRID',
 ];
@@ -470,9 +472,11 @@ export const MATRIX: readonly TMatrixRow[] = [
     title: 'POST /report-tag/add-tags on CREATED',
     endpoint: 'addTag',
     status: 'CREATED',
-    allowed: SEES_STUDY.filter((r) => r !== 'ROLE_CUSTOMER'),
+    allowed: SEES_STUDY.filter((r) => r !== 'ROLE_CUSTOMER' && r !== 'ROLE_CENTER_BACKUP'),
     success: 200,
-    source: "report-tags DECISIONS 'Who may tag: anyone who can see the study except viewers and customers'",
+    source:
+      "report-tags DECISIONS 'Who may tag: anyone who can see the study except viewers and customers'; " +
+      "core worklist DECISIONS 'Center backup': read-only",
   },
   {
     title: "DELETE /report-tag/delete (another user's global tag)",

@@ -1,17 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TReportTag, TRole, TTagChoicesResponse } from '@radflow/core';
-import { reportStatuses, reportTags, studies, studyEvents } from '../src/db/schema.js';
+import type { TReportTag, TTagChoicesResponse } from '@radflow/core';
+import { reportTags, studyEvents } from '../src/db/schema.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
-import {
-  type TestApp,
-  TestClient,
-  createTestApp,
-  createTestCenter,
-  createTestGroup,
-  createTestUser,
-} from './test-app.js';
+import { type TestApp, type TestClient, createTestApp } from './test-app.js';
+import { createTestStudy, createTestWorld, signedInUsers } from './worklist-test-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -19,29 +12,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function signedIn(opts: { roles: TRole[]; groupId: number; centerId?: number | null }) {
-  const user = await createTestUser(t.db, opts);
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return Object.assign(browser, { user });
-}
-
 let world: Awaited<ReturnType<typeof createWorld>>;
 async function createWorld() {
-  const group = await createTestGroup(t.db);
-  const center = await createTestCenter(t.db, { groupId: group.id });
-  const otherGroup = await createTestGroup(t.db);
-  const otherCenter = await createTestCenter(t.db, { groupId: otherGroup.id });
+  const { group, center } = await createTestWorld(t.db);
+  const other = await createTestWorld(t.db);
   return {
     group,
     center,
-    centerUser: await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id }),
-    admin: await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id }),
-    doctor: await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id }),
-    assignor: await signedIn({ roles: ['ROLE_ASSIGNOR'], groupId: group.id }),
-    viewer: await signedIn({ roles: ['ROLE_VIEWER'], groupId: group.id }),
-    otherAdmin: await signedIn({ roles: ['ROLE_ADMIN'], groupId: otherGroup.id }),
-    otherCenter,
+    ...(await signedInUsers(
+      t,
+      { group, center },
+      {
+        centerUser: ['ROLE_CENTER'],
+        admin: ['ROLE_ADMIN'],
+        doctor: ['ROLE_DOCTOR'],
+        assignor: ['ROLE_ASSIGNOR'],
+        viewer: ['ROLE_VIEWER'],
+      },
+    )),
+    ...(await signedInUsers(t, other, { otherAdmin: ['ROLE_ADMIN'] })),
   };
 }
 beforeAll(async () => {
@@ -49,22 +38,14 @@ beforeAll(async () => {
 });
 
 /** A study of the world's center, assigned to the world's doctor. */
-async function createTestStudy() {
-  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
-  const [study] = await t.db
-    .insert(studies)
-    .values({ groupId: world.group.id, centerId: world.center.id, studyInstanceUid: uid, modalities: ['MR'] })
-    .returning();
-  const [row] = await t.db
-    .insert(reportStatuses)
-    .values({
-      studyId: study!.id,
-      groupId: world.group.id,
-      centerId: world.center.id,
-      assignedToUserId: world.doctor.user.id,
-    })
-    .returning();
-  return row!;
+async function createReport() {
+  const { row } = await createTestStudy(t.db, {
+    groupId: world.group.id,
+    centerId: world.center.id,
+    modalities: ['MR'],
+    row: { assignedToUserId: world.doctor.user.id },
+  });
+  return row;
 }
 
 const addTag = (browser: TestClient, body: Record<string, unknown>) =>
@@ -84,8 +65,8 @@ const listTags = async (browser: TestClient, reportStatusId: number) => {
 
 describe('adding tags', () => {
   it('answers the new id, trims the text, writes a timeline event', async () => {
-    const report = await createTestStudy();
-    const res = await addTag(world.doctor, {
+    const report = await createReport();
+    const res = await addTag(world.doctor.browser, {
       reportStatusId: report.id,
       tag: '  follow   up ',
       globalTag: false,
@@ -107,101 +88,109 @@ describe('adding tags', () => {
   });
 
   it('the same tag twice on a study is 409; empty and over-long tags are 400; nothing stored', async () => {
-    const report = await createTestStudy();
-    expect((await addTag(world.doctor, { reportStatusId: report.id, tag: 'urgent-review' })).statusCode).toBe(
-      200,
-    );
-    const dup = await addTag(world.admin, {
+    const report = await createReport();
+    expect(
+      (await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'urgent-review' })).statusCode,
+    ).toBe(200);
+    const dup = await addTag(world.admin.browser, {
       reportStatusId: report.id,
       tag: ' urgent-review ',
       globalTag: true,
     });
     expect(dup.statusCode).toBe(409);
     for (const tag of ['', '   ', 'x'.repeat(51)]) {
-      const res = await addTag(world.doctor, { reportStatusId: report.id, tag });
+      const res = await addTag(world.doctor.browser, { reportStatusId: report.id, tag });
       expect(res.statusCode).toBe(400);
       expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('tag');
     }
-    const missingId = await addTag(world.doctor, { tag: 'x' });
+    const missingId = await addTag(world.doctor.browser, { tag: 'x' });
     expect(missingId.statusCode).toBe(400);
     expect(await tagsOf(report.id)).toHaveLength(1);
     expect(await eventsOf(report.id, 'TAG_ADDED')).toHaveLength(1);
   });
 
   it('two requests adding the same tag at once: one 200, one 409', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const results = await Promise.all([
-      addTag(world.doctor, { reportStatusId: report.id, tag: 'race' }),
-      addTag(world.admin, { reportStatusId: report.id, tag: 'race' }),
+      addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'race' }),
+      addTag(world.admin.browser, { reportStatusId: report.id, tag: 'race' }),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     expect(await tagsOf(report.id)).toHaveLength(1);
   });
 
   it("another group's study is 404; a viewer is 403", async () => {
-    const report = await createTestStudy();
-    expect((await addTag(world.otherAdmin, { reportStatusId: report.id, tag: 'x' })).statusCode).toBe(404);
-    expect((await addTag(world.viewer, { reportStatusId: report.id, tag: 'x' })).statusCode).toBe(403);
+    const report = await createReport();
+    expect((await addTag(world.otherAdmin.browser, { reportStatusId: report.id, tag: 'x' })).statusCode).toBe(
+      404,
+    );
+    expect((await addTag(world.viewer.browser, { reportStatusId: report.id, tag: 'x' })).statusCode).toBe(
+      403,
+    );
     expect(await tagsOf(report.id)).toEqual([]);
   });
 });
 
 describe('who sees and changes a tag', () => {
   it('a local tag is seen only by its creator; a global one by the group', async () => {
-    const report = await createTestStudy();
-    await addTag(world.doctor, { reportStatusId: report.id, tag: 'mine', globalTag: false });
-    await addTag(world.doctor, { reportStatusId: report.id, tag: 'ours', globalTag: true });
-    expect((await listTags(world.doctor, report.id)).map((x) => x.tag)).toEqual(['mine', 'ours']);
-    const seenByAdmin = await listTags(world.admin, report.id);
+    const report = await createReport();
+    await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'mine', globalTag: false });
+    await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'ours', globalTag: true });
+    expect((await listTags(world.doctor.browser, report.id)).map((x) => x.tag)).toEqual(['mine', 'ours']);
+    const seenByAdmin = await listTags(world.admin.browser, report.id);
     expect(seenByAdmin.map((x) => x.tag)).toEqual(['ours']);
     expect(seenByAdmin[0]?.createdBy).toBe(world.doctor.user.email);
 
-    const choices = (await world.centerUser.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
+    const choices = (
+      await world.centerUser.browser.get('/api/report-tag/choices')
+    ).json<TTagChoicesResponse>();
     expect(choices.tags).toContainEqual({ tag: 'ours', globalTag: true });
     expect(choices.tags.map((c) => c.tag)).not.toContain('mine');
-    const own = (await world.doctor.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
+    const own = (await world.doctor.browser.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
     expect(own.tags).toContainEqual({ tag: 'mine', globalTag: false });
   });
 
   it('the creator toggles local ↔ global; an admin may change a global tag; others get 403', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const { id } = (
-      await addTag(world.doctor, { reportStatusId: report.id, tag: 'teaching', globalTag: false })
+      await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'teaching', globalTag: false })
     ).json<{ id: number }>();
     // Not visible to the assignor while local: 404, not 403.
-    expect((await world.assignor.post('/api/report-tag/update', { id, globalTag: true })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await world.assignor.browser.post('/api/report-tag/update', { id, globalTag: true })).statusCode,
+    ).toBe(404);
 
-    const toGlobal = await world.doctor.post('/api/report-tag/update', { id, globalTag: true });
+    const toGlobal = await world.doctor.browser.post('/api/report-tag/update', { id, globalTag: true });
     expect(toGlobal.statusCode, toGlobal.body).toBe(200);
-    const refused = await world.assignor.post('/api/report-tag/update', { id, globalTag: false });
+    const refused = await world.assignor.browser.post('/api/report-tag/update', { id, globalTag: false });
     expect(refused.statusCode).toBe(403);
     expect((await tagsOf(report.id))[0]?.globalTag).toBe(true);
 
-    const byAdmin = await world.admin.post('/api/report-tag/update', { id, globalTag: false });
+    const byAdmin = await world.admin.browser.post('/api/report-tag/update', { id, globalTag: false });
     expect(byAdmin.statusCode).toBe(200);
     expect((await tagsOf(report.id))[0]?.globalTag).toBe(false);
     expect(await eventsOf(report.id, 'TAG_UPDATED')).toHaveLength(2);
-    expect((await world.admin.post('/api/report-tag/update', { id, globalTag: 'yes' })).statusCode).toBe(400);
+    expect(
+      (await world.admin.browser.post('/api/report-tag/update', { id, globalTag: 'yes' })).statusCode,
+    ).toBe(400);
   });
 
   it('delete: 403 for a non-creator, 404 for another group, 200 for the creator with an event', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const { id } = (
-      await addTag(world.doctor, { reportStatusId: report.id, tag: 'recall', globalTag: true })
+      await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'recall', globalTag: true })
     ).json<{ id: number }>();
     const del = (browser: TestClient) =>
       browser.request({ method: 'DELETE', url: '/api/report-tag/delete', payload: { id } });
-    expect((await del(world.assignor)).statusCode).toBe(403);
-    expect((await del(world.otherAdmin)).statusCode).toBe(404);
-    expect((await del(world.viewer)).statusCode).toBe(403);
+    expect((await del(world.assignor.browser)).statusCode).toBe(403);
+    expect((await del(world.otherAdmin.browser)).statusCode).toBe(404);
+    expect((await del(world.viewer.browser)).statusCode).toBe(403);
     expect(await tagsOf(report.id)).toHaveLength(1);
-    const ok = await del(world.doctor);
+    const ok = await del(world.doctor.browser);
     expect(ok.statusCode, ok.body).toBe(200);
     expect(await tagsOf(report.id)).toEqual([]);
     expect(await eventsOf(report.id, 'TAG_DELETED')).toHaveLength(1);
-    expect((await del(world.doctor)).statusCode).toBe(404);
+    expect((await del(world.doctor.browser)).statusCode).toBe(404);
   });
 
   it("the user's saved TAGS preference is offered as local choices", async () => {
@@ -211,7 +200,7 @@ describe('who sees and changes a tag', () => {
       value: { tags: ['From Preference'] },
       updatedBy: 'test',
     });
-    const own = (await world.doctor.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
+    const own = (await world.doctor.browser.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
     expect(own.tags).toContainEqual({ tag: 'From Preference', globalTag: false });
   });
 });

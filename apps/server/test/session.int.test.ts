@@ -172,6 +172,7 @@ describe('GET /api/user/', () => {
       proxyUrl: 'https://proxy.test.local',
       hybridModeOn: false,
       active: true,
+      centerId: null,
     });
     // Stable per user, different between users.
     const again = (await browser.get('/api/user/')).json();

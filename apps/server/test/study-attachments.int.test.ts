@@ -4,21 +4,14 @@ import { and, eq } from 'drizzle-orm';
 import type {
   TFilmListResponse,
   TReportStatus,
-  TRole,
   TStudyAttachment,
   TStudyAttachmentLists,
 } from '@radflow/core';
 import { ATTACHMENT_MAX_BYTES, FILM_LIST_LIMIT } from '@radflow/core';
-import { reportStatuses, studies, studyAttachments, studyEvents } from '../src/db/schema.js';
+import { studyAttachments, studyEvents } from '../src/db/schema.js';
 import { formBody } from './archive/helpers.js';
-import {
-  type TestApp,
-  TestClient,
-  createTestApp,
-  createTestCenter,
-  createTestGroup,
-  createTestUser,
-} from './test-app.js';
+import { type TestApp, type TestClient, createTestApp } from './test-app.js';
+import { createTestStudy, createTestWorld, signedIn, signedInUsers } from './worklist-test-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -31,42 +24,16 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const DOCX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), randomBytes(64)]);
 
 /**
- * A study of the world's center, assigned to the world's doctor (so a doctor sees it however their
- * scope is narrowed).
+ * A study (default: of the world's center), assigned to the world's doctor (so a doctor sees it
+ * however their scope is narrowed).
  */
-async function createTestStudy(opts: {
-  groupId: number;
-  centerId: number;
-  status?: TReportStatus;
-  assignedToUserId?: number;
-}) {
-  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
-  const [study] = await t.db
-    .insert(studies)
-    .values({ groupId: opts.groupId, centerId: opts.centerId, studyInstanceUid: uid, modalities: ['CT'] })
-    .returning();
-  if (!study) throw new Error('study not created');
-  const [row] = await t.db
-    .insert(reportStatuses)
-    .values({
-      studyId: study.id,
-      groupId: opts.groupId,
-      centerId: opts.centerId,
-      status: opts.status ?? 'CREATED',
-      assignedToUserId: opts.assignedToUserId ?? world?.doctor.user.id ?? null,
-      patientName: 'DOE^JANE',
-      studyName: 'CT HEAD',
-    })
-    .returning();
-  if (!row) throw new Error('report status not created');
+async function createReport(opts: { groupId?: number; centerId?: number; status?: TReportStatus } = {}) {
+  const { row } = await createTestStudy(t.db, {
+    groupId: opts.groupId ?? world.group.id,
+    centerId: opts.centerId ?? world.center.id,
+    row: { status: opts.status ?? 'CREATED', assignedToUserId: world.doctor.user.id, studyName: 'CT HEAD' },
+  });
   return row;
-}
-
-async function signedIn(opts: { roles: TRole[]; groupId: number; centerId?: number | null }) {
-  const user = await createTestUser(t.db, opts);
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return Object.assign(browser, { user });
 }
 
 function upload(browser: TestClient, url: string, files: Array<{ name: string; bytes: Uint8Array }>) {
@@ -89,24 +56,23 @@ const eventsOf = (reportStatusId: number, eventType: string) =>
 
 let world: Awaited<ReturnType<typeof createWorld>>;
 async function createWorld() {
-  const group = await createTestGroup(t.db);
-  const center = await createTestCenter(t.db, { groupId: group.id });
-  const otherGroup = await createTestGroup(t.db);
-  const otherCenter = await createTestCenter(t.db, { groupId: otherGroup.id });
+  const { group, center } = await createTestWorld(t.db);
+  const other = await createTestWorld(t.db);
   return {
     group,
     center,
-    otherCenter,
-    centerUser: await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id }),
-    admin: await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id }),
-    doctor: await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id }),
-    assignor: await signedIn({ roles: ['ROLE_ASSIGNOR'], groupId: group.id }),
-    tele: await signedIn({ roles: ['ROLE_TELE_RADIOLOGY'], groupId: group.id }),
-    otherCenterUser: await signedIn({
-      roles: ['ROLE_CENTER'],
-      groupId: otherGroup.id,
-      centerId: otherCenter.id,
-    }),
+    ...(await signedInUsers(
+      t,
+      { group, center },
+      {
+        centerUser: ['ROLE_CENTER'],
+        admin: ['ROLE_ADMIN'],
+        doctor: ['ROLE_DOCTOR'],
+        assignor: ['ROLE_ASSIGNOR'],
+        tele: ['ROLE_TELE_RADIOLOGY'],
+      },
+    )),
+    ...(await signedInUsers(t, other, { otherCenterUser: ['ROLE_CENTER'] })),
   };
 }
 beforeAll(async () => {
@@ -115,8 +81,8 @@ beforeAll(async () => {
 
 describe('history attachments', () => {
   it('the center attaches a PDF; it is listed, downloaded under its name, and on the timeline', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
-    const res = await upload(world.centerUser, `/api/history/upload/${report.id}`, [
+    const report = await createReport();
+    const res = await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
       { name: 'Prescription – Dr Rao.pdf', bytes: PDF },
     ]);
     expect(res.statusCode, res.body).toBe(200);
@@ -129,12 +95,14 @@ describe('history attachments', () => {
       reportStatusId: report.id,
     });
 
-    const lists = (await world.doctor.get(`/api/attachments/${report.id}`)).json<TStudyAttachmentLists>();
+    const lists = (
+      await world.doctor.browser.get(`/api/attachments/${report.id}`)
+    ).json<TStudyAttachmentLists>();
     expect(lists.historyAttachment.map((a) => a.path)).toEqual([attachment.path]);
     expect(lists.filmAttachment).toEqual([]);
 
     // Doctors may download (spec-core §6 names no one else for adding).
-    const download = await world.doctor.get(
+    const download = await world.doctor.browser.get(
       `/api/history/download/${report.id}/${attachment.path}/${encodeURIComponent(attachment.fileName)}`,
     );
     expect(download.statusCode).toBe(200);
@@ -149,16 +117,16 @@ describe('history attachments', () => {
   });
 
   it('the center deletes it: row, blob and a timeline event; a second delete is 404', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
+    const report = await createReport();
     const added = (
-      await upload(world.centerUser, `/api/history/upload/${report.id}`, [
+      await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
         { name: 'a.txt', bytes: Buffer.from('hi') },
       ])
     ).json<TStudyAttachment>();
     const [stored] = await rowsOf(report.id);
     expect(await t.blobs.size(stored!.blobKey)).toBe(2);
 
-    const res = await world.centerUser.request({
+    const res = await world.centerUser.browser.request({
       method: 'DELETE',
       url: `/api/history/delete/${report.id}/${added.path}`,
     });
@@ -167,7 +135,7 @@ describe('history attachments', () => {
     expect(await t.blobs.size(stored!.blobKey)).toBeNull();
     expect(await eventsOf(report.id, 'ATTACHMENT_DELETED')).toHaveLength(1);
 
-    const again = await world.centerUser.request({
+    const again = await world.centerUser.browser.request({
       method: 'DELETE',
       url: `/api/history/delete/${report.id}/${added.path}`,
     });
@@ -175,8 +143,8 @@ describe('history attachments', () => {
   });
 
   it('admins and tele-radiology users may attach history too', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
-    for (const user of [world.admin, world.tele]) {
+    const report = await createReport();
+    for (const user of [world.admin.browser, world.tele.browser]) {
       const res = await upload(user, `/api/history/upload/${report.id}`, [{ name: 'x.png', bytes: PNG }]);
       expect(res.statusCode, res.body).toBe(200);
     }
@@ -184,17 +152,19 @@ describe('history attachments', () => {
   });
 
   it('roles that may not add or delete get 403 and nothing is stored', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
-    for (const user of [world.doctor, world.assignor]) {
+    const report = await createReport();
+    for (const user of [world.doctor.browser, world.assignor.browser]) {
       const res = await upload(user, `/api/history/upload/${report.id}`, [{ name: 'a.pdf', bytes: PDF }]);
       expect(res.statusCode).toBe(403);
       const film = await upload(user, `/api/film/upload/${report.id}`, [{ name: 'a.png', bytes: PNG }]);
       expect(film.statusCode).toBe(403);
     }
     const added = (
-      await upload(world.centerUser, `/api/history/upload/${report.id}`, [{ name: 'a.pdf', bytes: PDF }])
+      await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
+        { name: 'a.pdf', bytes: PDF },
+      ])
     ).json<TStudyAttachment>();
-    const del = await world.doctor.request({
+    const del = await world.doctor.browser.request({
       method: 'DELETE',
       url: `/api/history/delete/${report.id}/${added.path}`,
     });
@@ -204,12 +174,8 @@ describe('history attachments', () => {
   });
 
   it('nothing is added to a deleted study (403)', async () => {
-    const report = await createTestStudy({
-      groupId: world.group.id,
-      centerId: world.center.id,
-      status: 'DELETED',
-    });
-    const res = await upload(world.centerUser, `/api/history/upload/${report.id}`, [
+    const report = await createReport({ status: 'DELETED' });
+    const res = await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
       { name: 'a.pdf', bytes: PDF },
     ]);
     expect(res.statusCode).toBe(403);
@@ -219,7 +185,7 @@ describe('history attachments', () => {
 
 describe('bad uploads are refused with nothing stored', () => {
   it('types outside spec-core §5, content that does not match, empty and two-file uploads are 400', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
+    const report = await createReport();
     const cases: Array<Array<{ name: string; bytes: Uint8Array }>> = [
       [{ name: 'tool.exe', bytes: Buffer.from('MZ\x90\x00') }],
       [{ name: 'page.svg', bytes: Buffer.from('<svg/>') }],
@@ -232,21 +198,21 @@ describe('bad uploads are refused with nothing stored', () => {
       ],
     ];
     for (const files of cases) {
-      const res = await upload(world.centerUser, `/api/history/upload/${report.id}`, files);
+      const res = await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, files);
       expect(res.statusCode, `${files[0]!.name}: ${res.body}`).toBe(400);
       expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('file');
     }
-    const none = await upload(world.centerUser, `/api/history/upload/${report.id}`, []);
+    const none = await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, []);
     expect(none.statusCode).toBe(400);
     expect(await rowsOf(report.id)).toEqual([]);
     expect(await eventsOf(report.id, 'ATTACHMENT_ADDED')).toEqual([]);
   });
 
   it('a file over the cap is 413 naming the limit', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
+    const report = await createReport();
     const big = Buffer.alloc(ATTACHMENT_MAX_BYTES + 1, 0x20);
     big.write('%PDF-1.4');
-    const res = await upload(world.centerUser, `/api/history/upload/${report.id}`, [
+    const res = await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
       { name: 'big.pdf', bytes: big },
     ]);
     expect(res.statusCode).toBe(413);
@@ -255,19 +221,21 @@ describe('bad uploads are refused with nothing stored', () => {
   });
 
   it('a path that is not one of our ids is 400, never a file-system path', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
-    const res = await world.centerUser.get(`/api/history/download/${report.id}/..%2F..%2Fetc%2Fpasswd`);
+    const report = await createReport();
+    const res = await world.centerUser.browser.get(
+      `/api/history/download/${report.id}/..%2F..%2Fetc%2Fpasswd`,
+    );
     expect(res.statusCode).toBe(400);
   });
 });
 
 describe("another group's study", () => {
   it('is 404 for upload, list, download and delete', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
+    const report = await createReport();
     const added = (
-      await upload(world.centerUser, `/api/film/upload/${report.id}`, [{ name: 'f.png', bytes: PNG }])
+      await upload(world.centerUser.browser, `/api/film/upload/${report.id}`, [{ name: 'f.png', bytes: PNG }])
     ).json<TStudyAttachment>();
-    const other = world.otherCenterUser;
+    const other = world.otherCenterUser.browser;
     expect(
       (await upload(other, `/api/film/upload/${report.id}`, [{ name: 'f.png', bytes: PNG }])).statusCode,
     ).toBe(404);
@@ -284,10 +252,13 @@ describe("another group's study", () => {
 
 describe('films', () => {
   it('/films/get lists the visible films newest first, at most 50; /films/images/get serves one inline', async () => {
-    const group = await createTestGroup(t.db);
-    const center = await createTestCenter(t.db, { groupId: group.id });
-    const centerUser = await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id });
-    const report = await createTestStudy({ groupId: group.id, centerId: center.id });
+    const { group, center } = await createTestWorld(t.db);
+    const { browser: centerUser } = await signedIn(t, {
+      roles: ['ROLE_CENTER'],
+      groupId: group.id,
+      centerId: center.id,
+    });
+    const report = await createReport({ groupId: group.id, centerId: center.id });
     const uploaded = (
       await upload(centerUser, `/api/film/upload/${report.id}`, [{ name: 'chest.png', bytes: PNG }])
     ).json<TStudyAttachment>();
@@ -327,38 +298,44 @@ describe('films', () => {
 
 describe('report attachments', () => {
   it('the doctor attaches a document; a center user may delete it but not add one', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
-    const res = await upload(world.doctor, `/api/report-attachment/upload/${report.id}`, [
+    const report = await createReport();
+    const res = await upload(world.doctor.browser, `/api/report-attachment/upload/${report.id}`, [
       { name: 'addendum.docx', bytes: DOCX },
     ]);
     expect(res.statusCode, res.body).toBe(200);
     const added = res.json<TStudyAttachment>();
     expect(added.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    const refused = await upload(world.centerUser, `/api/report-attachment/upload/${report.id}`, [
+    const refused = await upload(world.centerUser.browser, `/api/report-attachment/upload/${report.id}`, [
       { name: 'a.pdf', bytes: PDF },
     ]);
     expect(refused.statusCode).toBe(403);
 
-    const download = await world.centerUser.get(`/api/report-attachment/download/${report.id}/${added.path}`);
+    const download = await world.centerUser.browser.get(
+      `/api/report-attachment/download/${report.id}/${added.path}`,
+    );
     expect(download.statusCode).toBe(200);
     expect(download.rawPayload.equals(DOCX)).toBe(true);
 
-    const del = await world.centerUser.request({
+    const del = await world.centerUser.browser.request({
       method: 'DELETE',
       url: `/api/report-attachment/delete/${report.id}/${added.path}`,
     });
     expect(del.statusCode, del.body).toBe(200);
-    const lists = (await world.doctor.get(`/api/attachments/${report.id}`)).json<TStudyAttachmentLists>();
+    const lists = (
+      await world.doctor.browser.get(`/api/attachments/${report.id}`)
+    ).json<TStudyAttachmentLists>();
     expect(lists.reportAttachment).toEqual([]);
   });
 
   it('a history path is not found under the film calls', async () => {
-    const report = await createTestStudy({ groupId: world.group.id, centerId: world.center.id });
+    const report = await createReport();
     const added = (
-      await upload(world.centerUser, `/api/history/upload/${report.id}`, [{ name: 'a.pdf', bytes: PDF }])
+      await upload(world.centerUser.browser, `/api/history/upload/${report.id}`, [
+        { name: 'a.pdf', bytes: PDF },
+      ])
     ).json<TStudyAttachment>();
     expect(
-      (await world.centerUser.get(`/api/film/download/${report.id}/${added.path}/a.pdf`)).statusCode,
+      (await world.centerUser.browser.get(`/api/film/download/${report.id}/${added.path}/a.pdf`)).statusCode,
     ).toBe(404);
   });
 });

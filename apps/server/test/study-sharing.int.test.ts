@@ -3,20 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TRole, TShareResponse } from '@radflow/core';
-import { messageOutbox, reportStatuses, studies, studyEvents } from '../src/db/schema.js';
-import { type EmailProvider, SmtpEmailProvider } from '../src/modules/study-sharing/message-providers.js';
-import { closeSmtpTransports } from '../src/modules/study-sharing/smtp-client.js';
-import {
-  type TestApp,
-  TestClient,
-  createTestApp,
-  createTestCenter,
-  createTestGroup,
-  createTestUser,
-  setGroupPreference,
-  uniqueMobile,
-} from './test-app.js';
+import type { TShareResponse } from '@radflow/core';
+import { messageOutbox, reportStatuses, studyEvents } from '../src/db/schema.js';
+import { type EmailProvider, SmtpEmailProvider } from '../src/modules/outbox/email-provider.js';
+import { closeSmtpTransports } from '../src/modules/outbox/smtp-client.js';
+import { type TestApp, createTestApp, createTestUser, setGroupPreference, uniqueMobile } from './test-app.js';
+import { createTestStudy, createTestWorld, signedIn, signedInUsers } from './worklist-test-data.js';
 
 const PUBLIC_URL = 'https://radflow.example';
 
@@ -78,33 +70,26 @@ afterAll(async () => {
   await smtp.close();
 });
 
-async function signedIn(opts: { roles: TRole[]; groupId: number; centerId?: number | null }) {
-  const user = await createTestUser(t.db, opts);
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return Object.assign(browser, { user });
-}
-
 async function createWorld() {
-  const group = await createTestGroup(t.db);
-  const center = await createTestCenter(t.db, { groupId: group.id });
-  const otherGroup = await createTestGroup(t.db);
-  const otherCenter = await createTestCenter(t.db, { groupId: otherGroup.id });
+  const { group, center } = await createTestWorld(t.db);
+  const other = await createTestWorld(t.db);
   return {
     group,
     center,
-    centerUser: await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id }),
-    doctor: await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id }),
-    assignor: await signedIn({ roles: ['ROLE_ASSIGNOR'], groupId: group.id }),
+    ...(await signedInUsers(
+      t,
+      { group, center },
+      {
+        centerUser: ['ROLE_CENTER'],
+        doctor: ['ROLE_DOCTOR'],
+        assignor: ['ROLE_ASSIGNOR'],
+      },
+    )),
+    ...(await signedInUsers(t, other, { otherCenterUser: ['ROLE_CENTER'] })),
     referringDoctor: await createTestUser(t.db, { roles: ['ROLE_REFERRING_DOCTOR'], groupId: group.id }),
     otherReferringDoctor: await createTestUser(t.db, {
       roles: ['ROLE_REFERRING_DOCTOR'],
-      groupId: otherGroup.id,
-    }),
-    otherCenterUser: await signedIn({
-      roles: ['ROLE_CENTER'],
-      groupId: otherGroup.id,
-      centerId: otherCenter.id,
+      groupId: other.group.id,
     }),
   };
 }
@@ -113,25 +98,15 @@ beforeAll(async () => {
   world = await createWorld();
 });
 
-async function createTestStudy(group = world.group, center = world.center) {
-  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
-  const [study] = await t.db
-    .insert(studies)
-    .values({ groupId: group.id, centerId: center.id, studyInstanceUid: uid, modalities: ['CT'] })
-    .returning();
-  const [row] = await t.db
-    .insert(reportStatuses)
-    .values({
-      studyId: study!.id,
-      groupId: group.id,
-      centerId: center.id,
-      status: 'SIGNED_OFF',
-      patientName: 'SHARMA^ASHA',
-      studyName: 'MRI BRAIN',
-      assignedToUserId: world.doctor.user.id,
-    })
-    .returning();
-  return row!;
+/** A signed-off study (default: of the world's center), assigned to the world's doctor. */
+async function createReport(place: { group: { id: number }; center: { id: number } } = world) {
+  const { row } = await createTestStudy(t.db, {
+    groupId: place.group.id,
+    centerId: place.center.id,
+    patientName: 'SHARMA^ASHA',
+    row: { status: 'SIGNED_OFF', studyName: 'MRI BRAIN', assignedToUserId: world.doctor.user.id },
+  });
+  return row;
 }
 
 const reportRow = async (id: number) =>
@@ -146,8 +121,8 @@ const eventsOf = (reportStatusId: number, eventType: string) =>
 
 describe('POST /report-status/save (referring doctor)', () => {
   it('the center shares the study with a referring doctor of the group', async () => {
-    const report = await createTestStudy();
-    const res = await world.centerUser.post('/api/report-status/save', {
+    const report = await createReport();
+    const res = await world.centerUser.browser.post('/api/report-status/save', {
       studyId: report.studyId,
       reportStatusId: report.id,
       referringDoctorEmail: world.referringDoctor.email.toUpperCase(),
@@ -164,21 +139,21 @@ describe('POST /report-status/save (referring doctor)', () => {
   });
 
   it('an e-mail that is no referring doctor of the group is 400 naming the field; nothing changes', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     for (const referringDoctorEmail of [
       'nobody@nowhere.test',
       world.otherReferringDoctor.email,
       world.doctor.user.email,
       'not-an-email',
     ]) {
-      const res = await world.centerUser.post('/api/report-status/save', {
+      const res = await world.centerUser.browser.post('/api/report-status/save', {
         reportStatusId: report.id,
         referringDoctorEmail,
       });
       expect(res.statusCode, referringDoctorEmail).toBe(400);
       expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('referringDoctorEmail');
     }
-    const wrongStudy = await world.centerUser.post('/api/report-status/save', {
+    const wrongStudy = await world.centerUser.browser.post('/api/report-status/save', {
       studyId: report.studyId + 1_000_000,
       reportStatusId: report.id,
       referringDoctorEmail: world.referringDoctor.email,
@@ -191,22 +166,24 @@ describe('POST /report-status/save (referring doctor)', () => {
   });
 
   it('403 for an assignor, and for a doctor unless radiologistCanSendToReferringDoctor; 404 across groups', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const body = { reportStatusId: report.id, referringDoctorEmail: world.referringDoctor.email };
-    expect((await world.assignor.post('/api/report-status/save', body)).statusCode).toBe(403);
-    expect((await world.doctor.post('/api/report-status/save', body)).statusCode).toBe(403);
-    expect((await world.otherCenterUser.post('/api/report-status/save', body)).statusCode).toBe(404);
+    expect((await world.assignor.browser.post('/api/report-status/save', body)).statusCode).toBe(403);
+    expect((await world.doctor.browser.post('/api/report-status/save', body)).statusCode).toBe(403);
+    expect((await world.otherCenterUser.browser.post('/api/report-status/save', body)).statusCode).toBe(404);
     expect((await reportRow(report.id)).referringDoctorUserId).toBeNull();
 
-    const group = await createTestGroup(t.db);
-    const center = await createTestCenter(t.db, { groupId: group.id });
+    const { group, center } = await createTestWorld(t.db);
     await setGroupPreference(t.db, group.id, 'GROUP_SWITCHES', { radiologistCanSendToReferringDoctor: true });
-    const doctor = await signedIn({ roles: ['ROLE_DOCTOR'], groupId: group.id });
+    const { browser: doctor, user: doctorUser } = await signedIn(t, {
+      roles: ['ROLE_DOCTOR'],
+      groupId: group.id,
+    });
     const referring = await createTestUser(t.db, { roles: ['ROLE_REFERRING_DOCTOR'], groupId: group.id });
-    const own = await createTestStudy(group, center);
+    const own = await createReport({ group, center });
     await t.db
       .update(reportStatuses)
-      .set({ assignedToUserId: doctor.user.id })
+      .set({ assignedToUserId: doctorUser.id })
       .where(eq(reportStatuses.id, own.id));
     const res = await doctor.post('/api/report-status/save', {
       reportStatusId: own.id,
@@ -218,9 +195,9 @@ describe('POST /report-status/save (referring doctor)', () => {
 
 describe('POST /report-status/send-message/{id}', () => {
   it('sends SMS and WhatsApp with the share link; the number is recorded once; the link stays', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const number = uniqueMobile();
-    const res = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, {
+    const res = await world.centerUser.browser.post(`/api/report-status/send-message/${report.id}`, {
       number,
       referringPhysician: 'Dr Mehta',
     });
@@ -240,7 +217,9 @@ describe('POST /report-status/send-message/{id}', () => {
       expect(message.body).toContain('SHARMA ASHA');
     }
 
-    const again = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
+    const again = await world.centerUser.browser.post(`/api/report-status/send-message/${report.id}`, {
+      number,
+    });
     expect(again.statusCode).toBe(200);
     const after = await reportRow(report.id);
     expect(after.sharedNumbers).toEqual([number]);
@@ -249,13 +228,16 @@ describe('POST /report-status/send-message/{id}', () => {
   });
 
   it('with doNotSendWhatsappMessage only the SMS goes', async () => {
-    const group = await createTestGroup(t.db);
-    const center = await createTestCenter(t.db, { groupId: group.id });
+    const { group, center } = await createTestWorld(t.db);
     await setGroupPreference(t.db, group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', {
       doNotSendWhatsappMessage: true,
     });
-    const centerUser = await signedIn({ roles: ['ROLE_CENTER'], groupId: group.id, centerId: center.id });
-    const report = await createTestStudy(group, center);
+    const { browser: centerUser } = await signedIn(t, {
+      roles: ['ROLE_CENTER'],
+      groupId: group.id,
+      centerId: center.id,
+    });
+    const report = await createReport({ group, center });
     const number = uniqueMobile();
     const res = await centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
     expect(res.statusCode, res.body).toBe(200);
@@ -264,9 +246,11 @@ describe('POST /report-status/send-message/{id}', () => {
   });
 
   it('a number outside the mobile pattern is 400 naming number; nothing is sent or stored', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     for (const number of ['12345', '5123456789', '98765432101', '98765x4321']) {
-      const res = await world.centerUser.post(`/api/report-status/send-message/${report.id}`, { number });
+      const res = await world.centerUser.browser.post(`/api/report-status/send-message/${report.id}`, {
+        number,
+      });
       expect(res.statusCode, number).toBe(400);
       expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe('number');
       expect(await outboxTo(number)).toEqual([]);
@@ -277,13 +261,14 @@ describe('POST /report-status/send-message/{id}', () => {
   });
 
   it('403 for an assignor, 404 for another group', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const number = uniqueMobile();
     expect(
-      (await world.assignor.post(`/api/report-status/send-message/${report.id}`, { number })).statusCode,
+      (await world.assignor.browser.post(`/api/report-status/send-message/${report.id}`, { number }))
+        .statusCode,
     ).toBe(403);
     expect(
-      (await world.otherCenterUser.post(`/api/report-status/send-message/${report.id}`, { number }))
+      (await world.otherCenterUser.browser.post(`/api/report-status/send-message/${report.id}`, { number }))
         .statusCode,
     ).toBe(404);
     expect(await outboxTo(number)).toEqual([]);
@@ -292,9 +277,11 @@ describe('POST /report-status/send-message/{id}', () => {
 
 describe('POST /report-status/send-email/{id}', () => {
   it('mails the share link over SMTP, records the outbox row SENT and the address once', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const to = `ref-${randomBytes(3).toString('hex')}@clinic.test`;
-    const res = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to });
+    const res = await world.centerUser.browser.post(`/api/report-status/send-email/${report.id}`, {
+      email: to,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const row = await reportRow(report.id);
     expect(row.sharedEmails).toEqual([to]);
@@ -309,15 +296,19 @@ describe('POST /report-status/send-email/{id}', () => {
 
     const [outbox] = await outboxTo(to);
     expect(outbox).toMatchObject({ channel: 'EMAIL', status: 'SENT' });
-    await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to.toUpperCase() });
+    await world.centerUser.browser.post(`/api/report-status/send-email/${report.id}`, {
+      email: to.toUpperCase(),
+    });
     expect((await reportRow(report.id)).sharedEmails).toEqual([to]);
     expect(await eventsOf(report.id, 'SHARED_BY_EMAIL')).toHaveLength(2);
   });
 
   it('a refused recipient marks the outbox row FAILED and says so', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const to = `x-${randomBytes(3).toString('hex')}@refused.test`;
-    const res = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, { email: to });
+    const res = await world.centerUser.browser.post(`/api/report-status/send-email/${report.id}`, {
+      email: to,
+    });
     expect(res.statusCode).toBe(502);
     expect(res.json<{ errorDescription: string }>().errorDescription).toBe('The e-mail could not be sent');
     const [outbox] = await outboxTo(to);
@@ -325,14 +316,14 @@ describe('POST /report-status/send-email/{id}', () => {
   });
 
   it('a bad address is 400 naming email; 403 for an assignor; nothing sent', async () => {
-    const report = await createTestStudy();
+    const report = await createReport();
     const before = smtp.messages.length;
-    const bad = await world.centerUser.post(`/api/report-status/send-email/${report.id}`, {
+    const bad = await world.centerUser.browser.post(`/api/report-status/send-email/${report.id}`, {
       email: 'no-at-sign',
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ additionalInfo: string }>().additionalInfo).toBe('email');
-    const refused = await world.assignor.post(`/api/report-status/send-email/${report.id}`, {
+    const refused = await world.assignor.browser.post(`/api/report-status/send-email/${report.id}`, {
       email: 'a@b.test',
     });
     expect(refused.statusCode).toBe(403);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TReportStatus, type TRole, type TStudyListPage, tabsForList } from '@radflow/core';
 import type { reportStatuses } from '../src/db/schema.js';
-import { EXACT_COUNT_LIMIT } from '../src/modules/worklist/study-list.repository.js';
+import { ESTIMATE_FIRST_ABOVE, EXACT_COUNT_LIMIT } from '../src/modules/worklist/study-list.repository.js';
 import {
   type TestApp,
   TestClient,
@@ -90,6 +90,7 @@ describe('who sees what', () => {
       modality: 'CT,SR',
       count: { series: 2, images: 10 },
       studyDateTime: '2024-01-31 09:30:15',
+      centerId: north.id,
       radiologyCenter: 'North Imaging',
       centerEmail: north.email,
       tags: [],
@@ -101,6 +102,8 @@ describe('who sees what', () => {
     const admin = await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id });
     expect(ids(await list(admin, '/api/dicom-web/studies/'))).toEqual([b.row.id, a.row.id]);
     expect(ids(await list(admin, '/api/report-status/'))).toEqual([b.row.id, a.row.id]);
+    // Group staff name the row's center to forward it (its PACS list is the center's).
+    expect((await list(admin, STUDIES)).content.map((r) => r.centerId)).toEqual([south.id, north.id]);
   });
 
   it('gives a referring doctor an empty page when nothing was shared with them, and roles without a list a 403', async () => {
@@ -372,15 +375,33 @@ describe('the total of a big list', () => {
   it(`counts up to ${EXACT_COUNT_LIMIT} matches exactly and estimates beyond`, async () => {
     const group = await createTestGroup(t.db);
     const center = await createTestCenter(t.db, { groupId: group.id });
-    const { study } = await createTestStudy({ groupId: group.id, centerId: center.id, status: 'LOCKED' });
-    await t.db.execute(
-      sql`insert into report_statuses (study_id, group_id, center_id, status)
-          select ${study.id}, ${group.id}, ${center.id}, 'SIGNED_OFF' from generate_series(1, ${EXACT_COUNT_LIMIT + 50})`,
-    );
+    const { study, row } = await createTestStudy({
+      groupId: group.id,
+      centerId: center.id,
+      status: 'LOCKED',
+    });
+    const addSignedOff = async (n: number) => {
+      await t.db.execute(
+        sql`insert into report_statuses (study_id, group_id, center_id, status)
+            select ${study.id}, ${group.id}, ${center.id}, 'SIGNED_OFF' from generate_series(1, ${n})`,
+      );
+      // The planner's estimate decides whether the list is counted at all (ESTIMATE_FIRST_ABOVE).
+      await t.db.execute(sql`analyze report_statuses`);
+    };
     const admin = await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id });
-    const all = await list(admin, STUDIES);
-    expect(all.totalElements).toBeGreaterThan(EXACT_COUNT_LIMIT);
-    expect(all.numberOfElements).toBe(20);
+
+    // Expected below ESTIMATE_FIRST_ABOVE: counted, and the count stops at the cap.
+    await addSignedOff(EXACT_COUNT_LIMIT + 50);
+    const capped = await list(admin, STUDIES);
+    expect(capped.totalElements).toBeGreaterThan(EXACT_COUNT_LIMIT);
+    expect(capped.numberOfElements).toBe(20);
+    expect((await list(admin, STUDIES, { statuses: ['LOCKED'] })).totalElements).toBe(1);
+
+    // Expected above it: not counted; the total is the estimate, the page is still the first 20.
+    await addSignedOff(ESTIMATE_FIRST_ABOVE);
+    const estimated = await list(admin, STUDIES, { sortOrder: 'ASC' });
+    expect(estimated.totalElements).toBeGreaterThan(ESTIMATE_FIRST_ABOVE);
+    expect(estimated.content.map((r) => r.id)[0]).toBe(row.id);
     expect((await list(admin, STUDIES, { statuses: ['LOCKED'] })).totalElements).toBe(1);
   });
 });

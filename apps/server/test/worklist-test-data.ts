@@ -1,15 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TRole, TStudyListPage } from '@radflow/core';
+import type { TGroupFlags, TRole, TStudyListPage } from '@radflow/core';
 import type { Db } from '../src/db/client.js';
 import { reportStatuses, reportTags, studies, userMappings } from '../src/db/schema.js';
-import { type TestApp, TestClient, createTestUser } from './test-app.js';
+import {
+  type TestApp,
+  TestClient,
+  createTestCenter,
+  createTestGroup,
+  createTestUser,
+  setGroupPreference,
+} from './test-app.js';
+
+/*
+ * The builders of the worklist and study-action tests: a group with a center, a study with its
+ * report row in any state, a signed-in user of any roles. Each call makes new rows with unique keys,
+ * so tests never share (or mutate) a fixture.
+ */
 
 type TReportRowValues = Partial<typeof reportStatuses.$inferInsert>;
+type TStudyValues = Partial<typeof studies.$inferInsert>;
+
+/** A group with one center, and the group switches the test needs. */
+export async function createTestWorld(db: Db, flags: Partial<TGroupFlags> = {}) {
+  const group = await createTestGroup(db);
+  const center = await createTestCenter(db, { groupId: group.id });
+  if (Object.keys(flags).length > 0) {
+    // The switches live in two sections; each key is stored in both, unknown keys are dropped.
+    await setGroupPreference(db, group.id, 'GROUP_SWITCHES', flags);
+    await setGroupPreference(db, group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', flags);
+  }
+  return { group, center };
+}
 
 /**
- * A study and its report row, inserted directly (the lists read rows; ingest has its own tests).
- * The patient fields go on both, as ingest copies them; `row` sets any other report-row column.
+ * A study and its report row, inserted directly (the lists and actions read rows; ingest has its own
+ * tests). The patient fields go on both, as ingest copies them; `study` and `row` set any other
+ * column of the archive study and of the report row.
  */
 export async function createTestStudy(
   db: Db,
@@ -21,6 +48,7 @@ export async function createTestStudy(
     studyDate?: string;
     studyTime?: string;
     modalities?: string[];
+    study?: TStudyValues;
     row?: TReportRowValues;
   },
 ) {
@@ -40,6 +68,7 @@ export async function createTestStudy(
       modalities: opts.modalities ?? ['CT'],
       seriesCount: 2,
       instanceCount: 10,
+      ...opts.study,
     })
     .returning();
   if (!study) throw new Error('study not created');
@@ -96,6 +125,27 @@ export async function signedIn(
   const browser = new TestClient(t.app);
   expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
   return { user, browser };
+}
+
+type TPlace = { group: { id: number }; center: { id: number } };
+
+/** A signed-in user of the place's group; a center user (a ROLE_CENTER* role) at its center. */
+export function signedInAt(t: TestApp, place: TPlace, roles: TRole[]) {
+  const atCenter = roles.some((r) => r.startsWith('ROLE_CENTER'));
+  return signedIn(t, { roles, groupId: place.group.id, centerId: atCenter ? place.center.id : null });
+}
+
+/** Signed-in users of the place's group, one per name (`{ doctor: ['ROLE_DOCTOR'] }`). */
+export async function signedInUsers<TName extends string>(
+  t: TestApp,
+  place: TPlace,
+  rolesByName: Record<TName, TRole[]>,
+) {
+  const users = {} as Record<TName, Awaited<ReturnType<typeof signedIn>>>;
+  for (const [name, roles] of Object.entries(rolesByName) as Array<[TName, TRole[]]>) {
+    users[name] = await signedInAt(t, place, roles);
+  }
+  return users;
 }
 
 export async function list(browser: TestClient, path: string, body: Record<string, unknown> = {}) {

@@ -20,6 +20,7 @@ export function buildUser(roles: TRole[], overrides: Partial<TCurrentUser> = {})
     proxyUrl: null,
     hybridModeOn: false,
     active: true,
+    centerId: null,
     ...overrides,
   };
 }

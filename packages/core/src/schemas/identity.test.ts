@@ -115,6 +115,7 @@ describe('ZCurrentUser (spec-core §3)', () => {
       proxyUrl: null,
       hybridModeOn: false,
       active: true,
+      centerId: null,
     };
     expect(ZCurrentUser.safeParse(user).success).toBe(true);
     expect(ZCurrentUser.safeParse({ ...user, roles: ['ROLE_SUPERUSER'] }).success).toBe(false);

@@ -24,6 +24,11 @@ export const ZCurrentUser = z
     proxyUrl: z.string().nullable(),
     hybridModeOn: z.boolean(),
     active: z.boolean(),
+    /**
+     * Ours: the user's center, null for a user of the group as a whole. The browser passes it to the
+     * row rules (a center user acts on their own center's studies only, core actingRoles).
+     */
+    centerId: z.number().int().nullable(),
   })
   .meta({ id: 'CurrentUser' });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;

@@ -62,26 +62,32 @@ describe('allowed attachment types (spec-core §5)', () => {
 });
 
 describe('who adds and deletes attachments (spec-core §6 and our decisions)', () => {
-  const row = { status: 'CREATED' };
+  const row = { status: 'CREATED', centerId: 7 };
   it('history and film: center users, admins, tele-radiology; not doctors or assignors', () => {
     for (const kind of ['HISTORY', 'FILM'] as const) {
-      expect(canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row }, kind)).toBe(true);
-      expect(canUploadStudyAttachment({ roles: ['ROLE_ADMIN'], row }, kind)).toBe(true);
-      expect(canUploadStudyAttachment({ roles: ['ROLE_TELE_RADIOLOGY'], row }, kind)).toBe(true);
-      expect(canUploadStudyAttachment({ roles: ['ROLE_DOCTOR'], row }, kind)).toBe(false);
-      expect(canUploadStudyAttachment({ roles: ['ROLE_ASSIGNOR'], row }, kind)).toBe(false);
+      expect(canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row, userCenterId: 7 }, kind)).toBe(true);
+      expect(canUploadStudyAttachment({ roles: ['ROLE_ADMIN'], row, userCenterId: 7 }, kind)).toBe(true);
+      expect(canUploadStudyAttachment({ roles: ['ROLE_TELE_RADIOLOGY'], row, userCenterId: 7 }, kind)).toBe(
+        true,
+      );
+      expect(canUploadStudyAttachment({ roles: ['ROLE_DOCTOR'], row, userCenterId: 7 }, kind)).toBe(false);
+      expect(canUploadStudyAttachment({ roles: ['ROLE_ASSIGNOR'], row, userCenterId: 7 }, kind)).toBe(false);
     }
   });
   it('report attachments: report authors add; center users may also delete', () => {
-    expect(canUploadStudyAttachment({ roles: ['ROLE_DOCTOR'], row }, 'REPORT')).toBe(true);
-    expect(canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row }, 'REPORT')).toBe(false);
-    expect(canDeleteStudyAttachment({ roles: ['ROLE_CENTER'], row }, 'REPORT')).toBe(true);
-    expect(canDeleteStudyAttachment({ roles: ['ROLE_VIEWER'], row }, 'REPORT')).toBe(false);
+    expect(canUploadStudyAttachment({ roles: ['ROLE_DOCTOR'], row, userCenterId: 7 }, 'REPORT')).toBe(true);
+    expect(canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row, userCenterId: 7 }, 'REPORT')).toBe(false);
+    expect(canDeleteStudyAttachment({ roles: ['ROLE_CENTER'], row, userCenterId: 7 }, 'REPORT')).toBe(true);
+    expect(canDeleteStudyAttachment({ roles: ['ROLE_VIEWER'], row, userCenterId: 7 }, 'REPORT')).toBe(false);
   });
   it('nothing on a deleted study', () => {
-    const deleted = { status: 'DELETED' };
-    expect(canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row: deleted }, 'HISTORY')).toBe(false);
-    expect(canDeleteStudyAttachment({ roles: ['ROLE_CENTER'], row: deleted }, 'HISTORY')).toBe(false);
+    const deleted = { status: 'DELETED', centerId: 7 };
+    expect(
+      canUploadStudyAttachment({ roles: ['ROLE_CENTER'], row: deleted, userCenterId: 7 }, 'HISTORY'),
+    ).toBe(false);
+    expect(
+      canDeleteStudyAttachment({ roles: ['ROLE_CENTER'], row: deleted, userCenterId: 7 }, 'HISTORY'),
+    ).toBe(false);
   });
 });
 

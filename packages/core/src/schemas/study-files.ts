@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type TRole, hasRole, isCenterUser } from '../roles.js';
 import { EMAIL_PATTERN, MOBILE_PATTERN } from '../validation.js';
+import { type TActorCenter, actingRoles } from '../worklist/study-row.js';
 
 /*
  * Study files and sharing (issue 4 §2; spec-core §3 attachments, tags, sharing fields; §5 allowed
@@ -134,10 +135,13 @@ export function attachmentTooLargeMessage(): string {
   return `File is larger than the limit of ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MB`;
 }
 
-/** The row facts the attachment rules read. */
-export interface TAttachmentRuleInput {
+/**
+ * The facts the attachment and tag rules read. Center roles act on their own center's studies only,
+ * ROLE_CENTER_BACKUP on none (core worklist/study-row.ts actingRoles).
+ */
+export interface TAttachmentRuleInput extends TActorCenter {
   roles: readonly TRole[];
-  row: { status: string };
+  row: { status: string; centerId: number | null };
 }
 
 /** Roles that write reports, and so add and remove the report's own attachments. */
@@ -149,11 +153,9 @@ const REPORT_AUTHOR_ROLES: readonly TRole[] = ['ROLE_DOCTOR', 'ROLE_TYPIST', 'RO
  * and film attachments too (they fill in the same details form); report attachments belong to the
  * report, so its authors (doctors, typists, admins) add them. Nothing is added to a DELETED study.
  */
-export function canUploadStudyAttachment(
-  { roles, row }: TAttachmentRuleInput,
-  kind: TStudyAttachmentKind,
-): boolean {
-  if (row.status === 'DELETED') return false;
+export function canUploadStudyAttachment(input: TAttachmentRuleInput, kind: TStudyAttachmentKind): boolean {
+  if (input.row.status === 'DELETED') return false;
+  const roles = actingRoles(input);
   if (kind === 'REPORT') return hasRole(roles, ...REPORT_AUTHOR_ROLES);
   return isCenterUser(roles) || hasRole(roles, 'ROLE_ADMIN', 'ROLE_TELE_RADIOLOGY');
 }
@@ -162,12 +164,9 @@ export function canUploadStudyAttachment(
  * Who may delete an attachment: whoever may upload that kind, plus center users for any kind
  * (spec-core §6 "Center: … delete attachments"). Not on a DELETED study.
  */
-export function canDeleteStudyAttachment(
-  { roles, row }: TAttachmentRuleInput,
-  kind: TStudyAttachmentKind,
-): boolean {
-  if (row.status === 'DELETED') return false;
-  return canUploadStudyAttachment({ roles, row }, kind) || isCenterUser(roles);
+export function canDeleteStudyAttachment(input: TAttachmentRuleInput, kind: TStudyAttachmentKind): boolean {
+  if (input.row.status === 'DELETED') return false;
+  return canUploadStudyAttachment(input, kind) || isCenterUser(actingRoles(input));
 }
 
 /** One attachment as lists answer it (spec-core §3: path, fileName, createdAt). */
@@ -292,12 +291,21 @@ export type TTagChoicesResponse = z.infer<typeof ZTagChoicesResponse>;
 export const ZReportTagList = z.object({ data: z.array(ZReportTag) });
 
 /**
- * Who may tag studies at all. Decision (spec silent): every user who can see the study, except the
- * outsiders a study is only shown to (viewers, customers), whose tags would leak into the group's
- * choices.
+ * Who may tag studies at all (the tag calls and the tag choices). Decision (spec silent): every user
+ * who can see the study, except the outsiders a study is only shown to (viewers, customers), whose
+ * tags would leak into the group's choices. Whether one study may be tagged is canTagStudyRow.
  */
 export function canTagStudy(roles: readonly TRole[]): boolean {
   return roles.some((r) => r !== 'ROLE_VIEWER' && r !== 'ROLE_CUSTOMER');
+}
+
+/**
+ * May this user tag this study: canTagStudy with the roles they act with on the row (a center role
+ * on its own center only, ROLE_CENTER_BACKUP never; core actingRoles), so a share-all account reads
+ * the other centers' tags but does not add to them.
+ */
+export function canTagStudyRow(input: TAttachmentRuleInput): boolean {
+  return canTagStudy(actingRoles(input));
 }
 
 /**

@@ -159,6 +159,11 @@ export const ZStudyListRow = z
     accessionNumber: z.string(),
     department: z.string().nullable(),
     institutionName: z.string(),
+    /**
+     * Ours: the study's center (group staff name it to list that center's forwarding PACS). Every
+     * list row carries it; optional because the detail answer (ZStudyDetail) does not fill it yet.
+     */
+    centerId: z.number().int().optional(),
     /** The center's name. */
     radiologyCenter: z.string(),
     centerEmail: z.string(),

@@ -28,7 +28,7 @@ import {
   sendsForReporting,
 } from './actions.js';
 import { REPORT_STATUSES, type TReportStatus } from './statuses.js';
-import { createTestFlags, createTestRow } from './test-builders.js';
+import { TEST_CENTER_ID, createTestFlags, createTestRow } from './test-builders.js';
 
 const S = REPORT_STATUSES;
 const except = (...out: TReportStatus[]) => S.filter((s) => !out.includes(s));
@@ -45,10 +45,14 @@ describe('isRowActionsDisabled (spec-core §4 "Deleted studies disable all row a
 
 describe('canMarkUrgent (spec-core §4: CREATED or HISTORY_CREATED, center or admin)', () => {
   it.each(statusTable(['CREATED', 'HISTORY_CREATED']))('center on %s → %s', (status, ok) => {
-    expect(canMarkUrgent({ roles: ['ROLE_CENTER'], flags: {}, row: { status } })).toBe(ok);
+    expect(
+      canMarkUrgent({ roles: ['ROLE_CENTER'], flags: {}, row: { status, centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
   it.each(statusTable(['CREATED', 'HISTORY_CREATED']))('admin on %s → %s', (status, ok) => {
-    expect(canMarkUrgent({ roles: ['ROLE_ADMIN'], flags: {}, row: { status } })).toBe(ok);
+    expect(
+      canMarkUrgent({ roles: ['ROLE_ADMIN'], flags: {}, row: { status, centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
   it.each<[TRole[], boolean]>([
     [['ROLE_CENTER'], true],
@@ -60,7 +64,9 @@ describe('canMarkUrgent (spec-core §4: CREATED or HISTORY_CREATED, center or ad
     [['ROLE_TYPIST'], false],
     [['ROLE_REFERRING_DOCTOR'], false],
   ])('%j on CREATED → %s', (roles, ok) => {
-    expect(canMarkUrgent({ roles, flags: {}, row: { status: 'CREATED' } })).toBe(ok);
+    expect(
+      canMarkUrgent({ roles, flags: {}, row: { status: 'CREATED', centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
 });
 
@@ -89,7 +95,9 @@ describe('canMarkDeleted (spec-core §4: CREATED, or HISTORY_CREATED for admin; 
     [['ROLE_ASSIGNOR'], 'CREATED', true, false],
     [['ROLE_TELE_RADIOLOGY'], 'CREATED', true, false],
   ])('%j on %s, hide-deleted %s → %s', (roles, status, hideDeletedSetting, ok) => {
-    expect(canMarkDeleted({ roles, flags: {}, row: { status }, hideDeletedSetting })).toBe(ok);
+    expect(
+      canMarkDeleted({ roles, flags: {}, row: { status, centerId: 7 }, userCenterId: 7, hideDeletedSetting }),
+    ).toBe(ok);
   });
 });
 
@@ -161,10 +169,19 @@ describe('canSplit (spec-core §4: allowToSplitStudy, not already split)', () =>
     [true, null, true, false],
   ])('allowToSplitStudy %s, parent id %s, has split child %s → %s', (allow, parent, child, ok) => {
     const row = { status: 'HISTORY_CREATED' as const, splitFromReportStatusId: parent, hasSplitChild: child };
-    expect(canSplit({ roles: ['ROLE_ADMIN'], flags: { allowToSplitStudy: allow }, row })).toBe(ok);
+    expect(
+      canSplit({
+        roles: ['ROLE_ADMIN'],
+        flags: { allowToSplitStudy: allow },
+        row: { ...row, centerId: 7 },
+        userCenterId: 7,
+      }),
+    ).toBe(ok);
   });
   it.each(statusTable(except('DELETED')))('admin on %s → %s', (status, ok) => {
-    expect(canSplit({ roles: ['ROLE_ADMIN'], flags: on, row: { status, ...fresh } })).toBe(ok);
+    expect(
+      canSplit({ roles: ['ROLE_ADMIN'], flags: on, row: { status, ...fresh, centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
   it.each<[TRole[], boolean]>([
     [['ROLE_ADMIN'], true],
@@ -176,7 +193,9 @@ describe('canSplit (spec-core §4: allowToSplitStudy, not already split)', () =>
     [['ROLE_VERIFIER'], false],
     [['ROLE_REFERRING_DOCTOR'], false],
   ])('%j → %s', (roles, ok) => {
-    expect(canSplit({ roles, flags: on, row: { status: 'CREATED', ...fresh } })).toBe(ok);
+    expect(
+      canSplit({ roles, flags: on, row: { status: 'CREATED', ...fresh, centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
 });
 
@@ -280,7 +299,8 @@ describe('canSendToReferringDoctor (spec-core §6)', () => {
       canSendToReferringDoctor({
         roles,
         flags: { radiologistCanSendToReferringDoctor: flag },
-        row: { status },
+        row: { status, centerId: 7 },
+        userCenterId: 7,
       }),
     ).toBe(ok);
   });
@@ -396,7 +416,7 @@ describe('attachments and recreate zip (spec-core §6 Center)', () => {
     [['ROLE_DOCTOR'], 'HISTORY_CREATED', false],
     [['ROLE_ADMIN'], 'HISTORY_CREATED', false],
   ])('%j on %s → %s', (roles, status, ok) => {
-    const input = { roles, flags: {}, row: { status } };
+    const input = { roles, flags: {}, row: { status, centerId: 7 }, userCenterId: 7 };
     expect(canAddAttachment(input, 'history')).toBe(ok);
     expect(canAddAttachment(input, 'film')).toBe(ok);
     expect(canDeleteAttachment(input, 'history')).toBe(ok);
@@ -406,7 +426,10 @@ describe('attachments and recreate zip (spec-core §6 Center)', () => {
   });
   it('report attachments are never added (no upload call in spec-core §7)', () => {
     expect(
-      canAddAttachment({ roles: ['ROLE_CENTER'], flags: {}, row: { status: 'CREATED' } }, 'report'),
+      canAddAttachment(
+        { roles: ['ROLE_CENTER'], flags: {}, row: { status: 'CREATED', centerId: 7 }, userCenterId: 7 },
+        'report',
+      ),
     ).toBe(false);
   });
 });
@@ -421,6 +444,7 @@ describe('rowActions (the summary of every rule)', () => {
         enableAuditorAssignmentFeature: true,
       }),
       row: createTestRow({ status: 'DELETED', hasReports: true }),
+      userCenterId: TEST_CENTER_ID,
       hideDeletedSetting: true,
     });
     const on = Object.entries(actions)
@@ -434,6 +458,7 @@ describe('rowActions (the summary of every rule)', () => {
       roles: ['ROLE_CENTER'],
       flags: createTestFlags(),
       row: createTestRow({ status: 'CREATED' }),
+      userCenterId: TEST_CENTER_ID,
       hideDeletedSetting: false,
     });
     expect(actions).toEqual({
@@ -459,7 +484,12 @@ describe('rowActions (the summary of every rule)', () => {
   });
 
   it('takes the zip rule from zip-rules (spec-core §5)', () => {
-    const base = { roles: ['ROLE_CENTER'] as TRole[], row: createTestRow(), hideDeletedSetting: false };
+    const base = {
+      roles: ['ROLE_CENTER'] as TRole[],
+      row: createTestRow(),
+      userCenterId: TEST_CENTER_ID,
+      hideDeletedSetting: false,
+    };
     expect(rowActions({ ...base, flags: createTestFlags() }).downloadZip).toBe(true);
     expect(
       rowActions({ ...base, flags: createTestFlags({ disableZipDownloadingForCenter: true }) }).downloadZip,
@@ -478,7 +508,7 @@ describe('one input for every rule ({ roles, flags, row })', () => {
     expect(canSeeTimelineButton({ roles, flags, row })).toBe(true);
     expect(canOpenHistoryEditOnSummary({ roles, flags, row })).toBe(false);
     expect(isDownloadAndPrintHidden({ roles, flags, row, teleUser: true })).toBe(false);
-    expect(canMarkUrgent({ roles, flags, row })).toBe(false);
+    expect(canMarkUrgent({ roles, flags, row, userCenterId: TEST_CENTER_ID })).toBe(false);
     expect(canEditStudyType({ roles, flags, row })).toBe(false);
   });
 });
@@ -515,9 +545,18 @@ describe('canEditStudyDetails (the Edit details form: who may submit it)', () =>
     [['ROLE_AUDITOR'], false],
     [['ROLE_VIEWER'], false],
   ])('%j on CREATED → %s', (roles, ok) => {
-    expect(canEditStudyDetails({ roles, flags: {}, row: { status: 'CREATED' } })).toBe(ok);
+    expect(
+      canEditStudyDetails({ roles, flags: {}, row: { status: 'CREATED', centerId: 7 }, userCenterId: 7 }),
+    ).toBe(ok);
   });
   it.each(statusTable(except('DELETED')))('center on %s → %s', (status, ok) => {
-    expect(canEditStudyDetails({ roles: ['ROLE_CENTER'], flags: {}, row: { status } })).toBe(ok);
+    expect(
+      canEditStudyDetails({
+        roles: ['ROLE_CENTER'],
+        flags: {},
+        row: { status, centerId: 7 },
+        userCenterId: 7,
+      }),
+    ).toBe(ok);
   });
 });

@@ -2,14 +2,22 @@ import { isTeleUser } from '../permissions.js';
 import { REPORT_READ_ONLY_ROLES, type TRole, hasRole, isCenterUser, isSoleDoctor } from '../roles.js';
 import { canDownloadZip } from '../zip-rules.js';
 import { OPEN_STATUSES, type TReportStatus } from './statuses.js';
-import type { TPartialRuleInput, TRuleInput, TStudyRowFacts } from './study-row.js';
+import {
+  type TActorCenter,
+  type TPartialRuleInput,
+  type TRuleInput,
+  type TStudyRowFacts,
+  actingRoles,
+} from './study-row.js';
 import type { TGroupFlags } from '../preferences.js';
 
 /**
  * The study actions a user is offered (spec-core §4 "Actions offered", §5, §6). The browser hides
  * or disables a button with these rules; the server answers 403 with the same rules, so the two can
  * never disagree. Every row action is refused on a DELETED study (isRowActionsDisabled), except
- * Print, which spec-core §4 enables on DELETED studies explicitly.
+ * Print, which spec-core §4 enables on DELETED studies explicitly. What "center users" may do, they
+ * may do on their own center's studies only, and ROLE_CENTER_BACKUP not at all (actingRoles in
+ * study-row.ts): those rules also take the row's centerId and the user's userCenterId.
  */
 
 const isAdmin = (roles: readonly TRole[]) => hasRole(roles, 'ROLE_ADMIN');
@@ -28,8 +36,9 @@ export const URGENT_STATUSES = ['CREATED', 'HISTORY_CREATED'] as const satisfies
  * Decision: the button is offered whatever the row's urgent mark, so the same users may remove a
  * mark made in error (the call toggles it).
  */
-export function canMarkUrgent({ roles, row }: TRuleInput<'status'>): boolean {
-  return isIn(row.status, URGENT_STATUSES) && (isCenterUser(roles) || isAdmin(roles));
+export function canMarkUrgent(input: TRuleInput<'status' | 'centerId'> & TActorCenter): boolean {
+  const roles = actingRoles(input);
+  return isIn(input.row.status, URGENT_STATUSES) && (isCenterUser(roles) || isAdmin(roles));
 }
 
 /**
@@ -38,13 +47,13 @@ export function canMarkUrgent({ roles, row }: TRuleInput<'status'>): boolean {
  * - status: CREATED for whoever may delete; HISTORY_CREATED only for an admin;
  * - role: center users; an admin too when the hide-deleted setting is on.
  * The spec names no switch for the hide-deleted setting (it is in none of the §3 preference lists),
- * so the caller passes it as `hideDeletedSetting`.
+ * so the caller passes it as `hideDeletedSetting`. Center roles act on their own center only (actingRoles).
  */
-export function canMarkDeleted({
-  roles,
-  row,
-  hideDeletedSetting,
-}: TRuleInput<'status'> & { hideDeletedSetting: boolean }): boolean {
+export function canMarkDeleted(
+  input: TRuleInput<'status' | 'centerId'> & TActorCenter & { hideDeletedSetting: boolean },
+): boolean {
+  const { row, hideDeletedSetting } = input;
+  const roles = actingRoles(input);
   const admin = isAdmin(roles);
   const roleAllows = isCenterUser(roles) || (hideDeletedSetting && admin);
   const statusAllows = row.status === 'CREATED' || (row.status === 'HISTORY_CREATED' && admin);
@@ -91,13 +100,17 @@ export const SPLIT_ROLES: readonly TRole[] = ['ROLE_ADMIN', 'ROLE_ASSIGNOR', 'RO
  * and the study is not already split. "Already split" is read both ways: the study is itself a split
  * (splitFromReportStatusId set) or has been split before (hasSplitChild). Any status but DELETED.
  */
-export function canSplit({
-  roles,
-  flags,
-  row,
-}: TRuleInput<'status' | 'splitFromReportStatusId' | 'hasSplitChild', 'allowToSplitStudy'>): boolean {
+export function canSplit(
+  input: TRuleInput<
+    'status' | 'centerId' | 'splitFromReportStatusId' | 'hasSplitChild',
+    'allowToSplitStudy'
+  > &
+    TActorCenter,
+): boolean {
+  const { flags, row } = input;
   if (!flags.allowToSplitStudy || isRowActionsDisabled(row)) return false;
   if (row.splitFromReportStatusId !== null || row.hasSplitChild) return false;
+  const roles = actingRoles(input);
   return isCenterUser(roles) || hasRole(roles, ...SPLIT_ROLES);
 }
 
@@ -202,8 +215,9 @@ export const STUDY_DETAILS_ROLES: readonly TRole[] = [
   'ROLE_TELE_RADIOLOGY',
 ];
 
-export function canEditStudyDetails({ roles, row }: TRuleInput<'status'>): boolean {
-  if (isRowActionsDisabled(row)) return false;
+export function canEditStudyDetails(input: TRuleInput<'status' | 'centerId'> & TActorCenter): boolean {
+  if (isRowActionsDisabled(input.row)) return false;
+  const roles = actingRoles(input);
   return isCenterUser(roles) || hasRole(roles, ...STUDY_DETAILS_ROLES);
 }
 
@@ -212,12 +226,12 @@ export function canEditStudyDetails({ roles, row }: TRuleInput<'status'>): boole
  * doctor when radiologistCanSendToReferringDoctor is on"; §5 centers share before sending). Center
  * users always; doctors with the switch; not on a deleted study.
  */
-export function canSendToReferringDoctor({
-  roles,
-  flags,
-  row,
-}: TRuleInput<'status', 'radiologistCanSendToReferringDoctor'>): boolean {
+export function canSendToReferringDoctor(
+  input: TRuleInput<'status' | 'centerId', 'radiologistCanSendToReferringDoctor'> & TActorCenter,
+): boolean {
+  const { flags, row } = input;
   if (isRowActionsDisabled(row)) return false;
+  const roles = actingRoles(input);
   return isCenterUser(roles) || (hasRole(roles, 'ROLE_DOCTOR') && flags.radiologistCanSendToReferringDoctor);
 }
 
@@ -288,18 +302,24 @@ export type TAttachmentKind = (typeof ATTACHMENT_KINDS)[number];
  * spec-core §6 "Center: … add/delete history and film attachments". Report attachments have no
  * upload call in the spec (§7 has delete and download only), so nobody adds one here.
  */
-export function canAddAttachment({ roles, row }: TRuleInput<'status'>, kind: TAttachmentKind): boolean {
-  return kind !== 'report' && isCenterUser(roles) && !isRowActionsDisabled(row);
+export function canAddAttachment(
+  input: TRuleInput<'status' | 'centerId'> & TActorCenter,
+  kind: TAttachmentKind,
+): boolean {
+  return kind !== 'report' && isCenterUser(actingRoles(input)) && !isRowActionsDisabled(input.row);
 }
 
 /** spec-core §6 "Center: … add/delete history and film attachments, … delete attachments". */
-export function canDeleteAttachment({ roles, row }: TRuleInput<'status'>, _kind: TAttachmentKind): boolean {
-  return isCenterUser(roles) && !isRowActionsDisabled(row);
+export function canDeleteAttachment(
+  input: TRuleInput<'status' | 'centerId'> & TActorCenter,
+  _kind: TAttachmentKind,
+): boolean {
+  return isCenterUser(actingRoles(input)) && !isRowActionsDisabled(input.row);
 }
 
 /** spec-core §6 "Center: … Recreate Zip". */
-export function canRecreateZip({ roles, row }: TRuleInput<'status'>): boolean {
-  return isCenterUser(roles) && !isRowActionsDisabled(row);
+export function canRecreateZip(input: TRuleInput<'status' | 'centerId'> & TActorCenter): boolean {
+  return isCenterUser(actingRoles(input)) && !isRowActionsDisabled(input.row);
 }
 
 /** Everything a row offers, for a screen that draws the row's buttons at once. */
@@ -331,7 +351,7 @@ export interface TRowActions {
  * study everything is off but print (spec-core §4 enables it on DELETED studies with reports).
  */
 export function rowActions(
-  input: TRuleInput<keyof TStudyRowFacts, keyof TGroupFlags> & { hideDeletedSetting: boolean },
+  input: TRuleInput<keyof TStudyRowFacts, keyof TGroupFlags> & TActorCenter & { hideDeletedSetting: boolean },
 ): TRowActions {
   const { roles, flags, row } = input;
   return {

@@ -89,6 +89,19 @@ describe('the column catalogue (spec-core §2 Study table columns)', () => {
     }
   });
 
+  it("shows the audit columns on the doctor-style list, the auditors' list (spec-core §2 audit columns)", () => {
+    const auditor = resolveColumns('studyList', undefined, ctx(['ROLE_AUDITOR']));
+    expect(auditor.filter((c) => c.visible).map((c) => c.colName)).toEqual(
+      expect.arrayContaining(['auditor', 'auditApproval']),
+    );
+    expect(DEFAULT_COLUMNS.adminStudyList).toEqual(
+      expect.arrayContaining([
+        ['auditor', false],
+        ['auditApproval', false],
+      ]),
+    );
+  });
+
   it('gives the summary the columns of spec-core §2 Summary screen in its order', () => {
     expect(DEFAULT_COLUMNS.doctorSummary).toEqual([
       ['id', true],

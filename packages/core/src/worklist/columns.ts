@@ -101,7 +101,10 @@ const RIS_COLUMNS = offered(
 export const DEFAULT_COLUMNS: Readonly<Record<TTableKey, readonly TDefault[]>> = {
   studyList: [
     ...shown('id', 'patient', 'patientId', 'age', 'studyName', 'imageCount', 'history', 'tag', 'center'),
-    ...shown('reportStatus', 'studyDate', 'uploadedDate', 'signedOffDate', 'report', 'actions'),
+    ...shown('reportStatus', 'studyDate', 'uploadedDate', 'signedOffDate', 'report'),
+    // The doctor-style list is the auditor's (core listKindForUser): its audit columns carry their
+    // approve/reject switch, and show the doctors the verdict on their reports.
+    ...shown('auditor', 'auditApproval', 'actions'),
     ...offered('referral', 'department', 'studyType', 'created', 'assigned', 'status', 'parentId'),
     ...offered('originReferenceId', 'radiologyCenter'),
   ],

@@ -1,5 +1,5 @@
 import type { TGroupFlags } from '../preferences.js';
-import type { TRole } from '../roles.js';
+import { CENTER_ROLES, type TRole } from '../roles.js';
 import type { TReportStatus } from './statuses.js';
 
 /**
@@ -10,6 +10,11 @@ import type { TReportStatus } from './statuses.js';
 export interface TStudyRowFacts {
   status: TReportStatus;
   urgent: boolean;
+  /**
+   * The center the study belongs to (report_statuses.center_id); null when the caller does not
+   * know it, which no center role may act on (see actingRoles).
+   */
+  centerId: number | null;
   /** spec-core §2 "parent id": set on a study created by splitting another. */
   splitFromReportStatusId: number | null;
   /**
@@ -48,3 +53,27 @@ export type TPartialRuleInput<
   R extends keyof TStudyRowFacts = never,
   F extends keyof TGroupFlags = never,
 > = Pick<TRuleInput<R, F>, K> & Partial<TRuleInput>;
+
+/**
+ * The acting user's own center (users.center_id), null for a user of no center. The rules that a
+ * center user may take only on their own center's studies read it (see actingRoles).
+ */
+export interface TActorCenter {
+  userCenterId: number | null;
+}
+
+/**
+ * The roles a user acts with on one row (issue 4 §2/§6 "CENTER_SHARE_ALL and CENTER_BACKUP as their
+ * names say"): the center roles count only on a study of the user's own center — ROLE_CENTER_SHARE_ALL
+ * sees every center of the group (study-access.ts), but the other centers' studies are read-only for
+ * it — and ROLE_CENTER_BACKUP never acts (a backup account keeps copies; it views and downloads).
+ * Group roles are untouched, so a user who is also group staff keeps the staff permissions everywhere.
+ */
+export function actingRoles({
+  roles,
+  userCenterId,
+  row,
+}: TActorCenter & { roles: readonly TRole[]; row: Pick<TStudyRowFacts, 'centerId'> }): readonly TRole[] {
+  const isOwnCenter = userCenterId !== null && row.centerId === userCenterId;
+  return roles.filter((r) => r !== 'ROLE_CENTER_BACKUP' && (isOwnCenter || !CENTER_ROLES.includes(r)));
+}

@@ -2,6 +2,9 @@ import { defaultPreferences, groupFlags, type TGroupFlags } from '../preferences
 import type { TStudyRowFacts } from './study-row.js';
 
 /** Test builders (not exported from the package index): defaults that tests override per case. */
+
+/** The center createTestRow's study belongs to; pass it as `userCenterId` for a user of that center. */
+export const TEST_CENTER_ID = 7;
 export function createTestFlags(over: Partial<TGroupFlags> = {}): TGroupFlags {
   return { ...groupFlags(defaultPreferences()), ...over };
 }
@@ -10,6 +13,7 @@ export function createTestRow(over: Partial<TStudyRowFacts> = {}): TStudyRowFact
   return {
     status: 'CREATED',
     urgent: false,
+    centerId: TEST_CENTER_ID,
     splitFromReportStatusId: null,
     hasSplitChild: false,
     hasReports: false,

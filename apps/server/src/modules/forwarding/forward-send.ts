@@ -19,7 +19,7 @@ import {
   studyEvents,
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { visibleStudies } from '../dicomweb-retrieve/study-access.js';
+import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
 import { assertForwardingEnabled, scopeOf } from './forwarding-access.js';
 import { findUsablePacs } from './forwarding-pacs.js';
 
@@ -28,7 +28,10 @@ import { findUsablePacs } from './forwarding-pacs.js';
  * instance of the study as PENDING; the worker (forward-worker.ts) does the C-STOREs. See FORWARDING.md.
  */
 
-/** A report-status row whose study the caller may see, else 404 (existence is not told). */
+/**
+ * A report-status row the caller may see (`visibleReportRows`: the row, not just its study, so a
+ * split study's sibling row stays closed), else 404 (existence is not told).
+ */
 async function findVisibleReport(db: DbOrTx, auth: TAuth, reportStatusId: number) {
   const [found] = await db
     .select({
@@ -38,7 +41,7 @@ async function findVisibleReport(db: DbOrTx, auth: TAuth, reportStatusId: number
     })
     .from(reportStatuses)
     .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-    .where(and(eq(reportStatuses.id, reportStatusId), visibleStudies(scopeOf(auth))));
+    .where(and(eq(reportStatuses.id, reportStatusId), visibleReportRows(scopeOf(auth))));
   if (!found) throw new AppError('NOT_FOUND', FORWARDING_MESSAGES.studyNotFound);
   return found;
 }
@@ -105,8 +108,8 @@ export async function resendFailed(ctx: AppContext, auth: TAuth, sendId: number)
   const [send] = await ctx.db
     .select({ id: forwardSends.id, reportStatusId: forwardSends.reportStatusId })
     .from(forwardSends)
-    .innerJoin(studies, eq(studies.id, forwardSends.studyId))
-    .where(and(eq(forwardSends.id, sendId), visibleStudies(scopeOf(auth))));
+    .innerJoin(reportStatuses, eq(reportStatuses.id, forwardSends.reportStatusId))
+    .where(and(eq(forwardSends.id, sendId), visibleReportRows(scopeOf(auth))));
   if (!send) throw new AppError('NOT_FOUND', 'Send not found');
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
@@ -146,8 +149,7 @@ export async function forwardStatus(
   const visible = await ctx.db
     .select({ id: reportStatuses.id })
     .from(reportStatuses)
-    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-    .where(and(inArray(reportStatuses.id, reportStatusIds), visibleStudies(scopeOf(auth))));
+    .where(and(inArray(reportStatuses.id, reportStatusIds), visibleReportRows(scopeOf(auth))));
   const ids = visible.map((v) => v.id);
   const records = await loadRecords(ctx.db, { reportStatusIds: ids });
   return {

@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import type { DbOrTx } from '../../db/client.js';
-import { messageOutbox } from '../../db/schema.js';
+import { recordInOutbox } from './outbox-record.js';
 
 export interface TSmsMessage {
   /** A mobile number as stored (10 digits). */
@@ -13,10 +12,7 @@ export interface SmsProvider {
   send(message: TSmsMessage): Promise<void>;
 }
 
-/**
- * The default provider: records the message in message_outbox (what tests and the demo read), and
- * when given a mirror file (config OUTBOX_MIRROR_FILE) also appends it there as one JSON line.
- */
+/** The default provider: records the message in the outbox (`recordInOutbox`), nothing more. */
 export class OutboxSmsProvider implements SmsProvider {
   constructor(
     private readonly db: DbOrTx,
@@ -24,19 +20,10 @@ export class OutboxSmsProvider implements SmsProvider {
   ) {}
 
   async send(message: TSmsMessage): Promise<void> {
-    const [row] = await this.db
-      .insert(messageOutbox)
-      .values({ channel: 'SMS', recipient: message.to, body: message.body })
-      .returning();
-    if (this.mirrorFile && row) {
-      const line = {
-        channel: row.channel,
-        recipient: row.recipient,
-        subject: row.subject,
-        body: row.body,
-        createdAt: row.createdAt.toISOString(),
-      };
-      await fs.appendFile(this.mirrorFile, `${JSON.stringify(line)}\n`);
-    }
+    await recordInOutbox(this.db, this.mirrorFile, {
+      channel: 'SMS',
+      recipient: message.to,
+      body: message.body,
+    });
   }
 }

@@ -8,7 +8,7 @@ import {
   type TUpdateReportTagRequest,
   type ZAddReportTagRequest,
   canChangeReportTag,
-  canTagStudy,
+  canTagStudyRow,
   normalizeTag,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -16,7 +16,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { reportTags, studyEvents, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
-import { loadVisibleReport } from '../study-attachments/visible-report.js';
+import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
 
 /** A tag the caller may see: a global tag of their group, or one of their own local tags. */
 const seenBy = (auth: TAuth) =>
@@ -35,8 +35,11 @@ const isUniqueViolation = (error: unknown): boolean => {
   return false;
 };
 
-function assertMayTag(auth: TAuth) {
-  if (!canTagStudy(auth.roles)) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
+/** May tag this study: core canTagStudyRow (a center role on its own center's studies only). */
+function assertMayTag(auth: TAuth, report: TVisibleReport) {
+  if (!canTagStudyRow({ roles: auth.roles, row: report, userCenterId: auth.user.centerId })) {
+    throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
+  }
 }
 
 /** POST /report-tag/add-tags: the tag and its timeline event in one transaction; 409 on a duplicate. */
@@ -45,8 +48,8 @@ export async function addReportTag(
   auth: TAuth,
   input: z.output<typeof ZAddReportTagRequest>,
 ): Promise<{ id: number }> {
-  assertMayTag(auth);
   const report = await loadVisibleReport(ctx.db, auth, input.reportStatusId);
+  assertMayTag(auth, report);
   try {
     return await ctx.db.transaction(async (tx) => {
       const [existing] = await tx
@@ -85,13 +88,13 @@ export async function addReportTag(
 
 /** A tag the caller may see on a study they may see, or 404; 403 when they may not change it. */
 async function loadChangeableTag(db: DbOrTx, auth: TAuth, id: number) {
-  assertMayTag(auth);
   const [tag] = await db
     .select()
     .from(reportTags)
     .where(and(eq(reportTags.id, id), seenBy(auth)));
   if (!tag) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
   const report = await loadVisibleReport(db, auth, tag.reportStatusId);
+  assertMayTag(auth, report);
   if (
     !canChangeReportTag({ roles: auth.roles, userId: auth.user.id, createdByUserId: tag.createdByUserId })
   ) {

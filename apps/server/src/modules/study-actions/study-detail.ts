@@ -61,6 +61,7 @@ function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDeta
     accessionNumber: r.accessionNumber,
     department: r.department,
     institutionName: row.institutionName,
+    centerId: r.centerId,
     radiologyCenter: row.radiologyCenter,
     centerEmail: row.centerEmail,
     mobileNumber: r.mobileNumber,

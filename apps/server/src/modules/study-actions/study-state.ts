@@ -35,9 +35,14 @@ const HIDE_DELETED_SETTING = false;
 /** POST /report-status/urgent/{id}: toggles the urgent mark. */
 export async function toggleUrgent(ctx: AppContext, auth: TAuth, id: number): Promise<void> {
   await withLockedStudy(ctx, auth, id, async ({ tx, row, now }) => {
-    const { status, urgent } = row.report;
+    const { status, urgent, centerId } = row.report;
     guardStudyAction('mark urgent', status, (s) =>
-      canMarkUrgent({ roles: auth.roles, flags: {}, row: { status: s } }),
+      canMarkUrgent({
+        roles: auth.roles,
+        flags: {},
+        row: { status: s, centerId },
+        userCenterId: auth.user.centerId,
+      }),
     );
     await tx.update(reportStatuses).set({ urgent: !urgent, updatedAt: now }).where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
@@ -53,12 +58,13 @@ export async function toggleUrgent(ctx: AppContext, auth: TAuth, id: number): Pr
 /** POST /report-status/mark-delete/{id}: irreversible (no call moves a study out of DELETED). */
 export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Promise<void> {
   await withLockedStudy(ctx, auth, id, async ({ tx, row, now }) => {
-    const { status } = row.report;
+    const { status, centerId } = row.report;
     guardStudyAction('mark deleted', status, (s) =>
       canMarkDeleted({
         roles: auth.roles,
         flags: {},
-        row: { status: s },
+        row: { status: s, centerId },
+        userCenterId: auth.user.centerId,
         hideDeletedSetting: HIDE_DELETED_SETTING,
       }),
     );
@@ -88,7 +94,8 @@ export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Prom
       canSplit({
         roles: auth.roles,
         flags,
-        row: { status: s, splitFromReportStatusId: null, hasSplitChild: false },
+        row: { status: s, centerId: parent.centerId, splitFromReportStatusId: null, hasSplitChild: false },
+        userCenterId: auth.user.centerId,
       }),
     );
     // "Already split" (either way) is a conflict with the row's state, not a permission question.

@@ -54,7 +54,12 @@ export async function updateStudyDetails(
     const current = row.report;
     const { status } = current;
     guardStudyAction('edit the study details', status, (s) =>
-      canEditStudyDetails({ roles: auth.roles, flags, row: { status: s } }),
+      canEditStudyDetails({
+        roles: auth.roles,
+        flags,
+        row: { status: s, centerId: current.centerId },
+        userCenterId: auth.user.centerId,
+      }),
     );
     const context = studyDetailsFormContext({ roles: auth.roles, flags, row: { status } });
     const [issue] = checkStudyDetailsForm(form, context, {
@@ -140,9 +145,14 @@ export async function setStudyParts(
   input: { reportStatusId: number; reportParts: readonly string[] },
 ): Promise<void> {
   await withLockedStudy(ctx, auth, input.reportStatusId, async ({ tx, row, flags, now }) => {
-    const { status, studyParts } = row.report;
+    const { status, studyParts, centerId } = row.report;
     guardStudyAction('change the study type', status, (s) => {
-      const rule = { roles: auth.roles, flags, row: { status: s } };
+      const rule = {
+        roles: auth.roles,
+        flags,
+        row: { status: s, centerId },
+        userCenterId: auth.user.centerId,
+      };
       return canEditStudyDetails(rule) && canEditStudyType(rule);
     });
     const next = await checkedStudyParts(tx, auth.user.groupId, input.reportParts);

@@ -57,7 +57,7 @@ const ZBinary = z.any().meta({ description: 'The file bytes' });
 
 /**
  * History, film and report attachments (spec-core §3, §5, §6, §7; issue 4 §2). Rules in core
- * (study-files.ts); visibility in the WHERE of every query (visibleStudies).
+ * (study-files.ts); visibility in the WHERE of every query (visibleReportRows).
  */
 export const studyAttachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['study-attachments'];
@@ -71,9 +71,10 @@ export const studyAttachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/${prefix}/upload/:id`,
       {
-        // Roles that may never add this kind are refused before the body is read.
+        // Roles that may never add this kind (not even to a study of their own center) are refused
+        // before the body is read; the row's own center is checked once the row is loaded.
         onRequest: app.requirePermission((roles) =>
-          canUploadStudyAttachment({ roles, row: { status: 'CREATED' } }, kind),
+          canUploadStudyAttachment({ roles, row: { status: 'CREATED', centerId: 0 }, userCenterId: 0 }, kind),
         ),
         schema: {
           tags,
@@ -91,7 +92,7 @@ export const studyAttachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       `/${prefix}/delete/:id/:path`,
       {
         onRequest: app.requirePermission((roles) =>
-          canDeleteStudyAttachment({ roles, row: { status: 'CREATED' } }, kind),
+          canDeleteStudyAttachment({ roles, row: { status: 'CREATED', centerId: 0 }, userCenterId: 0 }, kind),
         ),
         schema: {
           tags,

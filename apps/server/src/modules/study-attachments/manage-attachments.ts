@@ -60,7 +60,12 @@ export async function uploadAttachment(
 ): Promise<TStudyAttachment> {
   const auth = authOf(request);
   const report = await loadVisibleReport(ctx.db, auth, input.reportStatusId);
-  if (!canUploadStudyAttachment({ roles: auth.roles, row: report }, input.kind)) {
+  if (
+    !canUploadStudyAttachment(
+      { roles: auth.roles, row: report, userCenterId: auth.user.centerId },
+      input.kind,
+    )
+  ) {
     throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
   }
 
@@ -172,7 +177,12 @@ export async function deleteAttachment(
   input: { reportStatusId: number; kind: TStudyAttachmentKind; path: string },
 ): Promise<{ ok: true }> {
   const report = await loadVisibleReport(ctx.db, auth, input.reportStatusId);
-  if (!canDeleteStudyAttachment({ roles: auth.roles, row: report }, input.kind)) {
+  if (
+    !canDeleteStudyAttachment(
+      { roles: auth.roles, row: report, userCenterId: auth.user.centerId },
+      input.kind,
+    )
+  ) {
     throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
   }
   const blobKey = await ctx.db.transaction(async (tx) => {

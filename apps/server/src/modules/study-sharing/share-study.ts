@@ -17,7 +17,8 @@ import { reportStatuses, studyEvents, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
-import type { EmailProvider, WhatsappProvider } from './message-providers.js';
+import type { EmailProvider } from '../outbox/email-provider.js';
+import type { WhatsappProvider } from '../outbox/whatsapp-provider.js';
 
 export interface TSharingDeps {
   ctx: AppContext;
@@ -29,13 +30,15 @@ export interface TSharingDeps {
 
 /**
  * The study, visible to the caller (404) and shareable by them on its status with the group's
- * switches (core canSendToReferringDoctor: center users; doctors with
+ * switches (core canSendToReferringDoctor: center users on their own center's studies; doctors with
  * radiologistCanSendToReferringDoctor; never a deleted study) — else 403.
  */
 async function loadShareableReport(ctx: AppContext, auth: TAuth, reportStatusId: number) {
   const report = await loadVisibleReport(ctx.db, auth, reportStatusId);
   const flags = groupFlags(await loadGroupPreferences(ctx.db, report.groupId));
-  if (!canSendToReferringDoctor({ roles: auth.roles, flags, row: report })) {
+  if (
+    !canSendToReferringDoctor({ roles: auth.roles, flags, row: report, userCenterId: auth.user.centerId })
+  ) {
     throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
   }
   return { report, flags };

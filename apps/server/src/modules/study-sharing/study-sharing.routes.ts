@@ -12,12 +12,8 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import {
-  type EmailProvider,
-  OutboxEmailProvider,
-  OutboxWhatsappProvider,
-  type WhatsappProvider,
-} from './message-providers.js';
+import { type EmailProvider, OutboxEmailProvider } from '../outbox/email-provider.js';
+import { OutboxWhatsappProvider, type WhatsappProvider } from '../outbox/whatsapp-provider.js';
 import { type TSharingDeps, saveReferringDoctor, sendShareEmail, sendShareMessage } from './share-study.js';
 
 export interface TStudySharingOptions {
@@ -30,12 +26,16 @@ export interface TStudySharingOptions {
   outboxMirrorFile?: string | undefined;
 }
 
-/** Roles that could share with some switch on: the route refuses the rest before any lookup. */
+/**
+ * Roles that could share with some switch on, on a study of their own center: the route refuses the
+ * rest before any lookup (the row's own center is checked once the row is loaded).
+ */
 const mayEverShare = (roles: readonly TRole[]) =>
   canSendToReferringDoctor({
     roles,
     flags: { radiologistCanSendToReferringDoctor: true },
-    row: { status: 'CREATED' },
+    row: { status: 'CREATED', centerId: 0 },
+    userCenterId: 0,
   });
 
 /** Referring doctor save and message sharing (spec-core §2 dialog, §5, §6, §7 report-status calls). */

@@ -22,5 +22,6 @@ export async function toCurrentUser(secrets: AppSecrets, user: TUserRow): Promis
     proxyUrl: user.proxyUrl,
     hybridModeOn: user.hybridModeOn,
     active: user.active,
+    centerId: user.centerId,
   };
 }

@@ -30,6 +30,14 @@ function usesListCall(path: '/dicom-web/studies/' | '/report-status/') {
   };
 }
 
+/**
+ * The list answers are serialised with JSON.stringify instead of the zod serializer, which
+ * validated every field of up to 200 rows on each call (a third of the Node CPU time of a list call):
+ * the rows are built by our own typed code (toStudyListRow returns TStudyListRow), so the schema
+ * stays for the documentation and the types only. Errors keep their own shapes the same way.
+ */
+const serializeAsIs = () => (data: unknown) => JSON.stringify(data);
+
 /** The two list calls of spec-core §7 "Lists and summaries". */
 export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['worklist'];
@@ -50,6 +58,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         body: ZStudyListRequest,
         response: { 200: ZStudyListPage, ...errorResponses(400, 401, 403) },
       },
+      serializerCompiler: serializeAsIs,
     },
     (request) => listStudies(app.ctx.db, authOf(request), request.body),
   );
@@ -65,6 +74,7 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         body: ZReportStatusListRequest,
         response: { 200: ZStudyListPage, ...errorResponses(400, 401, 403) },
       },
+      serializerCompiler: serializeAsIs,
     },
     (request) => listStudies(app.ctx.db, authOf(request), request.body),
   );

@@ -13,7 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth, visibleStudies } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth, visibleReportRows } from '../dicomweb-retrieve/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** A report row the caller may see, with what the zip rules and the job need of its study. */
@@ -29,8 +29,9 @@ export interface TZipSubject {
 }
 
 /**
- * The report `id` if the caller may see its study (the archive's one scope rule, issue 3 §4), else
- * 404 'Not found': a study the caller may not see does not exist for them.
+ * The report row `id` if the caller may see that row (`visibleReportRows`, the one access rule), else
+ * 404 'Not found': a row the caller may not see does not exist for them. The row, not its study:
+ * seeing one row of a split study does not open its sibling's zip.
  */
 export async function findVisibleReport(ctx: AppContext, auth: TAuth, id: number): Promise<TZipSubject> {
   const [row] = await ctx.db
@@ -46,7 +47,7 @@ export async function findVisibleReport(ctx: AppContext, auth: TAuth, id: number
     })
     .from(reportStatuses)
     .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-    .where(and(eq(reportStatuses.id, id), visibleStudies(scopeOfAuth(auth))));
+    .where(and(eq(reportStatuses.id, id), visibleReportRows(scopeOfAuth(auth))));
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound);
   return row;
 }

@@ -66,7 +66,7 @@ const hiddenInputSx = {
  */
 export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
-  const { roles } = useActor();
+  const actor = useActor();
   const { confirm, showError, showInfo } = useFeedback();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState(0);
@@ -78,7 +78,7 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
     queryFn: ({ signal }) => fetchAttachments(row.id, signal),
   });
   const current = KINDS[tab] ?? KINDS[0]!;
-  const may = attachmentPermissions(roles, row, current.kind);
+  const may = attachmentPermissions(actor, row, current.kind);
   const files: TStudyAttachment[] = details.data?.[current.list] ?? [];
 
   const refresh = () => {

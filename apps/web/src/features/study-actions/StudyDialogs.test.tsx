@@ -9,7 +9,7 @@ import { renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
 import type { TStudyDialogProps } from './dialog-props';
 import { AttachmentsDialog, QrCodePrintDialog, ShareStudyDialog } from './lazy-dialogs';
-import { buildStudyRow } from './test-row';
+import { buildStudyRow } from '../../test/study-row';
 
 const SLOW = { timeout: 20_000 };
 type THandler = TFakeReply | ((request: TRecordedRequest) => TFakeReply | Promise<TFakeReply>);
@@ -19,16 +19,20 @@ function SignedIn({ children }: { children: ReactNode }) {
   return data ? <Suspense fallback={null}>{children}</Suspense> : null;
 }
 
+/** The center of the signed-in user and, unless a test says otherwise, of the row. */
+const OWN_CENTER_ID = 1;
+
 function renderDialog(
   Dialog: React.ComponentType<TStudyDialogProps>,
   { roles, row, handlers = {} }: { roles: TRole[]; row: TStudyListRow; handlers?: Record<string, THandler> },
 ) {
-  const api = fakeApi({ ...sessionHandlers(buildUser(roles)), ...handlers });
+  // Signed in at the row's center: center users act on their own center's studies only.
+  const api = fakeApi({ ...sessionHandlers(buildUser(roles, { centerId: OWN_CENTER_ID })), ...handlers });
   const onChanged = vi.fn();
   const onClose = vi.fn();
   const view = renderScreen(
     <SignedIn>
-      <Dialog row={row} onClose={onClose} onChanged={onChanged} />
+      <Dialog row={{ centerId: OWN_CENTER_ID, ...row }} onClose={onClose} onChanged={onChanged} />
     </SignedIn>,
   );
   return { ...view, api, onChanged, onClose };

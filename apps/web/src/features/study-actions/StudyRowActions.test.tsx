@@ -8,7 +8,7 @@ import { renderRoutes, renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
 import { MultiAssignButton } from './MultiAssignButton';
 import { StudyRowActions } from './StudyRowActions';
-import { buildStudyRow } from './test-row';
+import { buildStudyRow } from '../../test/study-row';
 
 // MUI menus and dialogs in jsdom are slow; on a busy machine these stories need more than 5 s.
 const SLOW = { timeout: 20_000 };
@@ -19,6 +19,9 @@ function SignedIn({ children }: { children: ReactNode }) {
   const { data } = useSession();
   return data ? children : null;
 }
+
+/** The center of the signed-in user and, unless a test says otherwise, of the row. */
+const OWN_CENTER_ID = 1;
 
 async function renderRow({
   roles,
@@ -34,7 +37,8 @@ async function renderRow({
   mapping?: Record<string, { email: string; active: boolean }[]>;
 }) {
   const api = fakeApi({
-    ...sessionHandlers(buildUser(roles)),
+    // Signed in at the row's center: center users act on their own center's studies only.
+    ...sessionHandlers(buildUser(roles, { centerId: OWN_CENTER_ID })),
     'GET /api/user/mapping': { body: mapping },
     ...handlers,
   });
@@ -45,7 +49,11 @@ async function renderRow({
         path: '/',
         element: (
           <SignedIn>
-            <StudyRowActions row={row} listKind={listKind} onChanged={onChanged} />
+            <StudyRowActions
+              row={{ centerId: OWN_CENTER_ID, ...row }}
+              listKind={listKind}
+              onChanged={onChanged}
+            />
           </SignedIn>
         ),
       },
@@ -119,6 +127,14 @@ describe('StudyRowActions', () => {
     expect(await screen.findByText('viewer')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/viewer/1.2.3/77');
     expect(router.state.location.search).toBe('?v=2');
+  });
+
+  it('shows a deleted row its report button disabled and no menu', SLOW, async () => {
+    await renderRow({ roles: ['ROLE_CENTER'], row: buildStudyRow({ status: 'DELETED' }) });
+    expect((screen.getByRole('button', { name: 'Open report' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: 'More actions' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'View images' }));
+    expect(await screen.findByText(WORKLIST_MESSAGES.studyDeleted)).toBeTruthy();
   });
 
   it('shows the reworked alert on a reworked row only', SLOW, async () => {

@@ -2,7 +2,7 @@ import { WORKLIST_MESSAGES, type TStudyDetailsFormContext } from '@radflow/core'
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import { checkDetailsForm, detailsFieldErrorOf, detailsFormFromRow, type TDetailsForm } from './details-form';
-import { buildStudyRow } from './test-row';
+import { buildStudyRow } from '../../test/study-row';
 
 const context = (over: Partial<TStudyDetailsFormContext> = {}): TStudyDetailsFormContext => ({
   isSharingMode: false,

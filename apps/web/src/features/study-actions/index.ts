@@ -18,3 +18,4 @@ export {
 } from './lazy-dialogs';
 export type { TStudyDialogProps } from './dialog-props';
 export { ROW_ACTION_LABELS, offeredRowActions, viewRefusal, viewerPath, reportEditPath } from './row-actions';
+export { AuditStatusCell } from './AuditStatusCell';

@@ -16,7 +16,7 @@ import {
   type TActor,
   type TRowActionKey,
 } from './row-actions';
-import { buildStudyRow } from './test-row';
+import { buildStudyRow } from '../../test/study-row';
 
 function actor(roles: TRole[], flags: Partial<TGroupFlags> = {}, over: Partial<TActor> = {}): TActor {
   return {
@@ -34,13 +34,24 @@ const enabledOf = (a: TActor, row: ReturnType<typeof buildStudyRow>, key: TRowAc
 
 describe('offeredRowActions', () => {
   it('offers a center user urgent, delete and the details form on a CREATED study, not assign or unlock', () => {
-    const keys = keysOf(actor(['ROLE_CENTER']));
+    const keys = keysOf(actor(['ROLE_CENTER'], {}, { centerId: 3 }), buildStudyRow({ centerId: 3 }));
     expect(keys).toEqual(
       expect.arrayContaining(['view', 'editDetails', 'attachments', 'share', 'urgent', 'delete', 'history']),
     );
     expect(keys).not.toContain('assignDoctor');
     expect(keys).not.toContain('unlock');
     expect(keys).not.toContain('rework');
+  });
+
+  it("offers a share-all center user no center action on another center's study (core actingRoles)", () => {
+    const shareAll = actor(['ROLE_CENTER_SHARE_ALL'], { allowToSplitStudy: true }, { centerId: 3 });
+    const centerActions = ['editDetails', 'share', 'tags', 'urgent', 'delete', 'split'];
+    expect(keysOf(shareAll, buildStudyRow({ centerId: 3 }))).toEqual(expect.arrayContaining(centerActions));
+    const elsewhere = keysOf(shareAll, buildStudyRow({ centerId: 4 }));
+    expect(elsewhere).toContain('view');
+    for (const key of centerActions) expect(elsewhere).not.toContain(key);
+    // A row without its center is nobody's own.
+    expect(keysOf(shareAll, buildStudyRow())).not.toContain('urgent');
   });
 
   it('follows core on who deletes: an admin may not delete while the hide-deleted setting is off', () => {
@@ -123,6 +134,27 @@ describe('splitInlineActions', () => {
     expect(inline.map((a) => a.key)).toEqual(['view', 'report', 'assignDoctor']);
     expect(menu.map((a) => a.key)).not.toContain('view');
     expect([...inline, ...menu]).toHaveLength(offered.length);
+  });
+
+  it('puts the disabled report button of a deleted row on the row and draws no menu (spec-core §4)', () => {
+    const deleted = buildStudyRow({ status: 'DELETED' });
+    const { inline, menu } = splitInlineActions(offeredRowActions(actor(['ROLE_CENTER']), deleted), 'center');
+    expect(inline).toContainEqual({ key: 'report', enabled: false });
+    expect(inline.find((a) => a.key === 'view')?.enabled).toBe(true);
+    expect(menu).toEqual([]);
+  });
+
+  it('keeps a menu that has at least one enabled action, greyed ones included', () => {
+    const offered = [
+      { key: 'view', enabled: true },
+      { key: 'print', enabled: false },
+      { key: 'tags', enabled: true },
+    ] as const;
+    expect(splitInlineActions(offered, 'doctor').menu).toEqual([
+      { key: 'print', enabled: false },
+      { key: 'tags', enabled: true },
+    ]);
+    expect(splitInlineActions(offered.slice(0, 2), 'doctor').menu).toEqual([]);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   canSeeTimelineButton,
   canSendToReferringDoctor,
   canSplit,
-  canTagStudy,
+  canTagStudyRow,
   canUnlock,
   canUploadStudyAttachment,
   isDownloadAndPrintHidden,
@@ -36,6 +36,11 @@ export interface TActor {
   flags: TGroupFlags;
   teleUser: boolean;
   email: string;
+  /**
+   * The user's center (current user `centerId`): center roles act on that center's rows only (core
+   * actingRoles). Absent or null: no center, so no center action anywhere.
+   */
+  centerId?: number | null;
   /** UI_PREFERENCES.hideStudyListReportButton. */
   hideReportButton?: boolean;
   /**
@@ -115,7 +120,10 @@ export function urgentLabel(row: Pick<TStudyListRow, 'urgent'>): string {
  */
 export function offeredRowActions(actor: TActor, row: TStudyListRow): TOfferedAction[] {
   const { roles, flags } = actor;
-  const input = { roles, flags, row };
+  // A row without its centerId is nobody's own center: the center actions stay hidden.
+  const facts = { ...row, centerId: row.centerId ?? null };
+  const userCenterId = actor.centerId ?? null;
+  const input = { roles, flags, row: facts, userCenterId };
   const deleted = isRowActionsDisabled(row);
   const live = !deleted;
   const rules: Record<TRowActionKey, boolean | 'disabled'> = {
@@ -131,7 +139,7 @@ export function offeredRowActions(actor: TActor, row: TStudyListRow): TOfferedAc
     assignAuditor: canAssignAuditor(input),
     history: live && canSeeTimelineButton(input),
     notifications: live && !isReadOnly(roles),
-    tags: live && canTagStudy(roles),
+    tags: live && canTagStudyRow(input),
     qrCode: live && row.shareLink !== null,
     // spec-core §4: Print is enabled only with reports on SIGNED_OFF or DELETED; §5 hides it for some doctors.
     print: isDownloadAndPrintHidden({ roles, flags, teleUser: actor.teleUser })
@@ -161,27 +169,40 @@ const INLINE_ACTIONS: Record<TStudyListKind, readonly TRowActionKey[]> = {
   teleCenter: ['view', 'editDetails', 'print'],
 };
 
-/** Splits the offered actions into the row's buttons and its overflow menu, keeping their order. */
+/**
+ * Splits the offered actions into the row's buttons and its overflow menu, keeping their order. A
+ * disabled report button is always on the row: it is disabled only on a deleted study, where spec-core
+ * §4 says "the report button is disabled" (shown, not tucked away). A menu in which nothing is enabled
+ * is no menu: every action of a deleted row but Print is gone, and a menu of greyed items only says
+ * "nothing here".
+ */
 export function splitInlineActions(
   offered: readonly TOfferedAction[],
   listKind: TStudyListKind,
 ): { inline: TOfferedAction[]; menu: TOfferedAction[] } {
   const inlineKeys = INLINE_ACTIONS[listKind];
+  const isInline = (a: TOfferedAction) => inlineKeys.includes(a.key) || (a.key === 'report' && !a.enabled);
+  const menu = offered.filter((a) => !isInline(a));
   return {
-    inline: offered.filter((a) => inlineKeys.includes(a.key)),
-    menu: offered.filter((a) => !inlineKeys.includes(a.key)),
+    inline: offered.filter(isInline),
+    menu: menu.some((a) => a.enabled) ? menu : [],
   };
 }
 
 /** Whether the attachments dialog lets this user add or delete files of a kind (core study-files rules). */
 export function attachmentPermissions(
-  roles: readonly TRole[],
-  row: Pick<TStudyListRow, 'status'>,
+  actor: Pick<TActor, 'roles' | 'centerId'>,
+  row: Pick<TStudyListRow, 'status' | 'centerId'>,
   kind: 'HISTORY' | 'FILM' | 'REPORT',
 ): { upload: boolean; remove: boolean } {
+  const input = {
+    roles: actor.roles,
+    row: { status: row.status, centerId: row.centerId ?? null },
+    userCenterId: actor.centerId ?? null,
+  };
   return {
-    upload: canUploadStudyAttachment({ roles, row }, kind),
-    remove: canDeleteStudyAttachment({ roles, row }, kind),
+    upload: canUploadStudyAttachment(input, kind),
+    remove: canDeleteStudyAttachment(input, kind),
   };
 }
 

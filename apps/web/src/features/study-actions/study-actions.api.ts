@@ -8,6 +8,7 @@ import {
   ZTagChoicesResponse,
   type TStudyAttachment,
   type TStudyAttachmentKind,
+  type TStudyAuditStatus,
   type TStudyHistory,
   type TStudyTimeline,
   type TUpdateStudyDetailsInput,
@@ -97,6 +98,11 @@ export function assignDoctorMulti(reportIds: number[], assignedTo: string | null
 /** POST /report-status/auditor-assign {reportStatusId, auditorEmail}. */
 export function assignAuditor(reportStatusId: number, auditorEmail: string | null): Promise<unknown> {
   return apiRequest('/api/report-status/auditor-assign', { json: { reportStatusId, auditorEmail } });
+}
+
+/** POST /report-status/audit-status/{id} {status}: the audit approve/reject switch. */
+export function setAuditStatus(id: number, status: TStudyAuditStatus): Promise<unknown> {
+  return apiRequest(reportStatus('audit-status', id), { json: { status } });
 }
 
 /** POST /report-status/save {studyId, reportStatusId, referringDoctorEmail}. */

@@ -13,6 +13,7 @@ export function useActor(): TActor {
     flags: session.flags,
     teleUser: session.teleUser,
     email: session.user.email,
+    centerId: session.user.centerId,
     hideReportButton: session.preferences.UI_PREFERENCES.hideStudyListReportButton,
   };
 }

@@ -34,15 +34,16 @@ export function offersZip(row: TStudyListRow, { roles, flags }: TRowExtrasAccess
 }
 
 /**
- * Forward to PACS (issue 3 §6): the group switch addForwardingPacsFeature and core canForwardToPacs.
- * Decision: offered to center users only for now — the PACS list belongs to the study's center and
- * the list row does not carry its center id, which group staff would have to name.
+ * Forward to PACS (issue 3 §6): the group switch addForwardingPacsFeature and core canForwardToPacs,
+ * the rule the forwarding routes check (center users and the group's staff). The PACS list is the
+ * study's center's: a center user's own, and group staff name the row's `centerId`, so a row without
+ * it (an older server) is offered to center users only.
  */
 export function offersForward(row: TStudyListRow, { roles, flags }: TRowExtrasAccess): boolean {
   return (
     flags.addForwardingPacsFeature &&
     canForwardToPacs(roles) &&
-    isCenterUser(roles) &&
+    (row.centerId !== undefined || isCenterUser(roles)) &&
     !isRowActionsDisabled(row)
   );
 }

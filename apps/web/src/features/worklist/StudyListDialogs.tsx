@@ -70,7 +70,15 @@ export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TReso
         )}
         {open?.kind === 'createStudy' && <CreateStudyDialog open onClose={close} />}
         {open?.kind === 'upload' && <UploadStudyDialog open reportStatusId={open.row.id} onClose={close} />}
-        {open?.kind === 'forward' && <PacsForwardDialog open reportStatusId={open.row.id} onClose={close} />}
+        {open?.kind === 'forward' && (
+          <PacsForwardDialog
+            open
+            reportStatusId={open.row.id}
+            // A center user's own center whatever is named; group staff need the study's.
+            centerId={open.row.centerId ?? null}
+            onClose={close}
+          />
+        )}
       </Suspense>
     </>
   );

@@ -1,16 +1,18 @@
 import { WORKLIST_MESSAGES, ZIP_MESSAGES, type TRole, type TUserPreferences } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TUserMapping } from '../../api/identity';
 import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi, type TFakeReply, type TRecordedRequest } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
+import { auditSwitchLabel } from '../study-actions/audit-status';
+import { END_DATE_LABEL, START_DATE_LABEL } from './DateRangeFilter';
 import { StudyListPage } from './StudyListPage';
 import { filterLabel } from './StudyTableHead';
 import { UPLOAD_PENDING_LABEL } from './study-cells';
-import { buildStudyPage, buildStudyRow } from './worklist-test-data';
+import { buildStudyPage, buildReportingStudyRow as buildStudyRow } from '../../test/study-row';
 
 const SLOW = { timeout: 20_000 };
 // MUI tables render slowly in jsdom on a busy machine.
@@ -262,4 +264,124 @@ describe('study list screens (spec-core §2)', () => {
       expect(api.calls('POST', '/api/batch/run')).toHaveLength(0);
     },
   );
+});
+
+describe('study list gaps: date range, audit switch, forwarding for group staff', () => {
+  const dateInput = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+
+  it('sends the date range, keeps it per table key and clears it with the filters', SLOW, async () => {
+    const first = openList({
+      roles: ['ROLE_ADMIN'],
+      handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([]) } },
+    });
+    await waitFor(() => expect(listCalls(first.api)).toHaveLength(1));
+    expect(listCalls(first.api)[0]).not.toHaveProperty('startTime');
+    fireEvent.change(dateInput(START_DATE_LABEL), { target: { value: '2026-11-01' } });
+    fireEvent.change(dateInput(END_DATE_LABEL), { target: { value: '2026-11-20' } });
+    await waitFor(() =>
+      expect(listCalls(first.api).at(-1)).toMatchObject({
+        startTime: '2026-11-01',
+        endTime: '2026-11-20',
+        page: 0,
+      }),
+    );
+    first.unmount();
+
+    const again = openList({
+      roles: ['ROLE_ADMIN'],
+      handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([]) } },
+    });
+    await waitFor(() => expect(listCalls(again.api)).toHaveLength(1));
+    expect(listCalls(again.api)[0]).toMatchObject({ startTime: '2026-11-01', endTime: '2026-11-20' });
+    expect(dateInput(START_DATE_LABEL).value).toBe('2026-11-01');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear all filters' }));
+    await waitFor(() => expect(listCalls(again.api).at(-1)).not.toHaveProperty('startTime'));
+    expect(listCalls(again.api).at(-1)).not.toHaveProperty('endTime');
+    expect(dateInput(START_DATE_LABEL).value).toBe('');
+    expect(dateInput(END_DATE_LABEL).value).toBe('');
+  });
+
+  it(
+    "gives the study's auditor the approve/reject switch on their list and sends the verdict",
+    SLOW,
+    async () => {
+      const email = 'aud@demo.local';
+      const mine = buildStudyRow({ status: 'SIGNED_OFF', auditor: email });
+      const others = buildStudyRow({
+        status: 'SIGNED_OFF',
+        auditor: 'other@demo.local',
+        auditStatus: 'REJECTED',
+      });
+      const { api } = openList({
+        roles: ['ROLE_AUDITOR'],
+        email,
+        handlers: {
+          'POST /api/dicom-web/studies/': { body: buildStudyPage([mine, others]) },
+          [`POST /api/report-status/audit-status/${mine.id}`]: { body: { ...mine, auditStatus: 'APPROVED' } },
+        },
+      });
+      const row = await screen.findByTestId(`study-row-${mine.id}`, {}, WAIT);
+      expect(screen.getByRole('columnheader', { name: 'Audit Approval' })).toBeTruthy();
+      const toggle = await within(row).findByRole('switch', { name: auditSwitchLabel(mine.id) }, WAIT);
+      expect(within(row).getByText('Not audited')).toBeTruthy();
+      const otherRow = screen.getByTestId(`study-row-${others.id}`);
+      expect(within(otherRow).queryByRole('switch')).toBeNull();
+      expect(within(otherRow).getByText('Rejected')).toBeTruthy();
+
+      fireEvent.click(toggle);
+      expect(await screen.findByText('Audit approved')).toBeTruthy();
+      expect(api.calls('POST', `/api/report-status/audit-status/${mine.id}`)[0]?.json()).toEqual({
+        status: 'APPROVED',
+      });
+      expect(within(row).getByText('Approved')).toBeTruthy();
+    },
+  );
+
+  it('shows a doctor the verdict without a switch', SLOW, async () => {
+    const row = buildStudyRow({ status: 'SIGNED_OFF', auditor: 'aud@demo.local', auditStatus: 'APPROVED' });
+    openList({
+      roles: ['ROLE_DOCTOR'],
+      handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([row]) } },
+    });
+    const drawn = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
+    expect(within(drawn).getByText('Approved')).toBeTruthy();
+    expect(within(drawn).queryByRole('switch')).toBeNull();
+  });
+
+  it("offers group staff forwarding and asks for the row's center's PACS list", SLOW, async () => {
+    const preferences = buildPreferences((p) => {
+      p.GROUP_SWITCHES.addForwardingPacsFeature = true;
+    });
+    const row = buildStudyRow({ centerId: 7 });
+    const { api } = openList({
+      roles: ['ROLE_ADMIN'],
+      preferences,
+      handlers: {
+        'POST /api/dicom-web/studies/': { body: buildStudyPage([row]) },
+        'GET /api/forward/status': { body: { studies: [] } },
+        'GET /api/forwarding-pacs': { body: [] },
+      },
+    });
+    const drawn = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
+    fireEvent.click(within(drawn).getByRole('button', { name: `Forward study ${row.id} to PACS` }));
+    expect(await screen.findByText('Please create pacs server', {}, WAIT)).toBeTruthy();
+    expect(api.calls('GET', '/api/forwarding-pacs')).toHaveLength(1);
+    const urls = vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    expect(urls).toContain('/api/forwarding-pacs?centerId=7');
+  });
+
+  it('offers group staff no forwarding on a row without its center', SLOW, async () => {
+    const preferences = buildPreferences((p) => {
+      p.GROUP_SWITCHES.addForwardingPacsFeature = true;
+    });
+    const row = buildStudyRow();
+    openList({
+      roles: ['ROLE_ADMIN'],
+      preferences,
+      handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([row]) } },
+    });
+    const drawn = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
+    expect(within(drawn).queryByRole('button', { name: `Forward study ${row.id} to PACS` })).toBeNull();
+  });
 });

@@ -24,8 +24,9 @@ import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
 import { fetchForwardStatus } from '../forwarding/forwarding-api';
-import { MultiAssignButton, StudyRowActions } from '../study-actions';
+import { AuditStatusCell, MultiAssignButton, StudyRowActions } from '../study-actions';
 import { visibleColumns } from './column-settings';
+import { DateRangeFilter } from './DateRangeFilter';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
 import { StudyTable } from './StudyTable';
 import { useStudyListDialogs } from './StudyListDialogs';
@@ -53,8 +54,8 @@ export interface TStudyListViewProps {
 
 /**
  * One study list screen (spec-core §2 Study list screens): title, tabs, the toolbar (clear all
- * filters, column settings, Create Study, the selection's bulk actions) and the study table with
- * its row actions.
+ * filters, the date range, column settings, Create Study, the selection's bulk actions) and the
+ * study table with its row actions and audit switch.
  */
 export function StudyListView(props: TStudyListViewProps) {
   const { kind, tableKey, tabs } = props;
@@ -153,6 +154,11 @@ export function StudyListView(props: TStudyListViewProps) {
         >
           Clear all filters
         </Button>
+        <DateRangeFilter
+          startTime={table.search.startTime}
+          endTime={table.search.endTime}
+          onChange={table.setDateRange}
+        />
         <Button size="small" color="inherit" startIcon={<ViewColumnIcon />} onClick={dialogs.openColumns}>
           Column settings
         </Button>
@@ -209,6 +215,7 @@ export function StudyListView(props: TStudyListViewProps) {
             <UploadStudyButton row={row} onUpload={dialogs.openUpload} />
           ) : null
         }
+        renderAuditApproval={(row) => <AuditStatusCell row={row} onChanged={refresh} />}
         selection={selectable ? { selected, onChange: setSelected } : undefined}
       />
       {dialogs.dialogs}

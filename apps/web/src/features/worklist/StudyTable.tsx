@@ -1,5 +1,4 @@
 import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -19,6 +18,7 @@ import {
 } from '@radflow/core';
 import type { ReactNode } from 'react';
 import { PagedTablePagination } from '../../components/table/TableParts';
+import { RowCheckbox } from './RowCheckbox';
 import { renderStudyCell } from './study-cells';
 import { StudyTableHead, type TSelectAllState } from './StudyTableHead';
 
@@ -73,6 +73,8 @@ export interface TStudyTableProps {
   rowColour(row: TStudyListRow): TRowColour | null;
   renderActions?(row: TStudyListRow): ReactNode;
   renderUploadStudy?(row: TStudyListRow): ReactNode;
+  /** The audit column with its approve/reject switch (spec-core §2); absent: the verdict as text. */
+  renderAuditApproval?(row: TStudyListRow): ReactNode;
   /** Row checkboxes (spec-core §2 "Optional row checkboxes"); absent: none. */
   selection?: { selected: ReadonlySet<number>; onChange(next: Set<number>): void };
 }
@@ -108,6 +110,8 @@ export function StudyTable(props: TStudyTableProps) {
   const cell = (column: TResolvedColumn, row: TStudyListRow): ReactNode => {
     if (column.colName === 'actions') return props.renderActions?.(row) ?? null;
     if (column.colName === 'uploadStudy') return props.renderUploadStudy?.(row) ?? null;
+    if (column.colName === 'auditApproval' && props.renderAuditApproval)
+      return props.renderAuditApproval(row);
     return renderStudyCell(column.colName, row);
   };
 
@@ -141,7 +145,7 @@ export function StudyTable(props: TStudyTableProps) {
                 >
                   {selection && (
                     <TableCell padding="checkbox">
-                      <Checkbox
+                      <RowCheckbox
                         checked={selection.selected.has(row.id)}
                         onChange={(e) => toggleRow(row.id, e.target.checked)}
                         slotProps={{ input: { 'aria-label': `Select study ${row.id}` } }}

@@ -1,10 +1,10 @@
-import Checkbox from '@mui/material/Checkbox';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import type { TResolvedColumn, TSearchTableRequest } from '@radflow/core';
+import { RowCheckbox } from './RowCheckbox';
 import { FILTER_KEYS, SORT_KEYS } from './study-columns-meta';
 
 export type TSelectAllState = 'checked' | 'indeterminate' | 'unchecked';
@@ -41,7 +41,7 @@ export function StudyTableHead({
       <TableRow>
         {selectAll !== null && (
           <TableCell padding="checkbox" rowSpan={2}>
-            <Checkbox
+            <RowCheckbox
               checked={selectAll === 'checked'}
               indeterminate={selectAll === 'indeterminate'}
               onChange={(e) => onSelectAll(e.target.checked)}

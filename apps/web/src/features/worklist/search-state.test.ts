@@ -1,6 +1,14 @@
 import { defaultSearchTableRequest } from '@radflow/core';
 import { describe, expect, it } from 'vitest';
-import { TABLE_FILTER_STORAGE_KEY, keepSearch, loadSearch, toggleSort } from './search-state';
+import {
+  TABLE_FILTER_STORAGE_KEY,
+  cleanDate,
+  hasDateRange,
+  keepSearch,
+  loadSearch,
+  toggleSort,
+  withDateRange,
+} from './search-state';
 
 const store = () => window.localStorage;
 
@@ -67,5 +75,47 @@ describe('header sorting', () => {
     expect(byName).toMatchObject({ orderingCriteria: 'patientName', sortOrder: 'DESC', page: 0 });
     expect(toggleSort(byName, 'patientName').sortOrder).toBe('ASC');
     expect(toggleSort(toggleSort(byName, 'patientName'), 'patientName').sortOrder).toBe('DESC');
+  });
+});
+
+describe('the date range (spec-core §3 startTime/endTime, §9 yyyy-MM-dd)', () => {
+  it('sets each bound apart, back on page 0, and drops an emptied one from the request', () => {
+    const start = { ...defaultSearchTableRequest(), page: 3 };
+    const from = withDateRange(start, { startTime: '2026-11-01' });
+    expect(from).toMatchObject({ page: 0, startTime: '2026-11-01' });
+    expect(from).not.toHaveProperty('endTime');
+    const both = withDateRange(from, { endTime: '2026-11-20' });
+    expect(both).toMatchObject({ startTime: '2026-11-01', endTime: '2026-11-20' });
+    expect(hasDateRange(both)).toBe(true);
+    const cleared = withDateRange(both, { startTime: '', endTime: null });
+    expect(cleared).not.toHaveProperty('startTime');
+    expect(cleared).not.toHaveProperty('endTime');
+    expect(hasDateRange(cleared)).toBe(false);
+  });
+
+  it('keeps the range per table key and drops a kept bound that is not yyyy-MM-dd', () => {
+    keepSearch(store(), 'studyList', withDateRange(defaultSearchTableRequest(), { startTime: '2026-01-05' }));
+    expect(loadSearch(store(), 'studyList', '')).toMatchObject({ startTime: '2026-01-05' });
+    expect(loadSearch(store(), 'adminStudyList', '')).not.toHaveProperty('startTime');
+
+    store().setItem(
+      TABLE_FILTER_STORAGE_KEY,
+      JSON.stringify({
+        studyList: { ...defaultSearchTableRequest(), startTime: '05/01/2026', endTime: '2026-01-31' },
+      }),
+    );
+    const loaded = loadSearch(store(), 'studyList', '');
+    expect(loaded).not.toHaveProperty('startTime');
+    expect(loaded.endTime).toBe('2026-01-31');
+  });
+
+  it.each([
+    ['2026-11-21', '2026-11-21'],
+    [' 2026-11-21 ', '2026-11-21'],
+    ['2026-11-21T10:00:00Z', null],
+    ['', null],
+    [null, null],
+  ])('cleanDate(%j) → %j', (value, expected) => {
+    expect(cleanDate(value)).toBe(expected);
   });
 });

@@ -28,7 +28,55 @@ export function loadSearch(
     request.sortOrder = 'DESC';
   }
   request.filters = cleanFilters(request.filters);
+  return setDates(request, request.startTime, request.endTime);
+}
+
+/** spec-core §9 date format: the only form the date inputs write and the list calls read as a whole day. */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A kept date bound as the list calls take it: 'yyyy-MM-dd', else none (an unreadable bound would
+ * make every refresh answer 400).
+ */
+export function cleanDate(value: string | null | undefined): string | null {
+  const text = value?.trim() ?? '';
+  return DATE_ONLY.test(text) ? text : null;
+}
+
+/**
+ * The search with a new date range (spec-core §3 startTime/endTime), back on page 0. The server reads
+ * a yyyy-MM-dd end as inclusive (apps/server/src/modules/worklist/DECISIONS.md), so the range is the
+ * days the user picked.
+ */
+export function withDateRange(
+  request: TSearchTableRequest,
+  range: { startTime?: string | null; endTime?: string | null },
+): TSearchTableRequest {
+  return setDates(
+    { ...request, page: 0 },
+    range.startTime === undefined ? request.startTime : range.startTime,
+    range.endTime === undefined ? request.endTime : range.endTime,
+  );
+}
+
+/** Sets both bounds in place; a bound that is not a date is left out of the request. */
+function setDates(
+  request: TSearchTableRequest,
+  startTime: string | null | undefined,
+  endTime: string | null | undefined,
+): TSearchTableRequest {
+  delete request.startTime;
+  delete request.endTime;
+  const start = cleanDate(startTime);
+  const end = cleanDate(endTime);
+  if (start) request.startTime = start;
+  if (end) request.endTime = end;
   return request;
+}
+
+/** Whether a search narrows by a date. */
+export function hasDateRange(request: Pick<TSearchTableRequest, 'startTime' | 'endTime'>): boolean {
+  return Boolean(request.startTime || request.endTime);
 }
 
 /** Keeps a table's search, leaving the other tables' entries as they are. */

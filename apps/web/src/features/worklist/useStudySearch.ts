@@ -8,7 +8,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { localStore } from './browser-storage';
-import { cleanFilters, keepSearch, loadSearch, toggleSort } from './search-state';
+import {
+  cleanFilters,
+  hasDateRange,
+  keepSearch,
+  loadSearch,
+  toggleSort,
+  withDateRange,
+} from './search-state';
 import { type TListCallPath, fetchStudyList, studyListKey } from './study-list-api';
 
 const sameFilters = (a: Record<string, string>, b: Record<string, string>) => {
@@ -28,9 +35,10 @@ export interface TStudySearchOptions {
 
 /**
  * The search of one study table (spec-core §2, §9): starts from the kept search (and a numeric
- * `?id=`), keeps every change, sends filter text 800 ms after the last keystroke, refreshes every
- * 25 s while the browser tab is visible (TanStack Query pauses interval refetches of a hidden tab)
- * and keeps showing the previous page while the next one loads, so nothing flickers.
+ * `?id=`), keeps every change (the date range too), sends filter text 800 ms after the last
+ * keystroke, refreshes every 25 s while the browser tab is visible (TanStack Query pauses interval
+ * refetches of a hidden tab) and keeps showing the previous page while the next one loads, so
+ * nothing flickers.
  */
 export function useStudySearch({
   storageKey,
@@ -67,9 +75,13 @@ export function useStudySearch({
   const setFilter = useCallback((key: string, value: string) => {
     setFilterDraft((d) => ({ ...d, [key]: value }));
   }, []);
+  /** A date bound as the date input gives it ('yyyy-MM-dd', or '' when emptied). */
+  const setDateRange = useCallback((range: { startTime?: string; endTime?: string }) => {
+    setSearch((s) => withDateRange(s, range));
+  }, []);
   const clearFilters = useCallback(() => {
     setFilterDraft({});
-    setSearch((s) => ({ ...s, filters: {}, page: 0 }));
+    setSearch((s) => withDateRange({ ...s, filters: {} }, { startTime: null, endTime: null }));
   }, []);
   const sortBy = useCallback((sortKey: string) => setSearch((s) => toggleSort(s, sortKey)), []);
   const setPage = useCallback((page: number) => setSearch((s) => ({ ...s, page })), []);
@@ -77,13 +89,14 @@ export function useStudySearch({
   /** Back to the first page (a new tab). */
   const resetPage = useCallback(() => setSearch((s) => (s.page === 0 ? s : { ...s, page: 0 })), []);
 
-  const hasFilters = Object.values(filterDraft).some((v) => v.trim() !== '');
+  const hasFilters = Object.values(filterDraft).some((v) => v.trim() !== '') || hasDateRange(search);
   return {
     search,
     filterDraft,
     hasFilters,
     query,
     setFilter,
+    setDateRange,
     clearFilters,
     sortBy,
     setPage,

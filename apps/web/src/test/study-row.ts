@@ -2,14 +2,17 @@ import { type TStudyListPage, type TStudyListRow, toPageResponse } from '@radflo
 
 let counter = 0;
 
-/** A study row as the list calls answer it; unique id per call. */
+/**
+ * A study list row as the list calls answer it (tests only): a CREATED study with a patient mobile
+ * number and no center id; unique id and patient per call; any field overridable.
+ */
 export function buildStudyRow(overrides: Partial<TStudyListRow> = {}): TStudyListRow {
   counter += 1;
   return {
     id: 1000 + counter,
-    instanceId: `1.2.3.${counter}`,
+    instanceId: `1.2.826.0.1.${counter}`,
     apiVersion: 2,
-    status: 'HISTORY_CREATED',
+    status: 'CREATED',
     urgent: false,
     reworked: false,
     signedOffAfterPrint: false,
@@ -24,28 +27,28 @@ export function buildStudyRow(overrides: Partial<TStudyListRow> = {}): TStudyLis
     patientName: `Patient ${counter}`,
     patientId: `P${counter}`,
     uhid: '',
-    patientSex: 'F',
-    patientAge: '40Y',
+    patientSex: 'M',
+    patientAge: '45Y',
     studyName: 'CT Chest',
     modality: 'CT',
     reportStudyPart: [],
     count: { series: 2, images: 120 },
-    referringPhysicianName: 'Dr Ref',
+    referringPhysicianName: 'Dr Rao',
     referringPhysicianEmail: null,
     consultingDoctorEmails: [],
     accessionNumber: '',
     department: null,
-    institutionName: 'Demo Hospital',
+    institutionName: 'Demo Imaging Center',
     radiologyCenter: 'Demo Imaging Center',
     centerEmail: 'center@demo.local',
-    mobileNumber: null,
+    mobileNumber: '9876500001',
     email: null,
     shareLink: null,
     sharedEmails: [],
     sharedNumbers: [],
     dunningLabels: [],
     invoiceNumber: '',
-    history: 'Cough',
+    history: 'Cough for 3 weeks',
     splitFromReportStatusId: null,
     hasSplitChild: false,
     hasReports: false,
@@ -61,6 +64,12 @@ export function buildStudyRow(overrides: Partial<TStudyListRow> = {}): TStudyLis
   };
 }
 
+/** The same row sent for reporting (HISTORY_CREATED): what every list, a doctor's too, shows. */
+export function buildReportingStudyRow(overrides: Partial<TStudyListRow> = {}): TStudyListRow {
+  return buildStudyRow({ status: 'HISTORY_CREATED', ...overrides });
+}
+
+/** A page response of `rows` (page 0 of 20 unless told). */
 export function buildStudyPage(
   rows: TStudyListRow[],
   total = rows.length,

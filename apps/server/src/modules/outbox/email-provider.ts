@@ -1,0 +1,63 @@
+import { eq } from 'drizzle-orm';
+import { AppError } from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+import { messageOutbox } from '../../db/schema.js';
+import { recordInOutbox } from './outbox-record.js';
+import { sendSmtpMail } from './smtp-client.js';
+
+export interface TEmailMessage {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+/** Sends e-mail (config SMTP_URL); without a server the message is only recorded in the outbox. */
+export interface EmailProvider {
+  send(message: TEmailMessage): Promise<void>;
+}
+
+const emailRecord = (message: TEmailMessage) => ({
+  channel: 'EMAIL' as const,
+  recipient: message.to,
+  subject: message.subject,
+  body: message.body,
+});
+
+/** The default provider: records the message in the outbox (channel EMAIL), nothing more. */
+export class OutboxEmailProvider implements EmailProvider {
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly mirrorFile?: string,
+  ) {}
+
+  async send(message: TEmailMessage): Promise<void> {
+    await recordInOutbox(this.db, this.mirrorFile, emailRecord(message));
+  }
+}
+
+/**
+ * E-mail over SMTP (config SMTP_URL): recorded PENDING in the outbox first, then SENT or FAILED by
+ * what the server answered; a failure is thrown to the caller as well.
+ */
+export class SmtpEmailProvider implements EmailProvider {
+  constructor(
+    private readonly db: DbOrTx,
+    private readonly smtpUrl: string,
+    private readonly mirrorFile?: string,
+  ) {}
+
+  async send(message: TEmailMessage): Promise<void> {
+    const row = await recordInOutbox(this.db, this.mirrorFile, emailRecord(message));
+    try {
+      await sendSmtpMail(this.smtpUrl, { to: message.to, subject: message.subject, text: message.body });
+    } catch (error) {
+      await this.db.update(messageOutbox).set({ status: 'FAILED' }).where(eq(messageOutbox.id, row.id));
+      throw new AppError(
+        'UPSTREAM_FAILED',
+        'The e-mail could not be sent',
+        (error as Error).message.slice(0, 200),
+      );
+    }
+    await this.db.update(messageOutbox).set({ status: 'SENT' }).where(eq(messageOutbox.id, row.id));
+  }
+}

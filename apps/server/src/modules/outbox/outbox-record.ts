@@ -1,0 +1,45 @@
+import fs from 'node:fs/promises';
+import type { DbOrTx } from '../../db/client.js';
+import { messageOutbox } from '../../db/schema.js';
+
+export type TOutboxRow = typeof messageOutbox.$inferSelect;
+
+export interface TOutboxMessage {
+  channel: TOutboxRow['channel'];
+  recipient: string;
+  subject?: string;
+  body: string;
+}
+
+/**
+ * The one way a provider records a message: a message_outbox row (what tests, the demo and support
+ * read) and, with a mirror file (config OUTBOX_MIRROR_FILE), the same as one JSON line appended there.
+ * Answers the row, so a provider that really sends can mark it SENT or FAILED afterwards.
+ */
+export async function recordInOutbox(
+  db: DbOrTx,
+  mirrorFile: string | undefined,
+  message: TOutboxMessage,
+): Promise<TOutboxRow> {
+  const [row] = await db
+    .insert(messageOutbox)
+    .values({
+      channel: message.channel,
+      recipient: message.recipient,
+      subject: message.subject ?? null,
+      body: message.body,
+    })
+    .returning();
+  if (!row) throw new Error('outbox insert returned no row');
+  if (mirrorFile) {
+    const line = {
+      channel: row.channel,
+      recipient: row.recipient,
+      subject: row.subject,
+      body: row.body,
+      createdAt: row.createdAt.toISOString(),
+    };
+    await fs.appendFile(mirrorFile, `${JSON.stringify(line)}\n`);
+  }
+  return row;
+}

@@ -173,15 +173,10 @@ describe('Worklist: the center marks a study urgent and deletes another', () => 
     // spec-core §4: a deleted study's actions are gone or disabled (the report button stays,
     // disabled); View stays only to say it is deleted.
     await eventually(() => list.actions(deleted).button('Edit details').count()).toBe(0);
-    await list.actions(deleted).more.click();
-    const items = page.getByRole('menu').getByRole('menuitem');
-    await items.first().waitFor();
-    const offered = (await items.allInnerTexts()).map((t) => t.trim());
-    expect(offered).not.toContain('Mark urgent');
-    expect(offered).not.toContain('Delete study');
-    for (const item of await items.all()) expect(await item.getAttribute('aria-disabled')).toBe('true');
-    await page.keyboard.press('Escape');
-    await items.first().waitFor({ state: 'hidden' });
+    // Nothing in the overflow menu would be enabled, so there is none: the report button sits on the
+    // row, disabled.
+    expect(await list.actions(deleted).more.count()).toBe(0);
+    expect(await list.actions(deleted).button('Open report').isDisabled()).toBe(true);
     await list.actions(deleted).button('View images').click();
     await page.getByText('Study has been deleted').first().waitFor();
     expect(await list.cellText(urgent, 'Report Status')).toBe('CREATED');

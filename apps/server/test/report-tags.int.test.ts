@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TReportTag, TTagChoicesResponse } from '@radflow/core';
+import type { TStudyDetail, TStudyListPage, TStudyTag, TTagChoicesResponse } from '@radflow/core';
 import { reportTags, studyEvents } from '../src/db/schema.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
 import { type TestApp, type TestClient, createTestApp } from './test-app.js';
@@ -60,7 +60,7 @@ const eventsOf = (reportStatusId: number, eventType: string) =>
 const listTags = async (browser: TestClient, reportStatusId: number) => {
   const res = await browser.get(`/api/report-tag/list/${reportStatusId}`);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ data: TReportTag[] }>().data;
+  return res.json<{ data: TStudyTag[] }>().data;
 };
 
 describe('adding tags', () => {
@@ -148,6 +148,28 @@ describe('who sees and changes a tag', () => {
     expect(choices.tags.map((c) => c.tag)).not.toContain('mine');
     const own = (await world.doctor.browser.get('/api/report-tag/choices')).json<TTagChoicesResponse>();
     expect(own.tags).toContainEqual({ tag: 'mine', globalTag: false });
+  });
+
+  it('the study detail, the list rows and the list tag filter show a local tag only to its creator', async () => {
+    const report = await createReport();
+    const local = `private-${report.id}`;
+    await addTag(world.doctor.browser, { reportStatusId: report.id, tag: local, globalTag: false });
+    await addTag(world.doctor.browser, { reportStatusId: report.id, tag: 'shared', globalTag: true });
+
+    const detailTags = async (browser: TestClient) =>
+      (await browser.get(`/api/report-status/id/${report.id}`)).json<TStudyDetail>().tags.map((x) => x.tag);
+    expect(await detailTags(world.doctor.browser)).toEqual([local, 'shared']);
+    expect(await detailTags(world.admin.browser)).toEqual(['shared']);
+
+    const listed = async (browser: TestClient, filters: Record<string, string>) =>
+      (await browser.post('/api/dicom-web/studies/', { page: 0, size: 20, filters })).json<TStudyListPage>()
+        .content;
+    const [rowForAdmin] = await listed(world.admin.browser, { id: String(report.id) });
+    expect(rowForAdmin?.tags.map((x) => x.tag)).toEqual(['shared']);
+    const [rowForDoctor] = await listed(world.doctor.browser, { id: String(report.id) });
+    expect(rowForDoctor?.tags.map((x) => x.tag)).toEqual([local, 'shared']);
+    expect(await listed(world.admin.browser, { tags: local })).toEqual([]);
+    expect((await listed(world.doctor.browser, { tags: local })).map((r) => r.id)).toEqual([report.id]);
   });
 
   it('the creator toggles local ↔ global; an admin may change a global tag; others get 403', async () => {

@@ -287,10 +287,16 @@ describe('tab filters, the new columns and the full row', () => {
       groupId,
       reportStatusId: rows.mine,
       tag: 'follow-up',
-      createdByUserId: doctor.user.id,
+      // Local tags show only to their creator: the admin who reads these rows made them.
+      createdByUserId: admin.user.id,
     });
     await addTestTag(t.db, { groupId, reportStatusId: rows.mine, tag: 'teaching', globalTag: true });
-    await addTestTag(t.db, { groupId, reportStatusId: rows.theirs, tag: 'Teaching file' });
+    await addTestTag(t.db, {
+      groupId,
+      reportStatusId: rows.theirs,
+      tag: 'Teaching file',
+      createdByUserId: admin.user.id,
+    });
   });
 
   const sorted = (...keys: Array<keyof typeof rows>) => keys.map((k) => rows[k]).sort((a, b) => a - b);
@@ -356,7 +362,7 @@ describe('tab filters, the new columns and the full row', () => {
       hasReports: false,
       attachmentCount: { history: 0, film: 0, report: 0 },
       tags: [
-        { tag: 'follow-up', globalTag: false, createdBy: doctor.user.email, reportStatusId: rows.mine },
+        { tag: 'follow-up', globalTag: false, createdBy: admin.user.email, reportStatusId: rows.mine },
         { tag: 'teaching', globalTag: true, createdBy: '', reportStatusId: rows.mine },
       ],
     });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type TRole, hasRole, isCenterUser } from '../roles.js';
 import { EMAIL_PATTERN, MOBILE_PATTERN } from '../validation.js';
+import { ZStudyTag } from './worklist.js';
 import { type TActorCenter, actingRoles } from '../worklist/study-row.js';
 
 /*
@@ -248,18 +249,6 @@ const ZTagText = z
   .transform(normalizeTag)
   .pipe(z.string().min(1, 'tag must not be empty').max(TAG_MAX_LENGTH));
 
-export const ZReportTag = z
-  .object({
-    id: z.number().int(),
-    tag: z.string(),
-    globalTag: z.boolean(),
-    /** E-mail of the creator, or null when that user is gone. */
-    createdBy: z.string().nullable(),
-    reportStatusId: z.number().int(),
-  })
-  .meta({ id: 'ReportTag' });
-export type TReportTag = z.infer<typeof ZReportTag>;
-
 /** POST /report-tag/add-tags. */
 export const ZAddReportTagRequest = z
   .object({
@@ -288,7 +277,7 @@ export const ZTagChoicesResponse = z.object({ tags: z.array(ZTagChoice) }).meta(
 export type TTagChoicesResponse = z.infer<typeof ZTagChoicesResponse>;
 
 /** GET /report-tag/list/{id}: the tags of one study (the caller's local ones and every global one). */
-export const ZReportTagList = z.object({ data: z.array(ZReportTag) });
+export const ZReportTagList = z.object({ data: z.array(ZStudyTag) });
 
 /**
  * Who may tag studies at all (the tag calls and the tag choices). Decision (spec silent): every user

@@ -1,9 +1,9 @@
-import { and, asc, eq, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   AppError,
   MESSAGES,
-  type TReportTag,
+  type TStudyTag,
   type TTagChoicesResponse,
   type TUpdateReportTagRequest,
   type ZAddReportTagRequest,
@@ -13,17 +13,14 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { reportTags, studyEvents, users } from '../../db/schema.js';
+import { reportTags, studyEvents } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
 import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
+import { tagSeenBy, tagsOfReports } from './tag-visibility.js';
 
 /** A tag the caller may see: a global tag of their group, or one of their own local tags. */
-const seenBy = (auth: TAuth) =>
-  and(
-    eq(reportTags.groupId, auth.user.groupId),
-    or(eq(reportTags.globalTag, true), eq(reportTags.createdByUserId, auth.user.id)),
-  );
+const seenBy = (auth: TAuth) => tagSeenBy({ userId: auth.user.id, groupId: auth.user.groupId });
 
 const duplicate = (tag: string) => new AppError('CONFLICT', `The study already has the tag ${tag}`, 'tag');
 
@@ -148,21 +145,9 @@ export async function listStudyTags(
   ctx: AppContext,
   auth: TAuth,
   reportStatusId: number,
-): Promise<TReportTag[]> {
+): Promise<TStudyTag[]> {
   await loadVisibleReport(ctx.db, auth, reportStatusId);
-  const rows = await ctx.db
-    .select({
-      id: reportTags.id,
-      tag: reportTags.tag,
-      globalTag: reportTags.globalTag,
-      createdBy: users.email,
-      reportStatusId: reportTags.reportStatusId,
-    })
-    .from(reportTags)
-    .leftJoin(users, eq(users.id, reportTags.createdByUserId))
-    .where(and(eq(reportTags.reportStatusId, reportStatusId), seenBy(auth)))
-    .orderBy(asc(reportTags.id));
-  return rows;
+  return tagsOfReports(ctx.db, { userId: auth.user.id, groupId: auth.user.groupId }, [reportStatusId]);
 }
 
 /**

@@ -1,11 +1,10 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { TReportStatus, TStudyEvent, TStudyScope, TStudyTag } from '@radflow/core';
+import type { TReportStatus, TStudyEvent, TStudyScope } from '@radflow/core';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   centers,
   reportStatuses,
-  reportTags,
   studies,
   studyAttachments,
   studyEvents,
@@ -69,23 +68,6 @@ export async function findVisibleStudyRow(db: DbOrTx, scope: TStudyScope, id: nu
   return row ?? null;
 }
 export type TStudyDbRow = NonNullable<Awaited<ReturnType<typeof findVisibleStudyRow>>>;
-
-/** The tags of one row, oldest first, with their creators' e-mails. */
-export async function listStudyTags(db: DbOrTx, reportStatusId: number): Promise<TStudyTag[]> {
-  const rows = await db
-    .select({
-      id: reportTags.id,
-      tag: reportTags.tag,
-      globalTag: reportTags.globalTag,
-      createdBy: users.email,
-      reportStatusId: reportTags.reportStatusId,
-    })
-    .from(reportTags)
-    .leftJoin(users, eq(users.id, reportTags.createdByUserId))
-    .where(eq(reportTags.reportStatusId, reportStatusId))
-    .orderBy(asc(reportTags.createdAt), asc(reportTags.id));
-  return rows.map((r) => ({ ...r, createdBy: r.createdBy ?? '' }));
-}
 
 /** The row's timeline, oldest first (spec-core §2 study history view, report notification timeline). */
 export async function listStudyEvents(db: DbOrTx, reportStatusId: number): Promise<TStudyEvent[]> {

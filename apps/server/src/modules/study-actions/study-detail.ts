@@ -10,12 +10,10 @@ import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import { listAttachments } from '../study-attachments/attachments.repository.js';
 import { toStudyDateTime } from '../worklist/list-studies.js';
-import {
-  type TStudyDbRow,
-  findVisibleStudyRow,
-  listStudyEvents,
-  listStudyTags,
-} from './study-actions.repository.js';
+import { type TStudyDbRow, findVisibleStudyRow, listStudyEvents } from './study-actions.repository.js';
+import { tagsOfReports } from '../report-tags/tag-visibility.js';
+
+const tagViewerOf = (auth: TAuth) => ({ userId: auth.user.id, groupId: auth.user.groupId });
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -92,14 +90,14 @@ function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDeta
 /** GET /report-status/id/{id}: the study row (spec-core §3). */
 export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDetail> {
   const row = await loadVisibleRow(db, auth, id);
-  return toStudyDetail(row, await listStudyTags(db, id));
+  return toStudyDetail(row, await tagsOfReports(db, tagViewerOf(auth), [id]));
 }
 
 /** GET /history/{id}: the row with its attachment lists and its timeline. */
 export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyHistory> {
   const row = await loadVisibleRow(db, auth, id);
   const [tags, attachments, timeline] = await Promise.all([
-    listStudyTags(db, id),
+    tagsOfReports(db, tagViewerOf(auth), [id]),
     listAttachments(db, id),
     listStudyEvents(db, id),
   ]);

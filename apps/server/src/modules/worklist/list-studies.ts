@@ -41,6 +41,7 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
   const contextDoctorId = await resolveContextDoctor(db, auth, scope, tabs.contextDoctor);
   const query: TStudyListQuery = {
     scope,
+    viewerId: auth.user.id,
     filters: filtersOf(request.filters),
     statuses: statusesOf(request.statuses ?? null, tabs.showPending === true),
     urgentOnly: request.showUrgent === true,
@@ -56,7 +57,10 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
     limit: request.size,
   };
   const { ids, total } = await findStudyListPage(db, query);
-  const [rows, tags] = await Promise.all([findStudyListRows(db, ids), findTagsOf(db, ids)]);
+  const [rows, tags] = await Promise.all([
+    findStudyListRows(db, ids),
+    findTagsOf(db, { userId: auth.user.id, groupId: auth.user.groupId }, ids),
+  ]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const tagsById = new Map<number, TStudyTag[]>();
   for (const tag of tags) {

@@ -3,6 +3,7 @@ import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { TReportStatus, TStudyListFilterField, TStudyListSortField, TStudyScope } from '@radflow/core';
 import { centers, reportStatuses, reportTags, studies, users } from '../../db/schema.js';
 import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { tagSeenBy } from '../report-tags/tag-visibility.js';
 
 /*
  * The WHERE and ORDER BY of the list queries: the caller's access condition, the tab fields, the
@@ -12,6 +13,8 @@ import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
 /** The conditions of one list query, already parsed and checked (see list-studies.ts). */
 export interface TStudyListQuery {
   scope: TStudyScope;
+  /** The caller: the tag filter matches only the tags they see (global, or their own local ones). */
+  viewerId: number;
   /** Per-column filter text, keyed by row field; empty values were dropped. */
   filters: Partial<Record<TStudyListFilterField, string>>;
   statuses: readonly TReportStatus[] | null;
@@ -88,6 +91,7 @@ function filterCondition(
   field: TStudyListFilterField,
   text: string,
   groupId: number,
+  viewerId: number,
 ): { where: SQL | undefined; needs?: TNeeds } {
   const pattern = containsPattern(text);
   switch (field) {
@@ -140,7 +144,7 @@ function filterCondition(
       return { where: sql`${rs.auditorUserId} in (${userIdsLike(groupId, pattern)})` };
     case 'tags':
       return {
-        where: sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${rs.id} and ${reportTags.tag} ilike ${pattern})`,
+        where: sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${rs.id} and ${reportTags.tag} ilike ${pattern} and ${tagSeenBy({ userId: viewerId, groupId })})`,
       };
   }
 }
@@ -149,7 +153,7 @@ export function whereOf(query: TStudyListQuery): { where: SQL | undefined; needs
   const needs: TNeeds = { ...SORTS[query.orderBy].needs };
   const conditions: Array<SQL | undefined> = [visibleReportRows(query.scope)];
   for (const [field, text] of Object.entries(query.filters) as Array<[TStudyListFilterField, string]>) {
-    const filter = filterCondition(field, text, query.scope.groupId);
+    const filter = filterCondition(field, text, query.scope.groupId, query.viewerId);
     conditions.push(filter.where);
     Object.assign(needs, filter.needs);
   }

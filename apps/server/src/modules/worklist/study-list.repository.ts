@@ -1,7 +1,8 @@
-import { asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { type AnyPgColumn, type PgSelect, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { centers, reportStatuses, reportTags, studies, studyAttachments, users } from '../../db/schema.js';
+import { TAG_FIELDS, tagSeenBy } from '../report-tags/tag-visibility.js';
 import { type TStudyListQuery, sortExpression, whereOf, withJoins } from './study-list.conditions.js';
 
 export type { TStudyListQuery } from './study-list.conditions.js';
@@ -188,19 +189,18 @@ const prepareRowsQuery = (db: Db) =>
     .where(sql`${rs.id} = ${pageIds}`)
     .prepare('worklist_page_rows');
 
-/** The tags of the page's rows, oldest first, with their creator's e-mail ('' when that user is gone). */
+/** The tags of the page's rows the caller sees (tag-visibility.ts), oldest first. */
 const prepareTagsQuery = (db: Db) =>
   db
-    .select({
-      id: reportTags.id,
-      tag: reportTags.tag,
-      globalTag: reportTags.globalTag,
-      createdBy: sql<string>`coalesce(${users.email}, '')`,
-      reportStatusId: reportTags.reportStatusId,
-    })
+    .select(TAG_FIELDS)
     .from(reportTags)
     .leftJoin(users, eq(users.id, reportTags.createdByUserId))
-    .where(sql`${reportTags.reportStatusId} = ${pageIds}`)
+    .where(
+      and(
+        sql`${reportTags.reportStatusId} = ${pageIds}`,
+        tagSeenBy({ userId: sql.placeholder('viewerId'), groupId: sql.placeholder('groupId') }),
+      ),
+    )
     .orderBy(asc(reportTags.id))
     .prepare('worklist_page_tags');
 
@@ -224,8 +224,12 @@ export async function findStudyListRows(db: Db, ids: readonly number[]) {
 }
 export type TStudyListDbRow = Awaited<ReturnType<typeof findStudyListRows>>[number];
 
-/** The tags of the given report rows, oldest first, with their creator's e-mail: one query per page. */
-export async function findTagsOf(db: Db, ids: readonly number[]) {
+/** The tags the viewer sees on the given report rows, oldest first: one query per page. */
+export async function findTagsOf(
+  db: Db,
+  viewer: { userId: number; groupId: number },
+  ids: readonly number[],
+) {
   if (ids.length === 0) return [];
-  return preparedFor(db).tags.execute({ ids: [...ids] });
+  return preparedFor(db).tags.execute({ ids: [...ids], viewerId: viewer.userId, groupId: viewer.groupId });
 }

@@ -48,7 +48,7 @@ const attachment = (over: Partial<TStudyAttachment>): TStudyAttachment => ({
   fileName: 'note.pdf',
   contentType: 'application/pdf',
   sizeBytes: 10,
-  createdBy: null,
+  createdBy: '',
   createdAt: '2026-06-01T08:00:00Z',
   ...over,
 });

@@ -4,7 +4,7 @@ import type { TStudyDetail, TStudyListPage, TStudyTag, TTagChoicesResponse } fro
 import { reportTags, studyEvents } from '../src/db/schema.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
 import { type TestApp, type TestClient, createTestApp } from './test-app.js';
-import { createTestStudy, createTestWorld, signedInUsers } from './worklist-test-data.js';
+import { createTestStudy, createTwoWorlds } from './worklist-test-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -13,26 +13,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let world: Awaited<ReturnType<typeof createWorld>>;
-async function createWorld() {
-  const { group, center } = await createTestWorld(t.db);
-  const other = await createTestWorld(t.db);
-  return {
-    group,
-    center,
-    ...(await signedInUsers(
-      t,
-      { group, center },
-      {
-        centerUser: ['ROLE_CENTER'],
-        admin: ['ROLE_ADMIN'],
-        doctor: ['ROLE_DOCTOR'],
-        assignor: ['ROLE_ASSIGNOR'],
-        viewer: ['ROLE_VIEWER'],
-      },
-    )),
-    ...(await signedInUsers(t, other, { otherAdmin: ['ROLE_ADMIN'] })),
-  };
-}
+const createWorld = () =>
+  createTwoWorlds(
+    t,
+    {
+      centerUser: ['ROLE_CENTER'],
+      admin: ['ROLE_ADMIN'],
+      doctor: ['ROLE_DOCTOR'],
+      assignor: ['ROLE_ASSIGNOR'],
+      viewer: ['ROLE_VIEWER'],
+    },
+    { otherAdmin: ['ROLE_ADMIN'] },
+  );
 beforeAll(async () => {
   world = await createWorld();
 });

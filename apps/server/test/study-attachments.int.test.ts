@@ -11,7 +11,7 @@ import { ATTACHMENT_MAX_BYTES, FILM_LIST_LIMIT } from '@radflow/core';
 import { studyAttachments, studyEvents } from '../src/db/schema.js';
 import { formBody } from './archive/helpers.js';
 import { type TestApp, type TestClient, createTestApp } from './test-app.js';
-import { createTestStudy, createTestWorld, signedIn, signedInUsers } from './worklist-test-data.js';
+import { createTestStudy, createTestWorld, createTwoWorlds, signedIn } from './worklist-test-data.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,26 +55,18 @@ const eventsOf = (reportStatusId: number, eventType: string) =>
     .where(and(eq(studyEvents.reportStatusId, reportStatusId), eq(studyEvents.eventType, eventType)));
 
 let world: Awaited<ReturnType<typeof createWorld>>;
-async function createWorld() {
-  const { group, center } = await createTestWorld(t.db);
-  const other = await createTestWorld(t.db);
-  return {
-    group,
-    center,
-    ...(await signedInUsers(
-      t,
-      { group, center },
-      {
-        centerUser: ['ROLE_CENTER'],
-        admin: ['ROLE_ADMIN'],
-        doctor: ['ROLE_DOCTOR'],
-        assignor: ['ROLE_ASSIGNOR'],
-        tele: ['ROLE_TELE_RADIOLOGY'],
-      },
-    )),
-    ...(await signedInUsers(t, other, { otherCenterUser: ['ROLE_CENTER'] })),
-  };
-}
+const createWorld = () =>
+  createTwoWorlds(
+    t,
+    {
+      centerUser: ['ROLE_CENTER'],
+      admin: ['ROLE_ADMIN'],
+      doctor: ['ROLE_DOCTOR'],
+      assignor: ['ROLE_ASSIGNOR'],
+      tele: ['ROLE_TELE_RADIOLOGY'],
+    },
+    { otherCenterUser: ['ROLE_CENTER'] },
+  );
 beforeAll(async () => {
   world = await createWorld();
 });

@@ -8,7 +8,7 @@ import { messageOutbox, reportStatuses, studyEvents } from '../src/db/schema.js'
 import { type EmailProvider, SmtpEmailProvider } from '../src/modules/outbox/email-provider.js';
 import { closeSmtpTransports } from '../src/modules/outbox/smtp-client.js';
 import { type TestApp, createTestApp, createTestUser, setGroupPreference, uniqueMobile } from './test-app.js';
-import { createTestStudy, createTestWorld, signedIn, signedInUsers } from './worklist-test-data.js';
+import { createTestStudy, createTestWorld, createTwoWorlds, signedIn } from './worklist-test-data.js';
 
 const PUBLIC_URL = 'https://radflow.example';
 
@@ -71,25 +71,20 @@ afterAll(async () => {
 });
 
 async function createWorld() {
-  const { group, center } = await createTestWorld(t.db);
-  const other = await createTestWorld(t.db);
+  const world = await createTwoWorlds(
+    t,
+    { centerUser: ['ROLE_CENTER'], doctor: ['ROLE_DOCTOR'], assignor: ['ROLE_ASSIGNOR'] },
+    { otherCenterUser: ['ROLE_CENTER'] },
+  );
   return {
-    group,
-    center,
-    ...(await signedInUsers(
-      t,
-      { group, center },
-      {
-        centerUser: ['ROLE_CENTER'],
-        doctor: ['ROLE_DOCTOR'],
-        assignor: ['ROLE_ASSIGNOR'],
-      },
-    )),
-    ...(await signedInUsers(t, other, { otherCenterUser: ['ROLE_CENTER'] })),
-    referringDoctor: await createTestUser(t.db, { roles: ['ROLE_REFERRING_DOCTOR'], groupId: group.id }),
+    ...world,
+    referringDoctor: await createTestUser(t.db, {
+      roles: ['ROLE_REFERRING_DOCTOR'],
+      groupId: world.group.id,
+    }),
     otherReferringDoctor: await createTestUser(t.db, {
       roles: ['ROLE_REFERRING_DOCTOR'],
-      groupId: other.group.id,
+      groupId: world.other.group.id,
     }),
   };
 }

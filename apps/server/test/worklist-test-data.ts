@@ -148,6 +148,26 @@ export async function signedInUsers<TName extends string>(
   return users;
 }
 
+/**
+ * A group with a center and signed-in users of the named roles, beside a second group ("other")
+ * with its own: the shape of every "who may act on this study" test.
+ */
+export async function createTwoWorlds<THome extends string, TOther extends string>(
+  t: TestApp,
+  homeRoles: Record<THome, TRole[]>,
+  otherRoles: Record<TOther, TRole[]>,
+) {
+  const home = await createTestWorld(t.db);
+  const other = await createTestWorld(t.db);
+  return {
+    group: home.group,
+    center: home.center,
+    other,
+    ...(await signedInUsers(t, home, homeRoles)),
+    ...(await signedInUsers(t, other, otherRoles)),
+  };
+}
+
 export async function list(browser: TestClient, path: string, body: Record<string, unknown> = {}) {
   const res = await browser.post(path, body);
   expect(res.statusCode, res.body).toBe(200);

@@ -3,11 +3,11 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import { isNotificationEvent } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { TStudyDialogProps } from './dialog-props';
 import { fetchStudyTimeline } from './study-actions.api';
-import { isNotificationEvent } from './timeline-text';
 import { TimelineList } from './TimelineList';
 
 /** The report notification timeline (spec-core §2): the report's assignment, urgency, lock, rework and audit events. */

@@ -6,7 +6,7 @@ import { buildQrPrintHtml } from './qr-print';
 import { shareUrlOf } from './share-url';
 import { STATE_ACTIONS, confirmTextOf } from './state-actions';
 import { canChangeTag, tagChoiceOptions, tagToAssign } from './tag-rules';
-import { eventActor, eventDetail, eventLabel, eventStatusChange, isNotificationEvent } from './timeline-text';
+import { eventActor, eventDetail, eventLabel, eventStatusChange } from './timeline-text';
 import { activeEmails } from './use-study-actions';
 
 describe('state actions', () => {
@@ -118,12 +118,6 @@ describe('timeline text', () => {
     expect(eventDetail(event({ detail: { changed: ['patientName', 'uhid'] } }))).toBe(
       'changed: patientName, uhid',
     );
-  });
-
-  it('keeps report notifications and leaves the detail edits out', () => {
-    expect(isNotificationEvent(event({ eventType: 'ASSIGNED' }))).toBe(true);
-    expect(isNotificationEvent(event({ eventType: 'REPORT_SIGNED_OFF' }))).toBe(true);
-    expect(isNotificationEvent(event({ eventType: 'DETAILS_UPDATED' }))).toBe(false);
   });
 });
 

@@ -56,34 +56,3 @@ export function eventDetail(event: Pick<TStudyEvent, 'detail'>): string {
   if (Array.isArray(changed) && changed.length > 0) parts.push(`changed: ${changed.join(', ')}`);
   return parts.join(' · ');
 }
-
-/**
- * The events of the report notification timeline (spec-core §2): what the people working on the
- * report were told about — who it went to, its urgency, its locks, rework and audit — without the
- * center's detail edits. Decision (the spec names the dialog only; the chat notifications arrive with
- * the chat issue): a filter on the study timeline.
- */
-const NOTIFYING = new Set([
-  'SENT_FOR_REPORTING',
-  'URGENT_MARKED',
-  'URGENT_UNMARKED',
-  'UNLOCKED',
-  'REWORKED',
-  'ASSIGNED',
-  'UNASSIGNED',
-  'AUDITOR_ASSIGNED',
-  'AUDITOR_UNASSIGNED',
-  'AUDIT_APPROVED',
-  'AUDIT_REJECTED',
-  'DELETED',
-]);
-
-export function isNotificationEvent(event: Pick<TStudyEvent, 'eventType' | 'toStatus'>): boolean {
-  return (
-    NOTIFYING.has(event.eventType) ||
-    /REPORT|SIGN/.test(event.eventType) ||
-    event.toStatus === 'SIGNED_OFF' ||
-    event.toStatus === 'REPORTED' ||
-    event.toStatus === 'DRAFTED'
-  );
-}

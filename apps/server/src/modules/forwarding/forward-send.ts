@@ -20,6 +20,7 @@ import {
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
 import { assertForwardingEnabled, scopeOf } from './forwarding-access.js';
 import { findUsablePacs } from './forwarding-pacs.js';
 
@@ -32,19 +33,14 @@ import { findUsablePacs } from './forwarding-pacs.js';
  * A report-status row the caller may see (`visibleReportRows`: the row, not just its study, so a
  * split study's sibling row stays closed), else 404 (existence is not told).
  */
-async function findVisibleReport(db: DbOrTx, auth: TAuth, reportStatusId: number) {
-  const [found] = await db
-    .select({
-      reportStatusId: reportStatuses.id,
-      studyId: studies.id,
-      studyInstanceUid: studies.studyInstanceUid,
-    })
-    .from(reportStatuses)
-    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-    .where(and(eq(reportStatuses.id, reportStatusId), visibleReportRows(scopeOf(auth))));
-  if (!found) throw new AppError('NOT_FOUND', FORWARDING_MESSAGES.studyNotFound);
-  return found;
-}
+const findVisibleReport = (db: DbOrTx, auth: TAuth, reportStatusId: number) =>
+  loadVisibleReportRow(
+    db,
+    auth,
+    reportStatusId,
+    { reportStatusId: reportStatuses.id, studyId: studies.id, studyInstanceUid: studies.studyInstanceUid },
+    FORWARDING_MESSAGES.studyNotFound,
+  );
 
 /** POST /api/forward/send: records the send and its instances; the worker picks them up. */
 export async function createForwardSend(

@@ -1,7 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import {
   AppError,
-  MESSAGES,
   type TZipAnonymizationType,
   type TZipVariant,
   ZIP_MESSAGES,
@@ -13,7 +11,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth, visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** A report row the caller may see, with what the zip rules and the job need of its study. */
@@ -33,24 +31,17 @@ export interface TZipSubject {
  * 404 'Not found': a row the caller may not see does not exist for them. The row, not its study:
  * seeing one row of a split study does not open its sibling's zip.
  */
-export async function findVisibleReport(ctx: AppContext, auth: TAuth, id: number): Promise<TZipSubject> {
-  const [row] = await ctx.db
-    .select({
-      reportStatusId: reportStatuses.id,
-      studyId: studies.id,
-      groupId: studies.groupId,
-      apiVersion: reportStatuses.apiVersion,
-      lastUploadCompletedAt: reportStatuses.lastUploadCompletedAt,
-      createdAt: reportStatuses.createdAt,
-      patientName: studies.patientName,
-      lastInstanceAt: studies.lastInstanceAt,
-    })
-    .from(reportStatuses)
-    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-    .where(and(eq(reportStatuses.id, id), visibleReportRows(scopeOfAuth(auth))));
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound);
-  return row;
-}
+export const findVisibleReport = (ctx: AppContext, auth: TAuth, id: number): Promise<TZipSubject> =>
+  loadVisibleReportRow(ctx.db, auth, id, {
+    reportStatusId: reportStatuses.id,
+    studyId: studies.id,
+    groupId: studies.groupId,
+    apiVersion: reportStatuses.apiVersion,
+    lastUploadCompletedAt: reportStatuses.lastUploadCompletedAt,
+    createdAt: reportStatuses.createdAt,
+    patientName: studies.patientName,
+    lastInstanceAt: studies.lastInstanceAt,
+  });
 
 /**
  * spec-core §5 download rules for one user and study, checked before a zip job is queued and

@@ -24,3 +24,4 @@ export * from './dicom-json.js';
 export * from './frames.js';
 export * from './file-meta.js';
 export { anonymizeDataset, anonymizePart10, remapUid, type AnonymizeOptions } from './anonymize.js';
+export * from './codecs/index.js';

@@ -1,0 +1,8 @@
+export {
+  decodeFrame,
+  canDecodeTransferSyntax,
+  type DecodeFrameInput,
+  type DecodedFrame,
+} from './decode-frame.js';
+export { FrameDecodeError, type FrameDecodeErrorCode } from './errors.js';
+export { decodeRle } from './rle.js';

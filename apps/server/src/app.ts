@@ -22,6 +22,7 @@ import { studyAttachmentsRoutes } from './modules/study-attachments/attachments.
 import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
 import type { EmailProvider } from './modules/outbox/email-provider.js';
 import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
+import { viewerRoutes } from './modules/viewer/viewer.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -125,6 +126,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         publicUrl: opts.publicUrl,
         outboxMirrorFile: opts.outboxMirrorFile,
       });
+      await api.register(viewerRoutes, { publicUrl: opts.publicUrl });
     },
     { prefix: '/api' },
   );

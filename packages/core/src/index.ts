@@ -21,3 +21,5 @@ export * from './worklist/index.js';
 export * from './schemas/worklist.js';
 export * from './schemas/study-files.js';
 export * from './schemas/study-actions.js';
+export * from './viewer/index.js';
+export * from './schemas/viewer.js';

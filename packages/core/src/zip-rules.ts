@@ -2,6 +2,7 @@ import { isTeleUser } from './permissions.js';
 import type { TGroupFlags } from './preferences.js';
 import { type TRole, hasRole, isCenterUser, isSoleDoctor } from './roles.js';
 import type { TZipAnonymizationType, TZipVariant } from './schemas/jobs.js';
+import { isUploadPending } from './viewer/upload-state.js';
 
 /** The refusal texts of spec-core §5, word for word (the spec's spelling of 'downladed' kept). */
 export const ZIP_MESSAGES = {
@@ -51,7 +52,7 @@ export function zipDownloadRefusal(study: {
   durationOfBackupInMonth: number | null;
   now: Date;
 }): string | null {
-  if (study.apiVersion > 1 && !study.lastUploadCompletedAt) return ZIP_MESSAGES.notUploaded;
+  if (isUploadPending(study)) return ZIP_MESSAGES.notUploaded;
   const months = study.durationOfBackupInMonth;
   if (months) {
     const ageDays = Math.floor((study.now.getTime() - new Date(study.createdAt).getTime()) / DAY_MS);

@@ -701,3 +701,55 @@ export const jobs = pgTable(
 );
 
 export type TJobRow = typeof jobs.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------------
+// Viewer (issue 5): measurements, arrows and key images saved per report row
+// (apps/server/src/modules/viewer/DECISIONS.md).
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * One Cornerstone annotation (a measurement or an arrow) drawn on a frame of the study, kept per
+ * report row like a presentation state: everyone who may see the row sees it. `data` is the
+ * annotation's serialisable part as the viewer sent it (at most 32 KB, checked by the core schema).
+ */
+export const viewerAnnotations = pgTable(
+  'viewer_annotations',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    /** The viewer's own id of the annotation (Cornerstone's annotationUID). */
+    annotationUid: text('annotation_uid').notNull(),
+    toolName: text('tool_name').notNull(),
+    seriesInstanceUid: text('series_instance_uid').notNull(),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    /** 1-based. */
+    frameNumber: integer('frame_number').notNull().default(1),
+    data: jsonb('data').notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('viewer_annotations_report_uid_key').on(t.reportStatusId, t.annotationUid)],
+);
+
+/** A frame marked as a key image of the report row (the Reporting issue puts them into the report). */
+export const viewerKeyImages = pgTable(
+  'viewer_key_images',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    seriesInstanceUid: text('series_instance_uid').notNull(),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    /** 1-based. */
+    frameNumber: integer('frame_number').notNull().default(1),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('viewer_key_images_report_frame_key').on(t.reportStatusId, t.sopInstanceUid, t.frameNumber),
+  ],
+);

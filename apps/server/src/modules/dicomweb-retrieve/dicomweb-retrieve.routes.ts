@@ -9,6 +9,7 @@ import { type QidoContext, searchInstances, searchSeries, searchStudies } from '
 import { findSeries, findStudy, metadataJson } from './retrieve-repository.js';
 import { renderImage, renderThumbnail } from './render.js';
 import { scopeOfAuth } from './study-access.js';
+import { requireUserOrStudyToken } from '../viewer/study-token-auth.js';
 import { type TStreamAnswer, retrieveBulkData, retrieveFrames, retrieveInstances } from './wado.js';
 import { ZWadoUriQuery, retrieveWadoUri } from './wado-uri.js';
 
@@ -45,7 +46,8 @@ function sendStream(reply: FastifyReply, answer: TStreamAnswer) {
 
 export const dicomwebRetrieveRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['dicomweb'];
-  const base = { onRequest: app.requireUser };
+  // A session, an API token, or a Weasis launch's token for its one study (viewer/study-token-auth.ts).
+  const base = { onRequest: requireUserOrStudyToken(app) };
   // Answers are DICOM JSON text, multipart streams or images: the 200 body is not a zod schema.
   const doc = <const E extends object>(summary: string, extra: E) => ({
     tags,

@@ -40,7 +40,7 @@ import {
   reportEditPath,
   splitInlineActions,
   urgentLabel,
-  viewRefusal,
+  viewEntryOf,
   viewerPath,
   type TOfferedAction,
   type TRowActionKey,
@@ -153,9 +153,13 @@ export function StudyRowActions({
     }
     switch (key) {
       case 'view': {
-        const refusal = viewRefusal(row);
-        if (refusal) showError(refusal);
-        else openPath(viewerPath(row));
+        const entry = viewEntryOf(row);
+        if (!entry.allowed) {
+          showError(entry.message ?? '');
+          return;
+        }
+        if (entry.message) showInfo(entry.message);
+        openPath(viewerPath(row));
         return;
       }
       case 'report':

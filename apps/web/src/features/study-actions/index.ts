@@ -17,5 +17,5 @@ export {
   TagDialog,
 } from './lazy-dialogs';
 export type { TStudyDialogProps } from './dialog-props';
-export { ROW_ACTION_LABELS, offeredRowActions, viewRefusal, viewerPath, reportEditPath } from './row-actions';
+export { ROW_ACTION_LABELS, offeredRowActions, viewEntryOf, viewerPath, reportEditPath } from './row-actions';
 export { AuditStatusCell } from './AuditStatusCell';

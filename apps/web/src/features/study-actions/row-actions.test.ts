@@ -11,7 +11,7 @@ import {
   reportEditPath,
   splitInlineActions,
   urgentLabel,
-  viewRefusal,
+  viewEntryOf,
   viewerPath,
   type TActor,
   type TRowActionKey,
@@ -158,15 +158,21 @@ describe('splitInlineActions', () => {
   });
 });
 
-describe('viewRefusal', () => {
+describe("viewEntryOf (the viewer's own entry rule)", () => {
   it.each([
-    [{ status: 'DELETED' as const }, WORKLIST_MESSAGES.studyDeleted],
-    [{ count: { series: 0, images: 0 } }, 'Study not uploaded, please contact center'],
-    [{ lastUploadCompletedAt: null }, 'Study is not fully uploaded. please check with center'],
-    [{ lastUploadCompletedAt: null, apiVersion: 1 }, null],
-    [{}, null],
-  ])('%j → %s', (over, expected) => {
-    expect(viewRefusal(buildStudyRow(over))).toBe(expected);
+    [{ status: 'DELETED' as const }, { allowed: false, message: WORKLIST_MESSAGES.studyDeleted }],
+    [
+      { count: { series: 0, images: 0 } },
+      { allowed: false, message: 'Study not uploaded, please contact center' },
+    ],
+    [
+      { lastUploadCompletedAt: null },
+      { allowed: true, message: 'Study is not fully uploaded. please check with center' },
+    ],
+    [{ lastUploadCompletedAt: null, apiVersion: 1 }, { allowed: true }],
+    [{}, { allowed: true }],
+  ])('%j → %j', (over, expected) => {
+    expect(viewEntryOf(buildStudyRow(over))).toEqual(expected);
   });
 });
 

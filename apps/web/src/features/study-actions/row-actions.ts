@@ -1,6 +1,5 @@
 import {
   REPORT_READ_ONLY_ROLES,
-  WORKLIST_MESSAGES,
   canAssign,
   canAssignAuditor,
   canDeleteStudyAttachment,
@@ -22,6 +21,9 @@ import {
   type TRole,
   type TStudyListKind,
   type TStudyListRow,
+  type TViewerEntry,
+  uploadStateOf,
+  viewerEntry,
 } from '@radflow/core';
 
 /**
@@ -207,17 +209,19 @@ export function attachmentPermissions(
 }
 
 /**
- * Why the images of a row cannot be opened (spec-core §4, §5), or null when they can: a deleted study;
- * no image at all; images still arriving (an archive study, apiVersion above 1, whose upload has not
- * been marked complete).
+ * Whether the row's images open, and what the user is told (spec-core §2 Viewer entry, §4, §5): the
+ * viewer's own rule (core `viewerEntry`), so the list button and the viewer never disagree — a
+ * deleted study or one without images is refused; a partial upload opens with its warning.
  */
-export function viewRefusal(
+export function viewEntryOf(
   row: Pick<TStudyListRow, 'status' | 'count' | 'apiVersion' | 'lastUploadCompletedAt'>,
-): string | null {
-  if (row.status === 'DELETED') return WORKLIST_MESSAGES.studyDeleted;
-  if (row.count.images === 0) return WORKLIST_MESSAGES.studyNotUploaded;
-  if (row.apiVersion > 1 && !row.lastUploadCompletedAt) return WORKLIST_MESSAGES.studyNotFullyUploaded;
-  return null;
+): TViewerEntry {
+  const upload = uploadStateOf({
+    apiVersion: row.apiVersion,
+    instanceCount: row.count.images,
+    lastUploadCompletedAt: row.lastUploadCompletedAt,
+  });
+  return viewerEntry({ status: row.status, upload });
 }
 
 const studyPath = (row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>) =>

@@ -1,9 +1,4 @@
-import type {
-  TStudyColumnId,
-  TStudyListFilterField,
-  TStudyListRow,
-  TStudyListSortField,
-} from '@radflow/core';
+import type { TStudyColumnId, TStudyListFilterField, TStudyListSortField } from '@radflow/core';
 
 /**
  * What the list calls can do with a column (core STUDY_LIST_SORT_FIELDS / STUDY_LIST_FILTER_FIELDS,
@@ -62,12 +57,5 @@ export const FILTER_KEYS: Partial<Record<TStudyColumnId, TStudyListFilterField>>
   risMobile: 'mobileNumber',
 };
 
-/**
- * The upload-pending badge (spec-core §2: "appears when the study is not fully uploaded; the rule is
- * not shown"). Decision: the rule of the §5 download refusal — a study sent through the upload API
- * (apiVersion above 1) whose last upload has not completed. Version-1 studies never have an upload
- * completion, so they never show the badge.
- */
-export function isUploadPending(row: Pick<TStudyListRow, 'apiVersion' | 'lastUploadCompletedAt'>): boolean {
-  return row.apiVersion > 1 && !row.lastUploadCompletedAt;
-}
+/** The upload-pending badge's rule lives in core (the viewer reads it too); re-exported for the cells. */
+export { isUploadPending } from '@radflow/core';

@@ -1,0 +1,85 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import {
+  type TSeriesNameMapping,
+  type TViewerContext,
+  ZSeriesNameMapping,
+  groupFlags,
+  uploadStateOf,
+  viewerEntry,
+} from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+import { preferences, users } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { loadGroupPreferences } from '../preferences/preferences.js';
+import { loadViewerStudy, mayAnnotate } from './viewer-study.js';
+
+/** The preference section the center's series mapping is saved under (spec-lab §7 SERIES_NAME {seriesMappings}). */
+export const SERIES_NAME_SECTION = 'SERIES_NAME';
+
+/**
+ * The series mapping of a center (spec-lab §3 "series mapping (seriesName, preferredName)", set from
+ * the center's settings: POST /setting/update/SERIES_NAME {seriesMappings}). It is a user section,
+ * so it is read from the center's users' preferences, the newest first; a series name mapped twice
+ * keeps the newest. Entries that do not parse are skipped; none stored = [].
+ */
+export async function loadSeriesNames(db: DbOrTx, centerId: number): Promise<TSeriesNameMapping[]> {
+  const rows = await db
+    .select({ value: preferences.value })
+    .from(preferences)
+    .where(
+      and(
+        eq(preferences.scope, 'USER'),
+        eq(preferences.section, SERIES_NAME_SECTION),
+        inArray(
+          preferences.ownerId,
+          db.select({ id: users.id }).from(users).where(eq(users.centerId, centerId)),
+        ),
+      ),
+    )
+    .orderBy(desc(preferences.updatedAt), desc(preferences.id));
+  const byName = new Map<string, TSeriesNameMapping>();
+  for (const { value } of rows) {
+    const list = (value as { seriesMappings?: unknown } | null)?.seriesMappings;
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      const parsed = ZSeriesNameMapping.safeParse(item);
+      if (parsed.success && parsed.data.seriesName && !byName.has(parsed.data.seriesName)) {
+        byName.set(parsed.data.seriesName, parsed.data);
+      }
+    }
+  }
+  return [...byName.values()];
+}
+
+/** GET /api/viewer/:id/context. */
+export async function getViewerContext(db: DbOrTx, auth: TAuth, id: number): Promise<TViewerContext> {
+  const study = await loadViewerStudy(db, auth, id);
+  const [prefs, seriesNames] = await Promise.all([
+    loadGroupPreferences(db, study.groupId),
+    loadSeriesNames(db, study.centerId),
+  ]);
+  const flags = groupFlags(prefs);
+  const upload = uploadStateOf(study);
+  const entry = viewerEntry({ status: study.status, upload });
+  return {
+    id: study.id,
+    studyInstanceUid: study.studyInstanceUid,
+    apiVersion: study.apiVersion,
+    patientName: study.patientName,
+    patientId: study.patientId,
+    patientSex: study.patientSex,
+    patientAge: study.patientAge,
+    studyDate: study.studyDate,
+    // The row's study name, else what DICOM called the study (as the lists show it).
+    studyDescription: study.studyName || study.studyDescription,
+    modalities: study.modalities,
+    status: study.status,
+    deleted: study.status === 'DELETED',
+    upload,
+    entry,
+    seriesNames,
+    // The writes check both (loadAnnotatableStudy), so the viewer offers no tool the server refuses.
+    canAnnotate: entry.allowed && mayAnnotate(auth, study, flags),
+    openInWeasis: flags.openInWeasis,
+  };
+}

@@ -1,0 +1,184 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ZKeyImage,
+  ZKeyImageInput,
+  ZShareInfo,
+  ZUnmarkKeyImageQuery,
+  ZViewerAnnotation,
+  ZViewerAnnotationInput,
+  ZViewerAnnotationParams,
+  ZViewerAnnotations,
+  ZViewerContext,
+  ZViewerIdParams,
+  ZViewerPriors,
+  ZWeasisLaunch,
+  ZWeasisManifestParams,
+} from '@radflow/core';
+import { authOf } from '../../plugins/auth.js';
+import { SIGNED_IN, errorResponses } from '../http.js';
+import { getShareInfo } from './share-info.js';
+import {
+  deleteAnnotation,
+  listAnnotations,
+  markKeyImage,
+  saveAnnotation,
+  unmarkKeyImage,
+} from './viewer-annotations.js';
+import { getViewerContext } from './viewer-context.js';
+import { listPriors } from './viewer-priors.js';
+import { launchWeasis, weasisManifest } from './weasis.js';
+
+export interface TViewerRoutesOptions {
+  /** config PUBLIC_URL: the base Weasis reaches us at. Default: the address the request came to. */
+  publicUrl?: string | undefined;
+}
+
+const ZRemoved = z.object({ removed: z.boolean() });
+
+/**
+ * The viewer's calls (issue 5; spec-core §2 Viewer entry, §4 Viewer payment, §7 share-info). Every
+ * study is the report row `:id`, visible to the caller (else 404); writes need canAnnotateStudy (403).
+ */
+export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (app, opts) => {
+  const tags = ['viewer'];
+  const signedIn = { onRequest: app.requireUser };
+  const publicUrlOf = (request: FastifyRequest) => opts.publicUrl ?? `${request.protocol}://${request.host}`;
+  const doc = <const E extends object>(summary: string, extra: E) => ({
+    tags,
+    security: SIGNED_IN,
+    summary,
+    ...extra,
+  });
+
+  app.get(
+    '/viewer/:id/context',
+    {
+      ...signedIn,
+      schema: doc('What the viewer needs to open a study: patient, upload state, entry verdict, settings', {
+        params: ZViewerIdParams,
+        response: { 200: ZViewerContext, ...errorResponses(400, 401, 404) },
+      }),
+    },
+    (request) => getViewerContext(app.ctx.db, authOf(request), request.params.id),
+  );
+
+  app.get(
+    '/viewer/:id/annotations',
+    {
+      ...signedIn,
+      schema: doc("The study's saved measurements, arrows and key images", {
+        params: ZViewerIdParams,
+        response: { 200: ZViewerAnnotations, ...errorResponses(400, 401, 404) },
+      }),
+    },
+    (request) => listAnnotations(app.ctx, authOf(request), request.params.id),
+  );
+
+  app.put(
+    '/viewer/:id/annotations/:annotationUid',
+    {
+      ...signedIn,
+      schema: doc('Save a measurement or arrow (create, or change your own)', {
+        params: ZViewerAnnotationParams,
+        body: ZViewerAnnotationInput,
+        response: { 200: ZViewerAnnotation, ...errorResponses(400, 401, 403, 404, 409) },
+      }),
+    },
+    (request) =>
+      saveAnnotation(app.ctx, authOf(request), request.params.id, request.params.annotationUid, request.body),
+  );
+
+  app.delete(
+    '/viewer/:id/annotations/:annotationUid',
+    {
+      ...signedIn,
+      schema: doc("Delete a measurement or arrow (your own; anyone's for a group admin)", {
+        params: ZViewerAnnotationParams,
+        response: { 204: z.null(), ...errorResponses(400, 401, 403, 404) },
+      }),
+    },
+    async (request, reply) => {
+      await deleteAnnotation(app.ctx, authOf(request), request.params.id, request.params.annotationUid);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/viewer/:id/key-images',
+    {
+      ...signedIn,
+      schema: doc('Mark a frame as a key image (marking it again changes nothing)', {
+        params: ZViewerIdParams,
+        body: ZKeyImageInput,
+        response: { 200: ZKeyImage, ...errorResponses(400, 401, 403, 404) },
+      }),
+    },
+    (request) => markKeyImage(app.ctx, authOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/viewer/:id/key-images',
+    {
+      ...signedIn,
+      schema: doc('Unmark a key image', {
+        params: ZViewerIdParams,
+        querystring: ZUnmarkKeyImageQuery,
+        response: { 200: ZRemoved, ...errorResponses(400, 401, 403, 404) },
+      }),
+    },
+    (request) => unmarkKeyImage(app.ctx, authOf(request), request.params.id, request.query),
+  );
+
+  app.get(
+    '/viewer/:id/priors',
+    {
+      ...signedIn,
+      schema: doc("The patient's other studies the caller may see, newest first (at most 20)", {
+        params: ZViewerIdParams,
+        response: { 200: ZViewerPriors, ...errorResponses(400, 401, 404) },
+      }),
+    },
+    (request) => listPriors(app.ctx.db, authOf(request), request.params.id),
+  );
+
+  app.get(
+    '/viewer/:id/weasis',
+    {
+      ...signedIn,
+      schema: doc('A weasis:// launch URL for the study (group setting openInWeasis)', {
+        params: ZViewerIdParams,
+        response: { 200: ZWeasisLaunch, ...errorResponses(400, 401, 403, 404) },
+      }),
+    },
+    (request) => launchWeasis(app.ctx, authOf(request), request.params.id, publicUrlOf(request)),
+  );
+
+  app.get(
+    '/viewer/weasis-manifest/:token',
+    {
+      schema: {
+        tags,
+        summary: 'The Weasis XML manifest of a launch; the signed, short-lived token is the credential',
+        params: ZWeasisManifestParams,
+        response: { 200: z.string(), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const xml = await weasisManifest(app.ctx, request.params.token, publicUrlOf(request));
+      return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-store').send(xml);
+    },
+  );
+
+  app.get(
+    '/customer-report/share-info',
+    {
+      ...signedIn,
+      schema: doc('Whether a viewer session must pay before reading on (spec-core §4 Viewer payment)', {
+        response: { 200: ZShareInfo, ...errorResponses(401) },
+      }),
+    },
+    (request) => getShareInfo(authOf(request)),
+  );
+};

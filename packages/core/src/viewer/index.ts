@@ -1,0 +1,8 @@
+/**
+ * The viewer rules (issue 5; spec-core §2 Viewer entry, §5, §6): pure functions shared by the web and
+ * the server.
+ */
+export * from './upload-state.js';
+export * from './entry.js';
+export * from './annotate.js';
+export * from './weasis.js';

@@ -17,7 +17,11 @@
  *   below apps/server, like dist/, so that its migrations resolve.
  * --database-url: a fresh, empty database (the server migrates and seeds it).
  * --cpu-prof: run the server child with --cpu-prof; the profile is kept in a temp dir that is printed.
+ * --series-dir DIR: keep the generated series in DIR and reuse them in later runs (same UIDs; each
+ *   run's server is fresh, so nothing is a duplicate there); saves the minute of generating them.
  * KEEP_WORK=1 (env): keep the temp dir (series, server log) for a look afterwards.
+ * Beside wall time, each phase reports the server's CPU time per instance (utime + stime of its
+ * process from /proc, all threads): on a shared, busy machine that is the figure to compare.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, openSync, closeSync } from 'node:fs';
@@ -58,6 +62,7 @@ const outFile = valueOf('--out');
 const cpuProf = args.includes('--cpu-prof');
 const skipOrthanc = args.includes('--skip-orthanc');
 const serverBundle = valueOf('--server-bundle');
+const seriesDir = valueOf('--series-dir');
 if (!Number.isInteger(slices) || slices < 1 || !Number.isInteger(batchSize) || batchSize < 1)
   throw new Error('--slices and --batch must be positive integers');
 
@@ -97,6 +102,20 @@ class RssSampler {
     clearInterval(this.timer);
   }
 }
+
+/** CPU time of a process so far (user + system, all threads), in ms; null when it is gone. */
+async function cpuMs(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux that runs Node. */
+const CLOCK_TICKS = 100;
 
 async function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number | null> {
   try {
@@ -301,7 +320,12 @@ async function waitForCount(count: () => Promise<number>, expected: number, time
 interface Figure {
   readonly measurement: string;
   readonly instances: number;
-  readonly radflow: { seconds: number; instancesPerSecond: number; peakRssMb?: number | null };
+  readonly radflow: {
+    seconds: number;
+    instancesPerSecond: number;
+    peakRssMb?: number | null;
+    cpuMsPerInstance?: number | null;
+  };
   readonly orthanc: { seconds: number; instancesPerSecond: number; peakRssMb?: number | null } | null;
   readonly note: string;
 }
@@ -324,13 +348,25 @@ async function main(): Promise<void> {
     ];
     const series: Record<string, WrittenSeries> = {};
     for (const [i, phase] of phases.entries()) {
-      const dir = join(work, 'series', phase);
+      const dir = join(seriesDir ? resolve(seriesDir, String(slices)) : join(work, 'series'), phase);
+      const saved = join(dir, 'series.json');
+      const reused = seriesDir
+        ? await readFile(saved, 'utf8').then(
+            (text) => JSON.parse(text) as WrittenSeries,
+            () => null,
+          )
+        : null;
+      if (reused) {
+        series[phase] = reused;
+        continue;
+      }
       await mkdir(dir, { recursive: true });
       series[phase] = await writeCtSeries(dir, slices, {
         patientId: `BENCH-${String(i + 1).padStart(4, '0')}`,
         accessionNumber: `BENCH${i + 1}`,
         studyDescription: `archive ingest bench ${phase}`,
       });
+      if (seriesDir) await writeFile(saved, JSON.stringify(series[phase]));
     }
     const seriesMb = series.cstore!.bytes / 2 ** 20;
     out(
@@ -361,13 +397,21 @@ async function main(): Promise<void> {
       seconds,
       instancesPerSecond: instances / seconds,
     });
+    const radflowPid = radflow.process.pid!;
+    /** Server CPU ms per instance since `from` (a cpuMs reading). */
+    const cpuPer = async (from: number | null, instances = slices) => {
+      const now = await cpuMs(radflowPid);
+      return from === null || now === null ? null : (now - from) / instances;
+    };
 
     // 1. C-STORE, one association each
     {
       const s = series.cstore!;
       rss.reset();
+      const cpuFrom = await cpuMs(radflowPid);
       started = performance.now();
       const seconds = await storescu(radflow.dicomPort, RADFLOW_AET, s.files, profile);
+      const cpuMsPerInstance = await cpuPer(cpuFrom);
       const indexedAt = await waitForCount(
         () => radflowCount(radflow.baseUrl, token, s.studyInstanceUid),
         slices,
@@ -384,7 +428,7 @@ async function main(): Promise<void> {
       figures.push({
         measurement: 'C-STORE storescu, 1 association',
         instances: slices,
-        radflow: { ...rate(seconds), peakRssMb: radflowPeak },
+        radflow: { ...rate(seconds), peakRssMb: radflowPeak, cpuMsPerInstance },
         orthanc: orthancRate,
         note: `Radflow: all ${slices} in QIDO after ${indexedSeconds.toFixed(2)} s`,
       });
@@ -404,7 +448,9 @@ async function main(): Promise<void> {
     ] as const) {
       const s = series[phase]!;
       rss.reset();
+      const cpuFrom = await cpuMs(radflowPid);
       const seconds = await stowAll(`${radflow.baseUrl}/api/dicomweb/studies`, s.files, perRequest, auth);
+      const cpuMsPerInstance = await cpuPer(cpuFrom);
       const radflowPeak = rss.peakMb('radflow');
       const indexed = await radflowCount(radflow.baseUrl, token, s.studyInstanceUid);
       if (indexed !== slices) throw new Error(`${label}: QIDO shows ${indexed} instances on Radflow`);
@@ -420,7 +466,7 @@ async function main(): Promise<void> {
       figures.push({
         measurement: label,
         instances: slices,
-        radflow: { ...rate(seconds), peakRssMb: radflowPeak },
+        radflow: { ...rate(seconds), peakRssMb: radflowPeak, cpuMsPerInstance },
         orthanc: orthancRate,
         note: 'requests one after another, bodies streamed from disk with Content-Length',
       });
@@ -435,7 +481,9 @@ async function main(): Promise<void> {
         return (performance.now() - begun) / 1000;
       };
       rss.reset();
+      const cpuFrom = await cpuMs(radflowPid);
       const seconds = await concurrent(radflow.dicomPort, RADFLOW_AET);
+      const cpuMsPerInstance = await cpuPer(cpuFrom, CONCURRENT * slices);
       await rss.sample();
       const radflowPeak = rss.peakMb('radflow');
       for (const s of studies) {
@@ -457,7 +505,7 @@ async function main(): Promise<void> {
       figures.push({
         measurement: `C-STORE ${CONCURRENT} storescu at once × ${slices}`,
         instances: CONCURRENT * slices,
-        radflow: { ...rate(seconds, CONCURRENT * slices), peakRssMb: radflowPeak },
+        radflow: { ...rate(seconds, CONCURRENT * slices), peakRssMb: radflowPeak, cpuMsPerInstance },
         orthanc: orthancRate,
         note: 'total instances/s until the last storescu exits; peak VmRSS sampled every 100 ms',
       });
@@ -491,14 +539,14 @@ async function main(): Promise<void> {
     };
     out('');
     out(
-      `| measurement | instances | Radflow s | Radflow inst/s | Orthanc s | Orthanc inst/s | Radflow/Orthanc | peak RSS MB Radflow / Orthanc | note |`,
+      `| measurement | instances | Radflow s | Radflow inst/s | Radflow CPU ms/inst | Orthanc s | Orthanc inst/s | Radflow/Orthanc | peak RSS MB Radflow / Orthanc | note |`,
     );
-    out(`|---|---:|---:|---:|---:|---:|---:|---:|---|`);
+    out(`|---|---:|---:|---:|---:|---:|---:|---:|---:|---|`);
     const fixed = (n: number | null | undefined, digits = 0) => (n == null ? '–' : n.toFixed(digits));
     for (const f of figures) {
       const ratio = f.orthanc ? f.radflow.instancesPerSecond / f.orthanc.instancesPerSecond : null;
       out(
-        `| ${f.measurement} | ${f.instances} | ${fixed(f.radflow.seconds, 2)} | ${fixed(f.radflow.instancesPerSecond)} | ${fixed(f.orthanc?.seconds, 2)} | ${fixed(f.orthanc?.instancesPerSecond)} | ${fixed(ratio, 2)} | ${fixed(f.radflow.peakRssMb)} / ${fixed(f.orthanc?.peakRssMb)} | ${f.note} |`,
+        `| ${f.measurement} | ${f.instances} | ${fixed(f.radflow.seconds, 2)} | ${fixed(f.radflow.instancesPerSecond)} | ${fixed(f.radflow.cpuMsPerInstance, 1)} | ${fixed(f.orthanc?.seconds, 2)} | ${fixed(f.orthanc?.instancesPerSecond)} | ${fixed(ratio, 2)} | ${fixed(f.radflow.peakRssMb)} / ${fixed(f.orthanc?.peakRssMb)} | ${f.note} |`,
       );
     }
     out('');

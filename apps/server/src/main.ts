@@ -8,6 +8,7 @@ import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
+import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { SmtpEmailProvider } from './modules/outbox/email-provider.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
@@ -44,6 +45,8 @@ async function main(): Promise<void> {
   );
 
   const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
+  // Blobs a crash left without an index row (ARCHIVE.md "orphan blobs"), hourly.
+  const stopOrphanSweep = startOrphanSweep(app.ctx, app.log);
   let dicom: DicomServices | null = null;
 
   const forwarding = startForwardingWorker(app.ctx, {
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     try {
       await dicom?.close();
       await stopSweep();
+      await stopOrphanSweep();
       await forwarding.stop();
       await app.close();
       await handle.close();

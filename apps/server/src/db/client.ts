@@ -12,6 +12,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { PgliteDurability } from './pglite-durability.js';
 import * as schema from './schema.js';
 
 /** One database type for both drivers (ARCHITECTURE §3). */
@@ -77,8 +78,13 @@ function isAlive(pid: number): boolean {
 /**
  * PostgreSQL settings of the embedded database. PGlite's default buffer pool (128 MB) lives in its
  * WASM heap and is touched at start, so it costs its full size in RSS for a database that needs a
- * fraction of it; reads beyond the pool come from the OS page cache. Durability settings stay
- * PGlite's own.
+ * fraction of it; reads beyond the pool come from the OS page cache.
+ *
+ * Durability (decided in ARCHIVE.md "PGlite durability"): PGlite's `-F` (fsync off) stays. Its
+ * files are on Emscripten's NODEFS, whose fdatasync is a no-op and whose streams have no fsync, so
+ * fsync on would cost its bookkeeping (and a walk of every file after a crash) and sync nothing.
+ * What must survive a power cut is synced from outside instead: `syncCommitted` after a commit
+ * that is acknowledged (the archive's index writer), see pglite-durability.ts.
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
@@ -142,6 +148,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { pg_trgm, btree_gin },
   });
+  if (opts.dataDir) durabilities.set(client, await PgliteDurability.open(client, opts.dataDir));
   const db = drizzlePglite({ client, schema });
   return {
     db: db as unknown as Db,
@@ -154,6 +161,25 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
       await unlock();
     },
   };
+}
+
+const durabilities = new WeakMap<PGlite, PgliteDurability>();
+
+/**
+ * Makes what `db` committed so far survive a power cut. PostgreSQL already did at COMMIT
+ * (`synchronous_commit` on): nothing to do. PGlite on a data directory: its WAL is synced from
+ * outside (pglite-durability.ts), since PGlite's own fsync cannot reach the disk. In-memory PGlite
+ * (tests): nothing to sync.
+ */
+export function syncCommitted(db: Db): Promise<void> {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  const durability = client instanceof PGlite ? durabilities.get(client) : undefined;
+  return durability ? durability.sync() : Promise.resolve();
+}
+
+/** The PGlite client's syncs (tests and the bench). */
+export function pgliteDurabilityOf(client: PGlite): PgliteDurability | undefined {
+  return durabilities.get(client);
 }
 
 /** An arbitrary 64-bit key for pg_advisory_lock: "radflow startup". */

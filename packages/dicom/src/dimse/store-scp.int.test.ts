@@ -222,3 +222,50 @@ describe('C-STORE SCP failures', () => {
     expect(error).toMatchObject({ code: 'ASSOCIATION_REJECTED', reject: { reason: 3 } });
   }, 30_000);
 });
+
+describe('C-STORE SCP receive buffer', () => {
+  it('hands small instances over in memory and streams large ones to the file, byte-for-byte either way', async () => {
+    const limit = 64 * 1024;
+    const dir = await mkdtemp(join(tmpdir(), 'radflow-scp-spill-'));
+    const received: Array<{ file: Uint8Array; bytes?: Uint8Array; size: number }> = [];
+    const small = await startStoreScp({
+      aeTitle: AET,
+      port: 0,
+      tempDir: dir,
+      inMemoryMaxBytes: limit,
+      onInstance: async (instance) => {
+        const file = new Uint8Array(await readFile(instance.filePath));
+        received.push({ file, size: instance.size, ...(instance.bytes ? { bytes: instance.bytes } : {}) });
+      },
+    });
+    try {
+      const files = sendableFixtures.map(fixturePath);
+      const outcome = await cStore({
+        host: '127.0.0.1',
+        port: small.port,
+        callingAet: 'MODALITY',
+        calledAet: AET,
+        files,
+      });
+      expect(outcome.failed).toBe(0);
+      expect(received).toHaveLength(files.length);
+      for (const [index, file] of sendableFixtures.entries()) {
+        const got = received[index]!;
+        expect(got.size, file.path).toBe(got.file.length);
+        if (got.file.length <= limit)
+          expect(got.bytes && firstDifference(got.bytes, got.file), file.path).toBe(-1);
+        else expect(got.bytes, file.path).toBeUndefined();
+        if (!outcome.results[index]!.reencoded)
+          expect(
+            firstDifference(datasetBytes(got.file), expectedSentDataset(fixturePath(file))),
+            file.path,
+          ).toBe(-1);
+      }
+      expect(received.some((r) => r.bytes) && received.some((r) => !r.bytes)).toBe(true);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await small.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

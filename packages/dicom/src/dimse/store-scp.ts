@@ -7,11 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import type { association as Assoc, requests, responses } from 'dcmjs-dimse';
 import { createFileMetaHeader } from '../file-meta.js';
 import { getTransferSyntax, TRANSFER_SYNTAX } from '../transfer-syntax.js';
@@ -51,6 +51,11 @@ export interface ReceivedInstance {
   readonly filePath: string;
   /** Bytes in the file (file meta header included). */
   readonly size: number;
+  /**
+   * The file's bytes, when the instance was small enough to be received in memory
+   * (`inMemoryMaxBytes`): the same bytes as the file, so the receiver need not read it back.
+   */
+  readonly bytes?: Uint8Array;
   readonly callingAet: string;
   readonly calledAet: string;
   readonly remoteAddress: string;
@@ -94,6 +99,11 @@ export interface StoreScpOptions {
   /** Answer C-FIND for these information models (default: C-FIND is refused at association). */
   readonly find?: FindScpOptions;
   readonly acceptAnyCalledAet?: boolean;
+  /**
+   * An instance up to this size is received in memory and written to its file in one call once
+   * complete (default 16 MB); a larger one is streamed to its file as it arrives.
+   */
+  readonly inMemoryMaxBytes?: number;
   /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
   readonly maxAssociations?: number;
   /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
@@ -127,11 +137,111 @@ const NON_STORAGE_PREFIXES = [
 
 interface Incoming {
   readonly path: string;
-  readonly file: WriteStream;
+  readonly sink: ReceiveSink;
   readonly transferSyntaxUid: string;
-  readonly closed: Promise<void>;
   size: number;
+  /** Set once the file is complete, when the instance was kept in memory. */
+  bytes?: Uint8Array;
   error?: Error;
+}
+
+const DEFAULT_IN_MEMORY_MAX_BYTES = 16 * 2 ** 20;
+
+/**
+ * Where dcmjs-dimse puts a C-STORE data set, fragment by fragment. Fragments are kept in memory
+ * (they are slices of received PDUs: no copy) and written to the file with its meta header in one
+ * call at the end — one thread-pool write per instance instead of one per fragment, and the
+ * receiver gets the bytes without reading the file back. Past `maxInMemory` the sink spills to a
+ * file stream and pauses the socket while the disk is behind. dcmjs-dimse is always told a write
+ * went through: its own drain wait would let the PDUs that follow overtake each other.
+ */
+class ReceiveSink extends Writable {
+  private chunks: Uint8Array[] = [];
+  private length = 0;
+  private file: WriteStream | undefined;
+  private paused = false;
+  private ended = false;
+  /** Settles when the file is complete (or failed: see `incoming.error`). */
+  readonly done: Promise<void>;
+  private finish!: () => void;
+
+  constructor(
+    private readonly incoming: Omit<Incoming, 'sink'>,
+    header: Uint8Array,
+    private readonly socket: Socket,
+    private readonly maxInMemory: number,
+  ) {
+    super();
+    this.done = new Promise<void>((resolve) => (this.finish = resolve));
+    this.chunks.push(header);
+    this.length = header.length;
+  }
+
+  override write(chunk: Uint8Array): boolean {
+    this.length += chunk.length;
+    if (this.file) {
+      this.toFile(chunk);
+      return true;
+    }
+    this.chunks.push(chunk);
+    if (this.length > this.maxInMemory) {
+      this.file = createWriteStream(this.incoming.path, { highWaterMark: 1 << 20 });
+      this.file.on('error', (error) => (this.incoming.error ??= error));
+      this.file.once('close', () => {
+        if (this.paused) this.socket.resume();
+        this.finish();
+      });
+      const pending = this.chunks;
+      this.chunks = [];
+      for (const c of pending) this.toFile(c);
+    }
+    return true;
+  }
+
+  private toFile(chunk: Uint8Array): void {
+    const file = this.file!;
+    if (!file.write(chunk) && !this.paused && !this.incoming.error) {
+      this.paused = true;
+      this.socket.pause();
+      file.once('drain', () => {
+        this.paused = false;
+        this.socket.resume();
+      });
+    }
+  }
+
+  override end(): this {
+    this.ended = true;
+    if (this.file) {
+      this.file.end();
+      return this;
+    }
+    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    this.chunks = [];
+    writeFile(this.incoming.path, bytes).then(
+      () => {
+        (this.incoming as Incoming).bytes = bytes;
+        this.finish();
+      },
+      (error: Error) => {
+        this.incoming.error ??= error;
+        this.finish();
+      },
+    );
+    return this;
+  }
+
+  /** The connection ended mid-instance: drop what was received. */
+  discard(): Promise<void> {
+    this.chunks = [];
+    if (this.file) this.file.destroy();
+    else if (!this.ended) this.finish();
+    return this.done;
+  }
+
+  get received(): number {
+    return this.length;
+  }
 }
 
 const UNCOMPRESSED_PREFERENCE: readonly string[] = [
@@ -164,6 +274,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   const serviceClasses = new Set<string>(Object.values(SopClass) as string[]);
   const host = options.host ?? '127.0.0.1';
   const maxAssociations = options.maxAssociations ?? 32;
+  const inMemoryMaxBytes = options.inMemoryMaxBytes ?? DEFAULT_IN_MEMORY_MAX_BYTES;
   const log = options.logger;
   const ownTempDir = options.tempDir === undefined;
   const tempDir = options.tempDir ?? (await mkdtemp(join(tmpdir(), 'radflow-scp-')));
@@ -344,44 +455,19 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       const transferSyntaxUid =
         context.getAcceptedTransferSyntaxUid() ?? TRANSFER_SYNTAX.implicitVrLittleEndian;
       const path = join(tempDir, `${randomUUID()}.dcm.part`);
-      const file = createWriteStream(path, { highWaterMark: 1 << 20 });
-      const closed = new Promise<void>((resolve) => file.once('close', () => resolve()));
-      const incoming: Incoming = { path, file, transferSyntaxUid, closed, size: 0 };
-      file.on('error', (error) => {
-        incoming.error ??= error;
-      });
       const header = createFileMetaHeader({
         sopClassUid: request.getAffectedSopClassUid(),
         sopInstanceUid: request.getAffectedSopInstanceUid(),
         transferSyntaxUid,
         sourceAeTitle: this.callingAet,
       });
-      const write = file.write.bind(file) as (chunk: Uint8Array) => boolean;
-      write(header);
-      incoming.size = header.length;
-      // Backpressure by pausing the socket; dcmjs-dimse is always told the write went through (its
-      // own drain wait would let the PDUs that follow overtake each other).
-      let paused = false;
-      const socket = this.connection;
-      file.write = ((chunk: Uint8Array) => {
-        incoming.size += chunk.length;
-        if (!write(chunk) && !paused && !incoming.error) {
-          paused = true;
-          socket.pause();
-          file.once('drain', () => {
-            paused = false;
-            socket.resume();
-          });
-        }
-        return true;
-      }) as typeof file.write;
-      file.once('close', () => {
-        if (paused) socket.resume();
-      });
+      const partial: Omit<Incoming, 'sink'> = { path, transferSyntaxUid, size: 0 };
+      const sink = new ReceiveSink(partial, header, this.connection, inMemoryMaxBytes);
+      const incoming = Object.assign(partial, { sink }) as Incoming;
       this.byRequest.set(request, incoming);
-      this.byStream.set(file, incoming);
+      this.byStream.set(sink, incoming);
       this.unfinished.add(incoming);
-      return file;
+      return sink;
     }
 
     override createDatasetFromStoreWritableStream(
@@ -391,13 +477,16 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     ): void {
       const incoming = this.byStream.get(writable);
       const syntax = context.getAcceptedTransferSyntaxUid();
-      // The data set stays on disk: dcmjs-dimse gets an empty one so it parses nothing.
+      // The data set stays as received: dcmjs-dimse gets an empty one so it parses nothing.
       const done = () => callback(new Dataset({}, syntax));
       if (!incoming) {
         done();
         return;
       }
-      incoming.closed.then(done, done);
+      incoming.sink.done.then(() => {
+        incoming.size = incoming.sink.received;
+        done();
+      }, done);
     }
 
     override cStoreRequest(request: CStoreRequest, callback: (response: CStoreResponse) => void): void {
@@ -424,6 +513,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
           const result = await options.onInstance({
             filePath: incoming.path,
             size: incoming.size,
+            ...(incoming.bytes ? { bytes: incoming.bytes } : {}),
             callingAet: this.callingAet,
             calledAet: this.calledAet,
             remoteAddress: this.remoteAddress,
@@ -443,7 +533,9 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       }
       if (incoming) {
         this.unfinished.delete(incoming);
-        await rm(incoming.path, { force: true }).catch(() => undefined);
+        incoming.bytes = undefined;
+        // Usually moved away by onInstance already: one unlink, not rm's lstat + unlink.
+        await unlink(incoming.path).catch(() => undefined);
       }
       if (this.connection.destroyed) return;
       const response = CStoreResponse.fromRequest(request);
@@ -459,8 +551,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     /** A connection that ended in the middle of a C-STORE leaves no file behind. */
     private discardUnfinished(): void {
       for (const incoming of this.unfinished) {
-        incoming.file.destroy();
-        void incoming.closed.then(() => rm(incoming.path, { force: true })).catch(() => undefined);
+        void incoming.sink
+          .discard()
+          .then(() => unlink(incoming.path))
+          .catch(() => undefined);
       }
       this.unfinished.clear();
     }

@@ -79,7 +79,10 @@ export async function startDicomServices(
         return { status: DimseStatus.NotAuthorized, errorComment: 'Unknown calling AE title' };
       const result = await ingestInstance(
         ctx,
-        { filePath: instance.filePath },
+        // The bytes the SCP kept in memory: the file holds the same and is moved into the store.
+        instance.bytes
+          ? { filePath: instance.filePath, bytes: instance.bytes }
+          : { filePath: instance.filePath },
         { centerId, source: 'DIMSE', callingAet: instance.callingAet },
       );
       if (result.ok) return undefined;

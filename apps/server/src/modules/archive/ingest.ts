@@ -12,7 +12,7 @@ import {
   toDicomJson,
 } from '@radflow/dicom';
 import type { AppContext } from '../../context.js';
-import type { Tx } from '../../db/client.js';
+import { type Tx, syncCommitted } from '../../db/client.js';
 import { centers, instances, reportStatuses, series, studies, studyEvents } from '../../db/schema.js';
 import { bulkDataUri, instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
@@ -30,8 +30,8 @@ import { computePatientAge } from './patient-age.js';
  *    is being synced; it commits only once the blob is durable (index-writer.ts), together with
  *    the other instances that arrived meanwhile, and only then is the instance acknowledged.
  * A crash before the commit leaves at most an orphan blob (no index row points at it): never a
- * visible half instance. A later sweep may delete blobs under `dicom/` older than a day that no
- * `instances.blob_key` names (not built yet); a re-send of the instance replaces it anyway.
+ * visible half instance. The orphan sweep (orphan-sweep.ts) deletes blobs under `dicom/` older
+ * than a day that no `instances.blob_key` names; a re-send of the instance replaces it anyway.
  *
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented
@@ -233,12 +233,13 @@ const fillEmpty = (column: string) =>
  */
 export async function ingestInstance(
   ctx: AppContext,
-  input: { filePath: string } | { bytes: Uint8Array },
+  input: { filePath: string; bytes?: Uint8Array } | { bytes: Uint8Array; filePath?: undefined },
   opts: IngestOptions,
 ): Promise<IngestResult> {
   let bytes: Uint8Array;
   try {
-    bytes = 'bytes' in input ? input.bytes : await readWhole(input.filePath);
+    // A file's bytes may come along (the SCP received them in memory): then it is not read back.
+    bytes = input.bytes ?? (await readWhole(input.filePath!));
   } catch (error) {
     return fail('STORAGE', `The received file cannot be read: ${(error as Error).message}`);
   }
@@ -284,11 +285,12 @@ export async function ingestInstance(
   let durable: Promise<unknown>;
   try {
     const isOurTemp =
-      'filePath' in input && path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
+      input.filePath !== undefined &&
+      path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
     if (isOurTemp) {
       // The move (file sync, link, directory sync) runs in the thread pool while this thread
       // hashes and converts, and while the index statements run: only the commit waits for it.
-      durable = ctx.blobs.putFile(key, input.filePath);
+      durable = ctx.blobs.putFile(key, input.filePath!);
       durable.catch(() => undefined);
       sha256 = createHash('sha256').update(bytes).digest('hex');
       metadata = convert();
@@ -318,7 +320,9 @@ export async function ingestInstance(
   };
   try {
     if (opts.reportStatusId != null) {
-      return await ctx.db.transaction((tx) => indexInstance(tx, ctx.now(), index));
+      const result = await ctx.db.transaction((tx) => indexInstance(tx, ctx.now(), index));
+      await syncCommitted(ctx.db);
+      return result;
     }
     // Committed once the blob is durable, together with what else arrived meanwhile.
     const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);

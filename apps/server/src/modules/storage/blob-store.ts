@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { type Dirent, createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -116,6 +116,11 @@ export class FsBlobStore implements BlobStore {
    * them, and two blobs arriving together in a new directory both wait for its parents' syncs.
    */
   private readonly madeDirs = new Map<string, Promise<void>>();
+  /**
+   * Per key, the step that gives it a name (link or rename) or takes it away (the orphan sweep's
+   * unlink): a sweep never removes a blob that an ingest is naming at that moment.
+   */
+  private readonly keyLocks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly root: string) {
     this.tmp = path.join(root, '.tmp');
@@ -178,7 +183,7 @@ export class FsBlobStore implements BlobStore {
       await this.makeDir(path.dirname(target));
       // rename is atomic: a reader sees the old blob or the new one, never half of one. The
       // directory sync makes the rename itself durable before we acknowledge anything.
-      await this.renameInto(temp, target);
+      await this.withKey(key, () => this.renameInto(temp, target));
       await this.dirSyncs.sync(path.dirname(target));
     } catch (error) {
       await fs.rm(temp, { force: true });
@@ -202,14 +207,15 @@ export class FsBlobStore implements BlobStore {
     syncing.catch(() => undefined);
     try {
       const [{ size }] = await Promise.all([handle.stat(), this.makeDir(dir)]);
-      const linked = await this.linkInto(filePath, target);
+      const linked = await this.withKey(key, () => this.linkInto(filePath, target));
       if (linked) {
-        await Promise.all([syncing, this.dirSyncs.sync(dir), fs.rm(filePath, { force: true })]);
+        // unlink, not rm: rm costs an lstat first, and the temp name is a plain file.
+        await Promise.all([syncing, this.dirSyncs.sync(dir), fs.unlink(filePath)]);
         return { sizeBytes: size };
       }
       await syncing;
       try {
-        await this.renameInto(filePath, target);
+        await this.withKey(key, () => this.renameInto(filePath, target));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
         // Another filesystem: copy into our temp dir first so the final step is still a rename.
@@ -309,5 +315,60 @@ export class FsBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await fs.rm(this.pathOf(key), { force: true });
+  }
+
+  /** Runs `fn` once no other naming step of `key` runs (see keyLocks). */
+  private withKey<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const before = this.keyLocks.get(key);
+    const run = before ? before.then(fn, fn) : fn();
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.keyLocks.set(key, settled);
+    void settled.then(() => {
+      if (this.keyLocks.get(key) === settled) this.keyLocks.delete(key);
+    });
+    return run;
+  }
+
+  /** Keys under `prefix` (a key prefix ending in '/') whose file was last written before `before`. */
+  async *listOlderThan(prefix: string, before: Date): AsyncGenerator<string> {
+    const start = path.join(this.root, prefix);
+    const walk = async function* (dir: string): AsyncGenerator<string> {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) yield* walk(full);
+        else if (entry.isFile()) yield full;
+      }
+    };
+    for await (const file of walk(start)) {
+      const stat = await fs.lstat(file).catch(() => null);
+      if (stat && stat.mtimeMs < before.getTime())
+        yield path.relative(this.root, file).split(path.sep).join('/');
+    }
+  }
+
+  /**
+   * Deletes `key` if its file was last written before `before`; false when it was not (or is gone).
+   * A blob being named by an ingest right now is fresh (a new file) and waits for no one here.
+   */
+  deleteIfOlderThan(key: string, before: Date): Promise<boolean> {
+    const file = this.pathOf(key);
+    return this.withKey(key, async () => {
+      const stat = await fs.lstat(file).catch(() => null);
+      if (!stat || stat.mtimeMs >= before.getTime()) return false;
+      await fs.unlink(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      return true;
+    });
   }
 }

@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPglite, pgliteDurabilityOf, syncCommitted } from './client.js';
+
+describe('PGlite durability (syncs from outside)', () => {
+  let dir: string;
+  let handle: Awaited<ReturnType<typeof openPglite>>;
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(tmpdir(), 'rf-pglite-durability-'));
+    handle = await openPglite({ dataDir: path.join(dir, 'db') });
+    await handle.client.exec('create table t (id serial primary key, body text)');
+  }, 60_000);
+  afterAll(async () => {
+    await handle.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('syncs the WAL segments a commit wrote, each segment a commit crossed, and everything after a checkpoint', async () => {
+    const durability = pgliteDurabilityOf(handle.client);
+    expect(durability).toBeDefined();
+    const stats = durability!.stats;
+    expect(stats.fullSyncs).toBe(1); // on open
+
+    await handle.client.query('insert into t (body) values ($1)', ['x']);
+    const walFilesBefore = stats.walFiles;
+    await syncCommitted(handle.db);
+    expect(stats.walFiles).toBe(walFilesBefore + 1);
+
+    // ~24 MB of WAL: the commit spans at least two 16 MB segments, and each is synced.
+    await handle.client.exec(
+      `insert into t (body) select repeat(md5(i::text), 32) from generate_series(1, 24000) i`,
+    );
+    const { rows } = await handle.client.query<{ file: string }>(
+      'select pg_walfile_name(pg_current_wal_lsn()) as file',
+    );
+    const walFilesMid = stats.walFiles;
+    await syncCommitted(handle.db);
+    expect(stats.walFiles - walFilesMid).toBeGreaterThanOrEqual(2);
+    await expect(fs.stat(path.join(handle.client.dataDir!, 'pg_wal', rows[0]!.file))).resolves.toBeTruthy();
+
+    await handle.client.exec('checkpoint');
+    const fullBefore = stats.fullSyncs;
+    await syncCommitted(handle.db);
+    expect(stats.fullSyncs).toBe(fullBefore + 1);
+  }, 60_000);
+
+  it('shares one sync among callers that arrive while one runs', async () => {
+    const stats = pgliteDurabilityOf(handle.client)!.stats;
+    await handle.client.query('insert into t (body) values ($1)', ['y']);
+    const before = stats.syncs;
+    await Promise.all(Array.from({ length: 10 }, () => syncCommitted(handle.db)));
+    expect(stats.syncs - before).toBeLessThanOrEqual(2);
+  });
+});

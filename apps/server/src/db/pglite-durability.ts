@@ -1,0 +1,156 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Power-cut durability of a PGlite data directory (ARCHIVE.md "PGlite durability").
+ *
+ * PGlite's PostgreSQL cannot make anything durable by itself: its files live on Emscripten's NODEFS,
+ * whose fdatasync is a no-op and whose streams have no fsync, so PostgreSQL's `fsync` setting (off
+ * by PGlite's default `-F`) changes nothing on disk either way. Every write does reach the OS at
+ * once (a synchronous write(2)), so a crash of the process loses nothing; a power cut or kernel
+ * crash can lose what the OS had not yet written. So we sync from outside, in the thread pool:
+ * - after a commit that must survive (an acknowledged instance), every WAL segment written since the
+ *   last sync, and pg_wal itself when a segment was added: the commit record is then on disk, and
+ *   recovery replays it;
+ * - when a checkpoint happened since the last sync (pg_control rewritten), every file of the data
+ *   directory first: a checkpoint lets recovery start after the WAL it may remove, so the pages it
+ *   wrote must be on disk. A checkpoint comes once per `max_wal_size` (1 GB) of WAL in PGlite's
+ *   single-user mode, and at close. Between a checkpoint and the next such sync a power cut may
+ *   still lose earlier commits; on PostgreSQL proper the server does all this itself.
+ */
+export class PgliteDurability {
+  private lastLsn: bigint | undefined;
+  private controlStamp: string | undefined;
+  private segmentBytes = 16n * 2n ** 20n;
+  private timeline = '00000001';
+  private running: Promise<void> | undefined;
+  private next: Promise<void> | undefined;
+  /** Syncs done, for tests and the bench. */
+  readonly stats = { syncs: 0, walFiles: 0, fullSyncs: 0 };
+
+  private constructor(
+    private readonly client: PGlite,
+    private readonly dataDir: string,
+  ) {}
+
+  static async open(client: PGlite, dataDir: string): Promise<PgliteDurability> {
+    const durability = new PgliteDurability(client, dataDir);
+    const { rows } = await client.query<{ size: string; file: string }>(
+      `select setting as size, pg_walfile_name(pg_current_wal_lsn()) as file
+         from pg_settings where name = 'wal_segment_size'`,
+    );
+    if (rows[0]) {
+      durability.segmentBytes = BigInt(rows[0].size);
+      durability.timeline = rows[0].file.slice(0, 8);
+    }
+    // Whatever was written before this process opened the directory: synced once, now.
+    await durability.syncEverything();
+    durability.lastLsn = await durability.currentLsn();
+    durability.controlStamp = await durability.controlFileStamp();
+    return durability;
+  }
+
+  /**
+   * Resolves once everything committed before the call is on disk. Callers arriving while a sync
+   * runs share the next one (a sync started earlier may predate their commit).
+   */
+  sync(): Promise<void> {
+    if (!this.running) {
+      this.running = this.syncOnce().finally(() => this.settle());
+      return this.running;
+    }
+    this.next ??= this.running.then(
+      () => this.syncOnce(),
+      () => this.syncOnce(),
+    );
+    return this.next;
+  }
+
+  private settle(): void {
+    const next = this.next;
+    this.next = undefined;
+    this.running = next?.finally(() => this.settle());
+    this.running?.catch(() => undefined);
+  }
+
+  private async syncOnce(): Promise<void> {
+    this.stats.syncs++;
+    const [lsn, stamp] = await Promise.all([this.currentLsn(), this.controlFileStamp()]);
+    if (stamp !== this.controlStamp) {
+      // A checkpoint (or another pg_control update): everything, then the WAL is covered too.
+      await this.syncEverything();
+      this.controlStamp = stamp;
+      this.lastLsn = lsn;
+      return;
+    }
+    const from = (this.lastLsn ?? lsn) / this.segmentBytes;
+    const to = lsn / this.segmentBytes;
+    if (to - from > 64n) {
+      await this.syncEverything();
+    } else {
+      const files: string[] = [];
+      for (let segment = from; segment <= to; segment++) files.push(this.walFileName(segment));
+      const walDir = path.join(this.dataDir, 'pg_wal');
+      await Promise.all([
+        ...files.map((file) => syncPath(path.join(walDir, file))),
+        // A new segment is a new (or renamed) directory entry.
+        ...(to > from ? [syncPath(walDir)] : []),
+      ]);
+      this.stats.walFiles += files.length;
+    }
+    this.lastLsn = lsn;
+  }
+
+  private async currentLsn(): Promise<bigint> {
+    const { rows } = await this.client.query<{ lsn: string }>(`select pg_current_wal_lsn()::text as lsn`);
+    const [high = '0', low = '0'] = (rows[0]?.lsn ?? '0/0').split('/');
+    return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+  }
+
+  /** XLogFileName: timeline, then the segment number split in "log" and "seg" parts, 8 hex digits each. */
+  private walFileName(segment: bigint): string {
+    const perLog = 0x1_0000_0000n / this.segmentBytes;
+    const hex = (n: bigint) => n.toString(16).toUpperCase().padStart(8, '0');
+    return `${this.timeline}${hex(segment / perLog)}${hex(segment % perLog)}`;
+  }
+
+  private async controlFileStamp(): Promise<string> {
+    const stat = await fs.stat(path.join(this.dataDir, 'global', 'pg_control'), { bigint: true });
+    return `${stat.mtimeNs}:${stat.ctimeNs}`;
+  }
+
+  /** fsync of every file and directory under the data directory, directories after their entries. */
+  private async syncEverything(): Promise<void> {
+    this.stats.fullSyncs++;
+    const files: string[] = [];
+    const dirs: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) files.push(full);
+      }
+      dirs.push(dir);
+    };
+    await walk(this.dataDir);
+    // A few at a time: the thread pool has 4 threads, and each sync holds a descriptor.
+    for (const batch of [files, dirs]) {
+      for (let i = 0; i < batch.length; i += 16) await Promise.all(batch.slice(i, i + 16).map(syncPath));
+    }
+  }
+}
+
+/** fsync of a file or directory; one that vanished meanwhile (a recycled WAL segment) is skipped. */
+async function syncPath(file: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, 'r');
+    await handle.sync();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EINVAL' && code !== 'EISDIR') throw error;
+  } finally {
+    await handle?.close();
+  }
+}

@@ -9,11 +9,11 @@
  *
  * Usage: [DATABASE_URL=postgres://…] npx tsx bench/worklist-throughput.ts [--pg-studies 1000000]
  *        [--pglite-studies 200000] [--duration 30] [--connections 20] [--only postgres|pglite]
- *        [--fresh] [--json]
+ *        [--fresh] [--json] [--cpu-prof-dir DIR]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,6 +35,11 @@ const duration = option('--duration', 30);
 const connections = option('--connections', 20);
 const asJson = args.includes('--json');
 const fresh = args.includes('--fresh');
+/** --cpu-prof-dir DIR: the server writes a V8 CPU profile there when it stops (node --cpu-prof). */
+const cpuProfDir = (() => {
+  const at = args.indexOf('--cpu-prof-dir');
+  return at >= 0 ? (args[at + 1] ?? null) : null;
+})();
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -119,6 +124,65 @@ function requestMix(seed: TWorklistSeed, adminCookie: string, doctorCookie: stri
   ];
 }
 
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ: 100 on Linux everywhere we run). */
+const USER_HZ = 100;
+
+/** CPU ms (user + system) a process has used, from /proc; null when it is gone or there is no /proc. */
+async function processCpuMs(pid: number): Promise<{ comm: string; ms: number } | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // Fields 14 and 15 of stat(5) (utime, stime); `fields` starts at field 3.
+    return { comm, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU ms used so far by the PostgreSQL backends serving `database` (their process title names it;
+ * the server's pool keeps them through a run). Other databases of the same server are not counted:
+ * other people's tests may use it meanwhile.
+ */
+async function postgresCpuMs(database: string | null): Promise<Map<number, number>> {
+  const byPid = new Map<number, number>();
+  if (!database) return byPid;
+  const pids = await readdir('/proc').catch(() => [] as string[]);
+  for (const name of pids) {
+    if (!/^\d+$/.test(name)) continue;
+    const title = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (!title.startsWith('postgres:') || !title.split(' ').includes(database)) continue;
+    const cpu = await processCpuMs(Number(name));
+    if (cpu) byPid.set(Number(name), cpu.ms);
+  }
+  return byPid;
+}
+
+/**
+ * What one request cost in CPU, per side: the server process, the PostgreSQL processes (backends
+ * started during the run count whole) and this process (autocannon). On a 2-core machine ≥ 200
+ * req/s leaves ≈ 10 ms in all; wall time under load is mostly waiting for a core, CPU time is not.
+ */
+async function cpuMeter(serverPid: number | undefined, database: string | null) {
+  const server0 = serverPid ? ((await processCpuMs(serverPid))?.ms ?? 0) : 0;
+  const pg0 = await postgresCpuMs(database);
+  const self0 = process.cpuUsage();
+  return async (requests: number) => {
+    const self = process.cpuUsage(self0);
+    const server = serverPid ? ((await processCpuMs(serverPid))?.ms ?? 0) - server0 : 0;
+    let backends = 0;
+    for (const [pid, ms] of await postgresCpuMs(database)) backends += ms - (pg0.get(pid) ?? 0);
+    const per = (ms: number) => (requests > 0 ? ms / requests : 0);
+    return {
+      server: per(server),
+      database: per(backends),
+      client: per((self.user + self.system) / 1000),
+    };
+  };
+}
+
 interface TThroughputResult {
   kind: TBenchDbKind;
   studies: number;
@@ -129,6 +193,8 @@ interface TThroughputResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /** CPU ms per request: server process, PostgreSQL processes (0 on PGlite: it is in the server), client. */
+  cpuPerRequest: { server: number; database: number; client: number };
   passed: boolean;
 }
 
@@ -147,7 +213,8 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
   const scratch = await mkdtemp(join(tmpdir(), 'radflow-bench-throughput-'));
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [bundle], {
+  const nodeArgs = cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', cpuProfDir] : [];
+  const child = spawn(process.execPath, [...nodeArgs, bundle], {
     cwd: repoRoot,
     env: {
       ...process.env,
@@ -172,6 +239,7 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
       await signIn(baseUrl, group.doctors[0].email),
     );
     let next = 0;
+    const meter = await cpuMeter(child.pid, kind === 'postgres' ? new URL(location).pathname.slice(1) : null);
     const result = await autocannon({
       url: baseUrl,
       connections,
@@ -197,6 +265,7 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
     // autocannon hangs up on requests still running at the end; let the server finish them before
     // it is stopped, so its shutdown does not close the database under them.
     await new Promise((r) => setTimeout(r, Math.min(10_000, result.latency.max)));
+    const cpuPerRequest = await meter(result.requests.total);
     const requestsPerSecond = result.requests.average;
     return {
       kind,
@@ -208,6 +277,7 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
       errors: result.errors,
       timeouts: result.timeouts,
       non2xx: result.non2xx,
+      cpuPerRequest,
       passed: requestsPerSecond >= TARGET_RPS && result.errors === 0 && result.non2xx === 0,
     };
   } finally {
@@ -252,12 +322,12 @@ async function main(): Promise<void> {
       .join(' / ')} at the end`,
   );
   out(
-    '| database | studies | req/s (mean) | requests | latency p50 / p99 ms | errors | timeouts | non-2xx | verdict |',
+    '| database | studies | req/s (mean) | requests | latency p50 / p99 ms | errors | timeouts | non-2xx | CPU ms/request server / database / client | verdict |',
   );
-  out('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of results) {
     out(
-      `| ${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} | ${r.studies.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(0)} | ${r.total} | ${r.latencyP50} / ${r.latencyP99} | ${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.passed ? 'ok' : 'MISSED'} |`,
+      `| ${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'} | ${r.studies.toLocaleString('en')} | ${r.requestsPerSecond.toFixed(0)} | ${r.total} | ${r.latencyP50} / ${r.latencyP99} | ${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.cpuPerRequest.server.toFixed(1)} / ${r.cpuPerRequest.database.toFixed(1)} / ${r.cpuPerRequest.client.toFixed(1)} | ${r.passed ? 'ok' : 'MISSED'} |`,
     );
   }
 }

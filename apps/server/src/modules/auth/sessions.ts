@@ -29,7 +29,46 @@ export async function createSession(
 }
 
 export async function deleteSessionByToken(db: DbOrTx, token: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionIdOf(token)));
+  const sessionId = sessionIdOf(token);
+  forgetSession(sessionId);
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+  forgetSession(sessionId);
+}
+
+/**
+ * How long this process trusts a session it looked up without asking the database again. Every
+ * signed-in request needs its session and user; asking each time was a round trip and the mapping of
+ * the whole user row per call (the list call's fixed cost, issue 4 §5). What this process changes
+ * (sign-out, password change, revoked device, user edits that call forgetSessionsOfUser) is
+ * forgotten at once; a change made by another process (a second server) shows here within this time.
+ * The session's own expiry is checked on every request.
+ */
+export const SESSION_CACHE_MS = 5_000;
+/** Entries kept at most; the oldest go first (a session is looked up again when it comes back). */
+const SESSION_CACHE_MAX = 10_000;
+
+interface TCachedSession {
+  user: TUserRow;
+  expiresAt: Date;
+  /** performance.now() after which the database is asked again. */
+  freshUntil: number;
+}
+const sessionCache = new Map<string, TCachedSession>();
+/** Bumped by every forget: a look-up that raced with one does not store what it read. */
+let cacheEpoch = 0;
+
+function forgetSession(sessionId: string): void {
+  cacheEpoch++;
+  sessionCache.delete(sessionId);
+}
+
+/**
+ * Forgets every cached session of a user: call it wherever the user row or their sessions change
+ * (password, roles, center, active flag, revoked sessions), so the next request reads them again.
+ */
+export function forgetSessionsOfUser(userId: number): void {
+  cacheEpoch++;
+  for (const [id, cached] of sessionCache) if (cached.user.id === userId) sessionCache.delete(id);
 }
 
 /** The active user of an unexpired session, or null. */
@@ -39,12 +78,35 @@ export async function findSessionUser(
   now: Date,
 ): Promise<{ user: TUserRow; sessionId: string } | null> {
   const sessionId = sessionIdOf(token);
+  const cached = sessionCache.get(sessionId);
+  if (cached && cached.freshUntil > performance.now()) {
+    if (cached.expiresAt > now) return { user: cached.user, sessionId };
+    sessionCache.delete(sessionId);
+    return null;
+  }
+  const epoch = cacheEpoch;
   const [row] = await db
-    .select({ user: users })
+    .select({ user: users, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now), eq(users.active, true)));
-  return row ? { user: row.user, sessionId } : null;
+  if (!row) {
+    sessionCache.delete(sessionId);
+    return null;
+  }
+  if (epoch === cacheEpoch) {
+    sessionCache.delete(sessionId);
+    if (sessionCache.size >= SESSION_CACHE_MAX) {
+      const oldest = sessionCache.keys().next();
+      if (!oldest.done) sessionCache.delete(oldest.value);
+    }
+    sessionCache.set(sessionId, {
+      user: row.user,
+      expiresAt: row.expiresAt,
+      freshUntil: performance.now() + SESSION_CACHE_MS,
+    });
+  }
+  return { user: row.user, sessionId };
 }
 
 /** Ends every session of a user except `keepSessionId` (null: all of them). */
@@ -53,6 +115,8 @@ export async function revokeSessions(
   userId: number,
   keepSessionId: string | null,
 ): Promise<void> {
+  // The kept session is forgotten too: its user row (password hash, token version) is changing.
+  forgetSessionsOfUser(userId);
   await db
     .delete(sessions)
     .where(
@@ -60,10 +124,13 @@ export async function revokeSessions(
         ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId))
         : eq(sessions.userId, userId),
     );
+  forgetSessionsOfUser(userId);
 }
 
 export async function revokeDeviceSessions(db: DbOrTx, userId: number, deviceId: string): Promise<void> {
+  forgetSessionsOfUser(userId);
   await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.deviceId, deviceId)));
+  forgetSessionsOfUser(userId);
 }
 
 /** Housekeeping at sign-in: the user's expired sessions go (no background job needed for this table). */

@@ -9,10 +9,8 @@ import {
   type TStudyListFilterField,
   type TStudyListPage,
   type TStudyListRequest,
-  type TStudyListRow,
   type TStudyListSortField,
   type TStudyScope,
-  type TStudyTag,
   isGroupWide,
   toPageResponse,
 } from '@radflow/core';
@@ -20,21 +18,18 @@ import type { Db } from '../../db/client.js';
 import { userMappings, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
-import {
-  type TStudyListDbRow,
-  type TStudyListQuery,
-  findStudyListPage,
-  findStudyListRows,
-  findTagsOf,
-} from './study-list.repository.js';
+import { type TStudyListQuery, findStudyListPage, findStudyListRowsJson } from './study-list.repository.js';
 
 type TListRequest = TStudyListRequest | TReportStatusListRequest;
+
+/** A TStudyListPage written as JSON text (the answer of both list calls, sent as is). */
+export type TStudyListPageJson = string & { readonly __json: TStudyListPage };
 
 /**
  * Both list calls (spec-core §7 Lists): the caller's rows under their access condition, filtered,
  * sorted and paged. See DECISIONS.md in this folder for what the spec leaves open.
  */
-export async function listStudies(db: Db, auth: TAuth, request: TListRequest): Promise<TStudyListPage> {
+export async function listStudies(db: Db, auth: TAuth, request: TListRequest): Promise<TStudyListPageJson> {
   const scope = scopeOfAuth(auth);
   // POST /report-status/ bodies never hold the tab fields (its schema strips unknown keys).
   const tabs: Partial<TStudyListRequest> = request;
@@ -57,22 +52,27 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
     limit: request.size,
   };
   const { ids, total } = await findStudyListPage(db, query);
-  const [rows, tags] = await Promise.all([
-    findStudyListRows(db, ids),
-    findTagsOf(db, { userId: auth.user.id, groupId: auth.user.groupId }, ids),
-  ]);
+  const rows = await findStudyListRowsJson(db, { userId: auth.user.id, groupId: auth.user.groupId }, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const tagsById = new Map<number, TStudyTag[]>();
-  for (const tag of tags) {
-    const ofRow = tagsById.get(tag.reportStatusId);
-    if (ofRow) ofRow.push(tag);
-    else tagsById.set(tag.reportStatusId, [tag]);
-  }
   const content = ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toStudyListRow(row, tagsById.get(id) ?? [])] : [];
+    return row ? [withStudyDateTime(row.json, toStudyDateTime(row.studyDate, row.studyTime))] : [];
   });
-  return toPageResponse(content, total, request.page, request.size);
+  return pageJson(content, total, request.page, request.size);
+}
+
+/** A row's JSON (an object, as the database wrote it) with studyDateTime added as its last field. */
+function withStudyDateTime(rowJson: string, studyDateTime: string | null): string {
+  return `${rowJson.slice(0, rowJson.lastIndexOf('}'))},"studyDateTime":${JSON.stringify(studyDateTime)}}`;
+}
+
+/**
+ * The page response (core toPageResponse) as JSON text around the rows' own JSON texts, so the rows
+ * are neither parsed nor serialised again here (the route sends the text as it is).
+ */
+function pageJson(rows: readonly string[], total: number, page: number, size: number): TStudyListPageJson {
+  const { content: _rows, ...meta } = toPageResponse([...rows], total, page, size);
+  return `{"content":[${rows.join(',')}],${JSON.stringify(meta).slice(1)}` as TStudyListPageJson;
 }
 
 /**
@@ -192,73 +192,4 @@ export function toStudyDateTime(studyDate: string, studyTime: string): string | 
   const digits = studyTime.trim().split('.')[0] ?? '';
   const time = /^\d{2,6}$/.test(digits) ? digits.padEnd(6, '0') : '000000';
   return `${date[1]}-${date[2]}-${date[3]} ${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4, 6)}`;
-}
-
-const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-/**
- * Field by field, not `{ ...rest }`: the list answer is serialised as built (worklist.routes.ts), so
- * only the row's fields may be here, and an object rest of a 55-column row cost more Node CPU than
- * the page's three queries (profiled on the 1,000,000-row bench).
- */
-function toStudyListRow(row: TStudyListDbRow, tags: TStudyTag[]): TStudyListRow {
-  return {
-    id: row.id,
-    instanceId: row.instanceId,
-    apiVersion: row.apiVersion,
-    status: row.status,
-    urgent: row.urgent,
-    reworked: row.reworked,
-    signedOffAfterPrint: row.signedOffAfterPrint,
-    backedUpAt: iso(row.backedUpAt),
-    deletedAt: iso(row.deletedAt),
-    assignedTo: row.assignedTo,
-    assignedToName: row.assignedToName,
-    auditor: row.auditor,
-    auditStatus: row.auditStatus,
-    lockedBy: row.lockedBy,
-    referringDoctor: row.referringDoctor,
-    patientName: row.patientName,
-    patientId: row.patientId,
-    uhid: row.uhid,
-    patientSex: row.patientSex,
-    patientAge: row.patientAge,
-    studyName: row.studyName,
-    modality: row.modalities.join(','),
-    reportStudyPart: row.reportStudyPart,
-    count: { series: row.seriesCount, images: row.instanceCount },
-    referringPhysicianName: row.referringPhysicianName,
-    referringPhysicianEmail: row.referringPhysicianEmail,
-    consultingDoctorEmails: row.consultingDoctorEmails,
-    accessionNumber: row.accessionNumber,
-    department: row.department,
-    institutionName: row.institutionName,
-    centerId: row.centerId,
-    radiologyCenter: row.radiologyCenter,
-    centerEmail: row.centerEmail,
-    mobileNumber: row.mobileNumber,
-    email: row.email,
-    shareLink: row.shareLink,
-    sharedEmails: row.sharedEmails,
-    sharedNumbers: row.sharedNumbers,
-    dunningLabels: row.dunningLabels,
-    invoiceNumber: row.invoiceNumber,
-    history: row.history,
-    splitFromReportStatusId: row.splitFromReportStatusId,
-    hasSplitChild: row.hasSplitChild,
-    // Reports do not exist yet (the reporting issue); the rules that read it already get the field.
-    hasReports: false,
-    attachmentCount: {
-      history: row.historyAttachments,
-      film: row.filmAttachments,
-      report: row.reportAttachments,
-    },
-    studyDateTime: toStudyDateTime(row.studyDate, row.studyTime),
-    createdAt: row.createdAt.toISOString(),
-    firstUploadCompletedAt: iso(row.firstUploadCompletedAt),
-    lastUploadCompletedAt: iso(row.lastUploadCompletedAt),
-    signedOffAt: iso(row.signedOffAt),
-    firstSignedOffAt: iso(row.firstSignedOffAt),
-    tags,
-  };
 }

@@ -23,3 +23,4 @@ export * from './schemas/study-files.js';
 export * from './schemas/study-actions.js';
 export * from './viewer/index.js';
 export * from './schemas/viewer.js';
+export * from './settings/index.js';

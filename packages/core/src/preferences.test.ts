@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   GROUP_SECTIONS,
   PREFERENCE_SECTIONS,
@@ -135,7 +136,25 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
   });
 
   it('the user sections default to empty', () => {
-    expect(prefs.USER_INFORMATION).toEqual({ copyLinkTitleText: '' });
+    expect(prefs.USER_INFORMATION).toEqual({
+      email: '',
+      mobileNumber: '',
+      address: '',
+      gstNumber: '',
+      disclaimer: '',
+      centerImage: '',
+      copyLinkTitleText: '',
+    });
+    expect(prefs.SERIES_NAME).toEqual({ seriesMappings: [] });
+    expect(prefs.LAB_DEPARTMENTS).toEqual({ labDepartmentList: [], referringDoctorDepartmentList: [] });
+    expect(prefs.LAB_CATEGORY_PRIORITY).toEqual({ categoriesAndPriorities: [] });
+    expect(prefs.REPORT_TEXT).toEqual({ header: '', footer: '', disclaimer: '' });
+    expect(prefs.EDITOR_PREFERENCES).toEqual({
+      defaultEditorFontSize: 12,
+      defaultEditorFontFamily: 'Arial',
+      hideReportPreview: false,
+      showImagesInPrintPreview: false,
+    });
     expect(prefs.USER_TABLE_PREFERENCES).toEqual({ tableColumnSettings: {} });
     expect(prefs.TAGS).toEqual({ tags: [] });
     expect(prefs.TUTORIAL_STATUS).toEqual({ completed: [] });
@@ -212,11 +231,12 @@ describe('resolvePreferences', () => {
 });
 
 describe('GROUP_SECTIONS', () => {
-  it('are the group settings, switches and admin values', () => {
+  it('are the group settings, switches, admin values and verification settings', () => {
     expect([...GROUP_SECTIONS].sort()).toEqual([
       'ADMIN_PREFERENCES',
       'GROUP_SWITCHES',
       'USER_ADMIN_VISIBLE_PREFERENCES',
+      'VERIFICATION_SETTINGS',
     ]);
   });
 });
@@ -243,5 +263,19 @@ describe('groupFlags', () => {
       ].sort(),
     );
     expect(flags).not.toHaveProperty('popupViewer');
+  });
+});
+
+describe('PREFERENCE_SECTIONS serialise', () => {
+  it('encode without transforms (GET /user/preference answers through them), lists filled', () => {
+    const prefs = resolvePreferences({
+      LAB_CATEGORY_PRIORITY: {
+        categoriesAndPriorities: [{ name: 'Senior', discount: 10, type: 'PATIENT_CATEGORY' }],
+      },
+      LAB_DEPARTMENTS: { labDepartmentList: ['CT'] },
+      SERIES_NAME: { seriesMappings: [{ seriesName: 'T1', preferredName: 'Axial' }] },
+    });
+    expect(prefs.LAB_CATEGORY_PRIORITY.categoriesAndPriorities).toHaveLength(1);
+    expect(z.encode(ZUserPreferences, prefs)).toEqual(prefs);
   });
 });

@@ -1,4 +1,16 @@
 import { z } from 'zod';
+import {
+  ZContactInfoSetting,
+  ZEditorPreferences,
+  ZLabCategoryPrioritySetting,
+  ZLabCategoryPriorityUpdate,
+  ZLabDepartmentsSetting,
+  ZReportTextSetting,
+  ZSeriesNameSetting,
+  ZTagsSetting,
+  ZVerificationSettings,
+} from './settings/sections.js';
+import { ZLabSlotsSetting, ZLabSlotsUpdate } from './settings/lab-slots.js';
 
 /**
  * User and group preferences (spec-core §3 "User preferences", spec-lab §6 feature switches).
@@ -80,7 +92,8 @@ export const ZAdminPreferences = z.object({
   anonymizeZipType: z.enum(ANONYMIZE_ZIP_TYPES).default('NONE'),
 });
 
-export const ZUserInformation = z.object({ copyLinkTitleText: z.string().max(200).default('') });
+/** spec-core §3 USER_INFORMATION (copyLinkTitleText) is the contact info of spec-lab §3. */
+export const ZUserInformation = ZContactInfoSetting;
 
 export const ZUiPreferences = z.object({
   hideStudyListReportButton: flag(),
@@ -123,6 +136,13 @@ export const PREFERENCE_SECTIONS = {
   USER_TABLE_PREFERENCES: ZUserTablePreferences,
   TUTORIAL_STATUS: ZTutorialStatus,
   TAGS: ZTags,
+  SERIES_NAME: ZSeriesNameSetting,
+  LAB_DEPARTMENTS: ZLabDepartmentsSetting,
+  LAB_SLOTS: ZLabSlotsSetting,
+  LAB_CATEGORY_PRIORITY: ZLabCategoryPrioritySetting,
+  EDITOR_PREFERENCES: ZEditorPreferences,
+  REPORT_TEXT: ZReportTextSetting,
+  VERIFICATION_SETTINGS: ZVerificationSettings,
 } as const;
 export type TPreferenceSection = keyof typeof PREFERENCE_SECTIONS;
 
@@ -131,7 +151,21 @@ export const GROUP_SECTIONS: readonly TPreferenceSection[] = [
   'USER_ADMIN_VISIBLE_PREFERENCES',
   'GROUP_SWITCHES',
   'ADMIN_PREFERENCES',
+  'VERIFICATION_SETTINGS',
 ];
+
+/**
+ * What the update calls accept, where it differs from what is read back: stored TAGS written before
+ * the tag rule (or by other paths) still load, while a save must follow spec-lab §5; a category's
+ * discount may arrive as typed text. The answers are serialised with PREFERENCE_SECTIONS, which hold
+ * no transforms.
+ */
+export const SETTING_UPDATE_SECTIONS: Record<TPreferenceSection, z.ZodObject<z.ZodRawShape>> = {
+  ...(PREFERENCE_SECTIONS as unknown as Record<TPreferenceSection, z.ZodObject<z.ZodRawShape>>),
+  TAGS: ZTagsSetting as unknown as z.ZodObject<z.ZodRawShape>,
+  LAB_CATEGORY_PRIORITY: ZLabCategoryPriorityUpdate as unknown as z.ZodObject<z.ZodRawShape>,
+  LAB_SLOTS: ZLabSlotsUpdate as unknown as z.ZodObject<z.ZodRawShape>,
+};
 
 export const ZUserPreferences = z.object(PREFERENCE_SECTIONS).meta({ id: 'UserPreferences' });
 export type TUserPreferences = z.infer<typeof ZUserPreferences>;

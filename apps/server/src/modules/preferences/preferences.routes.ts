@@ -1,9 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AppError,
   ZGroupSettingParams,
   ZPreferenceSectionValue,
+  SETTINGS_MESSAGES,
   ZUserSettingParams,
   canManageGroupSettings,
+  canSetSetting,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
@@ -23,16 +26,21 @@ export const preferencesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Change fields of one of the caller's own preference sections; answers the whole section",
         params: ZUserSettingParams,
         body: ZPreferenceSectionValue,
-        response: { 200: ZPreferenceSectionValue, ...errorResponses(400, 401) },
+        response: { 200: ZPreferenceSectionValue, ...errorResponses(400, 401, 403) },
       },
     },
     (request) => {
-      const { user } = authOf(request);
+      const { user, roles } = authOf(request);
+      // spec-lab §6: a role without the settings entry gets no dialog and cannot save its section.
+      if (!canSetSetting(roles, request.params.settingName)) {
+        throw new AppError('FORBIDDEN', SETTINGS_MESSAGES.notAllowed, request.params.settingName);
+      }
       return updatePreferenceSection(app.ctx.db, {
         ownerId: user.id,
         section: request.params.settingName,
         changes: request.body,
         updatedBy: user.email,
+        groupId: user.groupId,
       });
     },
   );
@@ -57,6 +65,7 @@ export const preferencesRoutes: FastifyPluginAsyncZod = async (app) => {
         section: request.params.settingName,
         changes: request.body,
         updatedBy: user.email,
+        groupId: user.groupId,
       });
     },
   );

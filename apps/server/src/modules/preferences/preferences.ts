@@ -4,7 +4,13 @@ import {
   AppError,
   GROUP_SECTIONS,
   PREFERENCE_SECTIONS,
+  SETTING_UPDATE_SECTIONS,
+  type TLabDepartmentsSetting,
+  type TLabSlotsSetting,
+  newSlotName,
   type TPreferenceSection,
+  SETTINGS_MESSAGES,
+  removedDepartment,
   type TUserPreferences,
   resolvePreferences,
 } from '@radflow/core';
@@ -84,10 +90,18 @@ export async function savePreferenceSection(
  */
 export async function updatePreferenceSection(
   db: Db,
-  opts: { ownerId: number; section: TPreferenceSection; changes: Record<string, unknown>; updatedBy: string },
+  opts: {
+    ownerId: number;
+    section: TPreferenceSection;
+    changes: Record<string, unknown>;
+    updatedBy: string;
+    /** The caller's group, whose switches gate some sections (LAB_SLOTS). */
+    groupId: number;
+  },
 ): Promise<Record<string, unknown>> {
   const scope = GROUP_SECTIONS.includes(opts.section) ? 'GROUP' : 'USER';
   const schema = PREFERENCE_SECTIONS[opts.section] as unknown as z.ZodObject<z.ZodRawShape>;
+  const updateSchema = SETTING_UPDATE_SECTIONS[opts.section];
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select({ value: preferences.value })
@@ -102,12 +116,28 @@ export async function updatePreferenceSection(
       .for('update');
     const stored = schema.safeParse(row?.value ?? {});
     const current = stored.success ? stored.data : schema.parse({});
-    const next = z.strictObject(schema.shape).safeParse({ ...current, ...opts.changes });
+    // A field sent replaces the stored field whole: a list sent is the new list.
+    const next = z.strictObject(updateSchema.shape).safeParse({ ...current, ...opts.changes });
     if (!next.success) {
       const [issue] = next.error.issues;
       const field =
         issue?.path.join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : null);
       throw new AppError('BAD_REQUEST', issue?.message ?? 'Invalid setting', field);
+    }
+    if (opts.section === 'LAB_DEPARTMENTS') {
+      const removed = removedDepartment(
+        current as TLabDepartmentsSetting,
+        next.data as TLabDepartmentsSetting,
+      );
+      if (removed !== null)
+        throw new AppError('BAD_REQUEST', SETTINGS_MESSAGES.departmentCannotBeDeleted, removed);
+    }
+    if (opts.section === 'LAB_SLOTS') {
+      const { appointmentSupportRIS } = (await loadGroupPreferences(tx, opts.groupId)).GROUP_SWITCHES;
+      const added = newSlotName(current as TLabSlotsSetting, next.data as TLabSlotsSetting);
+      if (!appointmentSupportRIS && added !== null) {
+        throw new AppError('BAD_REQUEST', SETTINGS_MESSAGES.slotAppointmentsOff, added);
+      }
     }
     await savePreferenceSection(tx, {
       ownerId: opts.ownerId,

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import {
   type TSeriesNameMapping,
   type TViewerContext,
-  ZSeriesNameMapping,
+  ZSeriesNameSetting,
   groupFlags,
   uploadStateOf,
   viewerEntry,
@@ -20,7 +20,7 @@ export const SERIES_NAME_SECTION = 'SERIES_NAME';
  * The series mapping of a center (spec-lab §3 "series mapping (seriesName, preferredName)", set from
  * the center's settings: POST /setting/update/SERIES_NAME {seriesMappings}). It is a user section,
  * so it is read from the center's users' preferences, the newest first; a series name mapped twice
- * keeps the newest. Entries that do not parse are skipped; none stored = [].
+ * keeps the newest. A section that does not parse (core ZSeriesNameSetting) is skipped; none stored = [].
  */
 export async function loadSeriesNames(db: DbOrTx, centerId: number): Promise<TSeriesNameMapping[]> {
   const rows = await db
@@ -39,13 +39,10 @@ export async function loadSeriesNames(db: DbOrTx, centerId: number): Promise<TSe
     .orderBy(desc(preferences.updatedAt), desc(preferences.id));
   const byName = new Map<string, TSeriesNameMapping>();
   for (const { value } of rows) {
-    const list = (value as { seriesMappings?: unknown } | null)?.seriesMappings;
-    if (!Array.isArray(list)) continue;
-    for (const item of list) {
-      const parsed = ZSeriesNameMapping.safeParse(item);
-      if (parsed.success && parsed.data.seriesName && !byName.has(parsed.data.seriesName)) {
-        byName.set(parsed.data.seriesName, parsed.data);
-      }
+    const parsed = ZSeriesNameSetting.safeParse(value);
+    if (!parsed.success) continue;
+    for (const item of parsed.data.seriesMappings) {
+      if (!byName.has(item.seriesName)) byName.set(item.seriesName, item);
     }
   }
   return [...byName.values()];

@@ -1,0 +1,4 @@
+export * from './messages.js';
+export * from './sections.js';
+export * from './setting-entries.js';
+export * from './lab-slots.js';

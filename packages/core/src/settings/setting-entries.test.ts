@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { PREFERENCE_SECTIONS, type TPreferenceSection } from '../preferences.js';
+import { ROLES } from '../roles.js';
+import { ENTRY_SECTIONS, canSetSetting, settingEntriesOf } from './setting-entries.js';
+
+describe('settingEntriesOf (spec-lab §6 Settings menu by role)', () => {
+  it('gives each listed role its entries in the spec order', () => {
+    expect(settingEntriesOf(['ROLE_CENTER_CUSTOMER'])).toEqual([
+      'REPORT_TEXT',
+      'PDF_MARGINS',
+      'TABLE_COLUMNS',
+    ]);
+    expect(settingEntriesOf(['ROLE_LABS_SUPERVISOR'])).toEqual(['TABLE_COLUMNS', 'INVOICE_PREFIX']);
+    expect(settingEntriesOf(['ROLE_BILLER'])).toEqual(settingEntriesOf(['ROLE_TELE_RADIOLOGY']));
+    expect(settingEntriesOf(['ROLE_DOCTOR'])).toContain('AUTO_REFRESH');
+    expect(settingEntriesOf(['ROLE_DOCTOR'])).not.toContain('SERIES_NAMES');
+    expect(settingEntriesOf(['ROLE_GROUP'])).toContain('VERIFICATION_SETTINGS');
+  });
+  it('gives several roles the union, and an unlisted role nothing', () => {
+    expect(settingEntriesOf(['ROLE_CENTER_CUSTOMER', 'ROLE_LABS_SUPERVISOR'])).toEqual([
+      'REPORT_TEXT',
+      'PDF_MARGINS',
+      'TABLE_COLUMNS',
+      'INVOICE_PREFIX',
+    ]);
+    expect(settingEntriesOf(['ROLE_ASSIGNOR'])).toEqual([]);
+  });
+  it('maps entries only to existing sections', () => {
+    const sections = Object.values(ENTRY_SECTIONS).flat();
+    for (const s of sections) expect(Object.keys(PREFERENCE_SECTIONS)).toContain(s);
+  });
+});
+
+describe('canSetSetting', () => {
+  it('follows the entries', () => {
+    expect(canSetSetting(['ROLE_CENTER'], 'SERIES_NAME')).toBe(true);
+    expect(canSetSetting(['ROLE_DOCTOR'], 'SERIES_NAME')).toBe(false);
+    expect(canSetSetting(['ROLE_CENTER'], 'LAB_DEPARTMENTS')).toBe(true);
+    expect(canSetSetting(['ROLE_DOCTOR'], 'LAB_CATEGORY_PRIORITY')).toBe(false);
+    expect(canSetSetting(['ROLE_DOCTOR'], 'TAGS')).toBe(true);
+    expect(canSetSetting(['ROLE_CENTER'], 'TAGS')).toBe(false);
+    expect(canSetSetting(['ROLE_CENTER_CUSTOMER'], 'REPORT_TEXT')).toBe(true);
+    expect(canSetSetting(['ROLE_CENTER_CUSTOMER'], 'USER_INFORMATION')).toBe(false);
+    expect(canSetSetting(['ROLE_DOCTOR'], 'EDITOR_PREFERENCES')).toBe(true);
+    expect(canSetSetting(['ROLE_TYPIST'], 'EDITOR_PREFERENCES')).toBe(false);
+  });
+  it('lets every role keep its own UI, table and tutorial sections', () => {
+    const personal: TPreferenceSection[] = ['UI_PREFERENCES', 'USER_TABLE_PREFERENCES', 'TUTORIAL_STATUS'];
+    for (const role of ROLES) for (const s of personal) expect(canSetSetting([role], s)).toBe(true);
+  });
+});

@@ -1,9 +1,27 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-/** The web app: built to dist/ and served by apps/server; in dev, /api goes to the local server. */
+/**
+ * The web app: built to dist/ and served by apps/server; in dev, /api goes to the local server.
+ * The Cornerstone3D lines follow ARCHITECTURE §6: the image loader is excluded from pre-bundling (its
+ * worker and WASM codecs are resolved by URL), the codec entries and the CommonJS helpers it pulls in
+ * are pre-bundled, and workers are ES modules (the decode worker uses `import`).
+ */
 export default defineConfig({
   plugins: [react()],
+  optimizeDeps: {
+    exclude: ['@cornerstonejs/dicom-image-loader'],
+    include: [
+      '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs',
+      '@cornerstonejs/codec-charls/decodewasmjs',
+      '@cornerstonejs/codec-openjpeg/decodewasmjs',
+      '@cornerstonejs/codec-openjph/wasmjs',
+      '@cornerstonejs/metadata',
+      '@cornerstonejs/utils',
+      'dicom-parser',
+    ],
+  },
+  worker: { format: 'es' },
   server: {
     host: '127.0.0.1',
     port: 5173,

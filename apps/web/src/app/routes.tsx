@@ -9,6 +9,8 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsPage'));
 const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
+// The viewer is its own chunk; Cornerstone loads from it only when a study opens.
+const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 // The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
 const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
@@ -28,6 +30,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/status', element: <CenterReportListPage /> },
   { path: '/admin-page', element: <AdminPatientPage /> },
   { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
+  { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_SCREENS.map((screen) => ({

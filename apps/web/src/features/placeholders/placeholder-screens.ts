@@ -15,7 +15,6 @@ export interface TPlaceholderScreen {
 
 const REPORTING = 'the Reporting issue';
 const SETTINGS = 'the Settings issue';
-const VIEWER = 'the Viewer issue';
 const SUMMARIES = 'a later issue (summaries and report search)';
 const BILLING = 'a later issue (billing and invoicing)';
 const LAB = 'a later issue (lab module)';
@@ -163,13 +162,6 @@ export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
     capability: 'Test level dashboard',
     arrivesWith: LAB,
     summary: 'Every billed test with its report status.',
-  },
-  {
-    path: '/viewer/:studyInstanceUids/:id',
-    title: 'Viewer',
-    capability: 'Diagnostic viewer',
-    arrivesWith: VIEWER,
-    summary: 'The study’s images with window presets, measurements and priors.',
   },
   {
     path: '/report-edit/:studyInstanceUids/:id/*',

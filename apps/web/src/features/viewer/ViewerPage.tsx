@@ -1,0 +1,57 @@
+import { MESSAGES } from '@radflow/core';
+import { Suspense, lazy, useEffect } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { FullPageMessage } from '../../components/FullPageMessage';
+import { ViewerNotice } from './components/ViewerNotice';
+import { useFeedback } from '../../components/feedback/feedback-context';
+import { useSignedInSession } from '../auth/session';
+import { useSharePaymentPolling, useViewerContext } from './viewer-api';
+import { PAYMENT_REDIRECT_DELAY_MS, paymentRedirectPath, viewerEntryOf } from './viewer-entry';
+
+/** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
+const isOn = (value: string | null) => value !== null && value !== 'false' && value !== '0';
+
+// Cornerstone loads only when the study may be opened.
+const ViewerWorkspace = lazy(() => import('./ViewerWorkspace'));
+
+/**
+ * /viewer/:studyInstanceUids/:id?v=&p=&d=&showEditor= (spec-core §2 Viewer entry): the study's
+ * context decides whether the images open; viewer-role sessions are checked for payment (§4).
+ */
+export default function ViewerPage() {
+  const { id: idParam = '' } = useParams();
+  const [search] = useSearchParams();
+  const id = Number(idParam);
+  const session = useSignedInSession();
+  const navigate = useNavigate();
+  const { showError } = useFeedback();
+  const isViewerSession = session.roles.includes('ROLE_VIEWER');
+  const paymentNotDone = useSharePaymentPolling(isViewerSession);
+  const context = useViewerContext(id);
+  const opening = context.data ? viewerEntryOf(context.data) : null;
+  const warning = opening?.kind === 'open' ? opening.warning : null;
+
+  useEffect(() => {
+    if (!paymentNotDone) return undefined;
+    showError(MESSAGES.paymentNeeded);
+    const timer = window.setTimeout(
+      () => void navigate(paymentRedirectPath(session.user.email)),
+      PAYMENT_REDIRECT_DELAY_MS,
+    );
+    return () => window.clearTimeout(timer);
+  }, [paymentNotDone, navigate, session.user.email, showError]);
+
+  useEffect(() => {
+    if (warning) showError(warning);
+  }, [warning, showError]);
+
+  if (paymentNotDone) return <ViewerNotice text={MESSAGES.paymentNeeded} />;
+  if (context.isError) return <ViewerNotice text={MESSAGES.notFound} />;
+  if (!context.data || !opening) return <FullPageMessage text="Opening the study…" />;
+  if (opening.kind === 'blocked') return <ViewerNotice text={opening.message} />;
+  return (
+    <Suspense fallback={<FullPageMessage text="Loading the viewer…" />}>
+      <ViewerWorkspace context={context.data} showEditor={isOn(search.get('showEditor'))} />
+    </Suspense>
+  );
+}

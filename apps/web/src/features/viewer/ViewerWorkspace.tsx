@@ -1,0 +1,324 @@
+import CloseIcon from '@mui/icons-material/Close';
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { annotation as csAnnotation } from '@cornerstonejs/tools';
+import type { TViewerContext } from '@radflow/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { KeyboardShortcutsDialog } from '../../app/shell/KeyboardShortcutsDialog';
+import { useFeedback } from '../../components/feedback/feedback-context';
+import { useSignedInSession } from '../auth/session';
+import { ArrowLabelDialog, type TArrowLabelRequest } from './components/ArrowLabelDialog';
+import { EditorPanelPlaceholder } from './components/EditorPanelPlaceholder';
+import { PriorsPanel, type TPriorStudy } from './components/PriorsPanel';
+import { SeriesPanel } from './components/SeriesPanel';
+import { ViewerToolbar, type TViewAction } from './components/ViewerToolbar';
+import { ViewportPane } from './components/ViewportPane';
+import { createDicomwebSource, type TSeriesSummary } from './data-source/dicomweb-source';
+import type { TFrameRef } from './data-source/image-ids';
+import { useViewerEngine } from './engine/useViewerEngine';
+import { useSyncedPrior } from './engine/useSyncedPrior';
+import {
+  LAYOUTS,
+  changeLayout,
+  showSeries,
+  stepSeries,
+  type TGridState,
+  type TLayoutKey,
+  type TViewportContent,
+} from './layout';
+import { displaySeriesName } from './series-names';
+import { useAnnotationSync } from './useAnnotationSync';
+import { useViewerKeyboard } from './useViewerKeyboard';
+import { useKeyImages } from './useKeyImages';
+import { useWeasisLaunch } from './viewer-api';
+import type { TToolKey, TViewerCommand } from './viewer-keys';
+import { WINDOW_PRESETS } from './viewer-shortcuts';
+
+const viewportIdOf = (index: number) => `vp-${index}`;
+const seriesQueryKey = (studyInstanceUid: string) => ['viewer-series', studyInstanceUid] as const;
+
+/** The reading screen (issue 5 §2, §3): series panel, toolbar, viewport grid, priors, editor panel. */
+export default function ViewerWorkspace({
+  context,
+  showEditor,
+}: {
+  context: TViewerContext;
+  showEditor: boolean;
+}) {
+  const session = useSignedInSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { showError } = useFeedback();
+  const source = useMemo(() => createDicomwebSource(), []);
+  const { engine, error: engineError } = useViewerEngine();
+  const studySeries = useQuery({
+    queryKey: seriesQueryKey(context.studyInstanceUid),
+    queryFn: () => source.listSeries(context.studyInstanceUid),
+    staleTime: Infinity,
+  });
+  const [grid, setGrid] = useState<TGridState>({ layout: '1x1', series: [null], active: 0 });
+  const [tool, setTool] = useState<TToolKey>('windowLevel');
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [activeFrame, setActiveFrame] = useState<TFrameRef | null>(null);
+  const [prior, setPrior] = useState<TPriorStudy | null>(null);
+  const [arrowLabel, setArrowLabel] = useState<TArrowLabelRequest | null>(null);
+  const { onSeriesShown } = useAnnotationSync(context, engine, session.user.email);
+  const keyImages = useKeyImages(context);
+  const weasis = useWeasisLaunch(context.id);
+  useSyncedPrior(engine, prior !== null && grid.layout === '1x2');
+  useEffect(() => engine?.setArrowLabelPrompt((initial, done) => setArrowLabel({ initial, done })), [engine]);
+
+  const mainContents = useMemo(
+    () =>
+      (studySeries.data ?? []).map((s) => ({
+        studyInstanceUid: context.studyInstanceUid,
+        seriesInstanceUid: s.seriesInstanceUid,
+      })),
+    [studySeries.data, context.studyInstanceUid],
+  );
+
+  // The first series opens by itself.
+  useEffect(() => {
+    const [first] = mainContents;
+    if (first) setGrid((g) => (g.series.every((s) => s === null) ? showSeries(g, 0, first) : g));
+  }, [mainContents]);
+
+  const activeId = viewportIdOf(grid.active);
+  const activeContent = grid.series[grid.active] ?? null;
+  const isMainFrame = activeFrame !== null && activeContent?.studyInstanceUid === context.studyInstanceUid;
+  const { isKeyImage } = keyImages;
+
+  const seriesOfStudy = useCallback(
+    (studyInstanceUid: string): TSeriesSummary[] =>
+      queryClient.getQueryData<TSeriesSummary[]>(seriesQueryKey(studyInstanceUid)) ?? [],
+    [queryClient],
+  );
+  const nameOf = (s: TSeriesSummary) => displaySeriesName(s.description, s.seriesNumber, context.seriesNames);
+  const seriesLineOf = (content: TViewportContent | null) => {
+    if (!content) return '';
+    const s = seriesOfStudy(content.studyInstanceUid).find(
+      (x) => x.seriesInstanceUid === content.seriesInstanceUid,
+    );
+    return s ? `Ser: ${s.seriesNumber ?? '—'} ${nameOf(s)}` : '';
+  };
+
+  const selectTool = (next: TToolKey) => {
+    setTool(next);
+    engine?.setPrimaryTool(next);
+  };
+
+  const runCommand = (command: TViewerCommand) => {
+    switch (command.kind) {
+      case 'preset': {
+        const preset = WINDOW_PRESETS[command.index];
+        if (preset) engine?.setWindow(activeId, preset.width, preset.level);
+        return;
+      }
+      case 'tool':
+        selectTool(command.tool);
+        return;
+      case 'frame':
+        engine?.scroll(activeId, command.step);
+        return;
+      case 'series': {
+        const study = activeContent?.studyInstanceUid ?? context.studyInstanceUid;
+        const uids = seriesOfStudy(study).map((s) => s.seriesInstanceUid);
+        const next = stepSeries(uids, activeContent?.seriesInstanceUid ?? null, command.step);
+        if (next)
+          setGrid((g) => showSeries(g, g.active, { studyInstanceUid: study, seriesInstanceUid: next }));
+        return;
+      }
+      default: {
+        const never: never = command;
+        return never;
+      }
+    }
+  };
+
+  const runView = (action: TViewAction) => {
+    if (!engine) return;
+    if (action === 'invert') engine.invert(activeId);
+    else if (action === 'rotate') engine.rotate(activeId, 90);
+    else if (action === 'flipH') engine.flip(activeId, 'horizontal');
+    else if (action === 'flipV') engine.flip(activeId, 'vertical');
+    else engine.reset(activeId);
+  };
+
+  const deleteSelected = () => {
+    for (const uid of csAnnotation.selection.getAnnotationsSelected() ?? []) {
+      const selected = csAnnotation.state.getAnnotation(uid);
+      if (selected && !selected.isLocked) csAnnotation.state.removeAnnotation(uid);
+    }
+    engine?.viewport(activeId)?.render();
+  };
+
+  useViewerKeyboard({
+    enabled: !shortcutsOpen && arrowLabel === null,
+    canAnnotate: context.canAnnotate,
+    onCommand: runCommand,
+    onDelete: deleteSelected,
+  });
+
+  const toggleKeyImage = () => {
+    if (activeFrame && isMainFrame) keyImages.toggle(activeFrame);
+  };
+
+  const openPrior = async (study: TPriorStudy) => {
+    const series = await queryClient.fetchQuery({
+      queryKey: seriesQueryKey(study.studyInstanceUid),
+      queryFn: () => source.listSeries(study.studyInstanceUid),
+      staleTime: Infinity,
+    });
+    const [first] = series;
+    if (!first) {
+      showError('The prior study has no images.');
+      return;
+    }
+    setPrior(study);
+    setGrid((g) => ({
+      layout: '1x2',
+      series: [
+        g.series[g.active] ?? mainContents[0] ?? null,
+        { studyInstanceUid: study.studyInstanceUid, seriesInstanceUid: first.seriesInstanceUid },
+      ],
+      active: 0,
+    }));
+  };
+
+  const openWeasis = () =>
+    weasis.mutate(undefined, {
+      onSuccess: (launchUrl) => {
+        window.location.href = launchUrl;
+      },
+    });
+
+  const close = () => {
+    if (window.opener) window.close();
+    else void navigate('/');
+  };
+
+  const { rows, columns } = LAYOUTS[grid.layout];
+  return (
+    <Box
+      data-testid="viewer"
+      sx={{
+        position: 'fixed',
+        inset: 0,
+        // Above the shell's app bar and drawer, below dialogs and snackbars.
+        zIndex: (theme) => theme.zIndex.drawer + 50,
+        bgcolor: 'background.default',
+        display: 'flex',
+        flexDirection: 'column',
+      }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1,
+          pl: 1.5,
+          borderBottom: 1,
+          borderColor: 'divider',
+        }}
+      >
+        <Typography sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} noWrap>
+          {context.patientName.replace(/\^+/g, ' ')} · {context.modalities.join('/')}
+        </Typography>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <ViewerToolbar
+            tool={tool}
+            canAnnotate={context.canAnnotate}
+            layout={grid.layout}
+            isKeyImage={activeFrame !== null && isKeyImage(activeFrame)}
+            canMarkKeyImage={context.canAnnotate && isMainFrame}
+            openInWeasis={context.openInWeasis}
+            onTool={selectTool}
+            onPreset={(index) => runCommand({ kind: 'preset', index })}
+            onView={runView}
+            onLayout={(layout: TLayoutKey) => setGrid((g) => changeLayout(g, layout, mainContents))}
+            onToggleKeyImage={toggleKeyImage}
+            onShortcuts={() => setShortcutsOpen(true)}
+            onWeasis={openWeasis}
+          />
+        </Box>
+        <Tooltip title="Close viewer">
+          <IconButton aria-label="Close viewer" onClick={close}>
+            <CloseIcon />
+          </IconButton>
+        </Tooltip>
+      </Box>
+      <Box sx={{ flex: 1, display: 'flex', minHeight: 0 }}>
+        <Box
+          component="aside"
+          sx={{ width: 240, flex: 'none', overflowY: 'auto', borderRight: 1, borderColor: 'divider' }}
+        >
+          {studySeries.isError ? (
+            <Typography color="error" sx={{ p: 1.5 }}>
+              The series list could not be loaded.
+            </Typography>
+          ) : (
+            <SeriesPanel
+              studyInstanceUid={context.studyInstanceUid}
+              series={studySeries.data ?? []}
+              nameOf={nameOf}
+              thumbnailUrl={(uid) => source.thumbnailUrl(context.studyInstanceUid, uid)}
+              shownInActive={activeContent?.seriesInstanceUid ?? null}
+              keyImageCount={keyImages.countInSeries}
+              onOpen={(content) => setGrid((g) => showSeries(g, g.active, content))}
+            />
+          )}
+          <PriorsPanel id={context.id} onOpen={(p) => void openPrior(p)} />
+        </Box>
+        <Box
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            display: 'grid',
+            gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
+            gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+            gap: '2px',
+            bgcolor: 'grey.900',
+          }}
+        >
+          {engineError ? (
+            <Typography color="error" sx={{ p: 2 }}>
+              {engineError}
+            </Typography>
+          ) : (
+            grid.series.map((content, index) => (
+              <ViewportPane
+                key={viewportIdOf(index)}
+                viewportId={viewportIdOf(index)}
+                engine={engine}
+                source={source}
+                content={content}
+                active={index === grid.active}
+                context={context}
+                studyDate={
+                  content && prior && content.studyInstanceUid === prior.studyInstanceUid
+                    ? prior.studyDate
+                    : context.studyDate
+                }
+                seriesLine={seriesLineOf(content)}
+                isKeyImage={(frame) =>
+                  content?.studyInstanceUid === context.studyInstanceUid && isKeyImage(frame)
+                }
+                onActivate={() => setGrid((g) => (g.active === index ? g : { ...g, active: index }))}
+                onDropSeries={(dropped) => setGrid((g) => showSeries(g, index, dropped))}
+                onSeriesShown={onSeriesShown}
+                onCurrentFrame={setActiveFrame}
+              />
+            ))
+          )}
+        </Box>
+        {showEditor && <EditorPanelPlaceholder />}
+      </Box>
+      <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <ArrowLabelDialog request={arrowLabel} onClose={() => setArrowLabel(null)} />
+    </Box>
+  );
+}

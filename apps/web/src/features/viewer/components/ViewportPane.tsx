@@ -1,0 +1,196 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { TViewerContext } from '@radflow/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { TAG, numberOf, numbersOf } from '../data-source/dicom-json';
+import {
+  unsupportedSyntaxOf,
+  type TLoadedSeries,
+  type TViewerDataSource,
+} from '../data-source/dicomweb-source';
+import { frameOfImageId, type TFrameRef } from '../data-source/image-ids';
+import { unsupportedSyntaxText } from '../data-source/transfer-syntax';
+import type { ViewerEngine } from '../engine/viewer-engine';
+import { useViewportReadout } from '../engine/viewport-state';
+import type { TViewportContent } from '../layout';
+import { edgeLabels } from '../orientation';
+import { CineControls } from './CineControls';
+import { ImagePlaceholder } from './ImagePlaceholder';
+import { ViewportOverlay } from './ViewportOverlay';
+
+/** The drag payload of a series thumbnail. */
+export const SERIES_DRAG_TYPE = 'application/x-radflow-series';
+
+export const FAILED_IMAGE_TEXT = 'This image could not be loaded.';
+
+/** Loads a series once per viewer (its metadata and transfer syntaxes). */
+export function useLoadedSeries(source: TViewerDataSource, content: TViewportContent | null) {
+  return useQuery({
+    queryKey: ['viewer-series-stack', content?.studyInstanceUid, content?.seriesInstanceUid],
+    queryFn: () => source.loadSeries(content!.studyInstanceUid, content!.seriesInstanceUid),
+    enabled: content !== null,
+    staleTime: Infinity,
+  });
+}
+
+/** One viewport of the grid: the Cornerstone element, its overlays, cine and failure placeholders. */
+export function ViewportPane({
+  viewportId,
+  engine,
+  source,
+  content,
+  active,
+  context,
+  studyDate,
+  seriesLine,
+  isKeyImage,
+  onActivate,
+  onDropSeries,
+  onSeriesShown,
+  onCurrentFrame,
+}: {
+  viewportId: string;
+  engine: ViewerEngine | null;
+  source: TViewerDataSource;
+  content: TViewportContent | null;
+  active: boolean;
+  context: TViewerContext;
+  studyDate: string;
+  seriesLine: string;
+  isKeyImage: (frame: TFrameRef) => boolean;
+  onActivate: () => void;
+  onDropSeries: (content: TViewportContent) => void;
+  onSeriesShown: (viewportId: string, series: TLoadedSeries) => void;
+  /** Told the frame on screen while this viewport is the active one (for the key-image toggle). */
+  onCurrentFrame: (frame: TFrameRef | null) => void;
+}) {
+  const [element, setElement] = useState<HTMLDivElement | null>(null);
+  const [shown, setShown] = useState<TLoadedSeries | null>(null);
+  const loaded = useLoadedSeries(source, content);
+
+  useEffect(() => {
+    if (!engine || !element) return undefined;
+    engine.enableViewport(viewportId, element);
+    return () => {
+      setShown(null);
+      engine.disableViewport(viewportId);
+    };
+  }, [engine, element, viewportId]);
+
+  const series = loaded.data ?? null;
+  const allUnsupported = useMemo(
+    () =>
+      series !== null &&
+      series.stack.length > 0 &&
+      series.stack.every((i) => unsupportedSyntaxOf(series, i.sopInstanceUid)),
+    [series],
+  );
+
+  useEffect(() => {
+    if (!engine || !element || !series || allUnsupported) return undefined;
+    let live = true;
+    void engine.showSeries(viewportId, series).then(() => {
+      if (!live) return;
+      setShown(series);
+      onSeriesShown(viewportId, series);
+    });
+    return () => {
+      live = false;
+    };
+    // onSeriesShown is read when the series arrives, not a reason to show it again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [engine, element, series, allUnsupported, viewportId]);
+
+  useEffect(() => {
+    if (!engine || !element) return undefined;
+    // A layout change resizes the viewports that stay: Cornerstone redraws at the new size.
+    const observer = new ResizeObserver(() => engine.resize());
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [engine, element]);
+
+  const readout = useViewportReadout(engine, viewportId, element, shown);
+  const frame = readout?.imageId ? frameOfImageId(readout.imageId) : null;
+  const frameKey = frame ? `${frame.seriesInstanceUid}|${frame.sopInstanceUid}|${frame.frameNumber}` : '';
+  useEffect(() => {
+    if (active) onCurrentFrame(frameKey ? (frameOfImageId(readout?.imageId ?? '') ?? null) : null);
+    // frameKey stands for the frame; the callback is the workspace's setter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, frameKey]);
+  const instance = frame ? series?.stack.find((i) => i.sopInstanceUid === frame.sopInstanceUid) : undefined;
+  const unsupported = series
+    ? allUnsupported
+      ? unsupportedSyntaxOf(series, series.stack[0]?.sopInstanceUid ?? '')
+      : frame && unsupportedSyntaxOf(series, frame.sopInstanceUid)
+    : null;
+  const edges = instance
+    ? edgeLabels(numbersOf(instance.metadata, TAG.imageOrientationPatient), readout ?? {})
+    : null;
+
+  const onDrop = (event: DragEvent) => {
+    const payload = event.dataTransfer.getData(SERIES_DRAG_TYPE);
+    if (!payload) return;
+    event.preventDefault();
+    onDropSeries(JSON.parse(payload) as TViewportContent);
+  };
+
+  let cover: React.ReactNode = null;
+  if (unsupported) cover = <ImagePlaceholder kind="unsupported" text={unsupportedSyntaxText(unsupported)} />;
+  else if (loaded.isError || readout?.failed)
+    cover = <ImagePlaceholder kind="failed" text={FAILED_IMAGE_TEXT} />;
+
+  return (
+    <Box
+      data-testid={`viewport-${viewportId}`}
+      data-active={active}
+      onPointerDownCapture={onActivate}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes(SERIES_DRAG_TYPE)) e.preventDefault();
+      }}
+      onDrop={onDrop}
+      sx={{
+        position: 'relative',
+        minWidth: 0,
+        minHeight: 0,
+        bgcolor: '#000',
+        border: 2,
+        borderColor: active ? 'primary.main' : 'grey.900',
+        overflow: 'hidden',
+      }}
+    >
+      <Box
+        ref={setElement}
+        onContextMenu={(e) => e.preventDefault()}
+        data-testid="viewport-element"
+        sx={{ position: 'absolute', inset: 0 }}
+      />
+      {content === null ? (
+        <Typography
+          sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: 'grey.600' }}
+        >
+          Drop a series here
+        </Typography>
+      ) : series && series.stack.length === 0 ? (
+        <Typography
+          sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: 'grey.500' }}
+        >
+          This series has no images (report, waveform or other non-image object).
+        </Typography>
+      ) : (
+        <ViewportOverlay
+          context={context}
+          studyDate={studyDate}
+          seriesLine={seriesLine}
+          readout={readout}
+          edges={cover ? null : edges}
+          isKeyImage={frame !== null && isKeyImage(frame)}
+        />
+      )}
+      {cover}
+      {element && instance && instance.frames > 1 && !cover && (
+        <CineControls element={element} initialFps={numberOf(instance.metadata, '00180040')} />
+      )}
+    </Box>
+  );
+}

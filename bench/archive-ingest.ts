@@ -23,24 +23,13 @@
  * Beside wall time, each phase reports the server's CPU time per instance (utime + stime of its
  * process from /proc, all threads): on a shared, busy machine that is the figure to compare.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, openSync, closeSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { fileURLToPath } from 'node:url';
 import { buildStorescuProfile, runStorescu } from '../packages/dicom/src/dimse/dcmtk.js';
-import {
-  freePort,
-  startOrthanc,
-  stopProcess,
-  waitForPort,
-  type OrthancPeer,
-} from '../packages/dicom/src/dimse/peers.js';
+import { startOrthanc, type OrthancPeer } from '../packages/dicom/src/dimse/peers.js';
 import { CT_IMAGE_STORAGE, EXPLICIT_LE, writeCtSeries, type WrittenSeries } from './lib/ct-series.js';
+import { bearerToken, startBuiltServer, stowFiles } from './lib/radflow-server.js';
 
 const RADFLOW_AET = 'RADFLOW';
 const CENTER_AET = 'DEMOCENTER';
@@ -128,84 +117,14 @@ async function readStatusKb(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<numb
 }
 
 // ---------------------------------------------------------------- the Radflow server child
-interface RadflowServer {
-  readonly process: ChildProcess;
-  readonly baseUrl: string;
-  readonly dicomPort: number;
-  readonly logFile: string;
-  stop(): Promise<void>;
-}
-
-async function startRadflow(work: string, profileDir: string | null): Promise<RadflowServer> {
-  const serverDir = resolve(dirname(fileURLToPath(import.meta.url)), '../apps/server');
-  const bundle = serverBundle ? resolve(serverBundle) : join(serverDir, 'dist/main.js');
-  await stat(bundle).catch(() => {
-    throw new Error(`${bundle} is missing: run npm run build -w @radflow/server first`);
+const startRadflow = (work: string, profileDir: string | null) =>
+  startBuiltServer({
+    work,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(serverBundle ? { bundle: serverBundle } : {}),
+    nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [],
+    env: { DICOM_AET: RADFLOW_AET },
   });
-  const dataDir = join(work, 'radflow-data');
-  await mkdir(dataDir, { recursive: true });
-  const port = await freePort();
-  let dicomPort = await freePort();
-  while (dicomPort === port) dicomPort = await freePort();
-  const logFile = join(work, 'radflow.log');
-  const logFd = openSync(logFile, 'a');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DICOM_PORT: String(dicomPort),
-    DICOM_AET: RADFLOW_AET,
-    SEED_DEMO: 'true',
-  };
-  delete env.DATABASE_URL;
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  const execArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...execArgs, bundle], {
-    cwd: serverDir,
-    env,
-    stdio: ['ignore', logFd, logFd],
-  });
-  closeSync(logFd);
-  const stop = () => stopProcess(child, 20_000);
-  try {
-    const deadline = Date.now() + 120_000;
-    const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code) => reject(new Error(`Radflow server exited (${code})`))),
-    );
-    exited.catch(() => undefined);
-    await Promise.race([
-      (async () => {
-        await waitForPort(port, '127.0.0.1', Math.max(1, deadline - Date.now()));
-        await waitForPort(dicomPort, '127.0.0.1', Math.max(1, deadline - Date.now()));
-      })(),
-      exited,
-    ]);
-  } catch (error) {
-    await stop();
-    const log = await readFile(logFile, 'utf8').catch(() => '');
-    throw new Error(`Radflow server did not start: ${log.slice(-3000)}`, { cause: error });
-  }
-  return { process: child, baseUrl: `http://127.0.0.1:${port}`, dicomPort, logFile, stop };
-}
-
-/** Signs in as the demo center user and returns its API token (GET /api/user/token). */
-async function bearerToken(baseUrl: string): Promise<string> {
-  const login = await fetch(`${baseUrl}/api/do-login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-device-id': 'radflow-bench' },
-    body: JSON.stringify(CENTER_USER),
-  });
-  if (!login.ok) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const token = await fetch(`${baseUrl}/api/user/token`, { headers: { cookie } });
-  if (!token.ok) throw new Error(`GET /api/user/token: ${token.status} ${await token.text()}`);
-  return ((await token.json()) as { token: string }).token;
-}
 
 type DicomJson = Record<string, { vr: string; Value?: unknown[] }>;
 
@@ -231,52 +150,6 @@ async function orthancCount(orthanc: OrthancPeer, studyUid: string): Promise<num
 }
 
 // ---------------------------------------------------------------- STOW-RS
-/** POSTs `files` as one multipart/related body streamed from disk; resolves to the number stored. */
-async function stow(url: string, files: readonly string[], headers: Record<string, string>): Promise<number> {
-  const boundary = `radflow-bench-${crypto.randomUUID()}`;
-  const partHead = (first: boolean) =>
-    Buffer.from(`${first ? '' : '\r\n'}--${boundary}\r\nContent-Type: application/dicom\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const sizes = await Promise.all(files.map(async (file) => (await stat(file)).size));
-  const contentLength =
-    sizes.reduce((sum, size, i) => sum + size + partHead(i === 0).length, 0) + tail.length;
-  async function* body(): AsyncGenerator<Buffer> {
-    for (const [i, file] of files.entries()) {
-      yield partHead(i === 0);
-      for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) yield chunk as Buffer;
-    }
-    yield tail;
-  }
-  const { status, text } = await new Promise<{ status: number; text: string }>((done, fail) => {
-    const req = httpRequest(url, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`,
-        'content-length': String(contentLength),
-        accept: 'application/dicom+json',
-      },
-    });
-    req.once('error', fail);
-    req.once('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.once('end', () =>
-        done({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
-      );
-      response.once('error', fail);
-    });
-    pipeline(Readable.from(body()), req).catch(fail);
-  });
-  if (status !== 200) throw new Error(`STOW ${url}: ${status} ${text.slice(0, 500)}`);
-  const answer = JSON.parse(text) as DicomJson;
-  const stored = answer['00081199']?.Value?.length ?? 0;
-  const failed = answer['00081198']?.Value?.length ?? 0;
-  if (failed > 0 || stored !== files.length)
-    throw new Error(`STOW ${url}: ${stored} stored, ${failed} failed of ${files.length}`);
-  return stored;
-}
-
 async function stowAll(
   url: string,
   files: readonly string[],
@@ -284,7 +157,8 @@ async function stowAll(
   headers: Record<string, string>,
 ): Promise<number> {
   const started = performance.now();
-  for (let i = 0; i < files.length; i += perRequest) await stow(url, files.slice(i, i + perRequest), headers);
+  for (let i = 0; i < files.length; i += perRequest)
+    await stowFiles(url, files.slice(i, i + perRequest), headers);
   return (performance.now() - started) / 1000;
 }
 
@@ -381,7 +255,7 @@ async function main(): Promise<void> {
     const radflow = await startRadflow(work, profileDir);
     cleanups.push(() => radflow.stop());
     rss.track('radflow', radflow.process.pid!);
-    const token = await bearerToken(radflow.baseUrl);
+    const token = await bearerToken(radflow.baseUrl, CENTER_USER.email, CENTER_USER.password);
     const auth = { authorization: `Bearer ${token}` };
     const orthanc = skipOrthanc ? null : await startOrthanc();
     if (orthanc) {

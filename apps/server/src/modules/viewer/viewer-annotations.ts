@@ -10,6 +10,7 @@ import {
   canChangeAnnotation,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
 import { users, viewerAnnotations, viewerKeyImages } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadAnnotatableStudy, loadViewerStudy } from './viewer-study.js';
@@ -94,26 +95,9 @@ export async function saveAnnotation(
     data: input.data,
   };
   const saved = await ctx.db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ id: viewerAnnotations.id, createdByUserId: viewerAnnotations.createdByUserId })
-      .from(viewerAnnotations)
-      .where(
-        and(
-          eq(viewerAnnotations.reportStatusId, study.id),
-          eq(viewerAnnotations.annotationUid, annotationUid),
-        ),
-      )
-      .for('update');
+    const existing = await lockAnnotation(tx, study.id, annotationUid);
     if (existing) {
-      if (
-        !canChangeAnnotation({
-          roles: auth.roles,
-          userId: auth.user.id,
-          createdByUserId: existing.createdByUserId,
-        })
-      ) {
-        throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
-      }
+      assertMayChange(auth, existing);
       const [row] = await tx
         .update(viewerAnnotations)
         .set({ ...values, updatedAt: now })
@@ -152,6 +136,31 @@ export async function saveAnnotation(
   };
 }
 
+/** The saved annotation `annotationUid` of report row `reportStatusId`, locked until the transaction ends. */
+async function lockAnnotation(tx: Tx, reportStatusId: number, annotationUid: string) {
+  const [row] = await tx
+    .select({ id: viewerAnnotations.id, createdByUserId: viewerAnnotations.createdByUserId })
+    .from(viewerAnnotations)
+    .where(
+      and(
+        eq(viewerAnnotations.reportStatusId, reportStatusId),
+        eq(viewerAnnotations.annotationUid, annotationUid),
+      ),
+    )
+    .for('update');
+  return row;
+}
+
+/** 403 unless the caller may change this saved annotation (core canChangeAnnotation). */
+function assertMayChange(auth: TAuth, annotation: { createdByUserId: number | null }): void {
+  const allowed = canChangeAnnotation({
+    roles: auth.roles,
+    userId: auth.user.id,
+    createdByUserId: annotation.createdByUserId,
+  });
+  if (!allowed) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
+}
+
 async function emailOf(ctx: AppContext, userId: number | null): Promise<string | undefined> {
   if (userId === null) return undefined;
   const [user] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
@@ -167,26 +176,9 @@ export async function deleteAnnotation(
 ): Promise<void> {
   const study = await loadAnnotatableStudy(ctx.db, auth, id);
   await ctx.db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ id: viewerAnnotations.id, createdByUserId: viewerAnnotations.createdByUserId })
-      .from(viewerAnnotations)
-      .where(
-        and(
-          eq(viewerAnnotations.reportStatusId, study.id),
-          eq(viewerAnnotations.annotationUid, annotationUid),
-        ),
-      )
-      .for('update');
+    const existing = await lockAnnotation(tx, study.id, annotationUid);
     if (!existing) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'annotationUid');
-    if (
-      !canChangeAnnotation({
-        roles: auth.roles,
-        userId: auth.user.id,
-        createdByUserId: existing.createdByUserId,
-      })
-    ) {
-      throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
-    }
+    assertMayChange(auth, existing);
     await tx.delete(viewerAnnotations).where(eq(viewerAnnotations.id, existing.id));
   });
 }

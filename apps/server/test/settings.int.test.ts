@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_MESSAGES, type TPreferenceSection, type TRole, defaultPreferences } from '@radflow/core';
 import {
   type TestApp,
-  TestClient,
+  type TestClient,
   createTestApp,
   createTestCenter,
   createTestGroup,
-  createTestUser,
   setGroupPreference,
 } from './test-app.js';
+import { signedIn } from './worklist-test-data.js';
 
 /**
  * Settings sections of issue 6 §2/§4 through POST /api/setting/update… : a good save answers the
@@ -25,10 +25,7 @@ afterAll(() => t.close());
 async function signedInAs(roles: TRole[], groupId?: number) {
   const group = groupId ?? (await createTestGroup(t.db)).id;
   const center = roles.includes('ROLE_CENTER') ? await createTestCenter(t.db, { groupId: group }) : null;
-  const user = await createTestUser(t.db, { roles, groupId: group, centerId: center?.id ?? null });
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return browser;
+  return (await signedIn(t, { roles, groupId: group, centerId: center?.id ?? null })).browser;
 }
 
 async function sectionOf(browser: TestClient, section: TPreferenceSection): Promise<unknown> {

@@ -9,6 +9,7 @@ import {
   integer,
   json,
   jsonb,
+  numeric,
   pgTable,
   serial,
   text,
@@ -189,7 +190,8 @@ export const messageOutbox = pgTable(
   ],
 );
 
-export const PREFERENCE_SCOPES = ['GROUP', 'USER'] as const;
+/** CENTER holds a center's own sections (series names, lab slots, categories, departments). */
+export const PREFERENCE_SCOPES = ['GROUP', 'CENTER', 'USER'] as const;
 
 /** Stored preference sections (spec-core §3 User preferences); missing fields take core defaults. */
 export const preferences = pgTable(
@@ -205,7 +207,7 @@ export const preferences = pgTable(
   },
   (t) => [
     uniqueIndex('preferences_scope_owner_section_key').on(t.scope, t.ownerId, t.section),
-    check('preferences_scope_check', sql`${t.scope} in ('GROUP', 'USER')`),
+    check('preferences_scope_check', sql`${t.scope} in ('GROUP', 'CENTER', 'USER')`),
   ],
 );
 
@@ -752,4 +754,113 @@ export const viewerKeyImages = pgTable(
   (t) => [
     uniqueIndex('viewer_key_images_report_frame_key').on(t.reportStatusId, t.sopInstanceUid, t.frameNumber),
   ],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Settings (issue 6): uploaded images, signatures, report page layouts, lab invoice prefixes and the
+// audit of group setting changes (apps/server/src/modules/preferences/DECISIONS.md).
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * An image uploaded from the settings (center logo, billing logo, header/footer, signature). The
+ * bytes live in the blob store under `blobKey`; the random id is the public address, so a report
+ * opened from a share link can show the image without a session.
+ */
+export const settingAssets = pgTable(
+  'setting_assets',
+  {
+    id: text('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    uploadedByUserId: integer('uploaded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    assetType: text('asset_type').notNull(),
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    blobKey: text('blob_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('setting_assets_group_idx').on(t.groupId)],
+);
+
+/** A user's signature for reports (spec-lab §3 signature: name and image). */
+export const userSignatures = pgTable('user_signatures', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The footer text under the signature (spec-lab §5: required). */
+  name: text('name').notNull(),
+  imageAssetId: text('image_asset_id').references(() => settingAssets.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const LAYOUT_SCOPES = ['CENTER', 'GROUP', 'USER'] as const;
+
+/**
+ * The report page layout (spec-lab §3 PDF margins: top, bottom, left, right in cm plus header and
+ * footer png images), kept for a center, a group or one user (who owns it: DECISIONS.md).
+ */
+export const reportLayouts = pgTable(
+  'report_layouts',
+  {
+    id: serial('id').primaryKey(),
+    scope: text('scope', { enum: LAYOUT_SCOPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    marginTopCm: numeric('margin_top_cm', { precision: 5, scale: 2 }).notNull(),
+    marginBottomCm: numeric('margin_bottom_cm', { precision: 5, scale: 2 }).notNull(),
+    marginLeftCm: numeric('margin_left_cm', { precision: 5, scale: 2 }).notNull(),
+    marginRightCm: numeric('margin_right_cm', { precision: 5, scale: 2 }).notNull(),
+    headerAssetId: text('header_asset_id').references(() => settingAssets.id),
+    footerAssetId: text('footer_asset_id').references(() => settingAssets.id),
+    updatedBy: text('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('report_layouts_scope_owner_key').on(t.scope, t.ownerId),
+    check('report_layouts_scope_check', sql`${t.scope} in ('CENTER', 'GROUP', 'USER')`),
+  ],
+);
+
+export const LAB_PREFIX_SCOPES = ['CENTER', 'GROUP'] as const;
+
+/**
+ * The lab's invoice and UHID numbering (spec-lab §3 lab prefix): the next number of each is its
+ * sequence; kept for the lab user's center, or the group when the user has no center.
+ */
+export const labPrefixes = pgTable(
+  'lab_prefixes',
+  {
+    id: serial('id').primaryKey(),
+    scope: text('scope', { enum: LAB_PREFIX_SCOPES }).notNull(),
+    ownerId: integer('owner_id').notNull(),
+    prefix: text('prefix').notNull(),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    uhidPrefix: text('uhid_prefix').notNull(),
+    uhidSequence: bigint('uhid_sequence', { mode: 'number' }).notNull(),
+    updatedBy: text('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('lab_prefixes_scope_owner_key').on(t.scope, t.ownerId)],
+);
+
+/**
+ * Who changed which group setting, from what to what, when (issue 6 §3: group switches are audited).
+ * One row per changed field, written in the transaction that saves the section.
+ */
+export const settingChanges = pgTable(
+  'setting_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    section: text('section').notNull(),
+    field: text('field').notNull(),
+    oldValue: jsonb('old_value'),
+    newValue: jsonb('new_value'),
+    changedByUserId: integer('changed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    changedBy: text('changed_by').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('setting_changes_group_changed_idx').on(t.groupId, t.changedAt)],
 );

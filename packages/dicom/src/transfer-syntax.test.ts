@@ -15,18 +15,6 @@ describe('transfer syntax table', () => {
     }
   });
 
-  it('says which syntaxes the browser codecs decode', () => {
-    const decodable = (uid: string) => getTransferSyntax(uid)?.isBrowserDecodable;
-    for (const uid of Object.values(TRANSFER_SYNTAX)) {
-      expect(decodable(uid), uid).toBe(
-        uid !== TRANSFER_SYNTAX.encapsulatedUncompressedExplicitVrLittleEndian,
-      );
-    }
-    expect(decodable('1.2.840.10008.1.2.4.100')).toBe(false); // MPEG2
-    expect(decodable('1.2.840.10008.1.2.4.102')).toBe(false); // H.264
-    expect(decodable('1.2.840.10008.1.2.4.107')).toBe(false); // HEVC
-  });
-
   it('marks encapsulated, deflated and big endian syntaxes', () => {
     expect(getTransferSyntax(TRANSFER_SYNTAX.rleLossless)?.isEncapsulated).toBe(true);
     expect(getTransferSyntax(TRANSFER_SYNTAX.implicitVrLittleEndian)).toMatchObject({
@@ -45,7 +33,6 @@ describe('transfer syntax table', () => {
     expect(describeTransferSyntax('1.2.3.999')).toMatchObject({
       isEncapsulated: true,
       isExplicitVr: true,
-      isBrowserDecodable: false,
     });
   });
 });

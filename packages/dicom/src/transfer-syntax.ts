@@ -1,9 +1,7 @@
 /**
  * Transfer syntaxes (PS3.5 §10, Annex A; UIDs from PS3.6 Annex A).
- *
- * `isBrowserDecodable` says whether the viewer (Cornerstone3D with its WASM codecs) can show frames
- * in that syntax as stored; the server uses it to decide between sending frames as they are and
- * answering "unsupported" for that instance.
+ * Which of them the web viewer decodes is a rule of the browser: `isDecodableSyntax` in
+ * @radflow/core (packages/core/src/viewer/transfer-syntax.ts).
  */
 export interface TransferSyntaxInfo {
   readonly uid: string;
@@ -18,7 +16,6 @@ export interface TransferSyntaxInfo {
   /** A video syntax: the whole Pixel Data is one stream, not one item per frame. */
   readonly isVideo: boolean;
   readonly isRetired: boolean;
-  readonly isBrowserDecodable: boolean;
 }
 
 /** The syntaxes other modules name in code. */
@@ -50,29 +47,17 @@ const video: Flags = { isEncapsulated: true, isExplicitVr: true, isLossy: true, 
 const retiredJpeg: Flags = { isEncapsulated: true, isExplicitVr: true, isRetired: true };
 
 const DEFINITIONS: ReadonlyArray<readonly [string, string, Flags]> = [
-  ['1.2.840.10008.1.2', 'Implicit VR Little Endian', { isExplicitVr: false, isBrowserDecodable: true }],
-  ['1.2.840.10008.1.2.1', 'Explicit VR Little Endian', { ...native, isBrowserDecodable: true }],
+  ['1.2.840.10008.1.2', 'Implicit VR Little Endian', { isExplicitVr: false }],
+  ['1.2.840.10008.1.2.1', 'Explicit VR Little Endian', native],
   ['1.2.840.10008.1.2.1.98', 'Encapsulated Uncompressed Explicit VR Little Endian', encapsulated()],
-  [
-    '1.2.840.10008.1.2.1.99',
-    'Deflated Explicit VR Little Endian',
-    { ...native, isDeflated: true, isBrowserDecodable: true },
-  ],
+  ['1.2.840.10008.1.2.1.99', 'Deflated Explicit VR Little Endian', { ...native, isDeflated: true }],
   [
     '1.2.840.10008.1.2.2',
     'Explicit VR Big Endian (retired)',
-    { ...native, isBigEndian: true, isRetired: true, isBrowserDecodable: true },
+    { ...native, isBigEndian: true, isRetired: true },
   ],
-  [
-    '1.2.840.10008.1.2.4.50',
-    'JPEG Baseline (Process 1)',
-    encapsulated({ isLossy: true, isBrowserDecodable: true }),
-  ],
-  [
-    '1.2.840.10008.1.2.4.51',
-    'JPEG Extended (Process 2 & 4)',
-    encapsulated({ isLossy: true, isBrowserDecodable: true }),
-  ],
+  ['1.2.840.10008.1.2.4.50', 'JPEG Baseline (Process 1)', encapsulated({ isLossy: true })],
+  ['1.2.840.10008.1.2.4.51', 'JPEG Extended (Process 2 & 4)', encapsulated({ isLossy: true })],
   ['1.2.840.10008.1.2.4.52', 'JPEG Extended (Process 3 & 5) (retired)', retiredJpeg],
   [
     '1.2.840.10008.1.2.4.53',
@@ -94,11 +79,7 @@ const DEFINITIONS: ReadonlyArray<readonly [string, string, Flags]> = [
     'JPEG Full Progression, Non-Hierarchical (Process 11 & 13) (retired)',
     retiredJpeg,
   ],
-  [
-    '1.2.840.10008.1.2.4.57',
-    'JPEG Lossless, Non-Hierarchical (Process 14)',
-    encapsulated({ isBrowserDecodable: true }),
-  ],
+  ['1.2.840.10008.1.2.4.57', 'JPEG Lossless, Non-Hierarchical (Process 14)', encapsulated()],
   ['1.2.840.10008.1.2.4.58', 'JPEG Lossless, Non-Hierarchical (Process 15) (retired)', retiredJpeg],
   ['1.2.840.10008.1.2.4.59', 'JPEG Extended, Hierarchical (Process 16 & 18) (retired)', retiredJpeg],
   ['1.2.840.10008.1.2.4.60', 'JPEG Extended, Hierarchical (Process 17 & 19) (retired)', retiredJpeg],
@@ -119,28 +100,16 @@ const DEFINITIONS: ReadonlyArray<readonly [string, string, Flags]> = [
   [
     '1.2.840.10008.1.2.4.70',
     'JPEG Lossless, Non-Hierarchical, First-Order Prediction (Process 14, Selection Value 1)',
-    encapsulated({ isBrowserDecodable: true }),
+    encapsulated(),
   ],
-  [
-    '1.2.840.10008.1.2.4.80',
-    'JPEG-LS Lossless Image Compression',
-    encapsulated({ isBrowserDecodable: true }),
-  ],
+  ['1.2.840.10008.1.2.4.80', 'JPEG-LS Lossless Image Compression', encapsulated()],
   [
     '1.2.840.10008.1.2.4.81',
     'JPEG-LS Lossy (Near-Lossless) Image Compression',
-    encapsulated({ isLossy: true, isBrowserDecodable: true }),
+    encapsulated({ isLossy: true }),
   ],
-  [
-    '1.2.840.10008.1.2.4.90',
-    'JPEG 2000 Image Compression (Lossless Only)',
-    encapsulated({ isBrowserDecodable: true }),
-  ],
-  [
-    '1.2.840.10008.1.2.4.91',
-    'JPEG 2000 Image Compression',
-    encapsulated({ isLossy: true, isBrowserDecodable: true }),
-  ],
+  ['1.2.840.10008.1.2.4.90', 'JPEG 2000 Image Compression (Lossless Only)', encapsulated()],
+  ['1.2.840.10008.1.2.4.91', 'JPEG 2000 Image Compression', encapsulated({ isLossy: true })],
   [
     '1.2.840.10008.1.2.4.92',
     'JPEG 2000 Part 2 Multi-component Image Compression (Lossless Only)',
@@ -173,22 +142,14 @@ const DEFINITIONS: ReadonlyArray<readonly [string, string, Flags]> = [
   ['1.2.840.10008.1.2.4.106.1', 'Fragmentable MPEG-4 AVC/H.264 Stereo High Profile / Level 4.2', video],
   ['1.2.840.10008.1.2.4.107', 'HEVC/H.265 Main Profile / Level 5.1', video],
   ['1.2.840.10008.1.2.4.108', 'HEVC/H.265 Main 10 Profile / Level 5.1', video],
-  [
-    '1.2.840.10008.1.2.4.201',
-    'High-Throughput JPEG 2000 Image Compression (Lossless Only)',
-    encapsulated({ isBrowserDecodable: true }),
-  ],
+  ['1.2.840.10008.1.2.4.201', 'High-Throughput JPEG 2000 Image Compression (Lossless Only)', encapsulated()],
   [
     '1.2.840.10008.1.2.4.202',
     'High-Throughput JPEG 2000 with RPCL Options Image Compression (Lossless Only)',
-    encapsulated({ isBrowserDecodable: true }),
+    encapsulated(),
   ],
-  [
-    '1.2.840.10008.1.2.4.203',
-    'High-Throughput JPEG 2000 Image Compression',
-    encapsulated({ isLossy: true, isBrowserDecodable: true }),
-  ],
-  ['1.2.840.10008.1.2.5', 'RLE Lossless', encapsulated({ isBrowserDecodable: true })],
+  ['1.2.840.10008.1.2.4.203', 'High-Throughput JPEG 2000 Image Compression', encapsulated({ isLossy: true })],
+  ['1.2.840.10008.1.2.5', 'RLE Lossless', encapsulated()],
 ];
 
 const TABLE: ReadonlyMap<string, TransferSyntaxInfo> = new Map(
@@ -204,7 +165,6 @@ const TABLE: ReadonlyMap<string, TransferSyntaxInfo> = new Map(
       isLossy: flags.isLossy ?? false,
       isVideo: flags.isVideo ?? false,
       isRetired: flags.isRetired ?? false,
-      isBrowserDecodable: flags.isBrowserDecodable ?? false,
     },
   ]),
 );
@@ -235,7 +195,6 @@ export function describeTransferSyntax(uid: string): TransferSyntaxInfo {
       isLossy: false,
       isVideo: false,
       isRetired: false,
-      isBrowserDecodable: false,
     }
   );
 }

@@ -6,3 +6,4 @@ export * from './upload-state.js';
 export * from './entry.js';
 export * from './annotate.js';
 export * from './weasis.js';
+export * from './transfer-syntax.js';

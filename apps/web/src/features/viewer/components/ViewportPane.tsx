@@ -10,7 +10,7 @@ import {
   type TViewerDataSource,
 } from '../data-source/dicomweb-source';
 import { frameOfImageId, type TFrameRef } from '../data-source/image-ids';
-import { unsupportedSyntaxText } from '../data-source/transfer-syntax';
+import { unsupportedSyntaxText } from '@radflow/core';
 import type { ViewerEngine } from '../engine/viewer-engine';
 import { useViewportReadout } from '../engine/viewport-state';
 import type { TViewportContent } from '../layout';

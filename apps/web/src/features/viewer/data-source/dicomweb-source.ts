@@ -1,6 +1,6 @@
 import { TAG, numberOf, textOf, type TDicomJson } from './dicom-json';
 import { buildStack, dicomwebRoot, type TStackInstance } from './image-ids';
-import { isDecodableSyntax } from './transfer-syntax';
+import { isDecodableSyntax } from '@radflow/core';
 
 /** One series of the study as the series panel lists it. */
 export interface TSeriesSummary {

@@ -1,9 +1,10 @@
 /**
- * Which stored transfer syntaxes the viewer's decoders handle: the list of Cornerstone's decode
- * worker (@cornerstonejs/dicom-image-loader 5.14 decodeImageFrame). The server sends frames as stored
- * (big endian swapped to little), so anything else is shown as unsupported rather than tried.
+ * Which stored transfer syntaxes the web viewer's decoders handle: the list of Cornerstone's decode
+ * worker (@cornerstonejs/dicom-image-loader 5.14 decodeImageFrame; check it again when Cornerstone is
+ * upgraded). The server sends frames as stored (big endian swapped to little), so anything else is
+ * shown as unsupported rather than tried. One list for the browser and any server code that asks.
  */
-const DECODABLE = new Set([
+export const BROWSER_DECODABLE_TRANSFER_SYNTAXES: ReadonlySet<string> = new Set([
   '1.2.840.10008.1.2',
   '1.2.840.10008.1.2.1',
   '1.2.840.10008.1.2.2',
@@ -49,7 +50,7 @@ const UNSUPPORTED_NAMES: Record<string, string> = {
 
 /** Whether the browser can show frames stored in this syntax (an unknown, empty one is tried). */
 export function isDecodableSyntax(uid: string): boolean {
-  return uid === '' || DECODABLE.has(uid);
+  return uid === '' || BROWSER_DECODABLE_TRANSFER_SYNTAXES.has(uid);
 }
 
 /** The text of the 'unsupported' placeholder, naming the syntax. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDecodableSyntax, unsupportedSyntaxText } from './transfer-syntax';
+import { isDecodableSyntax, unsupportedSyntaxText } from './transfer-syntax.js';
 
 describe('transfer syntaxes in the browser', () => {
   it('decodes the corpus families: native, big endian, JPEG, JPEG-LS, JPEG 2000, RLE', () => {

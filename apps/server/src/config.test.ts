@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       TRUST_PROXY: 'loopback',
       HOST: '0.0.0.0',
+      DATABASE_POOL_SIZE: 10,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.OUTBOX_MIRROR_FILE).toBeUndefined();
@@ -64,6 +65,14 @@ describe('loadConfig', () => {
     expect(message).toMatch(/DICOM_AET: must be 1 to 16 printable ASCII characters/);
     expect(message).not.toContain('secret');
     expect((error as ConfigError).problems).toHaveLength(4);
+  });
+
+  it('reads the PostgreSQL pool size and refuses one that is not a positive whole number', () => {
+    expect(loadConfig({ DATABASE_POOL_SIZE: '24' }).DATABASE_POOL_SIZE).toBe(24);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE: must be at least 1/);
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '2.5' })).toThrow(
+      /DATABASE_POOL_SIZE: must be a whole number of connections/,
+    );
   });
 
   it('refuses a port out of range', () => {

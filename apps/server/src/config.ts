@@ -40,6 +40,19 @@ export const ZServerConfig = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  /**
+   * PostgreSQL connections the server keeps open. Each one is a backend process on the database
+   * host: size it to the database's cores (about 2-3 per core), not to the number of users.
+   */
+  DATABASE_POOL_SIZE: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of connections' })
+      .int('must be a whole number of connections')
+      .min(1, 'must be at least 1')
+      .max(200, 'must be at most 200')
+      .default(10),
+  ),
   DICOM_PORT: port(11112),
   DICOM_AET: z.preprocess(
     emptyAsUndefined,

@@ -218,9 +218,10 @@ export async function openPostgres(
 /** DATABASE_URL set: PostgreSQL; else PGlite persisted under DATA_DIR/db. */
 export function openDatabase(config: {
   DATABASE_URL?: string | undefined;
+  DATABASE_POOL_SIZE?: number;
   DATA_DIR: string;
 }): Promise<DbHandle> {
   return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL)
+    ? openPostgres(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE })
     : openPglite({ dataDir: path.join(config.DATA_DIR, 'db') });
 }

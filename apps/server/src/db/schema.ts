@@ -11,6 +11,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -863,4 +864,26 @@ export const settingChanges = pgTable(
     changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('setting_changes_group_changed_idx').on(t.groupId, t.changedAt)],
+);
+
+/**
+ * Who had a study open in the viewer, and when last (spec-core §6: assignors with showActiveInViewer
+ * see the top 3 recently active viewer users). One row per study and user, its time moved forward by
+ * the viewer's heartbeat while the page is open and visible.
+ */
+export const viewerActivity = pgTable(
+  'viewer_activity',
+  {
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reportStatusId, t.userId] }),
+    index('viewer_activity_report_recent_idx').on(t.reportStatusId, t.lastActiveAt),
+  ],
 );

@@ -151,3 +151,25 @@ export const ZShareInfo = z
   .object({ paymentNotDone: z.boolean(), paymentPolling: z.boolean() })
   .meta({ id: 'ShareInfo' });
 export type TShareInfo = z.infer<typeof ZShareInfo>;
+
+/** How often the open viewer says the user is still there (POST /api/viewer/:id/activity). */
+export const VIEWER_HEARTBEAT_MS = 60_000;
+
+/** spec-core §6: assignors with showActiveInViewer see the top 3 recently active viewer users. */
+export const ACTIVE_IN_VIEWER_LIMIT = 3;
+
+/** POST /api/viewer/active-users: the report rows of the list page on screen. */
+export const ZActiveInViewerRequest = z.object({
+  ids: z.array(z.number().int().positive().max(2_147_483_647)).max(100),
+});
+export type TActiveInViewerRequest = z.infer<typeof ZActiveInViewerRequest>;
+
+/** spec-lab §3 Viewer activity: userEmail, lastActive (an ISO instant). */
+export const ZViewerActivity = z.object({ userEmail: z.string(), lastActive: z.string() });
+export type TViewerActivity = z.infer<typeof ZViewerActivity>;
+
+/** Per report row id (as a string key), its most recent viewer users, newest first; rows without any are left out. */
+export const ZActiveInViewer = z
+  .object({ activeUsers: z.record(z.string(), z.array(ZViewerActivity)) })
+  .meta({ id: 'ActiveInViewer' });
+export type TActiveInViewer = z.infer<typeof ZActiveInViewer>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TRole } from '../roles.js';
 import { WORKLIST_MESSAGES } from '../worklist/messages.js';
-import { hasFullViewer, isCenterOnlyUser, viewerEntry } from './entry.js';
+import { hasFullViewer, isCenterOnlyUser, seesActiveInViewer, viewerEntry } from './entry.js';
 
 const entry = (opts: Partial<Parameters<typeof viewerEntry>[0]> = {}) =>
   viewerEntry({ status: opts.status ?? 'CREATED', upload: opts.upload ?? 'COMPLETE' });
@@ -46,5 +46,13 @@ describe('hasFullViewer (spec-core §2: centers only with enableFullViewerForCen
     expect(isCenterOnlyUser(['ROLE_CENTER', 'ROLE_CENTER_SHARE_ALL'])).toBe(true);
     expect(isCenterOnlyUser(['ROLE_CENTER', 'ROLE_DOCTOR'])).toBe(false);
     expect(isCenterOnlyUser([])).toBe(false);
+  });
+});
+
+describe('seesActiveInViewer (spec-core §6)', () => {
+  it('is an assignor of a group with showActiveInViewer on', () => {
+    expect(seesActiveInViewer(['ROLE_ASSIGNOR'], { showActiveInViewer: true })).toBe(true);
+    expect(seesActiveInViewer(['ROLE_ASSIGNOR'], { showActiveInViewer: false })).toBe(false);
+    expect(seesActiveInViewer(['ROLE_DOCTOR', 'ROLE_VERIFIER'], { showActiveInViewer: true })).toBe(false);
   });
 });

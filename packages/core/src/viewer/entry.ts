@@ -1,5 +1,5 @@
 import type { TGroupFlags } from '../preferences.js';
-import { CENTER_ROLES, type TRole } from '../roles.js';
+import { CENTER_ROLES, type TRole, hasRole } from '../roles.js';
 import type { TUploadState, TViewerEntry } from '../schemas/viewer.js';
 import { WORKLIST_MESSAGES } from '../worklist/messages.js';
 import type { TReportStatus } from '../worklist/statuses.js';
@@ -44,4 +44,15 @@ export function viewerEntry(input: { status: TReportStatus; upload: TUploadState
   if (input.upload === 'NONE') return { allowed: false, message: WORKLIST_MESSAGES.studyNotUploaded };
   if (input.upload === 'PARTIAL') return { allowed: true, message: WORKLIST_MESSAGES.studyNotFullyUploaded };
   return { allowed: true };
+}
+
+/**
+ * spec-core §6 / spec-lab §6: an assignor of a group with showActiveInViewer sees who was last active
+ * in the viewer on each study of the list.
+ */
+export function seesActiveInViewer(
+  roles: readonly TRole[],
+  flags: Pick<TGroupFlags, 'showActiveInViewer'>,
+): boolean {
+  return flags.showActiveInViewer && hasRole(roles, 'ROLE_ASSIGNOR');
 }

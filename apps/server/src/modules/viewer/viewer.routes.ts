@@ -2,6 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZActiveInViewer,
+  ZActiveInViewerRequest,
   ZKeyImage,
   ZKeyImageInput,
   ZShareInfo,
@@ -26,6 +28,7 @@ import {
   saveAnnotation,
   unmarkKeyImage,
 } from './viewer-annotations.js';
+import { listActiveInViewer, recordViewerActivity } from './viewer-activity.js';
 import { getViewerContext } from './viewer-context.js';
 import { listPriors } from './viewer-priors.js';
 import { launchWeasis, weasisManifest } from './weasis.js';
@@ -180,5 +183,32 @@ export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (
       }),
     },
     (request) => getShareInfo(authOf(request)),
+  );
+
+  app.post(
+    '/viewer/:id/activity',
+    {
+      ...signedIn,
+      schema: doc("The open viewer's heartbeat: the caller is active on the study now", {
+        params: ZViewerIdParams,
+        response: { 204: z.null(), ...errorResponses(400, 401, 404) },
+      }),
+    },
+    async (request, reply) => {
+      await recordViewerActivity(app.ctx.db, authOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/viewer/active-users',
+    {
+      ...signedIn,
+      schema: doc('Who was last active in the viewer on each listed study (assignors, showActiveInViewer)', {
+        body: ZActiveInViewerRequest,
+        response: { 200: ZActiveInViewer, ...errorResponses(400, 401, 403) },
+      }),
+    },
+    (request) => listActiveInViewer(app.ctx.db, authOf(request), request.body.ids),
   );
 };

@@ -53,7 +53,7 @@ const renderViewer = () =>
 
 describe('ViewerPage entry (spec-core §2 Viewer entry, §4 Viewer payment)', () => {
   it('shows why a deleted study does not open, on a plain page without the viewer', async () => {
-    fakeApi({
+    const api = fakeApi({
       ...sessionHandlers(buildUser(['ROLE_DOCTOR'])),
       'GET /api/viewer/7/context': {
         body: context({ deleted: true, entry: { allowed: false, message: 'Study has been deleted' } }),
@@ -63,6 +63,8 @@ describe('ViewerPage entry (spec-core §2 Viewer entry, §4 Viewer payment)', ()
     expect((await screen.findByTestId('viewer-notice')).textContent).toBe('Study has been deleted');
     expect(screen.queryByTestId('viewer')).toBeNull();
     expect(document.querySelector('canvas')).toBeNull();
+    // Nobody is reading a study that did not open: no heartbeat for the assignors' list.
+    expect(api.calls('POST', '/api/viewer/7/activity')).toHaveLength(0);
   });
 
   it("tells a viewer session 'Payment needed' and takes it to the share page of its e-mail", async () => {

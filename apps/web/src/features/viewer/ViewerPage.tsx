@@ -5,7 +5,7 @@ import { FullPageMessage } from '../../components/FullPageMessage';
 import { ViewerNotice } from './components/ViewerNotice';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
-import { useSharePaymentPolling, useViewerContext } from './viewer-api';
+import { useSharePaymentPolling, useViewerContext, useViewerHeartbeat } from './viewer-api';
 import { PAYMENT_REDIRECT_DELAY_MS, paymentRedirectPath, viewerEntryOf } from './viewer-entry';
 
 /** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
@@ -30,6 +30,7 @@ export default function ViewerPage() {
   const context = useViewerContext(id);
   const opening = context.data ? viewerEntryOf(context.data) : null;
   const warning = opening?.kind === 'open' ? opening.warning : null;
+  useViewerHeartbeat(id, opening?.kind === 'open' && !paymentNotDone);
 
   useEffect(() => {
     if (!paymentNotDone) return undefined;

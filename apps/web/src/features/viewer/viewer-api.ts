@@ -1,6 +1,7 @@
 import { type UseQueryResult, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   PAYMENT_POLL_MS,
+  VIEWER_HEARTBEAT_MS,
   type TKeyImage,
   type TKeyImageInput,
   type TViewerAnnotation,
@@ -15,6 +16,7 @@ import {
   ZViewerPriors,
   ZWeasisLaunch,
 } from '@radflow/core';
+import { useEffect } from 'react';
 import { ApiError, apiRequest } from '../../api/client';
 
 /*
@@ -202,4 +204,26 @@ export function useSharePaymentPolling(enabled: boolean): boolean {
     retry: false,
   });
   return enabled && query.data?.paymentNotDone === true;
+}
+
+/**
+ * The open viewer's heartbeat (spec-core §6 showActiveInViewer): says at once, then every
+ * VIEWER_HEARTBEAT_MS while the page is visible, that the user is active on the study. Quiet and
+ * best-effort: a lost beat only makes the assignor's "last active" a minute older.
+ */
+export function useViewerHeartbeat(id: number, enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return undefined;
+    const beat = () => {
+      if (document.visibilityState !== 'visible') return;
+      apiRequest(`/api/viewer/${id}/activity`, { method: 'POST', quiet: true }).catch(() => undefined);
+    };
+    beat();
+    const timer = window.setInterval(beat, VIEWER_HEARTBEAT_MS);
+    document.addEventListener('visibilitychange', beat);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', beat);
+    };
+  }, [id, enabled]);
 }

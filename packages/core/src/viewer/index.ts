@@ -7,3 +7,4 @@ export * from './entry.js';
 export * from './annotate.js';
 export * from './weasis.js';
 export * from './transfer-syntax.js';
+export * from './external-viewers.js';

@@ -16,6 +16,8 @@ export interface TStudyZipDownloadOptions {
   proxyUrl?: string | null;
   zipAnonymizationTypeEnum?: TZipAnonymizationType | null;
   recreateZip?: boolean;
+  /** A study's zip was saved under this file name (e.g. to open it in a desktop viewer). */
+  onStudySaved?: (study: TZipStudy, fileName: string) => void;
 }
 
 /**
@@ -31,7 +33,7 @@ export function useStudyZipDownload(options: TStudyZipDownloadOptions = {}) {
   const { showError } = useSnackbar();
   const [state, setState] = useState<TZipDownloadState>({ status: 'idle' });
   const controller = useRef<AbortController | null>(null);
-  const { proxyUrl: proxyOverride, zipAnonymizationTypeEnum, recreateZip } = options;
+  const { proxyUrl: proxyOverride, zipAnonymizationTypeEnum, recreateZip, onStudySaved } = options;
 
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -94,8 +96,10 @@ export function useStudyZipDownload(options: TStudyZipDownloadOptions = {}) {
             index = i;
             name = studyDisplayName(study);
           },
-          onStudyDone: (_study, result) => {
-            if (result.kind === 'saved') saved += 1;
+          onStudyDone: (study, result) => {
+            if (result.kind !== 'saved') return;
+            saved += 1;
+            onStudySaved?.(study, result.fileName);
           },
           onStudyFailed: (study, error) => {
             const failure = describeZipFailure(error, study.id, studyDisplayName(study));
@@ -124,7 +128,7 @@ export function useStudyZipDownload(options: TStudyZipDownloadOptions = {}) {
         if (controller.current === abort) controller.current = null;
       }
     },
-    [askForce, proxyOverride, queryClient, zipAnonymizationTypeEnum, recreateZip, showError],
+    [askForce, proxyOverride, queryClient, zipAnonymizationTypeEnum, recreateZip, onStudySaved, showError],
   );
 
   const cancel = useCallback(() => controller.current?.abort(), []);

@@ -34,6 +34,7 @@ import { displaySeriesName } from './series-names';
 import { useAnnotationSync } from './useAnnotationSync';
 import { useViewerKeyboard } from './useViewerKeyboard';
 import { useKeyImages } from './useKeyImages';
+import { useExternalViewers } from './useExternalViewers';
 import { useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
 import { WINDOW_PRESETS } from './viewer-shortcuts';
@@ -69,6 +70,7 @@ export default function ViewerWorkspace({
   const { onSeriesShown } = useAnnotationSync(context, engine, session.user.email);
   const keyImages = useKeyImages(context);
   const weasis = useWeasisLaunch(context.id);
+  const external = useExternalViewers(context);
   useSyncedPrior(engine, prior !== null && grid.layout === '1x2');
   useEffect(() => engine?.setArrowLabelPrompt((initial, done) => setArrowLabel({ initial, done })), [engine]);
 
@@ -236,6 +238,7 @@ export default function ViewerWorkspace({
             isKeyImage={activeFrame !== null && isKeyImage(activeFrame)}
             canMarkKeyImage={context.canAnnotate && isMainFrame}
             openInWeasis={context.openInWeasis}
+            externalViewers={external.viewers}
             onTool={selectTool}
             onPreset={(index) => runCommand({ kind: 'preset', index })}
             onView={runView}
@@ -243,6 +246,7 @@ export default function ViewerWorkspace({
             onToggleKeyImage={toggleKeyImage}
             onShortcuts={() => setShortcutsOpen(true)}
             onWeasis={openWeasis}
+            onExternalViewer={external.open}
           />
         </Box>
         <Tooltip title="Close viewer">
@@ -319,6 +323,7 @@ export default function ViewerWorkspace({
       </Box>
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ArrowLabelDialog request={arrowLabel} onClose={() => setArrowLabel(null)} />
+      {external.dialog}
     </Box>
   );
 }

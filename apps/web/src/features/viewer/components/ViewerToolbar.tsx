@@ -22,6 +22,7 @@ import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
+import { EXTERNAL_VIEWER_LABELS, type TExternalViewer } from '@radflow/core';
 import { useState, type ReactElement } from 'react';
 import { LAYOUTS, type TLayoutKey } from '../layout';
 import { DRAWING_TOOLS, TOOL_KEYS, type TToolKey } from '../viewer-keys';
@@ -49,6 +50,7 @@ export function ViewerToolbar({
   isKeyImage,
   canMarkKeyImage,
   openInWeasis,
+  externalViewers,
   onTool,
   onPreset,
   onView,
@@ -56,6 +58,7 @@ export function ViewerToolbar({
   onToggleKeyImage,
   onShortcuts,
   onWeasis,
+  onExternalViewer,
 }: {
   tool: TToolKey;
   canAnnotate: boolean;
@@ -63,6 +66,8 @@ export function ViewerToolbar({
   isKeyImage: boolean;
   canMarkKeyImage: boolean;
   openInWeasis: boolean;
+  /** Desktop viewers the user may open the study in (core externalViewersOf). */
+  externalViewers: readonly TExternalViewer[];
   onTool: (tool: TToolKey) => void;
   onPreset: (index: number) => void;
   onView: (action: TViewAction) => void;
@@ -70,6 +75,7 @@ export function ViewerToolbar({
   onToggleKeyImage: () => void;
   onShortcuts: () => void;
   onWeasis: () => void;
+  onExternalViewer: (viewer: TExternalViewer) => void;
 }) {
   const [presetAnchor, setPresetAnchor] = useState<HTMLElement | null>(null);
   const tools = TOOLS.filter((t) => canAnnotate || !DRAWING_TOOLS.includes(t.key));
@@ -170,6 +176,11 @@ export function ViewerToolbar({
           Open in Weasis
         </Button>
       )}
+      {externalViewers.map((viewer) => (
+        <Button key={viewer} size="small" startIcon={<LaunchIcon />} onClick={() => onExternalViewer(viewer)}>
+          {EXTERNAL_VIEWER_LABELS[viewer]}
+        </Button>
+      ))}
     </Stack>
   );
 }

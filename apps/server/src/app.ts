@@ -23,6 +23,9 @@ import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
 import type { EmailProvider } from './modules/outbox/email-provider.js';
 import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
 import { viewerRoutes } from './modules/viewer/viewer.routes.js';
+import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
+import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
+import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -127,6 +130,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         outboxMirrorFile: opts.outboxMirrorFile,
       });
       await api.register(viewerRoutes, { publicUrl: opts.publicUrl });
+      await api.register(settingAssetsRoutes);
+      await api.register(labPrefixRoutes);
+      await api.register(labPreferencesRoutes);
     },
     { prefix: '/api' },
   );

@@ -167,6 +167,45 @@ const CASES: Case[] = [
     ],
     forbidden: 'ROLE_LABS_SUPERVISOR',
   },
+  {
+    section: 'BILLING_DETAILS',
+    role: 'ROLE_BILLER',
+    good: {
+      logo: '/api/assets/0123456789abcdef0123456789abcdef',
+      accName: ' Radflow Diagnostics ',
+      bankName: 'State Bank',
+      bankAccount: '001234567890',
+      bankIFSC: ' sbin0001234 ',
+      bankBranch: 'MG Road',
+      pan: 'abcde1234f',
+      gstNumber: '27aapfu0939f1zv',
+      gstPercentage: 18,
+    },
+    saved: {
+      logo: '/api/assets/0123456789abcdef0123456789abcdef',
+      accName: 'Radflow Diagnostics',
+      bankName: 'State Bank',
+      bankAccount: '001234567890',
+      bankIFSC: 'SBIN0001234',
+      bankBranch: 'MG Road',
+      pan: 'ABCDE1234F',
+      gstNumber: '27AAPFU0939F1ZV',
+      gstPercentage: 18,
+    },
+    bad: [
+      [{ gstPercentage: 100.5 }, M.gstPercentageInvalid],
+      [{ gstPercentage: -1 }, M.gstPercentageInvalid],
+      [{ gstPercentage: '18' }, M.gstPercentageInvalid],
+      [{ pan: 'ABCD12345F' }, M.panInvalid],
+      [{ bankIFSC: 'SBIN1001234' }, M.ifscInvalid],
+      [{ bankAccount: '12345' }, M.bankAccountInvalid],
+      [{ bankAccount: '12345678901234567890123' }, M.bankAccountInvalid],
+      [{ bankAccount: '1234-5678' }, M.bankAccountInvalid],
+      [{ logo: 'javascript:alert(1)' }, M.logoInvalid],
+      [{ logo: `https://x.in/${'a'.repeat(1000)}` }, M.logoInvalid],
+    ],
+    forbidden: 'ROLE_DOCTOR',
+  },
 ];
 
 describe.each(CASES)('POST /api/setting/update/$section', (c) => {
@@ -189,10 +228,27 @@ describe.each(CASES)('POST /api/setting/update/$section', (c) => {
     expect(await sectionOf(browser, c.section)).toEqual(c.saved);
   });
 
-  it(`answers 403 to ${c.forbidden}, which has no entry for it, and stores nothing`, async () => {
+  it(`answers 403 to ${c.forbidden}, which has no entry for it, on update and reset`, async () => {
     const browser = await signedInAs([c.forbidden]);
     const res = await browser.post(`/api/setting/update/${c.section}`, c.good);
     expect(res.statusCode).toBe(403);
+    expect((await browser.post(`/api/setting/reset/${c.section}`)).statusCode).toBe(403);
+    expect(await sectionOf(browser, c.section)).toEqual(defaultPreferences()[c.section]);
+  });
+
+  it('reset answers the defaults, and GET /api/user/preference shows them', async () => {
+    const browser = await signedInAs([c.role]);
+    expect((await browser.post(`/api/setting/update/${c.section}`, c.good)).statusCode).toBe(200);
+    const reset = await browser.post(`/api/setting/reset/${c.section}`);
+    if (c.section === 'LAB_DEPARTMENTS') {
+      // Departments cannot be deleted, by a reset either.
+      expect(reset.statusCode).toBe(400);
+      expect(reset.json().errorDescription).toBe(M.departmentCannotBeDeleted);
+      expect(await sectionOf(browser, c.section)).toEqual(c.saved);
+      return;
+    }
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toEqual(defaultPreferences()[c.section]);
     expect(await sectionOf(browser, c.section)).toEqual(defaultPreferences()[c.section]);
   });
 });
@@ -312,5 +368,39 @@ describe('POST /api/setting/update/LAB_SLOTS', () => {
     expect(await sectionOf(center, 'LAB_SLOTS')).toEqual({ slots: [] });
     const doctor = await signedInAs(['ROLE_DOCTOR']);
     expect((await doctor.post('/api/setting/update/LAB_SLOTS', { slots: [slot] })).statusCode).toBe(403);
+  });
+});
+
+describe("UI_PREFERENCES.autoRefresh (the doctor's auto refresh toggle)", () => {
+  it('is on by default; the doctor turns it off and it stays off; a non-boolean is refused', async () => {
+    const doctor = await signedInAs(['ROLE_DOCTOR']);
+    expect(await sectionOf(doctor, 'UI_PREFERENCES')).toMatchObject({ autoRefresh: true });
+    const res = await doctor.post('/api/setting/update/UI_PREFERENCES', { autoRefresh: false });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ autoRefresh: false, popupViewer: false });
+    const bad = await doctor.post('/api/setting/update/UI_PREFERENCES', { autoRefresh: 'no' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().additionalInfo).toBe('autoRefresh');
+    expect(await sectionOf(doctor, 'UI_PREFERENCES')).toMatchObject({ autoRefresh: false });
+  });
+});
+
+describe('REPORT_TEXT is cleaned when saved', () => {
+  it('drops scripts, event handlers and javascript: links, keeps the TipTap markup', async () => {
+    const doctor = await signedInAs(['ROLE_DOCTOR']);
+    const res = await doctor.post('/api/setting/update/REPORT_TEXT', {
+      header:
+        '<h2 style="text-align:center" onclick="steal()">Clinic</h2><script>alert(1)</script>' +
+        '<img src="javascript:alert(1)"><img src="/api/assets/abc123" onerror="x()">',
+      footer: '<p><a href="javascript:alert(1)">call</a> <span style="color:#ff0000">us</span></p>',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const clean = {
+      header: '<h2 style="text-align:center">Clinic</h2><img src="/api/assets/abc123" />',
+      footer: '<p>call <span style="color:#ff0000">us</span></p>',
+      disclaimer: '',
+    };
+    expect(res.json()).toEqual(clean);
+    expect(await sectionOf(doctor, 'REPORT_TEXT')).toEqual(clean);
   });
 });

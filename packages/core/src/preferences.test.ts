@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  CENTER_SECTIONS,
   GROUP_SECTIONS,
   PREFERENCE_SECTIONS,
   ZUserPreferences,
   defaultPreferences,
   groupFlags,
+  preferenceOwnerOf,
   resolvePreferences,
 } from './preferences.js';
 
@@ -131,8 +133,25 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
     });
   });
 
-  it('UI_PREFERENCES holds exactly the listed switches, all off', () => {
-    expect(prefs.UI_PREFERENCES).toEqual(Object.fromEntries(UI_SWITCHES.map((n) => [n, false])));
+  it('UI_PREFERENCES holds exactly the listed switches, all off, and auto refresh on', () => {
+    expect(prefs.UI_PREFERENCES).toEqual({
+      ...Object.fromEntries(UI_SWITCHES.map((n) => [n, false])),
+      autoRefresh: true,
+    });
+  });
+
+  it('BILLING_DETAILS is blank with 0 % GST', () => {
+    expect(prefs.BILLING_DETAILS).toEqual({
+      logo: '',
+      accName: '',
+      bankName: '',
+      bankAccount: '',
+      bankIFSC: '',
+      bankBranch: '',
+      pan: '',
+      gstNumber: '',
+      gstPercentage: 0,
+    });
   });
 
   it('the user sections default to empty', () => {
@@ -181,6 +200,7 @@ describe('resolvePreferences', () => {
       enableVoiceTyping: false,
       popupViewer: true,
       popupViewerDoNotFocus: false,
+      autoRefresh: true,
     });
     expect(prefs.TAGS).toEqual({ tags: [] });
   });
@@ -238,6 +258,30 @@ describe('GROUP_SECTIONS', () => {
       'USER_ADMIN_VISIBLE_PREFERENCES',
       'VERIFICATION_SETTINGS',
     ]);
+  });
+});
+
+describe('preferenceOwnerOf', () => {
+  const centerUser = { id: 7, groupId: 3, centerId: 5 };
+  const looseUser = { id: 8, groupId: 3, centerId: null };
+
+  it('keeps the lab sections and the series mapping at the center', () => {
+    expect([...CENTER_SECTIONS].sort()).toEqual([
+      'LAB_CATEGORY_PRIORITY',
+      'LAB_DEPARTMENTS',
+      'LAB_SLOTS',
+      'SERIES_NAME',
+    ]);
+    for (const section of CENTER_SECTIONS) {
+      expect(preferenceOwnerOf(section, centerUser)).toEqual({ scope: 'CENTER', ownerId: 5 });
+      expect(preferenceOwnerOf(section, looseUser)).toEqual({ scope: 'USER', ownerId: 8 });
+    }
+  });
+
+  it('keeps group sections at the group and the rest at the user', () => {
+    expect(preferenceOwnerOf('GROUP_SWITCHES', centerUser)).toEqual({ scope: 'GROUP', ownerId: 3 });
+    expect(preferenceOwnerOf('BILLING_DETAILS', centerUser)).toEqual({ scope: 'USER', ownerId: 7 });
+    expect(preferenceOwnerOf('TAGS', looseUser)).toEqual({ scope: 'USER', ownerId: 8 });
   });
 });
 

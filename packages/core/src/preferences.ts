@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ZBillingDetailsSetting,
   ZContactInfoSetting,
   ZEditorPreferences,
   ZLabCategoryPrioritySetting,
@@ -101,6 +102,8 @@ export const ZUiPreferences = z.object({
   enableVoiceTyping: flag(),
   popupViewer: flag(),
   popupViewerDoNotFocus: flag(),
+  /** spec-lab §2 auto refresh toggle: the study lists refetch every 25 s (spec-core §9) unless off. */
+  autoRefresh: z.boolean().default(true),
 });
 
 /** spec-lab §3 study table preferences (row colours, the external viewer download folder). */
@@ -143,6 +146,7 @@ export const PREFERENCE_SECTIONS = {
   EDITOR_PREFERENCES: ZEditorPreferences,
   REPORT_TEXT: ZReportTextSetting,
   VERIFICATION_SETTINGS: ZVerificationSettings,
+  BILLING_DETAILS: ZBillingDetailsSetting,
 } as const;
 export type TPreferenceSection = keyof typeof PREFERENCE_SECTIONS;
 
@@ -153,6 +157,36 @@ export const GROUP_SECTIONS: readonly TPreferenceSection[] = [
   'ADMIN_PREFERENCES',
   'VERIFICATION_SETTINGS',
 ];
+
+/**
+ * Sections that belong to the user's center (issue 6 contract): every user of a center (center
+ * users, lab receptionists and supervisors) reads and saves the same one. A user without a center
+ * keeps them as their own.
+ */
+export const CENTER_SECTIONS: readonly TPreferenceSection[] = [
+  'SERIES_NAME',
+  'LAB_SLOTS',
+  'LAB_CATEGORY_PRIORITY',
+  'LAB_DEPARTMENTS',
+];
+
+/** The owners a stored section may have (the preferences table's scope column). */
+export type TPreferenceScope = 'GROUP' | 'CENTER' | 'USER';
+
+/**
+ * Where a section of this user is stored: the group's sections under the group, the center
+ * sections under the user's center (or the user when they have none), the rest under the user.
+ */
+export function preferenceOwnerOf(
+  section: TPreferenceSection,
+  user: { id: number; groupId: number; centerId: number | null },
+): { scope: TPreferenceScope; ownerId: number } {
+  if (GROUP_SECTIONS.includes(section)) return { scope: 'GROUP', ownerId: user.groupId };
+  if (CENTER_SECTIONS.includes(section) && user.centerId !== null) {
+    return { scope: 'CENTER', ownerId: user.centerId };
+  }
+  return { scope: 'USER', ownerId: user.id };
+}
 
 /**
  * What the update calls accept, where it differs from what is read back: stored TAGS written before

@@ -43,6 +43,12 @@ export const SETTINGS_MESSAGES = {
   slotTimeInvalid: 'Please enter the time as HH:mm (24-hour).',
   slotBlockedDateInvalid: 'Blocked dates must be in yyyy-MM-dd format.',
   slotAppointmentsOff: 'Appointment slots are not enabled for this group.',
+  /** Billing details (spec-lab §3 billing; the spec gives no texts). */
+  gstPercentageInvalid: 'GST percentage must be a number from 0 to 100.',
+  panInvalid: 'Please enter a valid PAN (for example ABCDE1234F).',
+  ifscInvalid: 'Please enter a valid IFSC code (for example SBIN0001234).',
+  bankAccountInvalid: 'Bank account number must be 6 to 20 digits.',
+  logoInvalid: 'The logo must be an uploaded image link.',
   /** spec-lab §6: the reset confirmation (web). */
   resetConfirm: 'You are resetting value for user please double check.',
   /** spec-lab §8: the success toast (web). */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { SETTINGS_MESSAGES as M } from './messages.js';
 import {
+  ZBillingDetailsSetting,
   ZContactInfoSetting,
   ZEditorPreferences,
   ZLabCategoryPriorityUpdate,
@@ -169,5 +170,61 @@ describe('VERIFICATION_SETTINGS', () => {
         centersAndDoctorsList: [{ centerEmail: 'c@x.in', doctorEmail: 'd' }],
       }),
     ).toBe(M.emailInvalid);
+  });
+});
+
+describe('BILLING_DETAILS (spec-lab §3 billing)', () => {
+  it('trims, upper-cases PAN, IFSC and GST number, and defaults every field', () => {
+    expect(
+      ZBillingDetailsSetting.parse({
+        pan: ' abcde1234f ',
+        bankIFSC: 'hdfc0ab1234',
+        gstNumber: '27aapfu0939f1zv',
+      }),
+    ).toEqual({
+      logo: '',
+      accName: '',
+      bankName: '',
+      bankAccount: '',
+      bankIFSC: 'HDFC0AB1234',
+      bankBranch: '',
+      pan: 'ABCDE1234F',
+      gstNumber: '27AAPFU0939F1ZV',
+      gstPercentage: 0,
+    });
+  });
+  it('accepts blank PAN, IFSC, account and logo', () => {
+    expect(
+      messageOf(ZBillingDetailsSetting, { pan: ' ', bankIFSC: '', bankAccount: '', logo: '' }),
+    ).toBeNull();
+  });
+  it.each<[string, Record<string, unknown>, string]>([
+    ['GST above 100', { gstPercentage: 100.01 }, M.gstPercentageInvalid],
+    ['GST below 0', { gstPercentage: -0.5 }, M.gstPercentageInvalid],
+    ['GST as text', { gstPercentage: '18' }, M.gstPercentageInvalid],
+    ['a PAN of the wrong shape', { pan: 'ABCDE12345' }, M.panInvalid],
+    ['an IFSC without the 0', { bankIFSC: 'SBIN1001234' }, M.ifscInvalid],
+    ['an IFSC too short', { bankIFSC: 'SBIN000123' }, M.ifscInvalid],
+    ['an account of 5 digits', { bankAccount: '12345' }, M.bankAccountInvalid],
+    ['an account of 21 digits', { bankAccount: '1'.repeat(21) }, M.bankAccountInvalid],
+    ['an account with letters', { bankAccount: '12345A789' }, M.bankAccountInvalid],
+    ['a logo that is no link', { logo: 'logo.png' }, M.logoInvalid],
+    ['a javascript: logo', { logo: 'javascript:alert(1)' }, M.logoInvalid],
+    ['a logo over 1000 characters', { logo: `/api/assets/${'a'.repeat(1000)}` }, M.logoInvalid],
+  ])('refuses %s', (_name, value, message) => {
+    expect(messageOf(ZBillingDetailsSetting, value)).toBe(message);
+  });
+  it('accepts the edges', () => {
+    for (const value of [
+      { gstPercentage: 0 },
+      { gstPercentage: 100 },
+      { gstPercentage: 12.5 },
+      { bankAccount: '123456' },
+      { bankAccount: '1'.repeat(20) },
+      { logo: 'https://cdn.example.com/logo.png' },
+      { logo: '/api/assets/0123456789abcdef0123456789abcdef' },
+    ]) {
+      expect(messageOf(ZBillingDetailsSetting, value), JSON.stringify(value)).toBeNull();
+    }
   });
 });

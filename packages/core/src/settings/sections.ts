@@ -221,6 +221,40 @@ export const ZContactInfoSetting = z.object({
   copyLinkTitleText: z.string().max(200).default(''),
 });
 
+// ---- BILLING_DETAILS (spec-lab §3 billing: the bank and tax details printed on invoices) ----
+
+/** Indian PAN: five letters, four digits, a letter. */
+export const PAN_PATTERN = /^[A-Z]{5}[0-9]{4}[A-Z]$/;
+/** Indian IFSC: four letters (the bank), a zero, six letters or digits (the branch). */
+export const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+export const BANK_ACCOUNT_PATTERN = /^[0-9]{6,20}$/;
+/** An uploaded image (POST /setting/upload-assets/ answers `/api/assets/{id}`) or an http(s) link. */
+export const IMAGE_LINK_PATTERN = /^(https?:\/\/|\/api\/assets\/)\S+$/;
+
+const billingText = z.string().trim().max(SETTING_LIMITS.nameLength).default('');
+
+export const ZBillingDetailsSetting = z.object({
+  logo: z
+    .string()
+    .trim()
+    .max(1_000, M.logoInvalid)
+    .refine(blankOr(IMAGE_LINK_PATTERN), M.logoInvalid)
+    .default(''),
+  accName: billingText,
+  bankName: billingText,
+  bankAccount: z.string().trim().refine(blankOr(BANK_ACCOUNT_PATTERN), M.bankAccountInvalid).default(''),
+  bankIFSC: z.string().trim().toUpperCase().refine(blankOr(IFSC_PATTERN), M.ifscInvalid).default(''),
+  bankBranch: billingText,
+  pan: z.string().trim().toUpperCase().refine(blankOr(PAN_PATTERN), M.panInvalid).default(''),
+  gstNumber: z.string().trim().toUpperCase().max(15).default(''),
+  gstPercentage: z
+    .number({ error: M.gstPercentageInvalid })
+    .min(0, M.gstPercentageInvalid)
+    .max(100, M.gstPercentageInvalid)
+    .default(0),
+});
+export type TBillingDetailsSetting = z.infer<typeof ZBillingDetailsSetting>;
+
 // ---- VERIFICATION_SETTINGS (group; spec-lab §3 verification settings) ----
 
 const verificationEmail = z

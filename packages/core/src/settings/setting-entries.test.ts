@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PREFERENCE_SECTIONS, type TPreferenceSection } from '../preferences.js';
 import { ROLES } from '../roles.js';
-import { ENTRY_SECTIONS, canSetSetting, settingEntriesOf } from './setting-entries.js';
+import { ENTRY_SECTIONS, canReadLabPreferences, canSetSetting, settingEntriesOf } from './setting-entries.js';
 
 describe('settingEntriesOf (spec-lab §6 Settings menu by role)', () => {
   it('gives each listed role its entries in the spec order', () => {
@@ -31,6 +31,22 @@ describe('settingEntriesOf (spec-lab §6 Settings menu by role)', () => {
   });
 });
 
+describe('settingEntriesOf and the forwarding PACS switch (spec-lab §6 "forwarding PACS (if enabled)")', () => {
+  it('gives a doctor forwarding PACS only with addForwardingPacsFeature on', () => {
+    expect(settingEntriesOf(['ROLE_DOCTOR'])).not.toContain('FORWARDING_PACS');
+    expect(settingEntriesOf(['ROLE_DOCTOR'], { addForwardingPacsFeature: false })).not.toContain(
+      'FORWARDING_PACS',
+    );
+    expect(settingEntriesOf(['ROLE_DOCTOR'], { addForwardingPacsFeature: true })).toContain(
+      'FORWARDING_PACS',
+    );
+  });
+  it('keeps it for a center always, also for a center who is a doctor too', () => {
+    expect(settingEntriesOf(['ROLE_CENTER'])).toContain('FORWARDING_PACS');
+    expect(settingEntriesOf(['ROLE_CENTER', 'ROLE_DOCTOR'])).toContain('FORWARDING_PACS');
+  });
+});
+
 describe('canSetSetting', () => {
   it('follows the entries', () => {
     expect(canSetSetting(['ROLE_CENTER'], 'SERIES_NAME')).toBe(true);
@@ -44,8 +60,36 @@ describe('canSetSetting', () => {
     expect(canSetSetting(['ROLE_DOCTOR'], 'EDITOR_PREFERENCES')).toBe(true);
     expect(canSetSetting(['ROLE_TYPIST'], 'EDITOR_PREFERENCES')).toBe(false);
   });
+  it('lets billing roles save BILLING_DETAILS, others not', () => {
+    for (const role of ['ROLE_BILLER', 'ROLE_TELE_RADIOLOGY', 'ROLE_GROUP'] as const) {
+      expect(canSetSetting([role], 'BILLING_DETAILS')).toBe(true);
+    }
+    expect(canSetSetting(['ROLE_DOCTOR'], 'BILLING_DETAILS')).toBe(false);
+    expect(canSetSetting(['ROLE_CENTER'], 'BILLING_DETAILS')).toBe(false);
+  });
+  it('saves the auto refresh toggle in UI_PREFERENCES', () => {
+    expect(ENTRY_SECTIONS.AUTO_REFRESH).toEqual(['UI_PREFERENCES']);
+  });
   it('lets every role keep its own UI, table and tutorial sections', () => {
     const personal: TPreferenceSection[] = ['UI_PREFERENCES', 'USER_TABLE_PREFERENCES', 'TUTORIAL_STATUS'];
     for (const role of ROLES) for (const s of personal) expect(canSetSetting([role], s)).toBe(true);
+  });
+});
+
+describe('canReadLabPreferences', () => {
+  it('lets lab roles and center users read the lab settings', () => {
+    for (const role of [
+      'ROLE_LABS_RECEPTIONIST',
+      'ROLE_LABS_SUPERVISOR',
+      'ROLE_CENTER',
+      'ROLE_CENTER_CUSTOMER',
+    ] as const) {
+      expect(canReadLabPreferences([role]), role).toBe(true);
+    }
+  });
+  it('refuses group staff', () => {
+    for (const role of ['ROLE_DOCTOR', 'ROLE_ASSIGNOR', 'ROLE_GROUP', 'ROLE_BILLER', 'ROLE_ADMIN'] as const) {
+      expect(canReadLabPreferences([role]), role).toBe(false);
+    }
   });
 });

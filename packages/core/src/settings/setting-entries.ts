@@ -1,5 +1,5 @@
-import type { TRole } from '../roles.js';
-import type { TPreferenceSection } from '../preferences.js';
+import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import type { TGroupFlags, TPreferenceSection } from '../preferences.js';
 
 /** The settings entries of spec-lab §2, in the spec's order. */
 export const SETTING_ENTRIES = [
@@ -65,7 +65,7 @@ export const SETTING_ENTRIES_BY_ROLE: Partial<Record<TRole, readonly TSettingEnt
 /**
  * The preference sections each entry saves through POST /setting/update… (see
  * apps/server/src/modules/preferences/DECISIONS.md). Entries saved by their own calls (signature,
- * margins, forwarding PACS, invoice prefix) or not built yet (billing details, auto refresh) have none.
+ * margins, forwarding PACS, invoice prefix) have none.
  */
 export const ENTRY_SECTIONS: Record<TSettingEntry, readonly TPreferenceSection[]> = {
   SIGNATURE: [],
@@ -83,9 +83,9 @@ export const ENTRY_SECTIONS: Record<TSettingEntry, readonly TPreferenceSection[]
   CATEGORY_AND_PRIORITY: ['LAB_CATEGORY_PRIORITY'],
   LAB_DEPARTMENTS: ['LAB_DEPARTMENTS'],
   INVOICE_PREFIX: [],
-  BILLING_DETAILS: [],
+  BILLING_DETAILS: ['BILLING_DETAILS'],
   VERIFICATION_SETTINGS: ['VERIFICATION_SETTINGS'],
-  AUTO_REFRESH: [],
+  AUTO_REFRESH: ['UI_PREFERENCES'],
 };
 
 /**
@@ -98,14 +98,37 @@ export const PERSONAL_SECTIONS: readonly TPreferenceSection[] = [
   'TUTORIAL_STATUS',
 ];
 
-/** The settings entries the roles' settings menu shows (spec-lab §6), in the spec's order. */
-export function settingEntriesOf(roles: readonly TRole[]): TSettingEntry[] {
-  const granted = new Set(roles.flatMap((role) => SETTING_ENTRIES_BY_ROLE[role] ?? []));
+/** The group switches that change the settings menu. */
+export type TSettingEntryFlags = Partial<Pick<TGroupFlags, 'addForwardingPacsFeature'>>;
+
+/**
+ * The settings entries the roles' settings menu shows (spec-lab §6), in the spec's order. A doctor
+ * has forwarding PACS only "if enabled", i.e. with the group switch addForwardingPacsFeature on
+ * (absent flags count as off); a center keeps it always, as the spec lists it without a condition.
+ */
+export function settingEntriesOf(roles: readonly TRole[], flags: TSettingEntryFlags = {}): TSettingEntry[] {
+  const granted = new Set(roles.flatMap((role) => entriesOfRole(role, flags)));
   return SETTING_ENTRIES.filter((entry) => granted.has(entry));
+}
+
+function entriesOfRole(role: TRole, flags: TSettingEntryFlags): readonly TSettingEntry[] {
+  const entries = SETTING_ENTRIES_BY_ROLE[role] ?? [];
+  if (role === 'ROLE_DOCTOR' && !flags.addForwardingPacsFeature) {
+    return entries.filter((entry) => entry !== 'FORWARDING_PACS');
+  }
+  return entries;
 }
 
 /** Whether the roles may save a user section with POST /setting/update/{settingName}. */
 export function canSetSetting(roles: readonly TRole[], section: TPreferenceSection): boolean {
   if (PERSONAL_SECTIONS.includes(section)) return true;
   return settingEntriesOf(roles).some((entry) => ENTRY_SECTIONS[entry].includes(section));
+}
+
+/**
+ * GET /api/lab/get-preferences (issue 6 contract): the lab roles and the center users read their
+ * center's lab sections (slots, categories, departments) to register patients and make bills.
+ */
+export function canReadLabPreferences(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_LABS_RECEPTIONIST', 'ROLE_LABS_SUPERVISOR') || isCenterUser(roles);
 }

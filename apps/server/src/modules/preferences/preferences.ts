@@ -1,34 +1,50 @@
-import { and, eq, inArray, notInArray, or } from 'drizzle-orm';
-import { z } from 'zod';
+import { and, desc, eq, inArray, notInArray, or } from 'drizzle-orm';
 import {
-  AppError,
+  CENTER_SECTIONS,
   GROUP_SECTIONS,
-  PREFERENCE_SECTIONS,
-  SETTING_UPDATE_SECTIONS,
-  type TLabDepartmentsSetting,
-  type TLabSlotsSetting,
-  newSlotName,
+  type TPreferenceScope,
   type TPreferenceSection,
-  SETTINGS_MESSAGES,
-  removedDepartment,
   type TUserPreferences,
+  preferenceOwnerOf,
   resolvePreferences,
 } from '@radflow/core';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { preferences } from '../../db/schema.js';
+import type { DbOrTx } from '../../db/client.js';
+import { preferences, users } from '../../db/schema.js';
 
 const groupSections = [...GROUP_SECTIONS];
+const centerSections = [...CENTER_SECTIONS];
+
+/** Whose preferences: the user and where they belong. */
+export interface TPreferenceUser {
+  id: number;
+  groupId: number;
+  centerId: number | null;
+}
+
+/** The ids of the users of a center, as a subquery. */
+const usersOfCenter = (db: DbOrTx, centerId: number) =>
+  db.select({ id: users.id }).from(users).where(eq(users.centerId, centerId));
 
 /**
- * GET /api/user/preference: the group sections from the user's group, the rest from the user,
- * completed with the defaults of packages/core.
+ * A center section saved before center sections existed sits under one of the center's users
+ * (scope USER). Until the center saves it again, the newest such row is the center's value.
  */
-export async function loadUserPreferences(
-  db: DbOrTx,
-  user: { id: number; groupId: number },
-): Promise<TUserPreferences> {
+function legacyCenterRows(db: DbOrTx, centerId: number) {
+  return and(
+    eq(preferences.scope, 'USER'),
+    inArray(preferences.section, centerSections),
+    inArray(preferences.ownerId, usersOfCenter(db, centerId)),
+  );
+}
+
+/**
+ * GET /api/user/preference: the group sections from the user's group, the center sections from the
+ * user's center (core CENTER_SECTIONS; the user's own when they have no center), the rest from the
+ * user, completed with the defaults of packages/core.
+ */
+export async function loadUserPreferences(db: DbOrTx, user: TPreferenceUser): Promise<TUserPreferences> {
   const rows = await db
-    .select({ section: preferences.section, value: preferences.value })
+    .select({ scope: preferences.scope, section: preferences.section, value: preferences.value })
     .from(preferences)
     .where(
       or(
@@ -42,9 +58,37 @@ export async function loadUserPreferences(
           eq(preferences.ownerId, user.id),
           notInArray(preferences.section, groupSections),
         ),
+        ...(user.centerId === null
+          ? []
+          : [
+              and(
+                eq(preferences.scope, 'CENTER'),
+                eq(preferences.ownerId, user.centerId),
+                inArray(preferences.section, centerSections),
+              ),
+              legacyCenterRows(db, user.centerId),
+            ]),
       ),
-    );
-  return resolvePreferences(Object.fromEntries(rows.map((r) => [r.section, r.value])));
+    )
+    // Newest first, so the first row of a section kept below is the newest of its kind.
+    .orderBy(desc(preferences.updatedAt), desc(preferences.id));
+  const stored: Partial<Record<TPreferenceSection, unknown>> = {};
+  const rank: Partial<Record<TPreferenceSection, number>> = {};
+  for (const row of rows) {
+    const section = row.section as TPreferenceSection;
+    const place = rankOf(section, row.scope, user);
+    if (place > (rank[section] ?? -1)) {
+      stored[section] = row.value;
+      rank[section] = place;
+    }
+  }
+  return resolvePreferences(stored);
+}
+
+/** Which stored row of a section wins: the owner's (2) over a legacy row of the center's users (1). */
+function rankOf(section: TPreferenceSection, scope: TPreferenceScope, user: TPreferenceUser): number {
+  const owner = preferenceOwnerOf(section, user);
+  return owner.scope === scope ? 2 : 1;
 }
 
 /** The group's own sections only (e.g. whether it audits logins). */
@@ -62,12 +106,54 @@ export async function loadGroupPreferences(db: DbOrTx, groupId: number): Promise
   return resolvePreferences(Object.fromEntries(rows.map((r) => [r.section, r.value])));
 }
 
-/** Stores one section for a group (group sections) or a user (the rest), replacing what was there. */
+/**
+ * The stored value of one section of this user (see loadUserPreferences for where it lives), or
+ * undefined when none is stored. `lock` takes the owner's row for update.
+ */
+export async function readStoredSection(
+  db: DbOrTx,
+  user: TPreferenceUser,
+  section: TPreferenceSection,
+  opts: { lock?: boolean } = {},
+): Promise<unknown> {
+  const owner = preferenceOwnerOf(section, user);
+  const query = db
+    .select({ value: preferences.value })
+    .from(preferences)
+    .where(
+      and(
+        eq(preferences.scope, owner.scope),
+        eq(preferences.ownerId, owner.ownerId),
+        eq(preferences.section, section),
+      ),
+    );
+  const [row] = await (opts.lock ? query.for('update') : query);
+  if (row) return row.value;
+  if (owner.scope !== 'CENTER') return undefined;
+  const [legacy] = await db
+    .select({ value: preferences.value })
+    .from(preferences)
+    .where(and(legacyCenterRows(db, owner.ownerId), eq(preferences.section, section)))
+    .orderBy(desc(preferences.updatedAt), desc(preferences.id))
+    .limit(1);
+  return legacy?.value;
+}
+
+/**
+ * Stores one section, replacing what was there. Without a scope: a group section under the group,
+ * the rest under the owner id as a user section (the test builders' use).
+ */
 export async function savePreferenceSection(
   db: DbOrTx,
-  opts: { ownerId: number; section: TPreferenceSection; value: unknown; updatedBy: string | null },
+  opts: {
+    ownerId: number;
+    section: TPreferenceSection;
+    value: unknown;
+    updatedBy: string | null;
+    scope?: TPreferenceScope;
+  },
 ): Promise<void> {
-  const scope = GROUP_SECTIONS.includes(opts.section) ? 'GROUP' : 'USER';
+  const scope = opts.scope ?? (GROUP_SECTIONS.includes(opts.section) ? 'GROUP' : 'USER');
   await db
     .insert(preferences)
     .values({
@@ -84,67 +170,25 @@ export async function savePreferenceSection(
 }
 
 /**
- * POST /api/setting/update/{settingName} and /api/setting/update-group/{settingName}: applies the
- * changed fields to the stored section (or its defaults), checks the result against the section's
- * schema (unknown fields are refused) and stores the whole section. Answers the updated section.
+ * Deletes this user's stored section; for a center section also the rows the center's users saved
+ * before center sections existed, which would otherwise show through again.
  */
-export async function updatePreferenceSection(
-  db: Db,
-  opts: {
-    ownerId: number;
-    section: TPreferenceSection;
-    changes: Record<string, unknown>;
-    updatedBy: string;
-    /** The caller's group, whose switches gate some sections (LAB_SLOTS). */
-    groupId: number;
-  },
-): Promise<Record<string, unknown>> {
-  const scope = GROUP_SECTIONS.includes(opts.section) ? 'GROUP' : 'USER';
-  const schema = PREFERENCE_SECTIONS[opts.section] as unknown as z.ZodObject<z.ZodRawShape>;
-  const updateSchema = SETTING_UPDATE_SECTIONS[opts.section];
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ value: preferences.value })
-      .from(preferences)
-      .where(
-        and(
-          eq(preferences.scope, scope),
-          eq(preferences.ownerId, opts.ownerId),
-          eq(preferences.section, opts.section),
-        ),
-      )
-      .for('update');
-    const stored = schema.safeParse(row?.value ?? {});
-    const current = stored.success ? stored.data : schema.parse({});
-    // A field sent replaces the stored field whole: a list sent is the new list.
-    const next = z.strictObject(updateSchema.shape).safeParse({ ...current, ...opts.changes });
-    if (!next.success) {
-      const [issue] = next.error.issues;
-      const field =
-        issue?.path.join('.') || (issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : null);
-      throw new AppError('BAD_REQUEST', issue?.message ?? 'Invalid setting', field);
-    }
-    if (opts.section === 'LAB_DEPARTMENTS') {
-      const removed = removedDepartment(
-        current as TLabDepartmentsSetting,
-        next.data as TLabDepartmentsSetting,
-      );
-      if (removed !== null)
-        throw new AppError('BAD_REQUEST', SETTINGS_MESSAGES.departmentCannotBeDeleted, removed);
-    }
-    if (opts.section === 'LAB_SLOTS') {
-      const { appointmentSupportRIS } = (await loadGroupPreferences(tx, opts.groupId)).GROUP_SWITCHES;
-      const added = newSlotName(current as TLabSlotsSetting, next.data as TLabSlotsSetting);
-      if (!appointmentSupportRIS && added !== null) {
-        throw new AppError('BAD_REQUEST', SETTINGS_MESSAGES.slotAppointmentsOff, added);
-      }
-    }
-    await savePreferenceSection(tx, {
-      ownerId: opts.ownerId,
-      section: opts.section,
-      value: next.data,
-      updatedBy: opts.updatedBy,
-    });
-    return next.data;
-  });
+export async function deleteStoredSection(
+  db: DbOrTx,
+  user: TPreferenceUser,
+  section: TPreferenceSection,
+): Promise<void> {
+  const owner = preferenceOwnerOf(section, user);
+  const own = and(
+    eq(preferences.scope, owner.scope),
+    eq(preferences.ownerId, owner.ownerId),
+    eq(preferences.section, section),
+  );
+  await db
+    .delete(preferences)
+    .where(
+      owner.scope === 'CENTER'
+        ? or(own, and(legacyCenterRows(db, owner.ownerId), eq(preferences.section, section)))
+        : own,
+    );
 }

@@ -18,11 +18,25 @@ export const SERIES_NAME_SECTION = 'SERIES_NAME';
 
 /**
  * The series mapping of a center (spec-lab §3 "series mapping (seriesName, preferredName)", set from
- * the center's settings: POST /setting/update/SERIES_NAME {seriesMappings}). It is a user section,
- * so it is read from the center's users' preferences, the newest first; a series name mapped twice
- * keeps the newest. A section that does not parse (core ZSeriesNameSetting) is skipped; none stored = [].
+ * the center's settings: POST /setting/update/SERIES_NAME {seriesMappings}). It is a center section
+ * (core CENTER_SECTIONS): the center's row is the whole list. A center that has not saved it since
+ * center sections exist still has it under its users (scope USER): those rows are merged, the newest
+ * first, so a series name mapped twice keeps the newest. A section that does not parse (core
+ * ZSeriesNameSetting) is skipped; none stored = [].
  */
 export async function loadSeriesNames(db: DbOrTx, centerId: number): Promise<TSeriesNameMapping[]> {
+  const [centerRow] = await db
+    .select({ value: preferences.value })
+    .from(preferences)
+    .where(
+      and(
+        eq(preferences.scope, 'CENTER'),
+        eq(preferences.ownerId, centerId),
+        eq(preferences.section, SERIES_NAME_SECTION),
+      ),
+    );
+  const centerSetting = centerRow ? ZSeriesNameSetting.safeParse(centerRow.value) : null;
+  if (centerSetting?.success) return centerSetting.data.seriesMappings;
   const rows = await db
     .select({ value: preferences.value })
     .from(preferences)

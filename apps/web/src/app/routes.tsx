@@ -8,6 +8,7 @@ import { AppRoot } from './AppRoot';
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsPage'));
 const InfoPage = lazy(() => import('../features/info/InfoPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
 // The viewer is its own chunk; Cornerstone loads from it only when a study opens.
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
@@ -31,6 +32,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page', element: <AdminPatientPage /> },
   { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
   { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
+  { path: '/setting-page', element: <SettingsPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_SCREENS.map((screen) => ({

@@ -11,10 +11,11 @@ import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { RadflowLogo } from '../../components/RadflowLogo';
 import { useSignedInSession } from '../../features/auth/session';
+import { SettingsGear } from '../../features/settings/SettingsGear';
 import { AccountMenu } from './AccountMenu';
 import { hasNotificationBell } from './drawer-extras';
 
-/** The top bar of spec-core §2 Shell: product name, notification bell, account menu. */
+/** The top bar of spec-core §2 Shell: product name, notification bell, settings gear, account menu. */
 export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void; showMenuButton: boolean }) {
   const { roles } = useSignedInSession();
   const busy = useIsFetching() + useIsMutating() > 0;
@@ -45,6 +46,7 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
             </Badge>
           </IconButton>
         )}
+        <SettingsGear />
         <AccountMenu />
       </Toolbar>
       <Box sx={{ height: 2 }}>{busy && <LinearProgress sx={{ height: 2 }} aria-label="Loading" />}</Box>

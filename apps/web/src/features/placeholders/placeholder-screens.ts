@@ -14,7 +14,6 @@ export interface TPlaceholderScreen {
 }
 
 const REPORTING = 'the Reporting issue';
-const SETTINGS = 'the Settings issue';
 const SUMMARIES = 'a later issue (summaries and report search)';
 const BILLING = 'a later issue (billing and invoicing)';
 const LAB = 'a later issue (lab module)';
@@ -49,14 +48,6 @@ export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
     capability: 'Report search',
     arrivesWith: SUMMARIES,
     summary: 'Search signed reports by modality, tag and keyword.',
-  },
-  {
-    path: '/setting-page',
-    title: 'Manage preference',
-    capability: 'Settings',
-    arrivesWith: SETTINGS,
-    summary:
-      'Signature, report text, PDF layout, forwarding PACS, table columns and the other settings of your role.',
   },
   {
     path: '/template-page',

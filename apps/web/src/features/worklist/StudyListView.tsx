@@ -71,6 +71,7 @@ export function StudyListView(props: TStudyListViewProps) {
     filter: tabs?.selected.filter ?? {},
     contextDoctor: props.contextDoctor ?? null,
     enabled: !props.noData,
+    autoRefresh: preferences.UI_PREFERENCES.autoRefresh,
   });
   const rows = table.query.data?.content ?? [];
   const access = { roles, flags };
@@ -83,7 +84,7 @@ export function StudyListView(props: TStudyListViewProps) {
     queryKey: ['forward-status-page', forwardIds],
     queryFn: ({ signal }) => fetchForwardStatus(forwardIds, signal),
     enabled: forwardIds.length > 0,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: preferences.UI_PREFERENCES.autoRefresh ? AUTO_REFRESH_MS : false,
   });
   const badges = new Map(
     (forwardStatus.data?.studies ?? []).map((s) => [s.reportStatusId, s.badge ?? caseSendBadge(s.records)]),

@@ -31,14 +31,16 @@ export interface TStudySearchOptions {
   contextDoctor?: string | null;
   /** False while the list cannot be asked yet (a typist without a chosen doctor). */
   enabled?: boolean;
+  /** The user's auto refresh toggle (UI_PREFERENCES.autoRefresh): off, no 25 s refetch. */
+  autoRefresh?: boolean;
 }
 
 /**
  * The search of one study table (spec-core §2, §9): starts from the kept search (and a numeric
  * `?id=`), keeps every change (the date range too), sends filter text 800 ms after the last
- * keystroke, refreshes every 25 s while the browser tab is visible (TanStack Query pauses interval
- * refetches of a hidden tab) and keeps showing the previous page while the next one loads, so
- * nothing flickers.
+ * keystroke, refreshes every 25 s (unless the user turned auto refresh off) while the browser tab is
+ * visible (TanStack Query pauses interval refetches of a hidden tab) and keeps showing the previous
+ * page while the next one loads, so nothing flickers.
  */
 export function useStudySearch({
   storageKey,
@@ -46,6 +48,7 @@ export function useStudySearch({
   filter,
   contextDoctor = null,
   enabled = true,
+  autoRefresh = true,
 }: TStudySearchOptions) {
   const [search, setSearch] = useState<TSearchTableRequest>(() =>
     loadSearch(localStore(), storageKey, typeof window === 'undefined' ? null : window.location.search),
@@ -68,7 +71,7 @@ export function useStudySearch({
     queryKey: studyListKey(call),
     queryFn: ({ signal }) => fetchStudyList(call, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
     enabled,
   });
 

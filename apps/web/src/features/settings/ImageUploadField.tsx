@@ -1,0 +1,95 @@
+import UploadIcon from '@mui/icons-material/UploadFileOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useSnackbar } from '../../components/feedback/feedback-context';
+import type { TSettingAssetType } from '@radflow/core';
+import { uploadSettingAsset } from './settings-api';
+
+export const IMAGE_UPLOADING = 'Please wait while we upload image';
+export const IMAGE_UPLOAD_FAILED = 'Image upload failed';
+
+/**
+ * An image of a settings section (center image, billing logo): uploads the chosen file at once
+ * (POST /api/setting/upload-assets/) and hands its public URL to the form, which saves it with the
+ * rest. The server checks the bytes and the size; the browser only offers png and jpeg.
+ */
+export function ImageUploadField({
+  label,
+  assetType,
+  value,
+  onChange,
+  onBusyChange,
+}: {
+  label: string;
+  assetType: TSettingAssetType;
+  value: string;
+  onChange: (url: string) => void;
+  onBusyChange?: (busy: boolean) => void;
+}) {
+  const [uploading, setUploading] = useState(false);
+  const { showError } = useSnackbar();
+
+  const upload = async (file: File) => {
+    setUploading(true);
+    onBusyChange?.(true);
+    try {
+      const asset = await uploadSettingAsset(file, assetType);
+      onChange(asset.publicS3ImageUrl);
+    } catch {
+      showError(IMAGE_UPLOAD_FAILED);
+    } finally {
+      setUploading(false);
+      onBusyChange?.(false);
+    }
+  };
+
+  return (
+    <Box>
+      <Typography variant="subtitle2" gutterBottom>
+        {label}
+      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        {value ? (
+          <Box
+            component="img"
+            src={value}
+            alt={label}
+            sx={{ maxHeight: 64, maxWidth: 200, border: 1, borderColor: 'divider' }}
+          />
+        ) : null}
+        <Button
+          component="label"
+          variant="outlined"
+          size="small"
+          startIcon={<UploadIcon />}
+          disabled={uploading}
+        >
+          {value ? 'Change image' : 'Upload image'}
+          <input
+            hidden
+            type="file"
+            accept="image/png,image/jpeg"
+            aria-label={label}
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void upload(file);
+            }}
+          />
+        </Button>
+        {value && !uploading ? (
+          <Button size="small" color="inherit" onClick={() => onChange('')}>
+            Remove
+          </Button>
+        ) : null}
+        {uploading ? (
+          <Typography role="status" color="textSecondary">
+            {IMAGE_UPLOADING}
+          </Typography>
+        ) : null}
+      </Box>
+    </Box>
+  );
+}

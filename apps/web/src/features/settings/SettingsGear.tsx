@@ -1,0 +1,56 @@
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import { useId, useState } from 'react';
+import { useSignedInSession } from '../auth/session';
+import { SETTING_ENTRY_LABELS } from './entry-labels';
+import { SettingDialogHost } from './SettingDialogHost';
+import { openSettingDialog } from './setting-dialog-store';
+import { useSettingEntries } from './useSettingEntries';
+
+/**
+ * The top bar's gear: the user's settings entries as a menu (no entries or a tele user: no gear),
+ * and the dialog host.
+ */
+export function SettingsGear() {
+  const { entries } = useSettingEntries();
+  // spec-core §2: the drawer hides the setting page for tele users; the gear is the same way in.
+  const { teleUser } = useSignedInSession();
+  const hasGear = entries.length > 0 && !teleUser;
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  return (
+    <>
+      {hasGear && (
+        <>
+          <IconButton
+            color="inherit"
+            aria-label="Settings"
+            title="Settings"
+            aria-haspopup="menu"
+            aria-controls={anchor ? menuId : undefined}
+            aria-expanded={anchor ? true : undefined}
+            onClick={(e) => setAnchor(e.currentTarget)}
+          >
+            <SettingsIcon />
+          </IconButton>
+          <Menu id={menuId} anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
+            {entries.map((entry) => (
+              <MenuItem
+                key={entry}
+                onClick={() => {
+                  setAnchor(null);
+                  openSettingDialog(entry);
+                }}
+              >
+                {SETTING_ENTRY_LABELS[entry]}
+              </MenuItem>
+            ))}
+          </Menu>
+        </>
+      )}
+      <SettingDialogHost />
+    </>
+  );
+}

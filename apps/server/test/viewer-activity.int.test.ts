@@ -52,9 +52,11 @@ describe('viewer activity', () => {
 
     const res = await activeUsers(assignor, [studyId, otherStudyId]);
     expect(res.statusCode).toBe(200);
-    const { activeUsers: byId } = res.json() as {
+    const { enabled, activeUsers: byId } = res.json() as {
+      enabled: boolean;
       activeUsers: Record<string, { userEmail: string; lastActive: string }[]>;
     };
+    expect(enabled).toBe(true);
     expect(Object.keys(byId)).toEqual([String(studyId)]);
     const shown = byId[String(studyId)]!;
     expect(shown.map((a) => a.userEmail)).toEqual([
@@ -71,17 +73,20 @@ describe('viewer activity', () => {
     expect((await beat(stranger.client, foreignStudyId)).statusCode).toBe(404);
     const res = await activeUsers(assignor, [foreignStudyId]);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ activeUsers: {} });
+    expect(res.json()).toEqual({ enabled: true, activeUsers: {} });
   });
 
-  it('is for assignors of a group with the switch on: other roles and groups without it get 403', async () => {
+  it('is for assignors (403 for other roles); with the switch off it says so and shows no one', async () => {
     const { client: doctor } = await signedIn(['ROLE_DOCTOR']);
     expect((await activeUsers(doctor, [studyId])).statusCode).toBe(403);
 
     const { client: assignor } = await signedIn(['ROLE_ASSIGNOR']);
+    expect((await beat(assignor, studyId)).statusCode).toBe(204);
     await setGroupPreference(t.db, world.group.id, 'GROUP_SWITCHES', { showActiveInViewer: false });
     try {
-      expect((await activeUsers(assignor, [studyId])).statusCode).toBe(403);
+      const res = await activeUsers(assignor, [studyId]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ enabled: false, activeUsers: {} });
     } finally {
       await setGroupPreference(t.db, world.group.id, 'GROUP_SWITCHES', { showActiveInViewer: true });
     }

@@ -168,8 +168,12 @@ export type TActiveInViewerRequest = z.infer<typeof ZActiveInViewerRequest>;
 export const ZViewerActivity = z.object({ userEmail: z.string(), lastActive: z.string() });
 export type TViewerActivity = z.infer<typeof ZViewerActivity>;
 
-/** Per report row id (as a string key), its most recent viewer users, newest first; rows without any are left out. */
+/**
+ * `enabled`: the group's showActiveInViewer (assignors' sessions do not load the group preferences,
+ * spec-core §4, so the answer says whether to show the column). `activeUsers`: per report row id (as
+ * a string key), its most recent viewer users, newest first; rows without any are left out.
+ */
 export const ZActiveInViewer = z
-  .object({ activeUsers: z.record(z.string(), z.array(ZViewerActivity)) })
+  .object({ enabled: z.boolean(), activeUsers: z.record(z.string(), z.array(ZViewerActivity)) })
   .meta({ id: 'ActiveInViewer' });
 export type TActiveInViewer = z.infer<typeof ZActiveInViewer>;

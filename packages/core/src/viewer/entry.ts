@@ -54,5 +54,10 @@ export function seesActiveInViewer(
   roles: readonly TRole[],
   flags: Pick<TGroupFlags, 'showActiveInViewer'>,
 ): boolean {
-  return flags.showActiveInViewer && hasRole(roles, 'ROLE_ASSIGNOR');
+  return flags.showActiveInViewer && asksActiveInViewer(roles);
+}
+
+/** The roles that may ask who was active in the viewer; the group's switch decides the rest. */
+export function asksActiveInViewer(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_ASSIGNOR');
 }

@@ -71,9 +71,10 @@ describe('the column catalogue (spec-core §2 Study table columns)', () => {
         'auditor',
         'auditApproval',
         'uploadStudy',
+        'activeInViewer',
       ]),
     );
-    expect(STUDY_COLUMN_IDS).toHaveLength(43);
+    expect(STUDY_COLUMN_IDS).toHaveLength(44);
   });
 
   it('labels columns', () => {
@@ -173,9 +174,23 @@ describe('columnsHiddenBySettings (spec-core §2, §3 group settings)', () => {
       [],
     ],
   ])('%s', (_name, roles, flags, key, hidden) => {
-    expect([...columnsHiddenBySettings(key, { roles, flags: createTestFlags(flags) })].sort()).toEqual(
-      [...hidden].sort(),
+    // Who was last active in the viewer is its own case below.
+    const actual = [...columnsHiddenBySettings(key, { roles, flags: createTestFlags(flags) })].filter(
+      (id) => id !== 'activeInViewer',
     );
+    expect(actual.sort()).toEqual([...hidden].sort());
+  });
+
+  it('shows who was last active in the viewer to assignors of a group with showActiveInViewer only', () => {
+    const hides = (roles: TRole[], showActiveInViewer: boolean) =>
+      columnsHiddenBySettings('adminStudyList', {
+        roles,
+        flags: createTestFlags({ showActiveInViewer }),
+      }).has('activeInViewer');
+    expect(hides(['ROLE_ASSIGNOR'], true)).toBe(false);
+    expect(hides(['ROLE_ASSIGNOR'], false)).toBe(true);
+    expect(hides(['ROLE_ADMIN'], true)).toBe(true);
+    expect(hides(['ROLE_VERIFIER'], true)).toBe(true);
   });
 });
 
@@ -183,7 +198,10 @@ describe('resolveColumns (spec-core §2 column choice per table key)', () => {
   it('gives the defaults when nothing is saved', () => {
     for (const key of TABLE_KEYS) {
       const cols = resolveColumns(key, undefined, ctx());
-      expect(cols.map((c) => [c.colName, c.visible])).toEqual(DEFAULT_COLUMNS[key]);
+      // activeInViewer is for assignors with showActiveInViewer (below); ctx() is an admin.
+      expect(cols.map((c) => [c.colName, c.visible])).toEqual(
+        DEFAULT_COLUMNS[key].filter(([id]) => id !== 'activeInViewer'),
+      );
       expect(cols.map((c) => c.index)).toEqual(cols.map((_, i) => i));
     }
   });

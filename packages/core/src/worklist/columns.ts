@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { TTableKey } from '../constants.js';
 import type { ZColumnSetting } from '../preferences.js';
 import { hasRole, isCenterUser } from '../roles.js';
+import { seesActiveInViewer } from '../viewer/entry.js';
 import type { TRuleInput } from './study-row.js';
 
 /**
@@ -61,6 +62,8 @@ export const STUDY_COLUMN_CATALOGUE = [
   ['auditor', 'Auditor'],
   ['auditApproval', 'Audit Approval'],
   ['uploadStudy', 'Upload Study'],
+  // Ours: spec-core §6 "assignors with showActiveInViewer see the top 3 recently active viewer users".
+  ['activeInViewer', 'Active in Viewer'],
 ] as const;
 export type TStudyColumnId = (typeof STUDY_COLUMN_CATALOGUE)[number][0];
 
@@ -111,7 +114,7 @@ export const DEFAULT_COLUMNS: Readonly<Record<TTableKey, readonly TDefault[]>> =
   adminStudyList: [
     ...shown('id', 'patient', 'patientId', 'age', 'studyName', 'imageCount', 'history', 'tag', 'center'),
     ...shown('assigned', 'reportStatus', 'studyDate', 'uploadedDate', 'signedOffDate', 'report', 'share'),
-    ...shown('actions'),
+    ...shown('actions', 'activeInViewer'),
     ...offered('referral', 'department', 'studyType', 'created', 'status', 'parentId', 'originReferenceId'),
     ...offered('radiologyCenter', 'email', 'identifier', 'contactNo', 'payment', 'proxyUrl'),
     ...offered('specialUploadUrl', 'imageUploadStatus', 'auditor', 'auditApproval'),
@@ -147,7 +150,8 @@ type THideFlags =
   | 'hideSummaryPage'
   | 'hideAssignedToForCenter'
   | 'hideCenterColumnForVerifier'
-  | 'showAssignedToInSummaryPage';
+  | 'showAssignedToInSummaryPage'
+  | 'showActiveInViewer';
 
 export type TColumnContext = Omit<TRuleInput<never, THideFlags>, 'row'>;
 
@@ -156,7 +160,8 @@ export type TColumnContext = Omit<TRuleInput<never, THideFlags>, 'row'>;
  * spec-lab §6): study date by hideStudyDateColumn, uploaded date by hideUploadedAtColumn; assigned
  * by hideSummaryPage or, for center users, hideAssignedToForCenter, and on the summary unless
  * showAssignedToInSummaryPage ("optional assigned-to"); the center columns (center and radiology
- * center) for verifiers by hideCenterColumnForVerifier.
+ * center) for verifiers by hideCenterColumnForVerifier; who was last active in the viewer for
+ * everyone but assignors of a group with showActiveInViewer (core seesActiveInViewer).
  */
 export function columnsHiddenBySettings(
   tableKey: TTableKey,
@@ -176,6 +181,7 @@ export function columnsHiddenBySettings(
     hidden.add('center');
     hidden.add('radiologyCenter');
   }
+  if (!seesActiveInViewer(roles, flags)) hidden.add('activeInViewer');
   return hidden;
 }
 

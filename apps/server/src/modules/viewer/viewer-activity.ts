@@ -3,6 +3,7 @@ import {
   ACTIVE_IN_VIEWER_LIMIT,
   AppError,
   type TActiveInViewer,
+  asksActiveInViewer,
   groupFlags,
   seesActiveInViewer,
 } from '@radflow/core';
@@ -29,17 +30,20 @@ export async function recordViewerActivity(db: Db, auth: TAuth, id: number): Pro
 
 /**
  * POST /api/viewer/active-users: for each given row of the caller's group, its ACTIVE_IN_VIEWER_LIMIT
- * most recent viewer users (spec-core §6: assignors with showActiveInViewer). Other roles, or a group
- * without the switch, get 403; ids outside the group are left out, never shown.
+ * most recent viewer users (spec-core §6: assignors with showActiveInViewer). Other roles get 403; an
+ * assignor of a group without the switch gets `enabled: false` and nothing else (the assignor's
+ * session does not load the group switches, so the answer tells the list whether to show the column).
+ * Ids outside the group are left out, never shown.
  */
 export async function listActiveInViewer(
   db: Db,
   auth: TAuth,
   ids: readonly number[],
 ): Promise<TActiveInViewer> {
+  if (!asksActiveInViewer(auth.roles)) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
   const flags = groupFlags(await loadGroupPreferences(db, auth.user.groupId));
-  if (!seesActiveInViewer(auth.roles, flags)) throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED);
-  if (ids.length === 0) return { activeUsers: {} };
+  if (!seesActiveInViewer(auth.roles, flags)) return { enabled: false, activeUsers: {} };
+  if (ids.length === 0) return { enabled: true, activeUsers: {} };
   const ranked = db
     .select({
       reportStatusId: viewerActivity.reportStatusId,
@@ -68,5 +72,5 @@ export async function listActiveInViewer(
       lastActive: new Date(row.lastActiveAt).toISOString(),
     });
   }
-  return { activeUsers };
+  return { enabled: true, activeUsers };
 }

@@ -17,6 +17,7 @@ import {
   canDownloadZip,
   caseSendBadge,
   rowColour,
+  asksActiveInViewer,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -28,6 +29,7 @@ import { AuditStatusCell, MultiAssignButton, StudyRowActions } from '../study-ac
 import { visibleColumns } from './column-settings';
 import { DateRangeFilter } from './DateRangeFilter';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
+import { ActiveInViewerCell, useActiveInViewer } from './ActiveInViewer';
 import { StudyTable } from './StudyTable';
 import { useStudyListDialogs } from './StudyListDialogs';
 import type { TListCallPath } from './study-list-api';
@@ -62,8 +64,6 @@ export function StudyListView(props: TStudyListViewProps) {
   const session = useSignedInSession();
   const { roles, flags, user, preferences } = session;
   const queryClient = useQueryClient();
-  const columns = useTableColumns(tableKey);
-  const dialogs = useStudyListDialogs(tableKey, columns);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const table = useStudySearch({
     storageKey: props.storageKey ?? tableKey,
@@ -75,6 +75,12 @@ export function StudyListView(props: TStudyListViewProps) {
   });
   const rows = table.query.data?.content ?? [];
   const access = { roles, flags };
+  const activeInViewer = useActiveInViewer(
+    rows.map((r) => r.id),
+    { enabled: asksActiveInViewer(roles), autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
+  );
+  const columns = useTableColumns(tableKey, { showActiveInViewer: activeInViewer.shown });
+  const dialogs = useStudyListDialogs(tableKey, columns);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: STUDIES_QUERY_KEY });
 
@@ -217,6 +223,9 @@ export function StudyListView(props: TStudyListViewProps) {
           ) : null
         }
         renderAuditApproval={(row) => <AuditStatusCell row={row} onChanged={refresh} />}
+        renderActiveInViewer={(row) => (
+          <ActiveInViewerCell users={activeInViewer.usersOf(row.id)} now={colourContext.now.getTime()} />
+        )}
         selection={selectable ? { selected, onChange: setSelected } : undefined}
       />
       {dialogs.dialogs}

@@ -75,6 +75,8 @@ export interface TStudyTableProps {
   renderUploadStudy?(row: TStudyListRow): ReactNode;
   /** The audit column with its approve/reject switch (spec-core §2); absent: the verdict as text. */
   renderAuditApproval?(row: TStudyListRow): ReactNode;
+  /** Who was last active on the row in the viewer (the list asks separately: useActiveInViewer). */
+  renderActiveInViewer?(row: TStudyListRow): ReactNode;
   /** Row checkboxes (spec-core §2 "Optional row checkboxes"); absent: none. */
   selection?: { selected: ReadonlySet<number>; onChange(next: Set<number>): void };
 }
@@ -110,6 +112,7 @@ export function StudyTable(props: TStudyTableProps) {
   const cell = (column: TResolvedColumn, row: TStudyListRow): ReactNode => {
     if (column.colName === 'actions') return props.renderActions?.(row) ?? null;
     if (column.colName === 'uploadStudy') return props.renderUploadStudy?.(row) ?? null;
+    if (column.colName === 'activeInViewer') return props.renderActiveInViewer?.(row) ?? null;
     if (column.colName === 'auditApproval' && props.renderAuditApproval)
       return props.renderAuditApproval(row);
     return renderStudyCell(column.colName, row);

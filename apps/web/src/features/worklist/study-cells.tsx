@@ -64,7 +64,7 @@ export function TagChips({ tags }: { tags: TStudyListRow['tags'] }) {
   );
 }
 
-/** Renders one data column; `actions` and `uploadStudy` are drawn by the table's callers. */
+/** Renders one data column; `actions`, `uploadStudy` and `activeInViewer` are drawn by the table's callers. */
 export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): ReactNode {
   switch (column) {
     case 'id':
@@ -161,6 +161,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'risBillingStatus':
     case 'actions':
     case 'uploadStudy':
+    case 'activeInViewer':
       return dash;
   }
 }

@@ -26,6 +26,7 @@ import { viewerRoutes } from './modules/viewer/viewer.routes.js';
 import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
+import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -133,6 +134,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(settingAssetsRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
+      await api.register(reportingRoutes);
     },
     { prefix: '/api' },
   );

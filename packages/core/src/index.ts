@@ -24,3 +24,4 @@ export * from './schemas/study-actions.js';
 export * from './viewer/index.js';
 export * from './schemas/viewer.js';
 export * from './settings/index.js';
+export * from './reporting/index.js';

@@ -59,6 +59,7 @@ const FURTHER_GROUP_SWITCHES = [
   'showSubscriptionWarning',
   'enableSupportChatBot',
   'showActiveInViewer',
+  'enableDraftedForTypist',
 ];
 const LAB_SWITCHES = [
   'createPatientInRisWithoutShowingDialog',

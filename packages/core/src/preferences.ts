@@ -70,6 +70,11 @@ export const ZGroupSwitches = z.object({
   showSubscriptionWarning: flag(),
   enableSupportChatBot: flag(),
   showActiveInViewer: flag(),
+  /**
+   * Ours (issue 7 §2 "DRAFTED for typists when the drafted setting is on"; the spec names no switch):
+   * a typist's save leaves the study DRAFTED instead of REPORTED.
+   */
+  enableDraftedForTypist: flag(),
   // spec-lab §6 feature switches
   createPatientInRisWithoutShowingDialog: flag(),
   appointmentSupportRIS: flag(),

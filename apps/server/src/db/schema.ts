@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { REPORT_STATUSES } from '@radflow/core';
+import { REPORT_STATUSES, REPORT_VERSION_KINDS } from '@radflow/core';
 import {
   bigint,
   bigserial,
@@ -885,5 +885,103 @@ export const viewerActivity = pgTable(
   (t) => [
     primaryKey({ columns: [t.reportStatusId, t.userId] }),
     index('viewer_activity_report_recent_idx').on(t.reportStatusId, t.lastActiveAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Reporting (issue 7): the reports of a report row with every saved version, and report templates
+// (apps/server/src/modules/reporting/DECISIONS.md).
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * A report of a report row (spec-core §3 `reports`): the current text, the doctor it belongs to and
+ * who typed it, and once signed off the signature as it was then (a later signature change does not
+ * rewrite a signed report). An addendum after sign-off is a report of its own (`isAddendum`), signed
+ * when written. Rework deletes every report of the row (the versions go with them).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentHtml: text('content_html').notNull(),
+    /** The doctor the report belongs to (whose signature it carries). */
+    doctorUserId: integer('doctor_user_id')
+      .notNull()
+      .references(() => users.id),
+    /** Who last typed it (the doctor, or a typist for them). */
+    typedByUserId: integer('typed_by_user_id')
+      .notNull()
+      .references(() => users.id),
+    isAddendum: boolean('is_addendum').notNull().default(false),
+    /** Signed off by the doctor while the group's verification applies: waits for a verifier. */
+    awaitingVerification: boolean('awaiting_verification').notNull().default(false),
+    verifiedByUserId: integer('verified_by_user_id').references(() => users.id),
+    signedOffByUserId: integer('signed_off_by_user_id').references(() => users.id),
+    signedOffAt: timestamp('signed_off_at', { withTimezone: true }),
+    signatureName: text('signature_name'),
+    signatureAssetId: text('signature_asset_id').references(() => settingAssets.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('reports_report_status_idx').on(t.reportStatusId, t.id)],
+);
+
+/** Every save of a report (issue 7 §2 "every saved version is kept (who, when, content)"). */
+export const reportVersions = pgTable(
+  'report_versions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportId: integer('report_id')
+      .notNull()
+      .references(() => reports.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    name: text('name').notNull(),
+    contentHtml: text('content_html').notNull(),
+    kind: text('kind', { enum: REPORT_VERSION_KINDS }).notNull(),
+    savedByUserId: integer('saved_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('report_versions_report_version_key').on(t.reportId, t.version),
+    check('report_versions_kind_check', sql`${t.kind} in ('SAVE', 'SIGN_OFF', 'ADDENDUM')`),
+  ],
+);
+
+/**
+ * A report template (issue 7 §1 /template-page): a user's own, tagged with the modalities, body parts
+ * and gender it fits (empty lists and a null gender fit any study). Name unique per owner.
+ */
+export const reportTemplates = pgTable(
+  'report_templates',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentHtml: text('content_html').notNull(),
+    modalities: text('modalities')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    bodyParts: text('body_parts')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    gender: text('gender', { enum: ['M', 'F', 'O'] }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('report_templates_owner_name_key').on(t.ownerUserId, t.name),
+    index('report_templates_group_idx').on(t.groupId),
+    check('report_templates_gender_check', sql`${t.gender} is null or ${t.gender} in ('M', 'F', 'O')`),
   ],
 );

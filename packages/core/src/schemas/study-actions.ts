@@ -32,8 +32,8 @@ const ZOptionalEmail = z
 
 /**
  * GET /api/report-status/id/{id}: the study row of spec-core §3, the same shape as a list row
- * (ZStudyListRow) plus the fields only the detail needs. `reports` is always [] until the reporting
- * issue adds a reports table.
+ * (ZStudyListRow) plus the fields only the detail needs. `reports` holds the row's reports (name,
+ * format 'HTML', content; main report first, then addenda): GET /api/report/{id} has their versions.
  */
 export const ZStudyDetail = ZStudyListRow.extend({
   /** Ours: when the study was assigned to `assignedTo`. */

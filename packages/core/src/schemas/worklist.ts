@@ -180,8 +180,8 @@ export const ZStudyListRow = z
     /** Ours: another row was split from this one (core's "already split" rule reads it). */
     hasSplitChild: z.boolean(),
     /**
-     * spec-core §3 `reports` is not empty. Always false until reports exist (the reporting issue):
-     * the list answers it so that the rules that read it (rework, split) already work on the row.
+     * spec-core §3 `reports` is not empty: the row has a report (addenda included). Print reads it
+     * (core canPrint).
      */
     hasReports: z.boolean(),
     /** Ours: how many history, film and report attachments the row has (the attachment icons). */

@@ -68,6 +68,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     showSubscriptionWarning: 'Shows every user of the group a subscription warning banner.',
     enableSupportChatBot: 'Shows the support chat bot.',
     showActiveInViewer: 'Shows assignors the three users most recently active in the viewer.',
+    enableDraftedForTypist:
+      "A typist's saved report leaves the study Drafted (their Drafted tab) instead of Reported.",
     createPatientInRisWithoutShowingDialog:
       'Lab: creates the patient while registering without showing the create patient dialog.',
     appointmentSupportRIS: 'Lab: lets centers create appointment slots and staff book them on bills.',

@@ -12,6 +12,7 @@ import { listAttachments } from '../study-attachments/attachments.repository.js'
 import { toStudyDateTime } from '../worklist/list-studies.js';
 import { type TStudyDbRow, findVisibleStudyRow, listStudyEvents } from './study-actions.repository.js';
 import { tagsOfReports } from '../report-tags/tag-visibility.js';
+import { listReports } from '../reporting/reporting.repository.js';
 
 const tagViewerOf = (auth: TAuth) => ({ userId: auth.user.id, groupId: auth.user.groupId });
 
@@ -24,7 +25,11 @@ async function loadVisibleRow(db: DbOrTx, auth: TAuth, id: number): Promise<TStu
   return row;
 }
 
-function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDetail {
+function toStudyDetail(
+  row: TStudyDbRow,
+  tags: TStudyDetail['tags'],
+  reports: TStudyDetail['reports'],
+): TStudyDetail {
   const r = row.report;
   return {
     id: r.id,
@@ -72,9 +77,8 @@ function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDeta
     history: r.history,
     splitFromReportStatusId: r.splitFromReportStatusId,
     hasSplitChild: row.hasSplitChild,
-    // TODO(reporting issue): reports and hasReports come from the reports table.
-    hasReports: false,
-    reports: [],
+    hasReports: reports.length > 0,
+    reports,
     attachmentCount: row.attachments,
     studyDateTime: toStudyDateTime(row.studyDate, row.studyTime),
     createdAt: r.createdAt.toISOString(),
@@ -87,21 +91,29 @@ function toStudyDetail(row: TStudyDbRow, tags: TStudyDetail['tags']): TStudyDeta
   };
 }
 
+/** spec-core §3 `reports` (name, format, content): the row's reports, main report first. */
+async function reportsOf(db: DbOrTx, id: number): Promise<TStudyDetail['reports']> {
+  const reports = (await listReports(db, [id], { withVersions: false })).get(id) ?? [];
+  return reports.map(({ name, format, content }) => ({ name, format, content }));
+}
+
 /** GET /report-status/id/{id}: the study row (spec-core §3). */
 export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDetail> {
   const row = await loadVisibleRow(db, auth, id);
-  return toStudyDetail(row, await tagsOfReports(db, tagViewerOf(auth), [id]));
+  const [tags, reports] = await Promise.all([tagsOfReports(db, tagViewerOf(auth), [id]), reportsOf(db, id)]);
+  return toStudyDetail(row, tags, reports);
 }
 
 /** GET /history/{id}: the row with its attachment lists and its timeline. */
 export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyHistory> {
   const row = await loadVisibleRow(db, auth, id);
-  const [tags, attachments, timeline] = await Promise.all([
+  const [tags, attachments, timeline, reports] = await Promise.all([
     tagsOfReports(db, tagViewerOf(auth), [id]),
     listAttachments(db, id),
     listStudyEvents(db, id),
+    reportsOf(db, id),
   ]);
-  return { ...toStudyDetail(row, tags), ...attachments, timeline };
+  return { ...toStudyDetail(row, tags, reports), ...attachments, timeline };
 }
 
 /** GET /report-status/timeline/{id}: the timeline alone (the report notification timeline dialog). */

@@ -11,6 +11,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { deleteReportsOfRow } from '../reporting/reporting.repository.js';
 import { hasSplitChildOf } from './study-actions.repository.js';
 import { guardStudyAction, recordStudyEvent, withLockedStudy } from './study-transition.js';
 
@@ -197,8 +198,8 @@ export async function reworkStudy(ctx: AppContext, auth: TAuth, id: number): Pro
   await withLockedStudy(ctx, auth, id, async ({ tx, row, flags, now }) => {
     const { status } = row.report;
     guardStudyAction('rework', status, (s) => canRework({ roles: auth.roles, flags, row: { status: s } }));
-    // TODO(reporting issue): delete every report of this row here, in this transaction, once the
-    // reports table exists (spec-core §4 Rework "deletes all reports of the study").
+    // spec-core §4 Rework "deletes all reports of the study" (their versions go with them).
+    const deletedReports = await deleteReportsOfRow(tx, id);
     await tx
       .update(reportStatuses)
       .set({
@@ -216,6 +217,7 @@ export async function reworkStudy(ctx: AppContext, auth: TAuth, id: number): Pro
       actorUserId: auth.user.id,
       fromStatus: status,
       toStatus: REOPENED_STATUS,
+      detail: { deletedReports },
     });
   });
 }

@@ -2,7 +2,15 @@ import { type SQL, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { TStudyListRow } from '@radflow/core';
 import { type AnyPgColumn, type PgSelect, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { centers, reportStatuses, reportTags, studies, studyAttachments, users } from '../../db/schema.js';
+import {
+  centers,
+  reportStatuses,
+  reportTags,
+  reports,
+  studies,
+  studyAttachments,
+  users,
+} from '../../db/schema.js';
 import { TAG_FIELDS, tagSeenBy } from '../report-tags/tag-visibility.js';
 import { type TStudyListQuery, sortExpression, whereOf, withJoins } from './study-list.conditions.js';
 
@@ -187,8 +195,8 @@ const ROW_FIELDS = {
   history: rs.history,
   splitFromReportStatusId: rs.splitFromReportStatusId,
   hasSplitChild: sql`exists (select 1 from ${splitChildFrom} where ${splitChild.splitFromReportStatusId} = ${rs.id})`,
-  // Reports do not exist yet (the reporting issue); the rules that read it already get the field.
-  hasReports: sql`false`,
+  // spec-core §3 `reports` is not empty (Print needs it): any report of the row, addenda included.
+  hasReports: sql`exists (select 1 from ${reports} where ${reports.reportStatusId} = ${rs.id})`,
   attachmentCount: sql`(select json_build_object('history', count(*) filter (where ${studyAttachments.kind} = 'HISTORY'), 'film', count(*) filter (where ${studyAttachments.kind} = 'FILM'), 'report', count(*) filter (where ${studyAttachments.kind} = 'REPORT')) from ${studyAttachments} where ${studyAttachments.reportStatusId} = ${rs.id})`,
   createdAt: isoOf(rs.createdAt),
   firstUploadCompletedAt: isoOf(rs.firstUploadCompletedAt),

@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import {
+  type TReportAddendumRequest,
+  checkAddendum,
+  checkReportWriter,
+  reSignOffEffects,
+  reportingActorOf,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import { reportStatuses, reports } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { withLockedStudy } from '../study-actions/study-transition.js';
+import { addReportVersion, lockMainReport, signatureSnapshotOf } from './reporting.repository.js';
+import { cleanReportContent, recordReportEvent, throwIfRefused } from './report-writes.js';
+
+/**
+ * POST /report/addendum/{id}: an addendum after sign-off (issue 7 §2), a report of its own signed
+ * now by the doctor who signed off the report. The study stays SIGNED_OFF; a printed one must be
+ * re-printed (signedOffAfterPrint, and the spec's re-sign-off alert).
+ */
+export async function addAddendum(
+  ctx: AppContext,
+  auth: TAuth,
+  id: number,
+  body: TReportAddendumRequest,
+): Promise<{ alert: string | null }> {
+  throwIfRefused(
+    checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: false })),
+  );
+  return withLockedStudy(ctx, auth, id, async ({ tx, row, now }) => {
+    const r = row.report;
+    const main = await lockMainReport(tx, id);
+    throwIfRefused(
+      checkAddendum({
+        roles: auth.roles,
+        userId: auth.user.id,
+        row: { status: r.status },
+        signedOffByUserId: main?.signedOffByUserId ?? null,
+      }),
+    );
+    const content = cleanReportContent(body.content, true);
+    const [created] = await tx
+      .insert(reports)
+      .values({
+        reportStatusId: id,
+        name: body.name,
+        contentHtml: content,
+        doctorUserId: auth.user.id,
+        typedByUserId: auth.user.id,
+        isAddendum: true,
+        signedOffByUserId: auth.user.id,
+        signedOffAt: now,
+        ...(await signatureSnapshotOf(tx, auth.user)),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: reports.id });
+    if (!created) throw new Error('addendum: insert returned no row');
+    const version = await addReportVersion(tx, {
+      reportId: created.id,
+      name: body.name,
+      contentHtml: content,
+      kind: 'ADDENDUM',
+      savedByUserId: auth.user.id,
+      savedAt: now,
+    });
+    const effects = reSignOffEffects({
+      signsOff: true,
+      hasBeenSignedOff: true,
+      isPrinted: r.printedAt !== null,
+    });
+    if (effects.signedOffAfterPrint) {
+      await tx
+        .update(reportStatuses)
+        .set({ signedOffAfterPrint: true, updatedAt: now })
+        .where(eq(reportStatuses.id, id));
+    }
+    await recordReportEvent(tx, {
+      reportStatusId: id,
+      eventType: 'REPORT_ADDENDUM_ADDED',
+      actorUserId: auth.user.id,
+      fromStatus: r.status,
+      toStatus: r.status,
+      detail: { reportId: created.id, version },
+    });
+    return { alert: effects.signedOffAfterPrint ? effects.alert : null };
+  });
+}

@@ -1,0 +1,61 @@
+import {
+  AppError,
+  REPORTING_MESSAGES,
+  type TReportEventType,
+  type TReportStatus,
+  type TReportingRefusal,
+  checkTypistDoctor,
+  hasReportContent,
+} from '@radflow/core';
+import type { Tx } from '../../db/client.js';
+import { studyEvents } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
+import { findMappedDoctor, findUserById } from './reporting.repository.js';
+
+/* What every reporting write shares: turning a core refusal into the error, the doctor the caller
+ * writes for, the cleaned content and the timeline row. */
+
+/** A core refusal as the HTTP error (403 / 409 / 400 with the field in additionalInfo). */
+export function throwIfRefused(refusal: TReportingRefusal | null): void {
+  if (refusal) throw new AppError(refusal.kind, refusal.message, refusal.field);
+}
+
+export type TDoctor = { id: number; email: string; identifier: string };
+
+/** The doctor the caller writes for: themselves, or (a typist) the mapped doctor they name. */
+export async function doctorOfCaller(
+  tx: Tx,
+  auth: TAuth,
+  actor: 'DOCTOR' | 'TYPIST',
+  doctorEmail: string | undefined,
+): Promise<TDoctor> {
+  if (actor === 'DOCTOR') return auth.user;
+  const mapped = doctorEmail ? await findMappedDoctor(tx, auth.user, doctorEmail) : null;
+  throwIfRefused(checkTypistDoctor({ doctorEmail, isMappedDoctor: mapped !== null }));
+  return findUserById(tx, (mapped as { id: number }).id);
+}
+
+/** The report HTML cleaned as stored; a sign-off or an addendum needs some content. */
+export function cleanReportContent(content: string, mustHaveContent: boolean): string {
+  const clean = sanitizeReportHtml(content);
+  if (mustHaveContent && !hasReportContent(clean)) {
+    throw new AppError('BAD_REQUEST', REPORTING_MESSAGES.reportContentRequired, 'content');
+  }
+  return clean;
+}
+
+/** One timeline row of a reporting write, in its transaction. */
+export async function recordReportEvent(
+  tx: Tx,
+  event: {
+    reportStatusId: number;
+    eventType: TReportEventType;
+    actorUserId: number;
+    fromStatus: TReportStatus;
+    toStatus: TReportStatus;
+    detail: Record<string, unknown>;
+  },
+): Promise<void> {
+  await tx.insert(studyEvents).values(event);
+}

@@ -1,0 +1,200 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { TReport, TReportVersionKind } from '@radflow/core';
+import type { DbOrTx, Tx } from '../../db/client.js';
+import { centers, reportVersions, reports, userMappings, userSignatures, users } from '../../db/schema.js';
+
+/*
+ * SQL of reporting: the reports of a row with their versions, a typist's doctors, the signature
+ * snapshot. Callers have already checked that the caller may see the row.
+ */
+
+const doctorUser = alias(users, 'doctor_user');
+const typistUser = alias(users, 'typist_user');
+const verifierUser = alias(users, 'verifier_user');
+const signerUser = alias(users, 'signer_user');
+
+export type TReportDbRow = typeof reports.$inferSelect;
+
+/** The row's main report (not an addendum), locked for update, or null. */
+export async function lockMainReport(tx: Tx, reportStatusId: number): Promise<TReportDbRow | null> {
+  const [report] = await tx
+    .select()
+    .from(reports)
+    .where(and(eq(reports.reportStatusId, reportStatusId), eq(reports.isAddendum, false)))
+    .orderBy(asc(reports.id))
+    .limit(1)
+    .for('update');
+  return report ?? null;
+}
+
+/** Keeps one version of a report: the next number after its last one. */
+export async function addReportVersion(
+  tx: Tx,
+  version: {
+    reportId: number;
+    name: string;
+    contentHtml: string;
+    kind: TReportVersionKind;
+    savedByUserId: number;
+    savedAt: Date;
+  },
+): Promise<number> {
+  const [row] = await tx
+    .insert(reportVersions)
+    .values({
+      ...version,
+      version: sql`(select coalesce(max(${reportVersions.version}), 0) + 1 from ${reportVersions} where ${reportVersions.reportId} = ${version.reportId})`,
+    })
+    .returning({ version: reportVersions.version });
+  if (!row) throw new Error('report version: insert returned no row');
+  return row.version;
+}
+
+/**
+ * The doctor a typist types for, by e-mail: an active ROLE_DOCTOR user of the group in the typist's
+ * user map (user_mappings under ROLE_DOCTOR), or null.
+ */
+export async function findMappedDoctor(db: DbOrTx, typist: { id: number; groupId: number }, email: string) {
+  const [doctor] = await db
+    .select({ id: users.id, email: users.email })
+    .from(userMappings)
+    .innerJoin(users, eq(users.id, userMappings.mappedUserId))
+    .where(
+      and(
+        eq(userMappings.userId, typist.id),
+        eq(userMappings.role, 'ROLE_DOCTOR'),
+        eq(users.email, email.toLowerCase()),
+        eq(users.groupId, typist.groupId),
+        eq(users.active, true),
+        sql`'ROLE_DOCTOR' = any(${users.roles})`,
+      ),
+    );
+  return doctor ?? null;
+}
+
+/** A user's e-mail and name (the doctor of a report). */
+export async function findUserById(db: DbOrTx, id: number) {
+  const [user] = await db
+    .select({ id: users.id, email: users.email, identifier: users.identifier })
+    .from(users)
+    .where(eq(users.id, id));
+  if (!user) throw new Error(`user ${id} not found`);
+  return user;
+}
+
+export async function findCenterEmail(db: DbOrTx, centerId: number): Promise<string> {
+  const [center] = await db.select({ email: centers.email }).from(centers).where(eq(centers.id, centerId));
+  return center?.email ?? '';
+}
+
+/**
+ * The signature a report is signed with now (spec-lab §3 signature: name and image): the doctor's
+ * saved signature, else their name with no image (a sign-off never waits for a signature upload).
+ */
+export async function signatureSnapshotOf(db: DbOrTx, doctor: { id: number; identifier: string }) {
+  const [signature] = await db
+    .select({ name: userSignatures.name, imageAssetId: userSignatures.imageAssetId })
+    .from(userSignatures)
+    .where(eq(userSignatures.userId, doctor.id));
+  return {
+    signatureName: signature?.name ?? doctor.identifier,
+    signatureAssetId: signature?.imageAssetId ?? null,
+  };
+}
+
+/**
+ * The reports of rows, main report first then the addenda, each with its versions (oldest first;
+ * left empty with `withVersions: false`, for the study row's `reports`).
+ */
+export async function listReports(
+  db: DbOrTx,
+  reportStatusIds: readonly number[],
+  { withVersions = true }: { withVersions?: boolean } = {},
+): Promise<Map<number, TReport[]>> {
+  const byRow = new Map<number, TReport[]>();
+  if (reportStatusIds.length === 0) return byRow;
+  const rows = await db
+    .select({
+      report: reports,
+      doctor: doctorUser.email,
+      doctorName: doctorUser.identifier,
+      typedBy: typistUser.email,
+      verifiedBy: verifierUser.email,
+      signedOffBy: signerUser.email,
+    })
+    .from(reports)
+    .innerJoin(doctorUser, eq(doctorUser.id, reports.doctorUserId))
+    .innerJoin(typistUser, eq(typistUser.id, reports.typedByUserId))
+    .leftJoin(verifierUser, eq(verifierUser.id, reports.verifiedByUserId))
+    .leftJoin(signerUser, eq(signerUser.id, reports.signedOffByUserId))
+    .where(inArray(reports.reportStatusId, [...reportStatusIds]))
+    .orderBy(asc(reports.reportStatusId), asc(reports.isAddendum), asc(reports.id));
+  if (rows.length === 0) return byRow;
+  const versions = !withVersions
+    ? []
+    : await db
+        .select({
+          reportId: reportVersions.reportId,
+          version: reportVersions.version,
+          kind: reportVersions.kind,
+          name: reportVersions.name,
+          content: reportVersions.contentHtml,
+          savedBy: users.email,
+          savedByName: users.identifier,
+          savedAt: reportVersions.savedAt,
+        })
+        .from(reportVersions)
+        .leftJoin(users, eq(users.id, reportVersions.savedByUserId))
+        .where(
+          inArray(
+            reportVersions.reportId,
+            rows.map((r) => r.report.id),
+          ),
+        )
+        .orderBy(asc(reportVersions.reportId), asc(reportVersions.version));
+  const versionsOf = new Map<number, TReport['versions']>();
+  for (const { reportId, savedAt, ...v } of versions) {
+    const list = versionsOf.get(reportId) ?? [];
+    list.push({ ...v, savedAt: savedAt.toISOString() });
+    versionsOf.set(reportId, list);
+  }
+  for (const { report: r, ...who } of rows) {
+    const list = byRow.get(r.reportStatusId) ?? [];
+    list.push({
+      id: r.id,
+      name: r.name,
+      format: 'HTML',
+      content: r.contentHtml,
+      doctor: who.doctor,
+      doctorName: who.doctorName,
+      typedBy: who.typedBy,
+      isAddendum: r.isAddendum,
+      awaitingVerification: r.awaitingVerification,
+      verifiedBy: who.verifiedBy,
+      signedOffBy: who.signedOffBy,
+      signature:
+        r.signedOffAt && r.signatureName !== null
+          ? {
+              name: r.signatureName,
+              imageAssetId: r.signatureAssetId,
+              signedOffAt: r.signedOffAt.toISOString(),
+            }
+          : null,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+      versions: versionsOf.get(r.id) ?? [],
+    });
+    byRow.set(r.reportStatusId, list);
+  }
+  return byRow;
+}
+
+/** Rework (spec-core §4): every report of the row goes, their versions with them (cascade). */
+export async function deleteReportsOfRow(tx: Tx, reportStatusId: number): Promise<number> {
+  const deleted = await tx
+    .delete(reports)
+    .where(eq(reports.reportStatusId, reportStatusId))
+    .returning({ id: reports.id });
+  return deleted.length;
+}

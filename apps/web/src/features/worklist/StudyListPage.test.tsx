@@ -197,6 +197,22 @@ describe('study list screens (spec-core §2)', () => {
     await waitFor(() => expect(listCalls(api)[0]?.contextDoctor).toBe('doc@demo.local'));
   });
 
+  it("labels a typist's signed-off tab Drafted when the group has enableDraftedForTypist", SLOW, async () => {
+    openList({
+      roles: ['ROLE_TYPIST'],
+      preferences: buildPreferences((p) => {
+        p.GROUP_SWITCHES.enableDraftedForTypist = true;
+      }),
+      mapping: { ROLE_DOCTOR: [{ email: 'doc@demo.local', active: true }] },
+      handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([]) } },
+    });
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Doctor' }, WAIT));
+    fireEvent.click(await screen.findByRole('option', { name: 'doc@demo.local' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('tab', { name: /Drafted/ }, WAIT)).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: /Signed Off/ })).toBeNull();
+  });
+
   it('saves the column choice in USER_TABLE_PREFERENCES and redraws the table', SLOW, async () => {
     const row = buildStudyRow({ history: 'Chest pain' });
     const { api } = openList({

@@ -41,10 +41,11 @@ export function StudyListPage({ route }: { route: TStudyListRoute }) {
 }
 
 function StudyListOfKind({ kind, route }: { kind: TStudyListKind; route: TStudyListRoute }) {
-  const { roles, mapping, user } = useSignedInSession();
+  const { roles, mapping, user, flags } = useSignedInSession();
   const isTypist = hasRole(roles, 'ROLE_TYPIST') && !hasRole(roles, 'ROLE_DOCTOR');
-  // The spec names no switch for the typist's "drafted setting" (core DECISIONS.md); none is on.
-  const tabs = tabsForList(kind, { isTypist, draftedSetting: false });
+  // The typist's "drafted setting" (spec-core §2) is the group switch enableDraftedForTypist
+  // (apps/server/src/modules/reporting/DECISIONS.md): a typist's save then gives DRAFTED.
+  const tabs = tabsForList(kind, { isTypist, draftedSetting: flags.enableDraftedForTypist });
   const [tab, setTab] = useState<TStudyTab>(() =>
     resolveTab(tabs, readRememberedTab(localStore(), user.email, kind)),
   );

@@ -3,21 +3,19 @@ import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
-import { useSignedInSession } from '../auth/session';
 import { SETTING_ENTRY_LABELS } from './entry-labels';
 import { SettingDialogHost } from './SettingDialogHost';
 import { openSettingDialog } from './setting-dialog-store';
 import { useSettingEntries } from './useSettingEntries';
 
 /**
- * The top bar's gear: the user's settings entries as a menu (no entries or a tele user: no gear),
- * and the dialog host.
+ * The top bar's gear: the user's settings entries as a menu (no entries: no gear), and the dialog
+ * host. spec-core §2 hides the setting *page* from tele users' drawer; the gear stays, since
+ * spec-lab §6 gives tele radiology and billers their billing details and table columns.
  */
 export function SettingsGear() {
   const { entries } = useSettingEntries();
-  // spec-core §2: the drawer hides the setting page for tele users; the gear is the same way in.
-  const { teleUser } = useSignedInSession();
-  const hasGear = entries.length > 0 && !teleUser;
+  const hasGear = entries.length > 0;
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   return (

@@ -114,10 +114,15 @@ describe('Manage preference (/setting-page)', SLOW, () => {
     expect(screen.queryByRole('button', { name: 'Settings' })).toBeNull();
   });
 
-  it('shows a tele user no gear, as the drawer hides the setting page from them', async () => {
-    openPage(['ROLE_DOCTOR'], { teleUser: true });
-    expect(await entryLabels()).toContain('Tags');
-    expect(screen.queryByRole('button', { name: 'Settings' })).toBeNull();
+  it('gives a tele radiology user the gear with billing details and table columns (spec-lab §6)', async () => {
+    openPage(['ROLE_TELE_RADIOLOGY'], { teleUser: true });
+    fireEvent.click(await screen.findByRole('button', { name: 'Settings' }, WAIT));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Table Columns', 'Billing Details']);
   });
 
   it('opens the same dialog from a card and from the gear menu', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ZAdminPreferences, ZGroupSwitches, ZUserAdminVisiblePreferences } from '../preferences.js';
-import { GROUP_SETTING_EXPLANATIONS } from './group-explanations.js';
+import { GROUP_SETTING_ARRIVES_WITH, GROUP_SETTING_EXPLANATIONS } from './group-explanations.js';
 
 const SCHEMAS = {
   USER_ADMIN_VISIBLE_PREFERENCES: ZUserAdminVisiblePreferences,
@@ -20,5 +20,14 @@ describe.each(Object.entries(SCHEMAS))('GROUP_SETTING_EXPLANATIONS.%s', (section
 
   it('explains no field the section does not have', () => {
     expect(Object.keys(explanations).sort()).toEqual(Object.keys(schema.shape).sort());
+  });
+});
+
+describe('GROUP_SETTING_ARRIVES_WITH', () => {
+  it('names only group settings that exist', () => {
+    const fields = new Set(
+      [ZUserAdminVisiblePreferences, ZGroupSwitches, ZAdminPreferences].flatMap((s) => Object.keys(s.shape)),
+    );
+    for (const field of Object.keys(GROUP_SETTING_ARRIVES_WITH)) expect(fields.has(field), field).toBe(true);
   });
 });

@@ -91,3 +91,33 @@ export const GROUP_SETTING_EXPLANATIONS: {
     anonymizeZipType: 'Which study zips leave out patient details: none, sole doctors only, or all.',
   },
 };
+
+const LAB = 'the lab module';
+const DOCUMENTS = 'the report documents (PDF, print, share)';
+const ROUTER = 'the local router';
+const SUMMARY = 'the report summary';
+
+/**
+ * Group settings whose screens or calls are not built yet (issue 6 §3: "where its screen is built by
+ * a later issue, the stored value is ready for it"): what brings them. The group settings screen says
+ * so beside the switch, so an admin never wonders why a switch does nothing yet. Remove a line when
+ * its screen lands.
+ */
+export const GROUP_SETTING_ARRIVES_WITH: Readonly<Record<string, string>> = {
+  removeCenterNameWhileUploading: ROUTER,
+  customRouterUrl: ROUTER,
+  sendCapabilityAtCenter: ROUTER,
+  showPatientIdInReportPage: DOCUMENTS,
+  downloadReportWithLetterhead: DOCUMENTS,
+  appendQrCodeToReport: DOCUMENTS,
+  enableSecureViewerQrCodeGeneration: DOCUMENTS,
+  showAssignedToInSummaryPage: SUMMARY,
+  disableExcelDownloadForAssignor: SUMMARY,
+  enableSupportChatBot: 'a support chat provider (none is configured on this server)',
+  createPatientInRisWithoutShowingDialog: LAB,
+  enableRISCategory: LAB,
+  directPrintRisSubmit: LAB,
+  enableSummaryPdfRIS: LAB,
+  enableDirectHeaderReportPrint: LAB,
+  customMessageForGIC: LAB,
+};

@@ -53,6 +53,7 @@ export function GroupSettingRow({ field, value }: { field: TGroupField; value: u
         <Typography variant="body1">{field.label}</Typography>
         <Typography id={describedBy} variant="body2" color="text.secondary">
           {field.explanation}
+          {field.arrivesWith && ` Stored now; it takes effect with ${field.arrivesWith}, not built yet.`}
         </Typography>
       </Box>
       <Box sx={{ flex: '0 0 auto' }}>

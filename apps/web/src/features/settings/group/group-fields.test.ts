@@ -95,6 +95,7 @@ describe('filterGroupFields', () => {
     field,
     label: readableFieldName(field),
     explanation,
+    arrivesWith: null,
     editor: { kind: 'switch' },
   });
   const rows = [
@@ -158,5 +159,14 @@ describe('formatSettingValue', () => {
     ['', '(empty)'],
   ])('%s → %s', (value, text) => {
     expect(formatSettingValue(value)).toBe(text);
+  });
+});
+
+describe('buildGroupFields: switches whose screens come later', () => {
+  it('says what brings the screen of a switch that is only stored for now', () => {
+    const fields = buildGroupFields();
+    const lab = fields.find((f) => f.field === 'enableRISCategory');
+    expect(lab?.arrivesWith).toBe('the lab module');
+    expect(fields.find((f) => f.field === 'hideStudyDateColumn')?.arrivesWith).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import {
   ANONYMIZE_ZIP_TYPES,
+  GROUP_SETTING_ARRIVES_WITH,
   GROUP_SETTING_EXPLANATIONS,
   PREFERENCE_SECTIONS,
   SIGN_OFF_TIME_LIMIT_OPTIONS,
@@ -37,6 +38,8 @@ export interface TGroupField {
   field: string;
   label: string;
   explanation: string;
+  /** What brings the screen that reads it, when that is not built yet (core GROUP_SETTING_ARRIVES_WITH). */
+  arrivesWith: string | null;
   editor: TGroupFieldEditor;
 }
 
@@ -120,6 +123,7 @@ export function buildGroupFields(): TGroupField[] {
       field,
       label: readableFieldName(field),
       explanation: explanations[field] ?? '',
+      arrivesWith: GROUP_SETTING_ARRIVES_WITH[field] ?? null,
       editor: editorFor(section, field, defaults[field]),
     }));
   });

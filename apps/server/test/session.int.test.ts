@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SESSION_COOKIE_NAME, SESSION_TTL_HOURS } from '@radflow/core';
 import { loginEvents, sessions } from '../src/db/schema.js';
-import { type TestApp, TestClient, createTestApp, createTestUser } from './test-app.js';
+import { type TestApp, TestClient, createTestApp, createTestUser, setGroupPreference } from './test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,6 +144,7 @@ describe('sign-in and session', () => {
     for (const url of [
       '/api/user/',
       '/api/user/preference',
+      '/api/user/group-preferences',
       '/api/user/mapping',
       '/api/user/token',
       '/api/user/audit',
@@ -191,6 +192,30 @@ describe('GET /api/user/', () => {
       roles: ['ROLE_OFFLINE_HYBRID'],
       hybridModeOn: true,
     });
+  });
+});
+
+describe('GET /api/user/group-preferences', () => {
+  it("answers the group's four sections with its stored switches, and nothing of the user's", async () => {
+    const assignor = await createTestUser(t.db, { roles: ['ROLE_ASSIGNOR'] });
+    await setGroupPreference(t.db, assignor.groupId, 'GROUP_SWITCHES', {
+      enableAuditorAssignmentFeature: true,
+    });
+    await setGroupPreference(t.db, assignor.groupId, 'ADMIN_PREFERENCES', { signOffTimeLimit: 60 });
+    const browser = new TestClient(t.app);
+    await browser.login(assignor.email, assignor.password);
+    const res = await browser.get('/api/user/group-preferences');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body).sort()).toEqual([
+      'ADMIN_PREFERENCES',
+      'GROUP_SWITCHES',
+      'USER_ADMIN_VISIBLE_PREFERENCES',
+      'VERIFICATION_SETTINGS',
+    ]);
+    expect(body.GROUP_SWITCHES.enableAuditorAssignmentFeature).toBe(true);
+    expect(body.GROUP_SWITCHES.allowToSplitStudy).toBe(false);
+    expect(body.ADMIN_PREFERENCES.signOffTimeLimit).toBe(60);
   });
 });
 

@@ -210,6 +210,21 @@ export const ZUserPreferences = z.object(PREFERENCE_SECTIONS).meta({ id: 'UserPr
 export type TUserPreferences = z.infer<typeof ZUserPreferences>;
 
 /**
+ * GET /api/user/group-preferences: the group's sections only. An assignor's session skips the user
+ * preferences (spec-core §4) yet its screens follow the group's switches (auditor assignment, time
+ * exceeded in red, zip rules), so it asks for these alone.
+ */
+export const ZGroupPreferences = z
+  .object({
+    USER_ADMIN_VISIBLE_PREFERENCES: ZUserAdminVisiblePreferences,
+    GROUP_SWITCHES: ZGroupSwitches,
+    ADMIN_PREFERENCES: ZAdminPreferences,
+    VERIFICATION_SETTINGS: ZVerificationSettings,
+  })
+  .meta({ id: 'GroupPreferences' });
+export type TGroupPreferences = z.infer<typeof ZGroupPreferences>;
+
+/**
  * Completes stored (possibly partial, possibly older) sections with defaults. Unknown keys are
  * dropped so a renamed switch never leaks into the answer.
  */

@@ -1,5 +1,6 @@
 import {
   ZCurrentUser,
+  ZGroupPreferences,
   ZGenerateOtpResponse,
   ZTeleInfo,
   ZUserMapping,
@@ -26,6 +27,19 @@ export async function fetchPreferences(signal?: AbortSignal): Promise<TUserPrefe
     signal,
   });
   return resolvePreferences(raw ?? {});
+}
+
+/**
+ * The group's sections only, completed with defaults for the rest: an assignor's session skips the
+ * user preferences (spec-core §4) but its screens follow the group's switches.
+ */
+export async function fetchGroupPreferences(signal?: AbortSignal): Promise<TUserPreferences> {
+  const group = await apiRequest('/api/user/group-preferences', {
+    schema: ZGroupPreferences,
+    quiet: true,
+    signal,
+  });
+  return resolvePreferences(group);
 }
 
 export function fetchUserMapping(signal?: AbortSignal): Promise<TUserMapping> {

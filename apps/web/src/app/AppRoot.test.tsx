@@ -73,16 +73,18 @@ describe('session and route guard', LIST_SCREEN, () => {
     expect(await screen.findByLabelText('Mobile number or e-mail')).toBeTruthy();
   });
 
-  it('skips preferences and mapping for an assignor', async () => {
+  it("skips preferences and mapping for an assignor, asking for the group's switches alone", async () => {
     const user = buildUser(['ROLE_ASSIGNOR']);
-    const api = fakeApi({
-      'GET /api/user/': { body: user },
-      'GET /api/user/tele-info': { body: { teleUser: false } },
+    const prefs = buildPreferences((p) => {
+      p.GROUP_SWITCHES.showSubscriptionWarning = true;
     });
+    const api = fakeApi(sessionHandlers(user, prefs));
     renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Study list' }, LIST_WAIT)).toBeTruthy();
     expect(api.calls('GET', '/api/user/preference')).toHaveLength(0);
     expect(api.calls('GET', '/api/user/mapping')).toHaveLength(0);
+    // The group's switch reaches the assignor's screens: the subscription banner shows.
+    expect(await screen.findByText(/Your subscription has expired/)).toBeTruthy();
   });
 });
 

@@ -34,7 +34,7 @@ export function buildPreferences(
   return prefs;
 }
 
-/** The four session calls of spec-core §4 answering for one signed-in user. */
+/** The session calls of spec-core §4 (and the assignor's group preferences) answering for one signed-in user. */
 export function sessionHandlers(
   user: TCurrentUser,
   preferences: TUserPreferences = defaultPreferences(),
@@ -43,6 +43,14 @@ export function sessionHandlers(
   return {
     'GET /api/user/': { body: user },
     'GET /api/user/preference': { body: preferences },
+    'GET /api/user/group-preferences': {
+      body: {
+        USER_ADMIN_VISIBLE_PREFERENCES: preferences.USER_ADMIN_VISIBLE_PREFERENCES,
+        GROUP_SWITCHES: preferences.GROUP_SWITCHES,
+        ADMIN_PREFERENCES: preferences.ADMIN_PREFERENCES,
+        VERIFICATION_SETTINGS: preferences.VERIFICATION_SETTINGS,
+      },
+    },
     'GET /api/user/mapping': { body: {} },
     'GET /api/user/tele-info': { body: { teleUser } },
   };

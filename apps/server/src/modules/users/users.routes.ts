@@ -11,6 +11,7 @@ import {
   ZTeleInfo,
   ZUpdatePasswordRequest,
   ZUserMapping,
+  ZGroupPreferences,
   ZUserPreferences,
   isTeleUser,
 } from '@radflow/core';
@@ -19,7 +20,7 @@ import { authOf } from '../../plugins/auth.js';
 import { deriveApiToken } from '../auth/api-token.js';
 import { generateOtp, isNewCustomer } from '../auth/otp.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
-import { loadUserPreferences } from '../preferences/preferences.js';
+import { loadGroupPreferences, loadUserPreferences } from '../preferences/preferences.js';
 import { toCurrentUser } from './current-user.js';
 import { updatePassword } from './update-password.js';
 import { loadUserMapping } from './user-mapping.js';
@@ -54,6 +55,27 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => loadUserPreferences(app.ctx.db, authOf(request).user),
+  );
+
+  app.get(
+    '/user/group-preferences',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: "The group's setting sections only (an assignor's session skips the user preferences)",
+        response: { 200: ZGroupPreferences, ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const prefs = await loadGroupPreferences(app.ctx.db, authOf(request).user.groupId);
+      return {
+        USER_ADMIN_VISIBLE_PREFERENCES: prefs.USER_ADMIN_VISIBLE_PREFERENCES,
+        GROUP_SWITCHES: prefs.GROUP_SWITCHES,
+        ADMIN_PREFERENCES: prefs.ADMIN_PREFERENCES,
+        VERIFICATION_SETTINGS: prefs.VERIFICATION_SETTINGS,
+      };
+    },
   );
 
   app.get(

@@ -1,5 +1,4 @@
 import {
-  defaultPreferences,
   effectiveRoles,
   groupFlags,
   type TCurrentUser,
@@ -11,6 +10,7 @@ import {
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   fetchCurrentUser,
+  fetchGroupPreferences,
   fetchPreferences,
   fetchTeleInfo,
   fetchUserMapping,
@@ -34,8 +34,9 @@ export const SESSION_QUERY_KEY = ['session'] as const;
 
 /**
  * spec-core §4 Session: fetch the current user; on failure nobody is signed in. Then preferences,
- * user mapping and tele info (assignors skip preferences and mapping); a failure of any of these also
- * leaves the app signed out, so the guard sends the user to the login page.
+ * user mapping and tele info (assignors skip preferences and mapping: they get the group's switches
+ * alone, which their screens follow); a failure of any of these also leaves the app signed out, so
+ * the guard sends the user to the login page.
  */
 export async function loadSession(signal?: AbortSignal): Promise<TSession | null> {
   let user: TCurrentUser;
@@ -48,7 +49,7 @@ export async function loadSession(signal?: AbortSignal): Promise<TSession | null
   const isAssignor = roles.includes('ROLE_ASSIGNOR');
   try {
     const [preferences, mapping, teleInfo] = await Promise.all([
-      isAssignor ? Promise.resolve(defaultPreferences()) : fetchPreferences(signal),
+      isAssignor ? fetchGroupPreferences(signal) : fetchPreferences(signal),
       isAssignor ? Promise.resolve({}) : fetchUserMapping(signal),
       fetchTeleInfo(signal),
     ]);

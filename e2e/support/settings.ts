@@ -1,27 +1,8 @@
-import { SETTINGS_MESSAGES, type TSettingEntry } from '@radflow/core';
+import { SETTING_ENTRY_LABELS, SETTINGS_MESSAGES, type TSettingEntry } from '@radflow/core';
 import type { Locator, Page } from 'playwright-core';
 
-/** The spec's words for each entry (apps/web/src/features/settings/entry-labels.ts, contract "Labels"). */
-export const ENTRY_LABELS: Record<TSettingEntry, string> = {
-  SIGNATURE: 'Signature',
-  SERIES_NAMES: 'Series Names',
-  REPORT_TEXT: 'Report Text',
-  PDF_MARGINS: 'PDF Margins and Images',
-  CONTACT_INFO: 'Contact Info',
-  TAGS: 'Tags',
-  FORWARDING_PACS: 'Forwarding PACS',
-  VIEWER_SETTING: 'Viewer Setting',
-  STUDY_TABLE_SETTING: 'Study Table Setting',
-  EDITOR_SETTING: 'Editor Setting',
-  TABLE_COLUMNS: 'Table Columns',
-  SLOTS: 'Slots',
-  CATEGORY_AND_PRIORITY: 'Category and Priority',
-  LAB_DEPARTMENTS: 'Lab Departments',
-  INVOICE_PREFIX: 'Invoice Number and Prefix',
-  BILLING_DETAILS: 'Billing Details',
-  VERIFICATION_SETTINGS: 'Verification Settings',
-  AUTO_REFRESH: 'Auto Refresh',
-};
+/** The spec's words for each entry (core SETTING_ENTRY_LABELS, which the web shows). */
+export const ENTRY_LABELS = SETTING_ENTRY_LABELS;
 
 /**
  * /setting-page, "Manage preference" (spec-lab §2, §6): the role's entries as cards, each opening its

@@ -4,10 +4,9 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { SETTINGS_MESSAGES, type TSettingEntry } from '@radflow/core';
+import { SETTING_ENTRY_LABELS, SETTINGS_MESSAGES, type TSettingEntry } from '@radflow/core';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useConfirm } from '../../components/feedback/feedback-context';
-import { SETTING_ENTRY_LABELS } from './entry-labels';
 
 export interface TSettingDialogFrameProps {
   entry: TSettingEntry;

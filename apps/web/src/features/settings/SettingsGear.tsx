@@ -1,9 +1,9 @@
+import { SETTING_ENTRY_LABELS } from '@radflow/core';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
-import { SETTING_ENTRY_LABELS } from './entry-labels';
 import { SettingDialogHost } from './SettingDialogHost';
 import { openSettingDialog } from './setting-dialog-store';
 import { useSettingEntries } from './useSettingEntries';

@@ -5,10 +5,9 @@ import CardContent from '@mui/material/CardContent';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import type { TSettingEntry } from '@radflow/core';
+import { SETTING_ENTRY_LABELS, type TSettingEntry } from '@radflow/core';
 import { Suspense, lazy, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { SETTING_ENTRY_LABELS } from './entry-labels';
 import { openSettingDialog } from './setting-dialog-store';
 import { useSettingEntries } from './useSettingEntries';
 

@@ -1,8 +1,5 @@
-import type { TSettingEntry } from '@radflow/core';
+import { SETTING_ENTRY_LABELS, type TSettingEntry } from '@radflow/core';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { SETTING_ENTRY_LABELS } from './entry-labels';
-
-export { SETTING_ENTRY_LABELS } from './entry-labels';
 
 /** What every settings dialog is: a default export taking only onClose (contract "entries.ts"). */
 export type TSettingDialog = ComponentType<{ onClose: () => void }>;

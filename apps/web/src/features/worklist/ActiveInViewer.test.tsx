@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
-import { buildUser, sessionHandlers } from '../../test/builders';
+import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
 import { buildStudyPage, buildStudyRow } from '../../test/study-row';
@@ -21,8 +21,12 @@ function SignedIn({ children }: { children: ReactNode }) {
 
 function openAssignorList(answer: { enabled: boolean; activeUsers: Record<string, unknown> }) {
   const row = buildStudyRow({ id: 4242 });
+  // The assignor's session holds the group's switches (GET /user/group-preferences).
+  const prefs = buildPreferences((p) => {
+    p.GROUP_SWITCHES.showActiveInViewer = answer.enabled;
+  });
   const api = fakeApi({
-    ...sessionHandlers(buildUser(['ROLE_ASSIGNOR'])),
+    ...sessionHandlers(buildUser(['ROLE_ASSIGNOR']), prefs),
     'POST /api/dicom-web/studies/': { body: buildStudyPage([row]) },
     'POST /api/viewer/active-users': { body: answer },
   });

@@ -11,13 +11,12 @@ const NO_ONE: readonly TViewerActivity[] = [];
 /**
  * spec-core §6: an assignor of a group with showActiveInViewer sees, per row of the page on screen,
  * the three users most recently active on it in the viewer (one call for the page, refreshed with
- * the list). The answer also says whether the group has the switch on (`shown`), which an assignor's
- * session does not know; `usersOf` gives a row's users.
+ * the list); `usersOf` gives a row's users. The session's group switches decide `enabled`.
  */
 export function useActiveInViewer(
   ids: readonly number[],
   { enabled, autoRefresh }: { enabled: boolean; autoRefresh: boolean },
-): { shown: boolean; usersOf: (id: number) => readonly TViewerActivity[] } {
+): { usersOf: (id: number) => readonly TViewerActivity[] } {
   const query = useQuery({
     queryKey: ['active-in-viewer', ids],
     queryFn: ({ signal }): Promise<TActiveInViewer> =>
@@ -31,7 +30,7 @@ export function useActiveInViewer(
     refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
   });
   const byId = query.data?.activeUsers;
-  return { shown: query.data?.enabled ?? false, usersOf: (id) => byId?.[String(id)] ?? NO_ONE };
+  return { usersOf: (id) => byId?.[String(id)] ?? NO_ONE };
 }
 
 /** "2 min ago" style age of an activity, for the cell; the tooltip has the exact time. */

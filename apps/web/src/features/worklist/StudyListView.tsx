@@ -17,7 +17,7 @@ import {
   canDownloadZip,
   caseSendBadge,
   rowColour,
-  asksActiveInViewer,
+  seesActiveInViewer,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -77,9 +77,9 @@ export function StudyListView(props: TStudyListViewProps) {
   const access = { roles, flags };
   const activeInViewer = useActiveInViewer(
     rows.map((r) => r.id),
-    { enabled: asksActiveInViewer(roles), autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
+    { enabled: seesActiveInViewer(roles, flags), autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
   );
-  const columns = useTableColumns(tableKey, { showActiveInViewer: activeInViewer.shown });
+  const columns = useTableColumns(tableKey);
   const dialogs = useStudyListDialogs(tableKey, columns);
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: STUDIES_QUERY_KEY });

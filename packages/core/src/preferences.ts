@@ -75,6 +75,11 @@ export const ZGroupSwitches = z.object({
    * a typist's save leaves the study DRAFTED instead of REPORTED.
    */
   enableDraftedForTypist: flag(),
+  /**
+   * Ours (issue 7 §5 "optionally behind an OTP to the patient's mobile"): the public share page asks
+   * for a code sent to the patient's mobile before it shows the report.
+   */
+  requireOtpForSharedReport: flag(),
   // spec-lab §6 feature switches
   createPatientInRisWithoutShowingDialog: flag(),
   appointmentSupportRIS: flag(),
@@ -96,6 +101,8 @@ export const ZAdminPreferences = z.object({
   appDomain: z.string().max(253).nullable().default(null),
   enableLoginAuditLogs: flag(),
   anonymizeZipType: z.enum(ANONYMIZE_ZIP_TYPES).default('NONE'),
+  /** Ours (issue 7 §5 "with an expiry"): days a share link opens after it was made; null = no end. */
+  shareLinkValidityDays: z.number().int().positive().max(3650).nullable().default(null),
 });
 
 /** spec-core §3 USER_INFORMATION (copyLinkTitleText) is the contact info of spec-lab §3. */

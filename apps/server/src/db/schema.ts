@@ -183,10 +183,20 @@ export const messageOutbox = pgTable(
     subject: text('subject'),
     body: text('body').notNull(),
     status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('PENDING'),
+    /** The study row the message is about (its delivery status is shown with the row's shares). */
+    reportStatusId: integer('report_status_id'),
+    /** File names sent with an e-mail (the report PDF); the files themselves are not kept. */
+    attachments: text('attachments')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Why a send failed, as the provider answered (FAILED only). */
+    failureReason: text('failure_reason'),
     createdAt: createdAt(),
   },
   (t) => [
     index('message_outbox_recipient_idx').on(t.recipient, t.createdAt),
+    index('message_outbox_report_status_idx').on(t.reportStatusId, t.createdAt),
     check('message_outbox_channel_check', sql`${t.channel} in ('SMS', 'WHATSAPP', 'EMAIL')`),
   ],
 );
@@ -424,6 +434,8 @@ export const reportStatuses = pgTable(
     signedOffAt: timestamp('signed_off_at', { withTimezone: true }),
     firstSignedOffAt: timestamp('first_signed_off_at', { withTimezone: true }),
     shareLink: text('share_link'),
+    /** When the share link was made (its expiry counts from here; a new link starts again). */
+    shareLinkCreatedAt: timestamp('share_link_created_at', { withTimezone: true }),
     sharedEmails: text('shared_emails')
       .array()
       .notNull()
@@ -984,4 +996,68 @@ export const reportTemplates = pgTable(
     index('report_templates_group_idx').on(t.groupId),
     check('report_templates_gender_check', sql`${t.gender} is null or ${t.gender} in ('M', 'F', 'O')`),
   ],
+);
+
+/**
+ * A report's audio notes (spec-core §2 audio recordings, §7 /report-audio/...): recorded in the
+ * browser, kept in the blob store as sent.
+ */
+export const reportAudios = pgTable(
+  'report_audios',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    blobKey: text('blob_key').notNull(),
+    contentType: text('content_type').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    durationMs: integer('duration_ms'),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('report_audios_report_status_idx').on(t.reportStatusId, t.createdAt)],
+);
+
+/**
+ * What a writer has typed and not yet saved (issue 7 §1 auto-save): one draft per row and writer,
+ * replaced on every auto-save and removed by a save. `baseVersion` is the report version the draft
+ * started from, so the editor can tell a draft that someone else's save has overtaken.
+ */
+export const reportDrafts = pgTable(
+  'report_drafts',
+  {
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    contentHtml: text('content_html').notNull(),
+    baseVersion: integer('base_version'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reportStatusId, t.userId] })],
+);
+
+/**
+ * One-time codes that open a share link behind the patient's mobile (issue 7 §5): only a keyed hash
+ * of the code is kept, like sign-in codes.
+ */
+export const shareLinkOtps = pgTable(
+  'share_link_otps',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    mobile: text('mobile').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('share_link_otps_report_status_idx').on(t.reportStatusId, t.createdAt)],
 );

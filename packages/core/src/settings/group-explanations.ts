@@ -70,6 +70,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     showActiveInViewer: 'Shows assignors the three users most recently active in the viewer.',
     enableDraftedForTypist:
       "A typist's saved report leaves the study Drafted (their Drafted tab) instead of Reported.",
+    requireOtpForSharedReport:
+      "The share page asks for a one-time code sent to the patient's mobile before it shows the report.",
     createPatientInRisWithoutShowingDialog:
       'Lab: creates the patient while registering without showing the create patient dialog.',
     appointmentSupportRIS: 'Lab: lets centers create appointment slots and staff book them on bills.',
@@ -85,6 +87,7 @@ export const GROUP_SETTING_EXPLANATIONS: {
       'Minutes after upload by which a study should be signed off (with Show red after TAT, later rows turn red).',
     showRedAfterTAT: 'Shows assignors and verifiers unsigned studies past the sign-off time limit in red.',
     durationOfBackupInMonth: 'Months a study can still be downloaded; older studies are refused.',
+    shareLinkValidityDays: 'Days a share link opens after it was made; empty means it never expires.',
     appDomain: 'The web address of the group; users signed in at another address are sent there.',
     enableLoginAuditLogs:
       'Users (except center users and group admins) sign in only from devices a group admin approved.',

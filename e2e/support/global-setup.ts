@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -11,6 +12,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     outboxFile: string;
+    /** Where the test SMTP server writes each e-mail it accepts (one .eml file each). */
+    mailDir: string;
   }
 }
 
@@ -41,6 +44,35 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`server did not become healthy within ${timeoutMs} ms`);
 }
 
+/**
+ * A real SMTP server for the stories (smtp-server, in this process on 127.0.0.1): every accepted
+ * message is written whole to `mailDir` as `<n>.eml`, for the stories to read.
+ */
+async function startSmtpServer(mailDir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  mkdirSync(mailDir, { recursive: true });
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received += 1;
+        writeFileSync(join(mailDir, `${received}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}?from=reports@radflow.test`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
 /** Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories. */
 export default async function setup(project: TestProject) {
   const bundle = join(repoRoot, 'apps/server/dist/main.js');
@@ -50,6 +82,8 @@ export default async function setup(project: TestProject) {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-'));
   const outboxFile = join(dataDir, 'outbox.jsonl');
+  const mailDir = join(dataDir, 'mail');
+  const smtp = await startSmtpServer(mailDir);
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseURL = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [bundle], {
@@ -65,12 +99,14 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       OUTBOX_MIRROR_FILE: outboxFile,
       PUBLIC_URL: baseURL,
+      SMTP_URL: smtp.url,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await waitForHealth(baseURL, child, 60_000);
   project.provide('baseURL', baseURL);
   project.provide('outboxFile', outboxFile);
+  project.provide('mailDir', mailDir);
   return async () => {
     child.kill('SIGTERM');
     await new Promise<void>((res) => {
@@ -84,6 +120,7 @@ export default async function setup(project: TestProject) {
         res();
       });
     });
+    await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -23,10 +23,13 @@ import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
 import type { EmailProvider } from './modules/outbox/email-provider.js';
 import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
 import { viewerRoutes } from './modules/viewer/viewer.routes.js';
+import { sharePageRoutes } from './modules/share-page/share-page.routes.js';
 import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
+import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
+import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -131,10 +134,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         outboxMirrorFile: opts.outboxMirrorFile,
       });
       await api.register(viewerRoutes, { publicUrl: opts.publicUrl });
+      await api.register(sharePageRoutes, { publicUrl: opts.publicUrl });
       await api.register(settingAssetsRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
       await api.register(reportingRoutes);
+      await api.register(reportDocumentsRoutes, { publicUrl: opts.publicUrl });
+      await api.register(reportAudioRoutes);
     },
     { prefix: '/api' },
   );

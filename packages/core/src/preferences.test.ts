@@ -60,6 +60,8 @@ const FURTHER_GROUP_SWITCHES = [
   'enableSupportChatBot',
   'showActiveInViewer',
   'enableDraftedForTypist',
+  'requireOtpForSharedReport',
+  'enableSpeechToText',
 ];
 const LAB_SWITCHES = [
   'createPatientInRisWithoutShowingDialog',
@@ -131,6 +133,7 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
       appDomain: null,
       enableLoginAuditLogs: false,
       anonymizeZipType: 'NONE',
+      shareLinkValidityDays: null,
     });
   });
 

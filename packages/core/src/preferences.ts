@@ -80,6 +80,11 @@ export const ZGroupSwitches = z.object({
    * for a code sent to the patient's mobile before it shows the report.
    */
   requireOtpForSharedReport: flag(),
+  /**
+   * Ours (spec-core §6 "needs the speech-to-text setting"; the spec names no switch): the mic button
+   * of the report editor dictates; off, it shows the 'Voice free trial is over' dialog.
+   */
+  enableSpeechToText: flag(),
   // spec-lab §6 feature switches
   createPatientInRisWithoutShowingDialog: flag(),
   appointmentSupportRIS: flag(),

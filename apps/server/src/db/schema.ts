@@ -463,6 +463,10 @@ export const reportStatuses = pgTable(
     index('report_statuses_auditor_idx').on(t.auditorUserId, t.id),
     index('report_statuses_referring_doctor_idx').on(t.referringDoctorUserId, t.id),
     index('report_statuses_split_from_idx').on(t.splitFromReportStatusId),
+    // The public share page finds its row by the link token (issue 7 §5).
+    uniqueIndex('report_statuses_share_link_key')
+      .on(t.shareLink)
+      .where(sql`${t.shareLink} is not null`),
     // The worklist (apps/server/src/modules/worklist/DECISIONS.md "Indexes"): a date range sorted by
     // id reads these without touching the table.
     index('report_statuses_group_created_idx').on(t.groupId, t.createdAt, t.id),

@@ -269,6 +269,8 @@ export const REPORT_EVENT_TYPES = [
   'REPORT_SIGNED_OFF',
   'REPORT_VERIFIED',
   'REPORT_ADDENDUM_ADDED',
+  /** The center printed the report (report documents: POST /pdf/download with print). */
+  'REPORT_PRINTED',
 ] as const;
 export type TReportEventType = (typeof REPORT_EVENT_TYPES)[number];
 

@@ -11,6 +11,7 @@ import {
   canReadLabPrefix,
   canUploadSettingAsset,
   detectSettingImageType,
+  canUseAssetUpload,
   hasAnySettingEntry,
   settingAssetIdOf,
   settingAssetUrl,
@@ -69,6 +70,15 @@ describe('who may use the image, signature, layout and prefix calls (spec-lab §
     expect(canUploadSettingAsset(['ROLE_BILLER'], 'SIGNATURE')).toBe(false);
     expect(hasAnySettingEntry(['ROLE_TYPIST'])).toBe(false);
     expect(hasAnySettingEntry(['ROLE_ASSIGNOR'])).toBe(false);
+  });
+  it('report images (key images from the viewer): every report writer, never a read-only role', () => {
+    expect(canUploadSettingAsset(['ROLE_TYPIST'], 'REPORT_IMAGE')).toBe(true);
+    expect(canUploadSettingAsset(['ROLE_DOCTOR'], 'REPORT_IMAGE')).toBe(true);
+    expect(canUploadSettingAsset(['ROLE_VERIFIER'], 'REPORT_IMAGE')).toBe(true);
+    expect(canUploadSettingAsset(['ROLE_CENTER'], 'REPORT_IMAGE')).toBe(false);
+    expect(canUploadSettingAsset(['ROLE_REFERRING_DOCTOR'], 'REPORT_IMAGE')).toBe(false);
+    expect(canUseAssetUpload(['ROLE_TYPIST'])).toBe(true);
+    expect(canUseAssetUpload(['ROLE_ASSIGNOR'])).toBe(false);
   });
   it('signature: doctor and center; layout: center, center customer, group; prefix: labs supervisor', () => {
     expect(canEditSignature(['ROLE_DOCTOR'])).toBe(true);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { TRole } from '../roles.js';
+import { isReportReadOnly } from '../reporting/rules.js';
+import { type TRole, hasRole } from '../roles.js';
 import { type TSettingEntry, canReadLabPreferences, settingEntriesOf } from './setting-entries.js';
 
 /**
@@ -14,7 +15,7 @@ export const SETTING_ASSET_MESSAGES = {
   imagePngOnly: 'Header and footer images must be PNG images.',
   imageTooLarge: 'The image is larger than 2 MB. Please choose a smaller image.',
   assetTypeInvalid:
-    'Unknown image type. Use CENTER_IMAGE, BILLING_LOGO, REPORT_HEADER, REPORT_FOOTER or SIGNATURE.',
+    'Unknown image type. Use CENTER_IMAGE, BILLING_LOGO, REPORT_HEADER, REPORT_FOOTER, SIGNATURE or REPORT_IMAGE.',
   /** spec-lab §5 Signature: footer text required. */
   signatureNameRequired: 'Signature footer text is required.',
   signatureNameTooLong: 'Signature footer text can be at most 200 characters.',
@@ -46,12 +47,14 @@ export const SETTING_ASSET_TYPES = [
   'REPORT_HEADER',
   'REPORT_FOOTER',
   'SIGNATURE',
+  /** issue 7 §1 key images from the viewer: a snapshot placed in a report (`<img src="/api/assets/{id}">`). */
+  'REPORT_IMAGE',
 ] as const;
 export type TSettingAssetType = (typeof SETTING_ASSET_TYPES)[number];
 export const ZSettingAssetType = z.enum(SETTING_ASSET_TYPES, { error: M.assetTypeInvalid });
 
 /** The settings entry whose dialog uploads each image type: a role without it may not upload it. */
-export const SETTING_ASSET_ENTRY: Record<TSettingAssetType, TSettingEntry> = {
+export const SETTING_ASSET_ENTRY: Record<Exclude<TSettingAssetType, 'REPORT_IMAGE'>, TSettingEntry> = {
   CENTER_IMAGE: 'CONTACT_INFO',
   BILLING_LOGO: 'BILLING_DETAILS',
   REPORT_HEADER: 'PDF_MARGINS',
@@ -122,12 +125,27 @@ export function settingAssetIdOf(url: string | null | undefined): string | null 
  * for contact info, a center a header, …).
  */
 export function canUploadSettingAsset(roles: readonly TRole[], assetType: TSettingAssetType): boolean {
+  if (assetType === 'REPORT_IMAGE') return isReportWriterRole(roles);
   return settingEntriesOf(roles).includes(SETTING_ASSET_ENTRY[assetType]);
 }
 
 /** Whether the roles may use the upload call at all (contract: at least one settings entry). */
 export function hasAnySettingEntry(roles: readonly TRole[]): boolean {
   return settingEntriesOf(roles).length > 0;
+}
+
+/**
+ * A role that writes report text (doctor, typist, verifier; not a read-only one): it places key
+ * images from the viewer in a report (issue 7 §1), even without a settings entry (a typist).
+ */
+export function isReportWriterRole(roles: readonly TRole[]): boolean {
+  if (isReportReadOnly(roles)) return false;
+  return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_VERIFIER');
+}
+
+/** Whether the roles may use the upload call at all: a settings entry, or a report writer's key image. */
+export function canUseAssetUpload(roles: readonly TRole[]): boolean {
+  return hasAnySettingEntry(roles) || isReportWriterRole(roles);
 }
 
 export const ZSettingAssetUploadResponse = z.object({

@@ -72,6 +72,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
       "A typist's saved report leaves the study Drafted (their Drafted tab) instead of Reported.",
     requireOtpForSharedReport:
       "The share page asks for a one-time code sent to the patient's mobile before it shows the report.",
+    enableSpeechToText:
+      "Speech-to-text for the editor's mic button (doctors and typists with voice typing on); off, the mic button says the voice free trial is over.",
     createPatientInRisWithoutShowingDialog:
       'Lab: creates the patient while registering without showing the create patient dialog.',
     appointmentSupportRIS: 'Lab: lets centers create appointment slots and staff book them on bills.',
@@ -96,7 +98,6 @@ export const GROUP_SETTING_EXPLANATIONS: {
 };
 
 const LAB = 'the lab module';
-const DOCUMENTS = 'the report documents (PDF, print, share)';
 const ROUTER = 'the local router';
 const SUMMARY = 'the report summary';
 
@@ -110,10 +111,6 @@ export const GROUP_SETTING_ARRIVES_WITH: Readonly<Record<string, string>> = {
   removeCenterNameWhileUploading: ROUTER,
   customRouterUrl: ROUTER,
   sendCapabilityAtCenter: ROUTER,
-  showPatientIdInReportPage: DOCUMENTS,
-  downloadReportWithLetterhead: DOCUMENTS,
-  appendQrCodeToReport: DOCUMENTS,
-  enableSecureViewerQrCodeGeneration: DOCUMENTS,
   showAssignedToInSummaryPage: SUMMARY,
   disableExcelDownloadForAssignor: SUMMARY,
   enableSupportChatBot: 'a support chat provider (none is configured on this server)',

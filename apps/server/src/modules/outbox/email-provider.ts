@@ -5,10 +5,20 @@ import { messageOutbox } from '../../db/schema.js';
 import { recordInOutbox } from './outbox-record.js';
 import { sendSmtpMail } from './smtp-client.js';
 
+export interface TEmailAttachment {
+  filename: string;
+  content: Uint8Array;
+  contentType: string;
+}
+
 export interface TEmailMessage {
   to: string;
   subject: string;
   body: string;
+  /** Files sent with it (the report PDF); the outbox keeps their names only. */
+  attachments?: TEmailAttachment[];
+  /** The study row the message is about (its delivery list in the share dialog). */
+  reportStatusId?: number | null;
 }
 
 /** Sends e-mail (config SMTP_URL); without a server the message is only recorded in the outbox. */
@@ -21,6 +31,8 @@ const emailRecord = (message: TEmailMessage) => ({
   recipient: message.to,
   subject: message.subject,
   body: message.body,
+  reportStatusId: message.reportStatusId ?? null,
+  attachments: (message.attachments ?? []).map((a) => a.filename),
 });
 
 /** The default provider: records the message in the outbox (channel EMAIL), nothing more. */
@@ -49,14 +61,19 @@ export class SmtpEmailProvider implements EmailProvider {
   async send(message: TEmailMessage): Promise<void> {
     const row = await recordInOutbox(this.db, this.mirrorFile, emailRecord(message));
     try {
-      await sendSmtpMail(this.smtpUrl, { to: message.to, subject: message.subject, text: message.body });
+      await sendSmtpMail(this.smtpUrl, {
+        to: message.to,
+        subject: message.subject,
+        text: message.body,
+        attachments: message.attachments ?? [],
+      });
     } catch (error) {
-      await this.db.update(messageOutbox).set({ status: 'FAILED' }).where(eq(messageOutbox.id, row.id));
-      throw new AppError(
-        'UPSTREAM_FAILED',
-        'The e-mail could not be sent',
-        (error as Error).message.slice(0, 200),
-      );
+      const reason = (error as Error).message.slice(0, 200);
+      await this.db
+        .update(messageOutbox)
+        .set({ status: 'FAILED', failureReason: reason })
+        .where(eq(messageOutbox.id, row.id));
+      throw new AppError('UPSTREAM_FAILED', 'The e-mail could not be sent', reason);
     }
     await this.db.update(messageOutbox).set({ status: 'SENT' }).where(eq(messageOutbox.id, row.id));
   }

@@ -9,6 +9,10 @@ export interface TOutboxMessage {
   recipient: string;
   subject?: string;
   body: string;
+  /** The study row the message is about (its delivery list in the share dialog). */
+  reportStatusId?: number | null;
+  /** Names of the files sent with it (the files themselves are not kept). */
+  attachments?: readonly string[];
 }
 
 /**
@@ -28,6 +32,8 @@ export async function recordInOutbox(
       recipient: message.recipient,
       subject: message.subject ?? null,
       body: message.body,
+      reportStatusId: message.reportStatusId ?? null,
+      attachments: [...(message.attachments ?? [])],
     })
     .returning();
   if (!row) throw new Error('outbox insert returned no row');
@@ -37,6 +43,8 @@ export async function recordInOutbox(
       recipient: row.recipient,
       subject: row.subject,
       body: row.body,
+      ...(row.reportStatusId !== null ? { reportStatusId: row.reportStatusId } : {}),
+      ...(row.attachments.length > 0 ? { attachments: row.attachments } : {}),
       createdAt: row.createdAt.toISOString(),
     };
     await fs.appendFile(mirrorFile, `${JSON.stringify(line)}\n`);

@@ -5,6 +5,8 @@ export interface TSmsMessage {
   /** A mobile number as stored (10 digits). */
   to: string;
   body: string;
+  /** The study row the message is about, recorded with it. */
+  reportStatusId?: number | null;
 }
 
 /** Sends text messages. Real gateways implement this; the default records them in the outbox. */
@@ -24,6 +26,7 @@ export class OutboxSmsProvider implements SmsProvider {
       channel: 'SMS',
       recipient: message.to,
       body: message.body,
+      reportStatusId: message.reportStatusId ?? null,
     });
   }
 }

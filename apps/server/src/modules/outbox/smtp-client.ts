@@ -10,6 +10,7 @@ export interface TMail {
   to: string;
   subject: string;
   text: string;
+  attachments?: ReadonlyArray<{ filename: string; content: Uint8Array; contentType: string }>;
 }
 
 interface TSmtpTarget {
@@ -40,7 +41,7 @@ function targetOf(smtpUrl: string, timeoutMs: number): TSmtpTarget {
   return target;
 }
 
-/** Sends one plain-text UTF-8 mail; rejects with the server's answer when it refuses. */
+/** Sends one plain-text UTF-8 mail (with its attachments, base64); rejects with the server's answer when it refuses. */
 export async function sendSmtpMail(
   smtpUrl: string,
   mail: TMail,
@@ -54,6 +55,11 @@ export async function sendSmtpMail(
     subject: mail.subject,
     text: mail.text,
     textEncoding: 'base64',
+    attachments: (mail.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+      contentType: a.contentType,
+    })),
   });
 }
 

@@ -19,6 +19,7 @@ export class OutboxWhatsappProvider implements WhatsappProvider {
       channel: 'WHATSAPP',
       recipient: message.to,
       body: message.body,
+      reportStatusId: message.reportStatusId ?? null,
     });
   }
 }

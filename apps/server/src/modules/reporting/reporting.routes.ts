@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ZOk,
   ZReportAddendumRequest,
+  ZReportDraft,
+  ZReportDraftRequest,
   ZReportLockRequest,
   ZReportSaveRequest,
   ZReportSaveResponse,
@@ -22,6 +24,7 @@ import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from '.
 import { addAddendum } from './add-addendum.js';
 import { lockForReport } from './lock-report.js';
 import { saveReport } from './save-report.js';
+import { deleteReportDraft, getReportDraft, putReportDraft } from './report-drafts.js';
 
 /**
  * Reporting (issue 7 §1-§2): open to report, save and sign off, read with versions, addendum, and
@@ -111,6 +114,56 @@ export const reportingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => getReports(app.ctx.db, authOf(request), request.params.reportStatusId),
+  );
+
+  const draftErrors = errorResponses(400, 401, 403, 404, 409);
+  app.get(
+    '/report/draft/:reportStatusId',
+    {
+      ...base,
+      schema: {
+        tags,
+        security,
+        summary: "The caller's unsaved draft of the row's report, or null (writers of the row only)",
+        params: ZReportingRowParams,
+        response: { 200: ZReportDraft.nullable(), ...draftErrors },
+      },
+    },
+    (request) => getReportDraft(app.ctx, authOf(request), request.params.reportStatusId),
+  );
+
+  app.put(
+    '/report/draft/:reportStatusId',
+    {
+      ...base,
+      schema: {
+        tags,
+        security,
+        summary: "Keep the caller's unsaved draft (auto-save); a save or sign-off removes it",
+        params: ZReportingRowParams,
+        body: ZReportDraftRequest,
+        response: { 200: ZReportDraft, ...draftErrors },
+      },
+    },
+    (request) => putReportDraft(app.ctx, authOf(request), request.params.reportStatusId, request.body),
+  );
+
+  app.delete(
+    '/report/draft/:reportStatusId',
+    {
+      ...base,
+      schema: {
+        tags,
+        security,
+        summary: "Drop the caller's draft (the writer chose the saved report)",
+        params: ZReportingRowParams,
+        response: { 200: ZOk, ...draftErrors },
+      },
+    },
+    async (request) => {
+      await deleteReportDraft(app.ctx, authOf(request), request.params.reportStatusId);
+      return { ok: true as const };
+    },
   );
 
   app.get(

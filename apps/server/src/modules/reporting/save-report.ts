@@ -20,6 +20,7 @@ import { type TReportStatusRow, reportStatuses, reports } from '../../db/schema.
 import type { TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { withLockedStudy } from '../study-actions/study-transition.js';
+import { removeWriterDraft } from './report-drafts.js';
 import {
   type TReportDbRow,
   addReportVersion,
@@ -209,6 +210,8 @@ export async function saveReport(
       .update(reportStatuses)
       .set({ status: outcome.status, updatedAt: now, ...signOffTimes })
       .where(eq(reportStatuses.id, id));
+    // The writer's auto-saved draft is now this save (issue 7 §1 drafts).
+    await removeWriterDraft(tx, id, auth.user.id);
     await recordReportEvent(tx, {
       reportStatusId: id,
       eventType: eventTypeOf(writer.actor, outcome, body.signOff),

@@ -8,7 +8,7 @@ import {
   ZSignatureResponse,
   canEditReportLayout,
   canEditSignature,
-  hasAnySettingEntry,
+  canUseAssetUpload,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
@@ -31,12 +31,12 @@ export const settingAssetsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/setting/upload-assets',
     {
-      onRequest: app.requirePermission(hasAnySettingEntry),
+      onRequest: app.requirePermission(canUseAssetUpload),
       schema: {
         tags,
         security: SIGNED_IN,
         summary: 'Upload a settings image (multipart `file` + `assetType`); answers its public address',
-        description: `${imageRules}; REPORT_HEADER/REPORT_FOOTER png only. 403 unless the caller has the entry that uses the type.`,
+        description: `${imageRules}; REPORT_HEADER/REPORT_FOOTER png only. 403 unless the caller has the entry that uses the type (REPORT_IMAGE: a report writer).`,
         response: { 200: ZSettingAssetUploadResponse, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type AnyColumn, and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
@@ -19,6 +18,9 @@ import { loadGroupPreferences } from '../preferences/preferences.js';
 import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
 import type { EmailProvider } from '../outbox/email-provider.js';
 import type { WhatsappProvider } from '../outbox/whatsapp-provider.js';
+import { renderReportDocument } from '../report-documents/render-report.js';
+import { ensureShareLink, newShareToken, shareLinkColumns } from './share-link.js';
+import { hasSignedMainReport, signedReportsOf } from './signed-reports.js';
 
 export interface TSharingDeps {
   ctx: AppContext;
@@ -33,7 +35,7 @@ export interface TSharingDeps {
  * switches (core canSendToReferringDoctor: center users on their own center's studies; doctors with
  * radiologistCanSendToReferringDoctor; never a deleted study) — else 403.
  */
-async function loadShareableReport(ctx: AppContext, auth: TAuth, reportStatusId: number) {
+export async function loadShareableReport(ctx: AppContext, auth: TAuth, reportStatusId: number) {
   const report = await loadVisibleReport(ctx.db, auth, reportStatusId);
   const flags = groupFlags(await loadGroupPreferences(ctx.db, report.groupId));
   if (
@@ -105,8 +107,8 @@ function insertEvent(
 
 /**
  * Records a recipient on the row (distinct) and gives the row a share link if it has none, in one
- * statement under the transaction, with the timeline event. The token is 192 random bits: the link
- * opens the study without signing in, so it must not be guessable.
+ * statement under the transaction, with the timeline event (share-link.ts: the token and when it
+ * was made).
  */
 async function recordShare(
   ctx: AppContext,
@@ -116,7 +118,7 @@ async function recordShare(
   eventType: string,
   detail: Record<string, unknown>,
 ) {
-  const token = randomBytes(24).toString('base64url');
+  const token = newShareToken();
   return ctx.db.transaction(async (tx) => {
     const appendDistinct = (column: AnyColumn, value: string) =>
       sql`case when ${value}::text = any(${column}) then ${column} else array_append(${column}, ${value}::text) end`;
@@ -126,7 +128,7 @@ async function recordShare(
         : { sharedEmails: appendDistinct(reportStatuses.sharedEmails, to.email) };
     const [row] = await tx
       .update(reportStatuses)
-      .set({ shareLink: sql`coalesce(${reportStatuses.shareLink}, ${token})`, ...recipient })
+      .set({ ...shareLinkColumns(token, ctx.now()), ...recipient })
       .where(eq(reportStatuses.id, report.id))
       .returning({
         shareLink: reportStatuses.shareLink,
@@ -166,12 +168,18 @@ export async function sendShareMessage(
   const url = buildShareUrl(deps.publicUrl, shared.shareLink);
   const greeting = input.referringPhysician ? `Dear ${input.referringPhysician}, the` : 'The';
   const body = `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
-  await ctx.sms.send({ to: input.number, body });
-  if (channels.includes('WHATSAPP')) await deps.whatsapp.send({ to: input.number, body });
+  const message = { to: input.number, body, reportStatusId: report.id };
+  await ctx.sms.send(message);
+  if (channels.includes('WHATSAPP')) await deps.whatsapp.send(message);
   return { ...shared, shareLink: url, channels };
 }
 
-/** POST /report-status/send-email/{id}: one e-mail with the share link through the e-mail provider. */
+/**
+ * POST /report-status/send-email/{id}: one e-mail with the share link through the e-mail provider,
+ * and the report PDF attached once the study is signed off (the group's letterhead and QR switches
+ * apply, as on the share page). The PDF is made before the share is recorded: when it cannot be made
+ * nothing is sent and no share is recorded (the row may keep the link the PDF's QR needed).
+ */
 export async function sendShareEmail(
   deps: TSharingDeps,
   auth: TAuth,
@@ -179,15 +187,28 @@ export async function sendShareEmail(
   input: z.output<typeof ZSendEmailRequest>,
 ): Promise<TShareResponse> {
   const { ctx } = deps;
-  const { report } = await loadShareableReport(ctx, auth, reportStatusId);
+  const { report, flags } = await loadShareableReport(ctx, auth, reportStatusId);
+  const pdf = hasSignedMainReport(await signedReportsOf(ctx.db, report))
+    ? await renderReportDocument(ctx, {
+        reportStatusId: report.id,
+        format: 'PDF',
+        withHeader: flags.downloadReportWithLetterhead,
+        withImages: false,
+        appendQr: flags.appendQrCodeToReport,
+        shareUrl: buildShareUrl(deps.publicUrl, await ensureShareLink(ctx.db, report.id, ctx.now())),
+      })
+    : null;
   const shared = await recordShare(ctx, auth, report, { email: input.email }, 'SHARED_BY_EMAIL', {
     email: input.email,
   });
   const url = buildShareUrl(deps.publicUrl, shared.shareLink);
+  const attached = pdf ? '\nThe report is attached as a PDF.\n' : '';
   await deps.email.send({
     to: input.email,
     subject: `Report shared with you: ${describeStudy(report)}`,
-    body: `The report of ${describeStudy(report)} is shared with you.\n\nOpen it here: ${url}\n`,
+    body: `The report of ${describeStudy(report)} is shared with you.\n\nOpen it here: ${url}\n${attached}`,
+    reportStatusId: report.id,
+    attachments: pdf ? [{ filename: pdf.fileName, content: pdf.bytes, contentType: pdf.contentType }] : [],
   });
   return { ...shared, shareLink: url, channels: ['EMAIL'] };
 }

@@ -7,13 +7,17 @@ import {
   ZSaveReferringDoctorResponse,
   ZSendEmailRequest,
   ZSendMessageRequest,
+  ZReportMessages,
   ZShareResponse,
+  ZViewerQrRequest,
+  ZViewerQrResponse,
   canSendToReferringDoctor,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { type EmailProvider, OutboxEmailProvider } from '../outbox/email-provider.js';
 import { OutboxWhatsappProvider, type WhatsappProvider } from '../outbox/whatsapp-provider.js';
+import { generateViewerQr, listReportMessages } from './share-delivery.js';
 import { type TSharingDeps, saveReferringDoctor, sendShareEmail, sendShareMessage } from './share-study.js';
 
 export interface TStudySharingOptions {
@@ -96,5 +100,36 @@ export const studySharingRoutes: FastifyPluginAsyncZod<TStudySharingOptions> = a
       },
     },
     (request) => sendShareEmail(depsOf(request), authOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/report-status/messages/:id',
+    {
+      ...sharer,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "The row's messages as the providers handled them (channel, recipient, status, time)",
+        params: ZReportStatusIdParams,
+        response: { 200: ZReportMessages, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => listReportMessages(depsOf(request), authOf(request), request.params.id),
+  );
+
+  app.post(
+    '/pdf/generate-viewer-qr',
+    {
+      ...sharer,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary:
+          "The study's share link (made if missing) and its QR code (enableSecureViewerQrCodeGeneration)",
+        body: ZViewerQrRequest,
+        response: { 200: ZViewerQrResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => generateViewerQr(depsOf(request), authOf(request), request.body.reportStatusId),
   );
 };

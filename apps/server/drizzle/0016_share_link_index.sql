@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "report_statuses_share_link_key" ON "report_statuses" USING btree ("share_link") WHERE "report_statuses"."share_link" is not null;

@@ -1,0 +1,147 @@
+import QRCode from 'qrcode';
+import { REPORT_DOCUMENT_MESSAGES } from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import { assetDataUrl, opaqueImage, resolveHtmlImages } from './document-images.js';
+import type { TDocumentReport, TReportDocumentData } from './report-document-data.js';
+
+/*
+ * What a report document says, decided once for both formats: the PDF (pdf-document.ts) and the
+ * Word file (word-document.ts) lay out the same parts.
+ */
+
+/** A report (main or addendum) ready to lay out: HTML with images resolved, its signature. */
+export interface TDocumentSection {
+  title: string;
+  html: string;
+  isAddendum: boolean;
+  signature: { name: string; imageDataUrl: string | null; signedOffLine: string } | null;
+}
+
+export interface TDocumentParts {
+  title: string;
+  /** The report is not final: not signed off, or a text that is not the signed one. */
+  isPreliminary: boolean;
+  patientRows: Array<[string, string]>;
+  reportTextHeader: string;
+  reportTextFooter: string;
+  disclaimer: string;
+  sections: TDocumentSection[];
+  headerImage: string | null;
+  footerImage: string | null;
+  keyImages: string[];
+  qr: { dataUrl: string; url: string } | null;
+  marginsCm: TReportDocumentData['layout']['marginsCm'];
+}
+
+export interface TPartsOptions {
+  withHeader: boolean;
+  keyImages: string[];
+  shareUrl: string | null;
+  customHtml: string | null;
+  reportName: string | null;
+}
+
+/** A section's heading: the report's name; an addendum says so (once, whatever its name). */
+export function sectionTitle(section: Pick<TDocumentSection, 'title' | 'isAddendum'>): string {
+  if (!section.isAddendum) return section.title;
+  return /^addendum\b/i.test(section.title) ? section.title : `Addendum: ${section.title}`;
+}
+
+export const QR_CAPTION = 'Scan to open this report online';
+export const PRELIMINARY_TEXT = REPORT_DOCUMENT_MESSAGES.preliminary;
+
+/**
+ * Times on documents: yyyy-MM-dd HH:mm (spec-core §9 date format) in +05:30, the time zone the
+ * spec's date filters use, labelled so a reader abroad is not misled.
+ */
+export function formatDocumentTime(at: Date): string {
+  const local = new Date(at.getTime() + 330 * 60_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ` +
+    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())} IST`
+  );
+}
+
+/** The patient and study table (spec-core §3 fields); the patient id only with showPatientIdInReportPage. */
+export function patientRowsOf(data: TReportDocumentData): Array<[string, string]> {
+  const { patient, study } = data;
+  const ageSex = [patient.age, patient.sex].filter(Boolean).join(' / ');
+  const rows: Array<[string, string]> = [['Patient name', patient.name]];
+  if (data.showPatientId) rows.push(['Patient ID', patient.id]);
+  if (patient.uhid) rows.push(['UHID', patient.uhid]);
+  rows.push(
+    ['Age / Sex', ageSex],
+    ['Study', study.name],
+    ['Modality', study.modalities.join(', ')],
+    ['Study date', study.date],
+    ['Referring physician', study.referringPhysician],
+    ['Center', study.center],
+  );
+  return rows;
+}
+
+const qrCache = new Map<string, string>();
+/** A QR (png data URL) of the share page address; the last few are kept (one per row at most). */
+async function qrDataUrl(url: string): Promise<string> {
+  const hit = qrCache.get(url);
+  if (hit) return hit;
+  const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 240 });
+  const made = `data:image/png;base64,${(await opaqueImage(png, 'image/png')).toString('base64')}`;
+  if (qrCache.size >= 256) qrCache.delete(qrCache.keys().next().value as string);
+  qrCache.set(url, made);
+  return made;
+}
+
+async function sectionOf(ctx: AppContext, report: TDocumentReport, html: string, title: string) {
+  const signed = report.signedOffAt !== null && html === report.contentHtml;
+  return {
+    title,
+    html: await resolveHtmlImages(ctx, html),
+    isAddendum: report.isAddendum,
+    signature: signed
+      ? {
+          name: report.signatureName ?? report.doctorName,
+          imageDataUrl: report.signatureAssetId ? await assetDataUrl(ctx, report.signatureAssetId) : null,
+          signedOffLine: `${report.isAddendum ? 'Addendum signed off' : 'Signed off'}: ${formatDocumentTime(
+            report.signedOffAt as Date,
+          )}`,
+        }
+      : null,
+  };
+}
+
+/** The parts of the document, images resolved to data URLs. */
+export async function documentParts(
+  ctx: AppContext,
+  data: TReportDocumentData,
+  opts: TPartsOptions,
+): Promise<TDocumentParts> {
+  const main = data.reports.find((r) => !r.isAddendum);
+  const addenda = data.reports.filter((r) => r.isAddendum);
+  const bodyHtml = opts.customHtml ?? main?.contentHtml ?? '';
+  const title = opts.reportName || main?.name || data.study.name || 'Report';
+  const sections: TDocumentSection[] = [];
+  if (main) sections.push(await sectionOf(ctx, main, bodyHtml, title));
+  for (const addendum of addenda) {
+    sections.push(await sectionOf(ctx, addendum, addendum.contentHtml, addendum.name || 'Addendum'));
+  }
+  const rowSigned = data.status === 'SIGNED_OFF' || data.status === 'DELETED';
+  const { layout } = data;
+  return {
+    title,
+    isPreliminary: !rowSigned || sections[0]?.signature == null,
+    patientRows: patientRowsOf(data),
+    reportTextHeader: await resolveHtmlImages(ctx, data.reportText.header),
+    reportTextFooter: await resolveHtmlImages(ctx, data.reportText.footer),
+    disclaimer: await resolveHtmlImages(ctx, data.reportText.disclaimer),
+    sections,
+    headerImage:
+      opts.withHeader && layout.headerAssetId ? await assetDataUrl(ctx, layout.headerAssetId) : null,
+    footerImage:
+      opts.withHeader && layout.footerAssetId ? await assetDataUrl(ctx, layout.footerAssetId) : null,
+    keyImages: opts.keyImages,
+    qr: opts.shareUrl ? { dataUrl: await qrDataUrl(opts.shareUrl), url: opts.shareUrl } : null,
+    marginsCm: layout.marginsCm,
+  };
+}

@@ -1,0 +1,115 @@
+import { PRELIMINARY_TEXT, QR_CAPTION, type TDocumentParts, sectionTitle } from './document-parts.js';
+
+/*
+ * The report as a Word file: one HTML document of the same parts as the PDF, turned into docx by
+ * @turbodocx/html-to-docx. Every image src is a data URL already (document-images.ts), so the
+ * converter never downloads anything.
+ */
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+const CM_TO_TWIP = 1440 / 2.54;
+/** A4 in twips, minus nothing: the converter takes the page size and margins separately. */
+const A4_TWIPS = { width: 11906, height: 16838 };
+const CELL = 'border:1px solid #999999;padding:4px;';
+const LABEL = `${CELL}background-color:#eeeeee;font-weight:bold;`;
+
+function patientTableHtml(rows: Array<[string, string]>): string {
+  const lines: string[] = [];
+  for (let i = 0; i < rows.length; i += 2) {
+    const cells = [rows[i], rows[i + 1]]
+      .map((pair) =>
+        pair
+          ? `<td style="${LABEL}">${escapeHtml(pair[0])}</td><td style="${CELL}">${escapeHtml(pair[1])}</td>`
+          : `<td style="${CELL}"></td><td style="${CELL}"></td>`,
+      )
+      .join('');
+    lines.push(`<tr>${cells}</tr>`);
+  }
+  return `<table style="width:100%;border-collapse:collapse;">${lines.join('')}</table>`;
+}
+
+function signatureHtml(section: TDocumentParts['sections'][number]): string {
+  const { signature } = section;
+  if (!signature) return '';
+  const image = signature.imageDataUrl ? `<p><img src="${signature.imageDataUrl}" width="160" /></p>` : '';
+  return `${image}<p><strong>${escapeHtml(signature.name)}</strong></p><p style="font-size:8pt;">${escapeHtml(
+    signature.signedOffLine,
+  )}</p>`;
+}
+
+/** The one HTML of the Word document (exported for tests). */
+export function wordHtml(parts: TDocumentParts): string {
+  const html: string[] = [parts.reportTextHeader];
+  if (parts.isPreliminary) {
+    html.push(
+      `<p style="text-align:center;color:#b00020;font-weight:bold;">${escapeHtml(PRELIMINARY_TEXT)}</p>`,
+    );
+  }
+  html.push(patientTableHtml(parts.patientRows));
+  for (const section of parts.sections) {
+    const title = sectionTitle(section);
+    html.push(
+      `<h3 style="text-align:center;">${escapeHtml(title)}</h3>`,
+      section.html,
+      signatureHtml(section),
+    );
+  }
+  if (parts.keyImages.length > 0) {
+    html.push(
+      '<h3>Key images</h3>',
+      ...parts.keyImages.map((src) => `<p><img src="${src}" width="300" /></p>`),
+    );
+  }
+  html.push(parts.reportTextFooter);
+  if (parts.disclaimer) html.push(`<div style="font-size:7pt;color:#555555;">${parts.disclaimer}</div>`);
+  if (parts.qr) {
+    html.push(
+      `<p><img src="${parts.qr.dataUrl}" width="90" height="90" /></p>`,
+      `<p style="font-size:8pt;">${escapeHtml(QR_CAPTION)}</p>`,
+      `<p style="font-size:6pt;">${escapeHtml(parts.qr.url)}</p>`,
+    );
+  }
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${escapeHtml(parts.title)}</title></head><body>${html.join('')}</body></html>`;
+}
+
+export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
+  const m = parts.marginsCm;
+  const header = parts.headerImage
+    ? `<p style="text-align:center;"><img src="${parts.headerImage}" width="600" /></p>`
+    : null;
+  const footer = parts.footerImage
+    ? `<p style="text-align:center;"><img src="${parts.footerImage}" width="600" /></p>`
+    : null;
+  // Loaded on the first Word file (about half a second to load), not at every server start.
+  const { default: HTMLtoDOCX } = await import('@turbodocx/html-to-docx');
+  const result = await HTMLtoDOCX(
+    wordHtml(parts),
+    header,
+    {
+      title: parts.title,
+      creator: 'Radflow',
+      pageSize: A4_TWIPS,
+      margins: {
+        top: Math.round(m.top * CM_TO_TWIP),
+        bottom: Math.round(m.bottom * CM_TO_TWIP),
+        left: Math.round(m.left * CM_TO_TWIP),
+        right: Math.round(m.right * CM_TO_TWIP),
+      },
+      header: header !== null,
+      footer: true,
+      pageNumber: true,
+      font: 'Arial',
+      fontSize: 20,
+      table: { row: { cantSplit: true } },
+    },
+    footer,
+  );
+  if (result instanceof ArrayBuffer) return new Uint8Array(result);
+  if (Buffer.isBuffer(result)) return new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+  return new Uint8Array(await result.arrayBuffer());
+}

@@ -9,9 +9,12 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsPage'));
 const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const TemplatePage = lazy(() => import('../features/report-templates/TemplatePage'));
 const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
 // The viewer is its own chunk; Cornerstone loads from it only when a study opens.
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
+const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
+const SharePage = lazy(() => import('../features/share-page/SharePage'));
 // The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
 const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
@@ -32,7 +35,10 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page', element: <AdminPatientPage /> },
   { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
   { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
+  { path: '/report-edit/:studyInstanceUids/:id/*', element: <ReportEditPage /> },
   { path: '/setting-page', element: <SettingsPage /> },
+  { path: '/template-page', element: <TemplatePage /> },
+  { path: '/share', element: <SharePage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_SCREENS.map((screen) => ({

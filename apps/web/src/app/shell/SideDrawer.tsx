@@ -49,7 +49,7 @@ const EXTRA_INFO: Record<
   'voice-support': {
     title: 'Voice support',
     message:
-      'Voice typing in the report editor arrives with the Reporting issue. It uses the speech recognition of your browser; no audio leaves your computer unless you record an audio note.',
+      'Doctors and typists dictate reports: turn on Voice typing in Manage preference → Viewer Setting, then press the microphone button in the report editor and speak; the words appear at the cursor. Say "new line", "new paragraph", "full stop" or "comma" for breaks and punctuation. Your group needs speech-to-text enabled by its administrator. Dictation uses the speech recognition of your browser (Chrome or Edge); to leave a spoken note instead, use Audio recordings on the study.',
   },
   'new-launch': {
     title: 'New Launch',

@@ -1,5 +1,8 @@
-/** The public information pages of spec-core §2 (/info-page?page=terms|privacy|contact|refund). */
-export const INFO_PAGES = ['terms', 'privacy', 'contact', 'refund'] as const;
+/**
+ * The public information pages of spec-core §2 (/info-page?page=terms|privacy|contact|refund), and
+ * pricing, the page the 'Voice free trial is over' dialog links to (spec-core §6).
+ */
+export const INFO_PAGES = ['terms', 'privacy', 'contact', 'refund', 'pricing'] as const;
 export type TInfoPage = (typeof INFO_PAGES)[number];
 
 export interface TInfoText {
@@ -93,6 +96,23 @@ export const INFO_TEXTS: Record<TInfoPage, TInfoText> = {
       {
         heading: 'How to ask',
         body: 'Ask through your group administrator with the invoice number and the reason; we answer every request within 5 working days.',
+      },
+    ],
+  },
+  pricing: {
+    title: 'Pricing',
+    sections: [
+      {
+        heading: 'How Radflow is billed',
+        body: 'Your organisation (group or center) subscribes to Radflow under its service agreement: studies reported, storage beyond the backup period and the add-ons it turns on. Prices are in that agreement and on your invoices.',
+      },
+      {
+        heading: 'Voice typing',
+        body: 'Dictation into the report editor (speech to text) is an add-on of the group. After the free trial it stays off until the group subscribes; your group administrator turns it on in Group settings once it is part of the agreement.',
+      },
+      {
+        heading: 'Changing your plan',
+        body: 'Ask your group administrator, or call support on the number shown in the application, to add or remove an add-on; a change applies from the next billing period.',
       },
     ],
   },

@@ -50,13 +50,6 @@ export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
     summary: 'Search signed reports by modality, tag and keyword.',
   },
   {
-    path: '/template-page',
-    title: 'Manage template',
-    capability: 'Report templates',
-    arrivesWith: REPORTING,
-    summary: 'Create and edit the report templates used in the editor.',
-  },
-  {
     path: '/manage-tele-pricing',
     title: 'Manage Tele Pricing',
     capability: 'Tele-radiology pricing',
@@ -90,13 +83,6 @@ export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
     capability: 'Customer sign-up',
     arrivesWith: BILLING,
     summary: 'Create an account with your mobile number.',
-  },
-  {
-    path: '/share',
-    title: 'Shared report',
-    capability: 'Shared report and images',
-    arrivesWith: REPORTING,
-    summary: 'A report and its images opened from a share link.',
   },
   {
     path: '/pacs-router',
@@ -153,13 +139,6 @@ export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
     capability: 'Test level dashboard',
     arrivesWith: LAB,
     summary: 'Every billed test with its report status.',
-  },
-  {
-    path: '/report-edit/:studyInstanceUids/:id/*',
-    title: 'Report editor',
-    capability: 'Report editor',
-    arrivesWith: REPORTING,
-    summary: 'Write, sign off and print the report of a study.',
   },
   {
     path: '/admin-page/billing',

@@ -11,30 +11,53 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
 import { toDataURL } from 'qrcode';
 import { useEffect, useId, useState } from 'react';
+import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { generateViewerQr } from '../share-page/share-page.api';
 import type { TStudyDialogProps } from './dialog-props';
 import { buildQrPrintHtml, type TQrLayout } from './qr-print';
 import { shareUrlOf } from './share-url';
 
 /**
- * QR code print (spec-core §2: sticker or A4; the QR opens the share link). The code is drawn in the
- * browser; the chosen layout opens in a print window.
+ * QR code print (spec-core §2: sticker or A4; the QR opens the share link). A row with a share link
+ * gets its code drawn in the browser; a row without one asks the server (POST
+ * /pdf/generate-viewer-qr, group enableSecureViewerQrCodeGeneration), which makes the link and
+ * answers it with its QR. The chosen layout opens in a print window.
  */
-export function QrCodePrintDialog({ row, onClose }: TStudyDialogProps) {
+export function QrCodePrintDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
   const { showError } = useFeedback();
   const [layout, setLayout] = useState<TQrLayout>('sticker');
-  const [qr, setQr] = useState<{ url: string; dataUrl: string } | null>(null);
+  const [drawn, setDrawn] = useState<{ url: string; dataUrl: string } | null>(null);
   const [failed, setFailed] = useState(false);
   const url = row.shareLink ? shareUrlOf(row.shareLink) : null;
+  // Idempotent on the server (the link is made once), so a query is safe to repeat.
+  const generated = useQuery({
+    queryKey: ['viewer-qr', row.id],
+    queryFn: async () => {
+      const answer = await generateViewerQr(row.id);
+      onChanged();
+      return { url: answer.url, dataUrl: answer.qrDataUrl };
+    },
+    enabled: url === null,
+    retry: false,
+    staleTime: Infinity,
+  });
+  const qr = url ? drawn : (generated.data ?? null);
+  const isFailed = url ? failed : generated.isError;
+  const failureText =
+    (generated.error instanceof ApiError &&
+      (generated.error.body as { errorDescription?: string } | null)?.errorDescription) ||
+    'The QR code could not be drawn';
 
   useEffect(() => {
     if (!url) return;
     let live = true;
     toDataURL(url, { errorCorrectionLevel: 'M', margin: 1, width: 512 })
-      .then((dataUrl) => live && setQr({ url, dataUrl }))
+      .then((dataUrl) => live && setDrawn({ url, dataUrl }))
       .catch(() => live && setFailed(true));
     return () => {
       live = false;
@@ -67,8 +90,8 @@ export function QrCodePrintDialog({ row, onClose }: TStudyDialogProps) {
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-labelledby={titleId}>
       <DialogTitle id={titleId}>Print QR code · {row.id}</DialogTitle>
       <DialogContent>
-        {!url ? (
-          <Alert severity="info">This study has no share link yet.</Alert>
+        {!url && generated.isError ? (
+          <Alert severity="error">{failureText}</Alert>
         ) : (
           <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
             {qr ? (
@@ -78,13 +101,13 @@ export function QrCodePrintDialog({ row, onClose }: TStudyDialogProps) {
                 alt={`QR code for ${qr.url}`}
                 sx={{ width: 200, height: 200 }}
               />
-            ) : failed ? (
+            ) : isFailed ? (
               <Alert severity="error">The QR code could not be drawn</Alert>
             ) : (
               <CircularProgress aria-label="Loading" />
             )}
             <Typography variant="caption" sx={{ wordBreak: 'break-all' }}>
-              {url}
+              {qr?.url ?? url}
             </Typography>
             <RadioGroup
               row

@@ -12,9 +12,12 @@ import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { CONFIRMATIONS, isEmail, isValidShareMobile, MOBILE_PREFIX } from '@radflow/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { DELIVERY_LABELS, MessageDeliveryList } from '../share-page/MessageDeliveryList';
+import { reportMessagesQueryKey } from '../share-page/share-page.api';
 import type { TStudyDialogProps } from './dialog-props';
 import { shareUrlOf } from './share-url';
 import { saveReferringDoctor, sendEmail, sendMessage } from './study-actions.api';
@@ -38,11 +41,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 /**
  * Referring doctor and message sharing, full screen (spec-core §2; §7 report-status/save, send-message,
  * send-email; §5 the mobile pattern): share the study with a referring doctor of the group (confirmed
- * first, spec-core §4), or send its link by SMS/WhatsApp or e-mail.
+ * first, spec-core §4), or send its link by SMS/WhatsApp or e-mail (with the PDF once signed off);
+ * below, every message of the study with its delivery status (issue 7 §5).
  */
 export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
   const { confirm, showError, showInfo } = useFeedback();
+  const queryClient = useQueryClient();
   const referringDoctors = useRoleUsers('ROLE_REFERRING_DOCTOR');
   const [doctor, setDoctor] = useState<string | null>(row.referringDoctor);
   const [number, setNumber] = useState(row.mobileNumber ?? '');
@@ -67,6 +72,8 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
       if (!(error instanceof ApiError)) showError(String(error));
     } finally {
       setBusy(false);
+      // A failed e-mail is recorded too (FAILED with its reason): refresh either way.
+      void queryClient.invalidateQueries({ queryKey: reportMessagesQueryKey(row.id) });
     }
   };
 
@@ -184,6 +191,10 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
                 </Button>
               </Box>
             </Stack>
+          </Section>
+          <Divider />
+          <Section title={DELIVERY_LABELS.title}>
+            <MessageDeliveryList reportStatusId={row.id} />
           </Section>
           {(link || shared.numbers.length > 0 || shared.emails.length > 0) && (
             <>

@@ -3,6 +3,7 @@ import CallSplitIcon from '@mui/icons-material/CallSplit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import DescriptionIcon from '@mui/icons-material/DescriptionOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import GraphicEqIcon from '@mui/icons-material/GraphicEq';
 import FactCheckIcon from '@mui/icons-material/FactCheckOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import LocalOfferIcon from '@mui/icons-material/LocalOfferOutlined';
@@ -25,14 +26,14 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { WORKLIST_MESSAGES, type TStudyListKind, type TStudyListRow } from '@radflow/core';
-import { Suspense, useState, type ReactElement } from 'react';
+import { Suspense, lazy, useState, type ReactElement } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import type { TStudyDialogProps } from './dialog-props';
 import * as Dialogs from './lazy-dialogs';
-import { printReport } from './print-report';
+import { DownloadReportMenu } from '../report-documents';
 import {
   ROW_ACTION_LABELS,
   isStateAction,
@@ -55,6 +56,7 @@ const ICONS: Record<TRowActionKey, ReactElement> = {
   report: <DescriptionIcon fontSize="small" />,
   editDetails: <EditIcon fontSize="small" />,
   attachments: <AttachFileIcon fontSize="small" />,
+  audio: <GraphicEqIcon fontSize="small" />,
   share: <ShareIcon fontSize="small" />,
   assignDoctor: <PersonAddIcon fontSize="small" />,
   assignAuditor: <FactCheckIcon fontSize="small" />,
@@ -70,10 +72,14 @@ const ICONS: Record<TRowActionKey, ReactElement> = {
   rework: <ReplayIcon fontSize="small" />,
 };
 
+// The audio recordings dialog (issue 7 §3) loads on first open, like the study dialogs.
+const AudioRecordingsDialog = lazy(() => import('../report-audio/AudioRecordingsDialog'));
+
 /** The actions that open a dialog, and which one. */
 const DIALOGS = {
   editDetails: Dialogs.EditStudyDetailsDialog,
   attachments: Dialogs.AttachmentsDialog,
+  audio: AudioRecordingsDialog,
   share: Dialogs.ShareStudyDialog,
   assignDoctor: Dialogs.AssignDoctorDialog,
   assignAuditor: Dialogs.AssignAuditorDialog,
@@ -112,6 +118,8 @@ export function StudyRowActions({
   const changed = useStudiesChanged(onChanged);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [openDialog, setOpenDialog] = useState<TDialogKey | null>(null);
+  // The Print action opens the download menu (spec-core §9 options) where its button is.
+  const [downloadAnchor, setDownloadAnchor] = useState<HTMLElement | null>(null);
   const [busy, setBusy] = useState(false);
 
   const { inline, menu } = splitInlineActions(offeredRowActions(actor, row), listKind);
@@ -141,7 +149,7 @@ export function StudyRowActions({
     }
   };
 
-  const run = (key: TRowActionKey) => {
+  const run = (key: TRowActionKey, anchor: HTMLElement | null = null) => {
     setMenuAnchor(null);
     if (isDialogAction(key)) {
       setOpenDialog(key);
@@ -166,9 +174,7 @@ export function StudyRowActions({
         openPath(reportEditPath(row));
         return;
       case 'print':
-        printReport(row).catch((error: unknown) => {
-          if (!(error instanceof ApiError)) showError(String(error));
-        });
+        setDownloadAnchor(anchor);
         return;
     }
   };
@@ -183,7 +189,7 @@ export function StudyRowActions({
             size="small"
             aria-label={label}
             disabled={!action.enabled || busy}
-            onClick={() => run(action.key)}
+            onClick={(e) => run(action.key, e.currentTarget)}
             color={action.key === 'urgent' && row.urgent ? 'error' : 'default'}
           >
             {ICONS[action.key]}
@@ -231,13 +237,20 @@ export function StudyRowActions({
           </IconButton>
           <Menu anchorEl={menuAnchor} open={Boolean(menuAnchor)} onClose={() => setMenuAnchor(null)}>
             {menu.map((action) => (
-              <MenuItem key={action.key} disabled={!action.enabled} onClick={() => run(action.key)}>
+              <MenuItem
+                key={action.key}
+                disabled={!action.enabled}
+                onClick={() => run(action.key, menuAnchor)}
+              >
                 <ListItemIcon>{ICONS[action.key]}</ListItemIcon>
                 <ListItemText>{labelOf(action.key, row)}</ListItemText>
               </MenuItem>
             ))}
           </Menu>
         </>
+      )}
+      {downloadAnchor && (
+        <DownloadReportMenu row={row} anchorEl={downloadAnchor} onClose={() => setDownloadAnchor(null)} />
       )}
       {Dialog && (
         <Suspense fallback={null}>

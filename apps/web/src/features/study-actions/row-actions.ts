@@ -5,9 +5,9 @@ import {
   canDeleteStudyAttachment,
   canEditReport,
   canEditStudyDetails,
+  canGenerateViewerQr,
   canMarkDeleted,
   canMarkUrgent,
-  canPrint,
   canRework,
   canSeeTimelineButton,
   canSendToReferringDoctor,
@@ -15,8 +15,8 @@ import {
   canTagStudyRow,
   canUnlock,
   canUploadStudyAttachment,
-  isDownloadAndPrintHidden,
   isRowActionsDisabled,
+  offeredDownloadOptions,
   type TGroupFlags,
   type TRole,
   type TStudyListKind,
@@ -57,6 +57,7 @@ export const ROW_ACTION_KEYS = [
   'report',
   'editDetails',
   'attachments',
+  'audio',
   'share',
   'assignDoctor',
   'assignAuditor',
@@ -85,6 +86,7 @@ export const ROW_ACTION_LABELS: Record<TRowActionKey, string> = {
   report: 'Open report',
   editDetails: 'Edit details',
   attachments: 'Attachments',
+  audio: 'Audio recordings',
   share: 'Share',
   assignDoctor: 'Assign doctor',
   assignAuditor: 'Assign auditor',
@@ -115,6 +117,10 @@ export function urgentLabel(row: Pick<TStudyListRow, 'urgent'>): string {
   return row.urgent ? 'Remove urgent' : ROW_ACTION_LABELS.urgent;
 }
 
+/** The Print action as drawn: hidden without options, disabled when none may be chosen. */
+const downloadMenuState = (offered: ReturnType<typeof offeredDownloadOptions>): boolean | 'disabled' =>
+  offered.length === 0 ? false : offered.some((o) => o.enabled) || 'disabled';
+
 /**
  * The actions offered on a row, in display order. Every action but Print disappears on a DELETED
  * study (core isRowActionsDisabled); View stays so that it can say 'Study has been deleted', and the
@@ -136,17 +142,19 @@ export function offeredRowActions(actor: TActor, row: TStudyListRow): TOfferedAc
       (canEditReport({ roles, flags, row: { status: 'CREATED' } }) ? (deleted ? 'disabled' : true) : false),
     editDetails: canEditStudyDetails(input),
     attachments: live,
+    // Whoever sees the row lists and plays its notes; the dialog offers recording per core canAddReportAudio.
+    audio: live,
     share: canSendToReferringDoctor(input),
     assignDoctor: canAssign(input),
     assignAuditor: canAssignAuditor(input),
     history: live && canSeeTimelineButton(input),
     notifications: live && !isReadOnly(roles),
     tags: live && canTagStudyRow(input),
-    qrCode: live && row.shareLink !== null,
-    // spec-core §4: Print is enabled only with reports on SIGNED_OFF or DELETED; §5 hides it for some doctors.
-    print: isDownloadAndPrintHidden({ roles, flags, teleUser: actor.teleUser })
-      ? false
-      : canPrint(input) || 'disabled',
+    // A row without a link yet gets one from the dialog when the group makes viewer QR codes.
+    qrCode: live && (row.shareLink !== null || canGenerateViewerQr(input)),
+    // The download and print menu (spec-core §9): hidden by §5 for some doctors, enabled when one of
+    // its options is (§4 Print on signed-off reports; report writers also a preliminary copy).
+    print: downloadMenuState(offeredDownloadOptions({ roles, flags, teleUser: actor.teleUser, row })),
     urgent: canMarkUrgent(input),
     delete: canMarkDeleted({ ...input, hideDeletedSetting: actor.hideDeletedSetting ?? false }),
     split: canSplit(input),

@@ -26,6 +26,8 @@ export default function ViewerPage() {
   const navigate = useNavigate();
   const { showError } = useFeedback();
   const isViewerSession = session.roles.includes('ROLE_VIEWER');
+  // spec-core §2 Viewer entry: typists get the editor (no group setting enables the bare viewer for them yet).
+  const isTypist = session.roles.includes('ROLE_TYPIST') && !session.roles.includes('ROLE_DOCTOR');
   const paymentNotDone = useSharePaymentPolling(isViewerSession);
   const context = useViewerContext(id);
   const opening = context.data ? viewerEntryOf(context.data) : null;
@@ -52,7 +54,7 @@ export default function ViewerPage() {
   if (opening.kind === 'blocked') return <ViewerNotice text={opening.message} />;
   return (
     <Suspense fallback={<FullPageMessage text="Loading the viewer…" />}>
-      <ViewerWorkspace context={context.data} showEditor={isOn(search.get('showEditor'))} />
+      <ViewerWorkspace context={context.data} showEditor={isTypist || isOn(search.get('showEditor'))} />
     </Suspense>
   );
 }

@@ -6,13 +6,12 @@ import Typography from '@mui/material/Typography';
 import { annotation as csAnnotation } from '@cornerstonejs/tools';
 import type { TViewerContext } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { KeyboardShortcutsDialog } from '../../app/shell/KeyboardShortcutsDialog';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { ArrowLabelDialog, type TArrowLabelRequest } from './components/ArrowLabelDialog';
-import { EditorPanelPlaceholder } from './components/EditorPanelPlaceholder';
 import { PriorsPanel, type TPriorStudy } from './components/PriorsPanel';
 import { SeriesPanel } from './components/SeriesPanel';
 import { ViewerToolbar, type TViewAction } from './components/ViewerToolbar';
@@ -38,6 +37,9 @@ import { useExternalViewers } from './useExternalViewers';
 import { useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
 import { WINDOW_PRESETS } from './viewer-shortcuts';
+
+// The report editor (TipTap) is its own chunk, loaded only when the editor shows.
+const ViewerEditorPanel = lazy(() => import('../report-editor/ViewerEditorPanel'));
 
 const viewportIdOf = (index: number) => `vp-${index}`;
 const seriesQueryKey = (studyInstanceUid: string) => ['viewer-series', studyInstanceUid] as const;
@@ -164,6 +166,17 @@ export default function ViewerWorkspace({
     onCommand: runCommand,
     onDelete: deleteSelected,
   });
+
+  /** The image on screen (the active viewport's canvas) as a PNG, for the report's key images. */
+  const captureImage = useCallback(
+    () =>
+      new Promise<Blob | null>((resolve) => {
+        const canvas = engine?.viewport(activeId)?.getCanvas();
+        if (!canvas) resolve(null);
+        else canvas.toBlob(resolve, 'image/png');
+      }),
+    [engine, activeId],
+  );
 
   const toggleKeyImage = () => {
     if (activeFrame && isMainFrame) keyImages.toggle(activeFrame);
@@ -319,7 +332,11 @@ export default function ViewerWorkspace({
             ))
           )}
         </Box>
-        {showEditor && <EditorPanelPlaceholder />}
+        {showEditor && (
+          <Suspense fallback={null}>
+            <ViewerEditorPanel reportStatusId={context.id} captureImage={captureImage} />
+          </Suspense>
+        )}
       </Box>
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ArrowLabelDialog request={arrowLabel} onClose={() => setArrowLabel(null)} />

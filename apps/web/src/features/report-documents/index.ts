@@ -1,0 +1,6 @@
+export {
+  DownloadReportMenu,
+  DOWNLOAD_BUTTON_LABEL,
+  type TDownloadReportMenuProps,
+  type TDownloadRow,
+} from './DownloadReportMenu';

@@ -1,0 +1,237 @@
+import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternate';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import { hasReportContent, type TReport, type TReportSaveResponse, type TStudyDetail } from '@radflow/core';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Editor } from '@tiptap/react';
+import { useCallback, useRef, useState } from 'react';
+import { useFeedback } from '../../components/feedback/feedback-context';
+import { useSignedInSession } from '../auth/session';
+import { AudioRecordingsButton } from '../report-audio';
+import { DownloadReportMenu } from '../report-documents';
+import { MicButton } from '../voice-typing';
+import { AddendumSection } from './AddendumSection';
+import { PrintPreview } from './PrintPreview';
+import { ReportEditor } from './ReportEditor';
+import { ReportStatusLine } from './ReportStatusLine';
+import { TemplatesButton } from './TemplatesButton';
+import { VersionsDialog } from './VersionsDialog';
+import { NO_BUTTONS, editorButtonsOf } from './editor-rules';
+import { errorText, saveReport, studyRowQueryKey, uploadReportImage } from './report-editor-api';
+import { useAutoSave } from './useAutoSave';
+import type { TOpeningText } from './useReportOpening';
+
+/** A snapshot of the image on screen as a PNG (the viewer's active viewport), or null. */
+export type TCaptureImage = () => Promise<Blob | null>;
+
+const withoutAlert = ({ alert: _alert, ...row }: TReportSaveResponse): TStudyDetail => row;
+
+/**
+ * The opened report: name, editor, buttons by the core rules, status line, versions, print preview
+ * and addenda. `readOnlyReason` (a lock refusal, a read-only role) shows the report without writing.
+ */
+export function ReportWorkspace({
+  row,
+  reports,
+  opening,
+  readOnlyReason,
+  doctorEmail,
+  captureImage,
+  draftDelayMs,
+  onSaved,
+}: {
+  row: TStudyDetail;
+  reports: readonly TReport[];
+  opening: TOpeningText;
+  readOnlyReason: string | null;
+  doctorEmail: string;
+  captureImage?: TCaptureImage;
+  draftDelayMs?: number;
+  /** Refetches the reports after a write; resolves with the new list. */
+  onSaved: () => Promise<readonly TReport[]>;
+}) {
+  const session = useSignedInSession();
+  const me = session.user.email;
+  const prefs = session.preferences.EDITOR_PREFERENCES;
+  const queryClient = useQueryClient();
+  const { confirm, showError, showInfo, showInfoDialog } = useFeedback();
+  const main = reports.find((r) => !r.isAddendum) ?? null;
+  const buttons =
+    readOnlyReason === null
+      ? editorButtonsOf({ roles: session.roles, flags: session.flags, me, doctorEmail, row, main })
+      : NO_BUTTONS;
+  const editable = buttons.canSave || buttons.canSignOff;
+  const [name, setName] = useState(opening.name);
+  const [content, setContent] = useState(opening.content);
+  const baseVersion = useRef(opening.baseVersion);
+  const [busy, setBusy] = useState(false);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const [previewOpen, setPreviewOpen] = useState(false);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const autoSave = useAutoSave({ reportStatusId: row.id, userEmail: me, delayMs: draftDelayMs });
+
+  const lastContent = useRef(opening.content);
+  const onContent = useCallback(
+    (html: string) => {
+      // Only a change of the text is a draft (selection and focus updates are not).
+      if (html === lastContent.current) return;
+      lastContent.current = html;
+      setContent(html);
+      autoSave.change({ name, content: html, baseVersion: baseVersion.current });
+    },
+    [autoSave, name],
+  );
+  const onName = (next: string) => {
+    setName(next);
+    autoSave.change({ name: next, content, baseVersion: baseVersion.current });
+  };
+
+  /** After a write: the row, the reports and the draft state follow the server. */
+  const afterWrite = async (answer: TReportSaveResponse, done: string) => {
+    queryClient.setQueryData(studyRowQueryKey(row.id), withoutAlert(answer));
+    autoSave.settle();
+    const next = await onSaved();
+    const nextMain = next.find((r) => !r.isAddendum);
+    baseVersion.current = nextMain?.versions[nextMain.versions.length - 1]?.version ?? baseVersion.current;
+    showInfo(done);
+    // spec-core §4: the re-sign-off alert, word for word.
+    if (answer.alert) await showInfoDialog({ title: 'Signed off again', message: answer.alert });
+  };
+
+  const save = async (signOff: boolean) => {
+    if (signOff) {
+      const ok = await confirm({
+        title: 'Sign off',
+        message: 'Sign off this report? It will be final and go to the center.',
+        confirmLabel: 'Sign off',
+      });
+      if (!ok) return;
+    }
+    setBusy(true);
+    try {
+      const answer = await saveReport(row.id, {
+        name: name.trim() || row.studyName || 'Report',
+        content,
+        signOff,
+        ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),
+      });
+      let done = 'Report saved';
+      if (signOff)
+        done = answer.status === 'SIGNED_OFF' ? 'Report signed off' : 'Report sent for verification';
+      await afterWrite(answer, done);
+    } catch (error) {
+      showError(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const insertKeyImage = async () => {
+    if (!captureImage || !editor) return;
+    try {
+      const png = await captureImage();
+      if (!png) {
+        showError('There is no image on screen to insert.');
+        return;
+      }
+      const src = await uploadReportImage(png);
+      editor.chain().focus().insertReportImage({ src, alt: 'Key image' }).run();
+    } catch (error) {
+      showError(errorText(error));
+    }
+  };
+
+  const tools = (
+    <>
+      {captureImage ? (
+        <Tooltip title="Insert the image on screen">
+          <IconButton size="small" aria-label="Insert key image" onClick={() => void insertKeyImage()}>
+            <AddPhotoAlternateIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      ) : null}
+      <TemplatesButton row={row} onInsert={(html) => editor?.chain().focus().insertContent(html).run()} />
+      <MicButton editor={editor} />
+    </>
+  );
+
+  return (
+    <Stack spacing={1} sx={{ p: 1, minHeight: 0, flex: 1 }} data-testid="report-workspace">
+      {readOnlyReason ? <Alert severity="info">{readOnlyReason}</Alert> : null}
+      <ReportStatusLine row={row} main={main} autoSave={autoSave.state} />
+      <TextField
+        size="small"
+        label="Report name"
+        value={name}
+        onChange={(e) => onName(e.target.value)}
+        disabled={!editable}
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+      />
+      <ReportEditor
+        label="Report"
+        initialContent={opening.content}
+        editable={editable}
+        fontSize={prefs.defaultEditorFontSize}
+        fontFamily={prefs.defaultEditorFontFamily}
+        onChange={onContent}
+        onEditor={setEditor}
+        tools={tools}
+      />
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+        {buttons.canSave ? (
+          <Button variant="outlined" disabled={busy} onClick={() => void save(false)}>
+            Save
+          </Button>
+        ) : null}
+        {buttons.canSignOff ? (
+          <Button
+            variant="contained"
+            // A sign-off needs some text or image (the server's 'Please write the report').
+            disabled={busy || !hasReportContent(content)}
+            onClick={() => void save(true)}
+          >
+            Sign off
+          </Button>
+        ) : null}
+        <Button disabled={reports.length === 0} onClick={() => setVersionsOpen(true)}>
+          Versions
+        </Button>
+        {prefs.hideReportPreview ? null : (
+          <Button aria-pressed={previewOpen} onClick={() => setPreviewOpen((v) => !v)}>
+            {previewOpen ? 'Hide preview' : 'Preview'}
+          </Button>
+        )}
+        <DownloadReportMenu
+          row={row}
+          isEditing={editable}
+          getCustomHtml={editable ? () => content : undefined}
+        />
+        <AudioRecordingsButton row={row} />
+      </Stack>
+      {previewOpen && !prefs.hideReportPreview ? (
+        <PrintPreview
+          html={content}
+          fontSize={prefs.defaultEditorFontSize}
+          fontFamily={prefs.defaultEditorFontFamily}
+          showImages={prefs.showImagesInPrintPreview}
+        />
+      ) : null}
+      <AddendumSection
+        reports={reports}
+        canAdd={buttons.canAddendum}
+        fontSize={prefs.defaultEditorFontSize}
+        fontFamily={prefs.defaultEditorFontFamily}
+        reportStatusId={row.id}
+        onAdded={(answer) => afterWrite(answer, 'Addendum added')}
+      />
+      <Box>
+        <VersionsDialog open={versionsOpen} reports={reports} onClose={() => setVersionsOpen(false)} />
+      </Box>
+    </Stack>
+  );
+}

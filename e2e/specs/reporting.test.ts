@@ -268,6 +268,16 @@ describe('Reporting: typist → doctor → verifier', () => {
     } finally {
       await center.close();
     }
+    // A typist works on the studies of the doctors they type for: the assignor assigns it first.
+    const assignor = await openSignedIn('assignor@demo.local');
+    try {
+      const assigned = await assignor.page.request.post('/api/report-status/assign', {
+        data: { reportId: study.id, assignedTo: DOCTOR },
+      });
+      expect(assigned.status(), await assigned.text()).toBe(200);
+    } finally {
+      await assignor.close();
+    }
     admin = await openSignedIn(GROUP_ADMIN);
     await setGroupSection(admin.page, 'VERIFICATION_SETTINGS', {
       needVerification: true,

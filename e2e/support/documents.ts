@@ -13,7 +13,8 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
   }
   await doc.destroy();
-  return pages.join('\n');
+  // pdf.js returns each positioned run of text as an item, spaces included: one space between words.
+  return pages.map((p) => p.replace(/\s+/g, ' ')).join('\n');
 }
 
 /** One entry of a zip (a .docx is one), or undefined when the zip has no such entry. */

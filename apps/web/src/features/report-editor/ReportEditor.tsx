@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { EditorToolbar } from './EditorToolbar';
+import { FormattingToolbar } from '../../components/FormattingToolbar';
 import { reportEditorExtensions } from './editor-extensions';
 
 /** The look of report HTML, shared by the editor, the preview and the version compare. */
@@ -77,7 +77,7 @@ export function ReportEditor({
     >
       {editor && editable ? (
         <Box sx={{ borderBottom: 1, borderColor: 'divider' }}>
-          <EditorToolbar editor={editor} extra={tools} />
+          <FormattingToolbar editor={editor} extra={tools} />
         </Box>
       ) : null}
       <Box

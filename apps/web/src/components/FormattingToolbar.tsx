@@ -16,6 +16,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { EDITOR_FONT_FAMILIES, EDITOR_FONT_SIZES } from '@radflow/core';
 import type { Editor } from '@tiptap/react';
 import { useState, type ReactNode } from 'react';
@@ -30,8 +31,26 @@ const TABLE_ACTIONS: Array<[string, (editor: Editor) => boolean]> = [
   ['Delete table', (e) => e.chain().focus().deleteTable().run()],
 ];
 
-/** The report editor's formatting bar; `extra` holds the tools of the editor's place (key image, mic). */
-export function EditorToolbar({ editor, extra }: { editor: Editor; extra?: ReactNode }) {
+/**
+ * The formatting bar of our TipTap editors: the report editor (tables, justify, and in `extra` the
+ * tools of the editor's place: key image, mic) and the report text sections of the settings, whose
+ * editor has no tables and no justify.
+ */
+export function FormattingToolbar({
+  editor,
+  label = 'Report formatting',
+  tables = true,
+  justify = true,
+  extra,
+  sx,
+}: {
+  editor: Editor;
+  label?: string;
+  tables?: boolean;
+  justify?: boolean;
+  extra?: ReactNode;
+  sx?: SxProps<Theme>;
+}) {
   const [tableMenu, setTableMenu] = useState<HTMLElement | null>(null);
   const chain = () => editor.chain().focus();
   const button = (name: string, icon: ReactNode, active: boolean, run: () => void) => (
@@ -54,8 +73,11 @@ export function EditorToolbar({ editor, extra }: { editor: Editor; extra?: React
   return (
     <Box
       role="toolbar"
-      aria-label="Report formatting"
-      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, p: 0.5 }}
+      aria-label={label}
+      sx={[
+        { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.25, p: 0.5 },
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
     >
       <TextField
         select
@@ -117,12 +139,13 @@ export function EditorToolbar({ editor, extra }: { editor: Editor; extra?: React
         editor.isActive({ textAlign: 'right' }),
         () => chain().setTextAlign('right').run(),
       )}
-      {button(
-        'Justify',
-        <FormatAlignJustifyIcon fontSize="small" />,
-        editor.isActive({ textAlign: 'justify' }),
-        () => chain().setTextAlign('justify').run(),
-      )}
+      {justify &&
+        button(
+          'Justify',
+          <FormatAlignJustifyIcon fontSize="small" />,
+          editor.isActive({ textAlign: 'justify' }),
+          () => chain().setTextAlign('justify').run(),
+        )}
       <TextField
         select
         size="small"
@@ -159,29 +182,33 @@ export function EditorToolbar({ editor, extra }: { editor: Editor; extra?: React
           </MenuItem>
         ))}
       </TextField>
-      <Button
-        size="small"
-        startIcon={<TableChartIcon fontSize="small" />}
-        aria-haspopup="menu"
-        onClick={(e) => setTableMenu(e.currentTarget)}
-      >
-        Table
-      </Button>
-      <Menu anchorEl={tableMenu} open={tableMenu !== null} onClose={() => setTableMenu(null)}>
-        {TABLE_ACTIONS.map(([label, run], index) => (
-          <MenuItem
-            key={label}
-            // Only inserting makes sense outside a table.
-            disabled={index > 0 && !inTable}
-            onClick={() => {
-              setTableMenu(null);
-              run(editor);
-            }}
+      {tables && (
+        <>
+          <Button
+            size="small"
+            startIcon={<TableChartIcon fontSize="small" />}
+            aria-haspopup="menu"
+            onClick={(e) => setTableMenu(e.currentTarget)}
           >
-            {label}
-          </MenuItem>
-        ))}
-      </Menu>
+            Table
+          </Button>
+          <Menu anchorEl={tableMenu} open={tableMenu !== null} onClose={() => setTableMenu(null)}>
+            {TABLE_ACTIONS.map(([label, run], index) => (
+              <MenuItem
+                key={label}
+                // Only inserting makes sense outside a table.
+                disabled={index > 0 && !inTable}
+                onClick={() => {
+                  setTableMenu(null);
+                  run(editor);
+                }}
+              >
+                {label}
+              </MenuItem>
+            ))}
+          </Menu>
+        </>
+      )}
       {extra ? (
         <>
           <Divider orientation="vertical" flexItem sx={{ mx: 0.5 }} />

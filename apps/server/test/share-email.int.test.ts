@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { TReportMessage, TViewerQrResponse } from '@radflow/core';
 import { messageOutbox, reportStatuses } from '../src/db/schema.js';
-import { type EmailProvider, SmtpEmailProvider } from '../src/modules/outbox/email-provider.js';
-import { closeSmtpTransports } from '../src/modules/outbox/smtp-client.js';
-import { type TestApp, createTestApp, uniqueMobile } from './test-app.js';
+import { type TestApp, uniqueMobile } from './test-app.js';
+import { type TestSmtp, useAppWithSmtp } from './smtp-test-server.js';
 import { shareBuilders } from './share.fixtures.js';
 import { signedInAt } from './worklist-test-data.js';
 
@@ -17,40 +14,6 @@ import { signedInAt } from './worklist-test-data.js';
  */
 
 const PUBLIC_URL = 'https://radflow.example';
-
-/** A real SMTP server in this process; recipients at refused.test get 550. */
-async function startSmtpServer() {
-  const messages: Array<{ to: string[]; data: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    size: 20 * 1024 * 1024,
-    onRcptTo(address, _session, callback) {
-      if (address.address.endsWith('@refused.test')) {
-        callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
-      } else callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('latin1'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}?from=reports@radflow.example`,
-    messages,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 /** The attachments of a raw MIME message: file name and decoded bytes (base64 parts). */
 function attachmentsOf(raw: string): Array<{ filename: string; bytes: Buffer }> {
@@ -65,24 +28,11 @@ function attachmentsOf(raw: string): Array<{ filename: string; bytes: Buffer }> 
   return found;
 }
 
+const suite = useAppWithSmtp(PUBLIC_URL);
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-// The provider needs the app's database, which exists only once the app does.
-const email: EmailProvider & { inner?: SmtpEmailProvider } = {
-  send(message) {
-    if (!this.inner) throw new Error('no SMTP provider yet');
-    return this.inner.send(message);
-  },
-};
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await createTestApp({ emailProvider: email, publicUrl: PUBLIC_URL });
-  email.inner = new SmtpEmailProvider(t.db, smtp.url);
-});
-afterAll(async () => {
-  closeSmtpTransports();
-  await t.close();
-  await smtp.close();
+let smtp: TestSmtp;
+beforeAll(() => {
+  ({ app: t, smtp } = suite);
 });
 const build = shareBuilders(() => t);
 

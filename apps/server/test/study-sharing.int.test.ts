@@ -1,73 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TShareResponse } from '@radflow/core';
 import { messageOutbox, reportStatuses, studyEvents } from '../src/db/schema.js';
-import { type EmailProvider, SmtpEmailProvider } from '../src/modules/outbox/email-provider.js';
-import { closeSmtpTransports } from '../src/modules/outbox/smtp-client.js';
-import { type TestApp, createTestApp, createTestUser, setGroupPreference, uniqueMobile } from './test-app.js';
+import { type TestApp, createTestUser, setGroupPreference, uniqueMobile } from './test-app.js';
+import { type TestSmtp, useAppWithSmtp } from './smtp-test-server.js';
 import { createTestStudy, createTestWorld, createTwoWorlds, signedIn } from './worklist-test-data.js';
 
 const PUBLIC_URL = 'https://radflow.example';
 
-/**
- * A real SMTP server in this process (smtp-server, the nodemailer project's server): records each
- * accepted message and refuses recipients at refused.test with 550, so the failure path runs too.
- */
-async function startSmtpServer() {
-  const messages: Array<{ from: string; to: string[]; data: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (address.address.endsWith('@refused.test')) {
-        const refusal = Object.assign(new Error('no such user'), { responseCode: 550 });
-        callback(refusal);
-      } else callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}?from=reports@radflow.example`,
-    messages,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
-
+const suite = useAppWithSmtp(PUBLIC_URL);
 let t: TestApp;
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-// The provider needs the app's database, which exists only once the app does.
-const email: EmailProvider & { inner?: SmtpEmailProvider } = {
-  send(message) {
-    if (!this.inner) throw new Error('no SMTP provider yet');
-    return this.inner.send(message);
-  },
-};
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await createTestApp({ emailProvider: email, publicUrl: PUBLIC_URL });
-  email.inner = new SmtpEmailProvider(t.db, smtp.url);
-});
-afterAll(async () => {
-  closeSmtpTransports();
-  await t.close();
-  await smtp.close();
+let smtp: TestSmtp;
+beforeAll(() => {
+  ({ app: t, smtp } = suite);
 });
 
 async function createWorld() {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { TSupportContact } from '@radflow/core';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
@@ -55,6 +56,8 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** The clock (tests). */
   now?: () => Date;
+  /** config SUPPORT_PHONE / SUPPORT_EMAIL: shown to users as who to call. Default: none. */
+  support?: Partial<TSupportContact>;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
   blobs: BlobStore;
 }
@@ -89,6 +92,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     sms: opts.smsProvider ?? new OutboxSmsProvider(opts.db, opts.outboxMirrorFile),
     now: opts.now ?? (() => new Date()),
     blobs: opts.blobs,
+    support: { phone: opts.support?.phone ?? null, email: opts.support?.email ?? null },
   };
   app.decorate('ctx', ctx);
 

@@ -75,6 +75,17 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the support contact, unset by default, and refuses one that is not a phone or e-mail', () => {
+    const unset = loadConfig({ SUPPORT_PHONE: '', SUPPORT_EMAIL: '' });
+    expect(unset.SUPPORT_PHONE).toBeUndefined();
+    expect(unset.SUPPORT_EMAIL).toBeUndefined();
+    expect(
+      loadConfig({ SUPPORT_PHONE: ' +91 80 4000-1234 ', SUPPORT_EMAIL: 'help@radflow.example' }),
+    ).toMatchObject({ SUPPORT_PHONE: '+91 80 4000-1234', SUPPORT_EMAIL: 'help@radflow.example' });
+    expect(() => loadConfig({ SUPPORT_PHONE: 'call us' })).toThrow(/SUPPORT_PHONE: must be a phone number/);
+    expect(() => loadConfig({ SUPPORT_EMAIL: 'help' })).toThrow(/SUPPORT_EMAIL: must be an e-mail address/);
+  });
+
   it('refuses a port out of range', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be between 1 and 65535/);
   });

@@ -71,6 +71,11 @@ export const ZServerConfig = z.object({
       .max(86_400, 'must be at most 86400')
       .default(60),
   ),
+  /**
+   * Serve the web app from this directory instead of apps/web/dist (a benchmark or a second build
+   * beside the one others test); relative paths resolve from the working directory.
+   */
+  WEB_DIST_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
   /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
   DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
@@ -90,6 +95,19 @@ export const ZServerConfig = z.object({
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
   ),
+  /**
+   * The support contact users are sent to (the 'Voice free trial is over' dialog, the pricing page,
+   * the payment-needed page). Unset: those screens tell the user to contact their group administrator.
+   */
+  SUPPORT_PHONE: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9][0-9 ()-]{3,28}[0-9]$/, 'must be a phone number: digits, spaces, + ( ) -')
+      .optional(),
+  ),
+  SUPPORT_EMAIL: z.preprocess(emptyAsUndefined, z.email({ error: 'must be an e-mail address' }).optional()),
   /**
    * Also append every message the outbox providers record to this file, one JSON line each
    * (`{channel, recipient, subject, body, createdAt}`): for the browser tests and local development.
@@ -137,5 +155,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       }),
     );
   }
-  return { ...parsed.data, DATA_DIR: path.resolve(cwd, parsed.data.DATA_DIR) };
+  return {
+    ...parsed.data,
+    DATA_DIR: path.resolve(cwd, parsed.data.DATA_DIR),
+    ...(parsed.data.WEB_DIST_DIR ? { WEB_DIST_DIR: path.resolve(cwd, parsed.data.WEB_DIST_DIR) } : {}),
+  };
 }

@@ -1,3 +1,4 @@
+import type { TSupportContact } from '@radflow/core';
 import type { Db } from './db/client.js';
 import type { AppSecrets } from './modules/secrets/app-secrets.js';
 import type { SmsProvider } from './modules/outbox/sms-provider.js';
@@ -12,6 +13,8 @@ export interface AppContext {
   blobs: BlobStore;
   /** The clock; tests may replace it. */
   now(): Date;
+  /** The deployment's support contact (config SUPPORT_PHONE / SUPPORT_EMAIL; null when unset). */
+  support: TSupportContact;
 }
 
 declare module 'fastify' {

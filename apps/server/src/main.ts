@@ -38,6 +38,8 @@ async function main(): Promise<void> {
       ? { emailProvider: new SmtpEmailProvider(handle.db, config.SMTP_URL, config.OUTBOX_MIRROR_FILE) }
       : {}),
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+    support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
+    ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
   });
   app.log.info(
     { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },

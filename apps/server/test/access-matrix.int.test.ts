@@ -11,6 +11,8 @@ import {
   type TMatrixRow,
   expectedCell,
 } from './access-matrix.table.js';
+import { REPORTING_MATRIX } from './access-matrix-reporting.table.js';
+import { createdStatusFor, reportingMatrixCalls } from './access-matrix-reporting.calls.js';
 import {
   type TestApp,
   TestClient,
@@ -24,8 +26,9 @@ import {
 import { addTestTag, createTestStudy, mapTestUser, signedIn } from './worklist-test-data.js';
 
 /**
- * The access matrix of issue 4 §6: every list and study-action endpoint × every role, each cell its
- * own test. The expectations are the hand-written table in access-matrix.table.ts; here only the
+ * The access matrix of issue 4 §6 and of issue 7's reporting calls: every list, study-action and
+ * reporting endpoint × every role, each cell its own test. The expectations are the hand-written
+ * tables in access-matrix.table.ts and access-matrix-reporting.table.ts; here only the
  * world: one user per role, and per cell a fresh study in the row's state that the role can see
  * (center roles belong to its center, the doctor is assigned, the typist works for that doctor, the
  * auditor audits it, the referring doctor has it shared, the customer's mobile is the patient's), so
@@ -123,11 +126,13 @@ const ATTACHMENT_PREFIX: Record<TStudyAttachmentKind, string> = {
   REPORT: 'report-attachment',
 };
 
-/** What a cell acts on: a fresh study, and the attachment or tag a call needs on it. */
+/** What a cell acts on: a fresh study, and the attachment, tag or audio note a call needs on it. */
 interface TTarget {
   id: number;
+  uid: string;
   attachment: TStudyAttachment | null;
   tagId: number | null;
+  audioId: number | null;
 }
 
 /** The attachment kind an endpoint needs to exist beforehand. */
@@ -138,23 +143,29 @@ const NEEDS_ATTACHMENT: Partial<Record<TEndpoint, TStudyAttachmentKind>> = {
   reportAttachmentDelete: 'REPORT',
 };
 
-const NO_TARGET: TTarget = { id: 0, attachment: null, tagId: null };
+const NO_TARGET: TTarget = { id: 0, uid: '', attachment: null, tagId: null, audioId: null };
+const reporting = reportingMatrixCalls({ doctor: () => userOf('ROLE_DOCTOR') });
+/** Every row: the study actions of issue 4 and the reporting calls of issue 7. */
+const ROWS: readonly TMatrixRow[] = [...MATRIX, ...REPORTING_MATRIX];
 
 async function prepareTarget(row: TMatrixRow): Promise<TTarget> {
   if (row.status === null) return NO_TARGET;
   const doctor = userOf('ROLE_DOCTOR');
-  const { row: report } = await createTestStudy(t.db, {
+  const status = createdStatusFor(row.endpoint, row.status);
+  const { row: report, study } = await createTestStudy(t.db, {
     groupId: world.groupId,
     centerId: world.centerId,
     row: {
-      status: row.status,
+      status,
       studyName: 'CT CHEST',
       studyParts: [STUDY_TYPE],
       assignedToUserId: doctor.id,
       auditorUserId: userOf('ROLE_AUDITOR').id,
       referringDoctorUserId: userOf('ROLE_REFERRING_DOCTOR').id,
       mobileNumber: world.customerMobile,
-      ...(row.status === 'SIGNED_OFF' ? { signedOffAt: new Date(), firstSignedOffAt: new Date() } : {}),
+      ...(status === 'SIGNED_OFF' ? { signedOffAt: new Date(), firstSignedOffAt: new Date() } : {}),
+      // A LOCKED study is held by the doctor who opened it (the reporting rows save on it).
+      ...(status === 'LOCKED' ? { lockedByUserId: doctor.id } : {}),
     },
   });
   let attachment: TStudyAttachment | null = null;
@@ -179,7 +190,11 @@ async function prepareTarget(row: TMatrixRow): Promise<TTarget> {
     });
     tagId = tag.id;
   }
-  return { id: report.id, attachment, tagId };
+  const { audioId } = await reporting.prepare(row.endpoint, row.status, {
+    id: report.id,
+    uid: study.studyInstanceUid,
+  });
+  return { id: report.id, uid: study.studyInstanceUid, attachment, tagId, audioId };
 }
 
 const del = (browser: TestClient, url: string, payload?: object) =>
@@ -263,10 +278,11 @@ const CALLS: Record<TEndpoint, (browser: TestClient, target: TTarget) => Promise
   sendMessage: (b, { id }) =>
     b.post(`/api/report-status/send-message/${id}`, { number: uniqueMobile(), referringPhysician: 'Dr Who' }),
   sendEmail: (b, { id }) => b.post(`/api/report-status/send-email/${id}`, { email: 'patient@example.com' }),
+  ...reporting.calls,
 };
 
 // A plain describe per row: '$title' in describe.each would cut long titles to 40 characters.
-for (const row of MATRIX) {
+for (const row of ROWS) {
   describe(row.title, () => {
     it.each(ROLES)('× %s', async (role) => {
       await applyFlags(row);
@@ -287,7 +303,7 @@ for (const row of MATRIX) {
 }
 
 /** Each endpoint once, signed out: 401 before anything else is looked at. */
-const ENDPOINTS = [...new Map(MATRIX.map((row) => [row.endpoint, row])).values()];
+const ENDPOINTS = [...new Map(ROWS.map((row) => [row.endpoint, row])).values()];
 
 describe('signed out', () => {
   it.each(ENDPOINTS.map((row) => [row.title, row] as const))('%s answers 401', async (_title, row) => {
@@ -298,6 +314,6 @@ describe('signed out', () => {
 });
 
 it('names every matrix row once, so each cell has its own name', () => {
-  const titles = MATRIX.map((row) => row.title);
+  const titles = ROWS.map((row) => row.title);
   expect(new Set(titles).size).toBe(titles.length);
 });

@@ -19,7 +19,7 @@ import type { TGroupFlags, TReportStatus, TRole } from '@radflow/core';
  * a backup account keeps copies and is read-only). The matrix study is in each center user's own
  * center; another center's study is read-only for them (center-own-studies.int.test.ts).
  */
-const CENTER_USERS: readonly TRole[] = [
+export const CENTER_USERS: readonly TRole[] = [
   'ROLE_CENTER',
   'ROLE_CENTER_CUSTOMER',
   'ROLE_CENTER_SHARE_ALL',
@@ -36,7 +36,7 @@ const CENTER_USERS: readonly TRole[] = [
 export const SEES_NO_STUDY: readonly TRole[] = ['ROLE_VIEWER', 'ROLE_RADFLOW_SALES', 'ROLE_DASHBOARD_VIEWER'];
 
 /** Everyone else sees the matrix study (the test attaches, assigns, maps or shares it to each of them). */
-const SEES_STUDY: readonly TRole[] = [
+export const SEES_STUDY: readonly TRole[] = [
   'ROLE_ADMIN',
   'ROLE_CENTER',
   'ROLE_DOCTOR',
@@ -94,7 +94,29 @@ export type TEndpoint =
   | 'updateTag'
   | 'saveReferringDoctor'
   | 'sendMessage'
-  | 'sendEmail';
+  | 'sendEmail'
+  | TReportingEndpoint;
+
+/** The reporting calls of issue 7 (rows in access-matrix-reporting.table.ts). */
+export type TReportingEndpoint =
+  | 'reportLock'
+  | 'reportSave'
+  | 'reportSignOff'
+  | 'reportRead'
+  | 'draftGet'
+  | 'draftPut'
+  | 'draftDelete'
+  | 'templateList'
+  | 'templateCreate'
+  | 'audioList'
+  | 'audioSave'
+  | 'audioDelete'
+  | 'audioFile'
+  | 'pdfDownload'
+  | 'pdfDownloadImages'
+  | 'pdfWord'
+  | 'viewerQr'
+  | 'reportMessages';
 
 /** The group switches a row may turn on (all others are off). */
 export type TMatrixFlag =
@@ -102,13 +124,17 @@ export type TMatrixFlag =
   | 'enableReportRework'
   | 'allowToSplitStudy'
   | 'enableAuditorAssignmentFeature'
-  | 'radiologistCanSendToReferringDoctor';
+  | 'radiologistCanSendToReferringDoctor'
+  | 'enableSecureViewerQrCodeGeneration'
+  | 'disableDownloadZipForDoctor';
 export const MATRIX_FLAGS: readonly TMatrixFlag[] = [
   'hideUnlockFromDoctor',
   'enableReportRework',
   'allowToSplitStudy',
   'enableAuditorAssignmentFeature',
   'radiologistCanSendToReferringDoctor',
+  'enableSecureViewerQrCodeGeneration',
+  'disableDownloadZipForDoctor',
 ];
 
 export interface TMatrixRow {
@@ -130,7 +156,7 @@ export interface TMatrixRow {
   source: string;
 }
 
-const only = (...roles: TRole[]): readonly TRole[] => roles;
+export const only = (...roles: TRole[]): readonly TRole[] => roles;
 
 export const MATRIX: readonly TMatrixRow[] = [
   // ---- Lists (spec-core §7 "Lists and summaries") -------------------------------------------------

@@ -227,6 +227,23 @@ describe('Word', () => {
     expect((await zipNames(docx)).filter((n) => n.startsWith('word/media/') && !n.endsWith('/'))).toEqual([]);
   });
 
+  it('numbers its pages in the footer as "Page n", right-aligned like the PDF', async () => {
+    const world = await createWorld();
+    const { row, center } = await signedOffStudy(world);
+    const uid = await uidOf(row.id);
+    const docx = ok(await center.post('/api/pdf/word', body(row, uid)), 'document');
+    const footer = await unzipEntry(docx, 'word/footer1.xml');
+    // One paragraph: the words, then Word's PAGE field (the number Word fills in on each page). The
+    // converter writes the main namespace as the default one: element names may lack the w: prefix.
+    const paragraph = /<(?:w:)?p>[\s\S]*?<\/(?:w:)?p>/.exec(footer)?.[0] ?? '';
+    expect(paragraph).toMatch(/<(?:w:)?jc [^>]*val="right"/);
+    expect(paragraph).toMatch(
+      /<(?:w:)?t[^>]*>Page\u00a0<\/(?:w:)?t>[\s\S]*<(?:w:)?fldSimple [^>]*instr="PAGE"/,
+    );
+    // The converter offers no total pages field (NUMPAGES): DECISIONS.md.
+    expect(footer).not.toContain('NUMPAGES');
+  });
+
   it('with header puts the letterhead images in the page header and footer', async () => {
     const world = await createWorld();
     const { row, center } = await signedOffStudy(world);

@@ -174,6 +174,7 @@ describe('GET /api/user/', () => {
       hybridModeOn: false,
       active: true,
       centerId: null,
+      support: { phone: null, email: null },
     });
     // Stable per user, different between users.
     const again = (await browser.get('/api/user/')).json();
@@ -192,6 +193,22 @@ describe('GET /api/user/', () => {
       roles: ['ROLE_OFFLINE_HYBRID'],
       hybridModeOn: true,
     });
+  });
+
+  it("carries the deployment's support contact (config SUPPORT_PHONE / SUPPORT_EMAIL), also at sign-in", async () => {
+    const configured = await createTestApp({
+      support: { phone: '+91 80 4000 1234', email: 'help@radflow.example' },
+    });
+    try {
+      const user = await createTestUser(configured.db);
+      const browser = new TestClient(configured.app);
+      const login = await browser.post('/api/do-login', { email: user.email, password: user.password });
+      const support = { phone: '+91 80 4000 1234', email: 'help@radflow.example' };
+      expect(login.json()).toMatchObject({ support });
+      expect((await browser.get('/api/user/')).json()).toMatchObject({ support });
+    } finally {
+      await configured.close();
+    }
   });
 });
 

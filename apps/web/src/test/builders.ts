@@ -21,6 +21,7 @@ export function buildUser(roles: TRole[], overrides: Partial<TCurrentUser> = {})
     hybridModeOn: false,
     active: true,
     centerId: null,
+    support: { phone: null, email: null },
     ...overrides,
   };
 }

@@ -8,3 +8,4 @@ export * from './voice.js';
 export * from './compare.js';
 export * from './drafts.js';
 export * from './sharing.js';
+export * from './account-payment.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPORTING_MESSAGES as M } from './messages.js';
-import { canChangeTemplate, checkTemplateWriter, templateFits } from './templates.js';
+import { canChangeTemplate, canReadTemplates, checkTemplateWriter, templateFits } from './templates.js';
 
 const on = { disableCreateTemplateOptionToRadiologist: true };
 const off = { disableCreateTemplateOptionToRadiologist: false };
@@ -45,5 +45,20 @@ describe('templateFits', () => {
     expect(templateFits(female, { gender: 'M' })).toBe(false);
     expect(templateFits(female, { gender: '' })).toBe(true);
     expect(templateFits(female, { gender: 'U' })).toBe(true);
+  });
+});
+
+describe('canReadTemplates', () => {
+  it('lets the template keepers and verifiers read, and no read-only or non-reporting role', () => {
+    for (const role of ['ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_ADMIN', 'ROLE_GROUP', 'ROLE_VERIFIER'] as const)
+      expect(canReadTemplates([role]), role).toBe(true);
+    for (const role of [
+      'ROLE_CUSTOMER',
+      'ROLE_VIEWER',
+      'ROLE_REFERRING_DOCTOR',
+      'ROLE_CENTER',
+      'ROLE_BILLER',
+    ] as const)
+      expect(canReadTemplates([role]), role).toBe(false);
   });
 });

@@ -11,6 +11,18 @@ export const TEMPLATE_ADMIN_ROLES: readonly TRole[] = ['ROLE_ADMIN', 'ROLE_GROUP
 export const TEMPLATE_ROLES: readonly TRole[] = ['ROLE_DOCTOR', 'ROLE_TYPIST', ...TEMPLATE_ADMIN_ROLES];
 
 /**
+ * Who reads the templates (GET /report-template/): those who keep them, and verifiers, who write in
+ * the editor (a report waiting for verification) whose chooser lists them. spec-core §2 gives
+ * 'Manage template' to doctors and typists only: the group's wording is not for patients, viewers,
+ * referring doctors or the other read-only and non-reporting roles.
+ */
+export const TEMPLATE_READER_ROLES: readonly TRole[] = [...TEMPLATE_ROLES, 'ROLE_VERIFIER'];
+
+export function canReadTemplates(roles: readonly TRole[]): boolean {
+  return hasRole(roles, ...TEMPLATE_READER_ROLES);
+}
+
+/**
  * Create, edit or delete templates (issue 7 §1): TEMPLATE_ROLES; hidden for a sole doctor (a
  * radiologist) when the group's disableCreateTemplateOptionToRadiologist is on.
  */

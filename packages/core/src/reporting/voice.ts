@@ -4,25 +4,21 @@ import { type TRole, hasRole } from '../roles.js';
  * Voice typing in the report editor (spec-core §6 "Typist or doctor: mic button (hidden by setting;
  * needs the speech-to-text setting, else a 'Voice free trial is over' dialog that shows the support
  * phone {phone} and a pricing page)"; issue 7 §3). The browser's own speech recognition does the
- * work; these are the rules and texts the mic button follows.
+ * work; these are the rules and texts the mic button follows. The phone is the deployment's
+ * (server SUPPORT_PHONE, in the current user's `support`).
  */
 
 export const VOICE_MESSAGES = {
   /** spec-core §6, word for word: the dialog's title when speech-to-text is not enabled. */
   trialOver: 'Voice free trial is over',
   trialOverBody:
-    'Voice typing is not enabled for your group. To turn on speech-to-text, call Radflow support or see the pricing.',
+    'Voice typing (speech-to-text) is not enabled for your group. It is an add-on: see the pricing, then ask for it to be turned on.',
   notSupported:
     'This browser cannot recognise speech. Use a recent Chrome or Edge to dictate, or type the report.',
   micBlocked: 'The microphone is blocked. Allow it in the browser and try again.',
   listening: 'Listening… speak, and say "new line" or "full stop" where you want them.',
 } as const;
 
-/**
- * The support phone the trial-over dialog shows ({phone}). The spec shows the placeholder only:
- * this is the demo support line; set the real number here before a release.
- */
-export const VOICE_SUPPORT_PHONE = '+91 98765 00000';
 /** The pricing page the trial-over dialog links to (an info page). */
 export const VOICE_PRICING_PATH = '/info-page?page=pricing';
 

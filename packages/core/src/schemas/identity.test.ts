@@ -116,8 +116,10 @@ describe('ZCurrentUser (spec-core §3)', () => {
       hybridModeOn: false,
       active: true,
       centerId: null,
+      support: { phone: '+91 80 4000 1234', email: null },
     };
     expect(ZCurrentUser.safeParse(user).success).toBe(true);
+    expect(ZCurrentUser.safeParse({ ...user, support: undefined }).success).toBe(false);
     expect(ZCurrentUser.safeParse({ ...user, roles: ['ROLE_SUPERUSER'] }).success).toBe(false);
   });
 });

@@ -14,6 +14,15 @@ export const ZLoginForm = z
   .meta({ id: 'LoginForm' });
 export type TLoginForm = z.infer<typeof ZLoginForm>;
 
+/**
+ * Ours: the deployment's support contact (server SUPPORT_PHONE / SUPPORT_EMAIL); null when not
+ * configured, and the screens then send the user to their group administrator instead.
+ */
+export const ZSupportContact = z
+  .object({ phone: z.string().nullable(), email: z.string().nullable() })
+  .meta({ id: 'SupportContact' });
+export type TSupportContact = z.infer<typeof ZSupportContact>;
+
 /** spec-core §3 Current user (GET /api/user/). */
 export const ZCurrentUser = z
   .object({
@@ -29,6 +38,8 @@ export const ZCurrentUser = z
      * row rules (a center user acts on their own center's studies only, core actingRoles).
      */
     centerId: z.number().int().nullable(),
+    /** Ours: who to call (voice trial, pricing, payment needed); per deployment, not per user. */
+    support: ZSupportContact,
   })
   .meta({ id: 'CurrentUser' });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;

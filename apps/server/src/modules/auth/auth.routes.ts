@@ -33,7 +33,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         previousToken: sessionTokenOf(request),
       });
       setSessionCookie(request, reply, token);
-      return toCurrentUser(app.ctx.secrets, user);
+      return toCurrentUser(app.ctx, user);
     },
   );
 

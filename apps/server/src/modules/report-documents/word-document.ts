@@ -16,6 +16,8 @@ const CM_TO_TWIP = 1440 / 2.54;
 /** A4 in twips, minus nothing: the converter takes the page size and margins separately. */
 const A4_TWIPS = { width: 11906, height: 16838 };
 const CELL = 'border:1px solid #999999;padding:4px;';
+/** The footer's first paragraph: the converter's page number field lands at its end. */
+export const PAGE_NUMBER_PARAGRAPH = '<p style="text-align:right;font-size:8pt;">Page&nbsp;</p>';
 const LABEL = `${CELL}background-color:#eeeeee;font-weight:bold;`;
 
 function patientTableHtml(rows: Array<[string, string]>): string {
@@ -82,9 +84,13 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
   const header = parts.headerImage
     ? `<p style="text-align:center;"><img src="${parts.headerImage}" width="600" /></p>`
     : null;
-  const footer = parts.footerImage
-    ? `<p style="text-align:center;"><img src="${parts.footerImage}" width="600" /></p>`
-    : null;
+  // The converter (1.23) appends one PAGE field to the footer's first paragraph and offers no total
+  // (NUMPAGES): this paragraph makes it read "Page n", worded and placed like the PDF's "Page n of m".
+  const footer =
+    PAGE_NUMBER_PARAGRAPH +
+    (parts.footerImage
+      ? `<p style="text-align:center;"><img src="${parts.footerImage}" width="600" /></p>`
+      : '');
   // Loaded on the first Word file (about half a second to load), not at every server start.
   const { default: HTMLtoDOCX } = await import('@turbodocx/html-to-docx');
   const result = await HTMLtoDOCX(

@@ -14,6 +14,7 @@ import {
   ZReportingRowParams,
   ZReportsResponse,
   ZStudyDetail,
+  canReadTemplates,
 } from '@radflow/core';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth.js';
@@ -169,13 +170,14 @@ export const reportingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/report-template/',
     {
-      ...base,
+      // Template keepers and verifiers only (core canReadTemplates), before the query is read.
+      onRequest: app.requirePermission(canReadTemplates),
       schema: {
         tags,
         security,
         summary: "The caller's and the group's report templates that fit a study's modality, body part, sex",
         querystring: ZReportTemplateQuery,
-        response: { 200: z.array(ZReportTemplate), ...errorResponses(400, 401) },
+        response: { 200: z.array(ZReportTemplate), ...errorResponses(400, 401, 403) },
       },
     },
     (request) => listTemplates(app.ctx.db, authOf(request), request.query),

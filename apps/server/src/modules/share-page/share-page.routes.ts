@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  ZAccountPayment,
   ZShareCodeSent,
   ZShareFrameParams,
   ZShareLinkParams,
@@ -9,7 +10,9 @@ import {
   ZShareVerified,
   ZShareVerifyRequest,
 } from '@radflow/core';
-import { errorResponses } from '../http.js';
+import { authOf } from '../../plugins/auth.js';
+import { SIGNED_IN, errorResponses } from '../http.js';
+import { getAccountPayment } from './account-payment.js';
 import { makeAccessCookie, openShareLink, requireShareAccess, setAccessCookie } from './share-access.js';
 import { sendShareCode, verifyShareCode } from './share-otp.js';
 import { getSharePage, listShareSeries, renderShareFrame, renderSharePdf } from './share-page.js';
@@ -29,6 +32,25 @@ export const sharePageRoutes: FastifyPluginAsyncZod<TSharePageOptions> = async (
   const refusals = errorResponses(401, 403, 404, 410);
   // The link itself grants access: nothing of it may be cached by a shared cache.
   const privateNoStore = 'private, no-store';
+
+  // Not a link call: the page a viewer-role session is sent to when its payment is not done
+  // (spec-core §4 Viewer payment, `/share?link={email}`); it answers for the signed-in viewer only.
+  app.get(
+    '/customer-report/payment-info',
+    {
+      onRequest: app.requireRole('ROLE_VIEWER'),
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "The viewer's payment page: whether a payment is due, and who to contact",
+        response: { 200: ZAccountPayment, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', privateNoStore);
+      return getAccountPayment(app.ctx, authOf(request));
+    },
+  );
 
   app.get(
     '/share/:link',

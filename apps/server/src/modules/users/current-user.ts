@@ -1,6 +1,6 @@
 import { type TCurrentUser, type TRole, effectiveRoles, isRole } from '@radflow/core';
 import type { TUserRow } from '../../db/schema.js';
-import type { AppSecrets } from '../secrets/app-secrets.js';
+import type { AppContext } from '../../context.js';
 
 /** The stored roles that are known roles (a retired role in the database is ignored, not an error). */
 export function storedRoles(user: Pick<TUserRow, 'roles'>): TRole[] {
@@ -12,8 +12,15 @@ export function rolesOf(user: Pick<TUserRow, 'roles' | 'hybridModeOn'>): TRole[]
   return effectiveRoles(storedRoles(user), user.hybridModeOn);
 }
 
-/** GET /api/user/ (spec-core §3 Current user). chatUidHash is an HMAC of the e-mail under a server secret. */
-export async function toCurrentUser(secrets: AppSecrets, user: TUserRow): Promise<TCurrentUser> {
+/**
+ * GET /api/user/ (spec-core §3 Current user). chatUidHash is an HMAC of the e-mail under a server
+ * secret; `support` is the deployment's contact (config), the same for every user.
+ */
+export async function toCurrentUser(
+  ctx: Pick<AppContext, 'secrets' | 'support'>,
+  user: TUserRow,
+): Promise<TCurrentUser> {
+  const { secrets } = ctx;
   return {
     email: user.email,
     roles: rolesOf(user),
@@ -23,5 +30,6 @@ export async function toCurrentUser(secrets: AppSecrets, user: TUserRow): Promis
     hybridModeOn: user.hybridModeOn,
     active: user.active,
     centerId: user.centerId,
+    support: ctx.support,
   };
 }

@@ -40,7 +40,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZCurrentUser, ...errorResponses(401) },
       },
     },
-    (request) => toCurrentUser(app.ctx.secrets, authOf(request).user),
+    (request) => toCurrentUser(app.ctx, authOf(request).user),
   );
 
   app.get(

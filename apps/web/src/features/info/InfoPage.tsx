@@ -4,13 +4,20 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { SupportContact } from '../../components/SupportContact';
+import { useSession } from '../auth/session';
 import { INFO_PAGES, INFO_TEXTS, toInfoPage } from './info-texts';
 
-/** /info-page?page=terms|privacy|contact|refund (a public page, spec-core §2). */
+/**
+ * /info-page?page=terms|privacy|contact|refund|pricing (a public page, spec-core §2). Pricing ends
+ * with the deployment's support contact for a signed-in user (the voice trial dialog links here).
+ */
 export function InfoPage() {
   const [params] = useSearchParams();
   const page = toInfoPage(params.get('page'));
   const text = INFO_TEXTS[page];
+  // A public page: the support contact comes with the signed-in user; signed out it is not known.
+  const session = useSession();
   return (
     <Box component="article" sx={{ maxWidth: 760, mx: 'auto', width: '100%', p: { xs: 2, md: 3 } }}>
       <Stack direction="row" spacing={2} component="nav" aria-label="Information pages" sx={{ mb: 2 }}>
@@ -36,6 +43,14 @@ export function InfoPage() {
           <Typography color="textSecondary">{s.body}</Typography>
         </Box>
       ))}
+      {page === 'pricing' && (
+        <Box component="section" aria-labelledby="pricing-contact" sx={{ mb: 2 }}>
+          <Typography id="pricing-contact" variant="h2" sx={{ fontSize: '1rem', mb: 0.5 }}>
+            Who to contact
+          </Typography>
+          {!session.isPending && <SupportContact support={session.data?.user.support} />}
+        </Box>
+      )}
     </Box>
   );
 }

@@ -112,7 +112,7 @@ export const INFO_TEXTS: Record<TInfoPage, TInfoText> = {
       },
       {
         heading: 'Changing your plan',
-        body: 'Ask your group administrator, or call support on the number shown in the application, to add or remove an add-on; a change applies from the next billing period.',
+        body: 'Ask your group administrator or Radflow support (below) to add or remove an add-on; a change applies from the next billing period.',
       },
     ],
   },

@@ -1,9 +1,10 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import { SHARE_MESSAGES } from '@radflow/core';
+import { SHARE_MESSAGES, isAccountPaymentLink } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
+import { AccountPaymentPage } from './AccountPaymentPage';
 import { ShareCodeStep } from './ShareCodeStep';
 import { ShareStudyView } from './ShareStudyView';
 import { fetchSharePage, shareFailureOf, sharePageQueryKey } from './share-page.api';
@@ -19,11 +20,17 @@ function Notice({ severity, text }: { severity: 'error' | 'warning' | 'info'; te
 /**
  * /share?link={shareLink} (spec-core §2, a public path; issue 7 §5): a patient or referring doctor
  * reads the signed report, downloads its PDF and scrolls the images, without signing in; behind a
- * code to the patient's mobile when the group requires it.
+ * code to the patient's mobile when the group requires it. `/share?link={email}` is the viewer's
+ * payment page instead (spec-core §4 Viewer payment).
  */
 export function SharePage() {
   const [params] = useSearchParams();
   const link = params.get('link')?.trim() ?? '';
+  if (isAccountPaymentLink(link)) return <AccountPaymentPage email={link} />;
+  return <SharedStudyPage link={link} />;
+}
+
+function SharedStudyPage({ link }: { link: string }) {
   const queryClient = useQueryClient();
   const page = useQuery({
     queryKey: sharePageQueryKey(link),

@@ -1,4 +1,5 @@
 import {
+  ZAccountPayment,
   ZReportMessages,
   ZShareCodeSent,
   ZSharePage,
@@ -74,3 +75,10 @@ export function generateViewerQr(reportStatusId: number) {
     quiet: true,
   });
 }
+
+/** GET /api/customer-report/payment-info: the signed-in viewer's payment page (spec-core §4 Viewer payment). */
+export function fetchAccountPayment(signal?: AbortSignal) {
+  return apiRequest('/api/customer-report/payment-info', { schema: ZAccountPayment, quiet: true, signal });
+}
+
+export const accountPaymentQueryKey = (email: string) => ['account-payment', email] as const;

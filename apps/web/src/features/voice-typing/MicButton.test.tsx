@@ -1,9 +1,10 @@
-import { VOICE_MESSAGES, VOICE_SUPPORT_PHONE, type TRole } from '@radflow/core';
+import { VOICE_MESSAGES, type TRole, type TSupportContact } from '@radflow/core';
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { EditorContent, useEditor, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, type ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { NO_SUPPORT_CONTACT_TEXT } from '../../components/SupportContact';
 import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
@@ -75,12 +76,18 @@ function EditorWithMic() {
   );
 }
 
-function renderMic(opts: { roles?: TRole[]; voiceTyping: boolean; speechToText: boolean }) {
+function renderMic(opts: {
+  roles?: TRole[];
+  voiceTyping: boolean;
+  speechToText: boolean;
+  support?: TSupportContact;
+}) {
   const prefs = buildPreferences((p) => {
     p.UI_PREFERENCES.enableVoiceTyping = opts.voiceTyping;
     p.GROUP_SWITCHES.enableSpeechToText = opts.speechToText;
   });
-  fakeApi(sessionHandlers(buildUser(opts.roles ?? ['ROLE_DOCTOR']), prefs));
+  const support = opts.support ?? { phone: null, email: null };
+  fakeApi(sessionHandlers(buildUser(opts.roles ?? ['ROLE_DOCTOR'], { support }), prefs));
   renderScreen(
     <SignedIn>
       <span>signed in</span>
@@ -107,16 +114,40 @@ describe('MicButton', () => {
   });
 
   it(
-    'says the voice free trial is over without the speech-to-text switch, with the support phone',
+    "says the voice free trial is over without the speech-to-text switch, with the deployment's support phone",
     SLOW,
     async () => {
       vi.stubGlobal('webkitSpeechRecognition', FakeRecognition);
-      renderMic({ roles: ['ROLE_TYPIST'], voiceTyping: true, speechToText: false });
+      renderMic({
+        roles: ['ROLE_TYPIST'],
+        voiceTyping: true,
+        speechToText: false,
+        support: { phone: '+91 80 4000 1234', email: 'help@radflow.example' },
+      });
       fireEvent.click(await screen.findByRole('button', { name: 'Start dictation' }));
       const dialog = await screen.findByRole('dialog', { name: VOICE_MESSAGES.trialOver });
-      expect(within(dialog).getByText(VOICE_SUPPORT_PHONE)).toBeTruthy();
+      expect(within(dialog).getByRole('link', { name: '+91 80 4000 1234' }).getAttribute('href')).toBe(
+        'tel:+918040001234',
+      );
+      expect(within(dialog).getByRole('link', { name: 'help@radflow.example' }).getAttribute('href')).toBe(
+        'mailto:help@radflow.example',
+      );
       expect(within(dialog).getByRole('link', { name: 'See pricing' })).toBeTruthy();
       expect(FakeRecognition.last).toBeNull();
+    },
+  );
+
+  it(
+    'sends the user to their group administrator when the deployment names no support contact',
+    SLOW,
+    async () => {
+      vi.stubGlobal('webkitSpeechRecognition', FakeRecognition);
+      renderMic({ roles: ['ROLE_DOCTOR'], voiceTyping: true, speechToText: false });
+      fireEvent.click(await screen.findByRole('button', { name: 'Start dictation' }));
+      const dialog = await screen.findByRole('dialog', { name: VOICE_MESSAGES.trialOver });
+      expect(within(dialog).getByText(NO_SUPPORT_CONTACT_TEXT)).toBeTruthy();
+      expect(within(dialog).queryByRole('link', { name: /^tel:|\+\d/ })).toBeNull();
+      expect(dialog.textContent).not.toMatch(/Support phone/);
     },
   );
 

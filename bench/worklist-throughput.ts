@@ -9,7 +9,10 @@
  *
  * Usage: [DATABASE_URL=postgres://…] npx tsx bench/worklist-throughput.ts [--pg-studies 1000000]
  *        [--pglite-studies 200000] [--duration 30] [--connections 20] [--only postgres|pglite]
- *        [--fresh] [--json] [--cpu-prof-dir DIR]
+ *        [--fresh] [--json] [--cpu-prof-dir DIR] [--server-bundle path/main.js] [--pool-size N]
+ * --server-bundle: another build of the server (A/B runs); it must sit one level below apps/server,
+ * like dist/, so its migrations resolve. --pool-size: the server's DATABASE_POOL_SIZE (default 2 per
+ * CPU, see poolSize).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -46,7 +49,18 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const TARGET_RPS = 200;
 const LIST_PATH = '/api/dicom-web/studies/';
 const repoRoot = resolve(import.meta.dirname, '..');
-const bundle = join(repoRoot, 'apps/server/dist/main.js');
+const bundle = (() => {
+  const at = args.indexOf('--server-bundle');
+  const given = at >= 0 ? args[at + 1] : undefined;
+  return given ? resolve(given) : join(repoRoot, 'apps/server/dist/main.js');
+})();
+/**
+ * --pool-size N: DATABASE_POOL_SIZE of the server (its PostgreSQL connections). Default: 2 per CPU,
+ * the sizing config.ts documents for the database host (here the same 2 cores). Measured on 2 cores
+ * (bench/README.md): 4 connections spent the least database CPU per request; 10 (the server's own
+ * default, sized for a bigger database host) kept 10 backends runnable on 2 cores, and 20 more.
+ */
+const poolSize = option('--pool-size', 2 * availableParallelism());
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -226,6 +240,7 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
       LOG_LEVEL: 'warn',
       DATA_DIR: kind === 'pglite' ? location : scratch,
       DATABASE_URL: kind === 'postgres' ? location : '',
+      DATABASE_POOL_SIZE: String(poolSize),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -310,11 +325,11 @@ async function main(): Promise<void> {
     results.push(result);
   }
   if (asJson) {
-    out(JSON.stringify({ duration, connections, loadavg: loadavg(), results }, null, 2));
+    out(JSON.stringify({ duration, connections, poolSize, loadavg: loadavg(), results }, null, 2));
     return;
   }
   out(
-    `autocannon: ${connections} connections, ${duration} s, POST ${LIST_PATH} (request mix); target ≥ ${TARGET_RPS} req/s, no error`,
+    `autocannon: ${connections} connections, ${duration} s, POST ${LIST_PATH} (request mix); server pool ${poolSize} PostgreSQL connections; target ≥ ${TARGET_RPS} req/s, no error`,
   );
   out(
     `machine: ${availableParallelism()} CPUs shared by client, server and database; load average ${loadavg()

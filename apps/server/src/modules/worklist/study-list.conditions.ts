@@ -76,16 +76,22 @@ const SORTS: Record<TStudyListSortField, { by: SQL | AnyColumn; needs?: TNeeds }
   lastUploadCompletedAt: { by: rs.lastUploadCompletedAt },
 };
 
-/** `%text%` for ILIKE, with the LIKE wildcards of the text taken literally. */
+/** `%text%` for LIKE, with the LIKE wildcards of the text taken literally. */
 function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const like = (column: SQL | AnyColumn, pattern: string) => sql`${column} ilike ${pattern}`;
+/**
+ * Case-insensitive "contains": `lower(column) like lower(pattern)`, the match ILIKE makes (PostgreSQL
+ * lowers both sides for ILIKE in a UTF-8 database) at about half its cost, since the pattern is
+ * lowered once per statement instead of once per row tested. The patient-name trigram index is on
+ * `lower(patient_name)` to match (DECISIONS.md "Throughput").
+ */
+const like = (column: SQL | AnyColumn, pattern: string) => sql`lower(${column}) like lower(${pattern})`;
 
 /** Users of the group whose e-mail contains the text: `assignedTo`/`auditor` filters. */
 const userIdsLike = (groupId: number, pattern: string) =>
-  sql`select ${users.id} from ${users} where ${users.groupId} = ${groupId} and ${users.email} ilike ${pattern}`;
+  sql`select ${users.id} from ${users} where ${users.groupId} = ${groupId} and ${like(users.email, pattern)}`;
 
 function filterCondition(
   field: TStudyListFilterField,
@@ -144,7 +150,7 @@ function filterCondition(
       return { where: sql`${rs.auditorUserId} in (${userIdsLike(groupId, pattern)})` };
     case 'tags':
       return {
-        where: sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${rs.id} and ${reportTags.tag} ilike ${pattern} and ${tagSeenBy({ userId: viewerId, groupId })})`,
+        where: sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${rs.id} and ${like(reportTags.tag, pattern)} and ${tagSeenBy({ userId: viewerId, groupId })})`,
       };
   }
 }

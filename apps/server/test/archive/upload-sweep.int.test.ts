@@ -45,4 +45,26 @@ describe('upload-complete sweep', () => {
     expect(again.lastUploadCompletedAt!.getTime()).toBeGreaterThan(done.lastUploadCompletedAt!.getTime());
     expect(again.firstUploadCompletedAt?.getTime()).toBe(done.firstUploadCompletedAt?.getTime());
   });
+
+  it('a windowed sweep looks only at studies whose last instance arrived since its bound; a full one at all', async () => {
+    const group = await createTestGroup(t.db);
+    const center = await createTestCenter(t.db, { groupId: group.id });
+    const stored = await ingestInstance(
+      t.app.ctx,
+      { bytes: readFixture(LIVER[2]!) },
+      { centerId: center.id, source: 'STOW' },
+    );
+    if (!stored.ok) throw new Error(stored.reason);
+    const completedAt = async () =>
+      (await t.db.select().from(reportStatuses).where(eq(reportStatuses.id, stored.reportStatusId)))[0]!
+        .lastUploadCompletedAt;
+    t.clock.advance(61);
+
+    // The instance arrived before the window: a windowed sweep leaves it (the hourly full one catches it).
+    await markCompletedUploads(t.app.ctx, 60, new Date(t.app.ctx.now().getTime() - 30_000));
+    expect(await completedAt()).toBeNull();
+    // A window that starts before it marks it.
+    await markCompletedUploads(t.app.ctx, 60, new Date(t.app.ctx.now().getTime() - 3_600_000));
+    expect(await completedAt()).not.toBeNull();
+  });
 });

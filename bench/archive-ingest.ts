@@ -20,6 +20,9 @@
  * --series-dir DIR: keep the generated series in DIR and reuse them in later runs (same UIDs; each
  *   run's server is fresh, so nothing is a duplicate there); saves the minute of generating them.
  * KEEP_WORK=1 (env): keep the temp dir (series, server log) for a look afterwards.
+ * RADFLOW_INGEST_PHASES=1 (env, passed to the server): the server's mean milliseconds per instance
+ *   of each ingest phase (receive, parse, sha256, blob write and sync, statements, commit, WAL sync…)
+ *   are printed after the table, one line per 500 instances.
  * Beside wall time, each phase reports the server's CPU time per instance (utime + stime of its
  * process from /proc, all threads): on a shared, busy machine that is the figure to compare.
  */
@@ -431,6 +434,19 @@ async function main(): Promise<void> {
       .filter((line) => /"level":(4|5|6)0/.test(line));
     out(`Radflow log: ${problems.length} warning/error lines`);
     for (const line of problems.slice(0, 5)) out(`  ${line.slice(0, 400)}`);
+    // RADFLOW_INGEST_PHASES=1: the server's per-phase means, one line per 500 instances (one per
+    // measurement above, four for the concurrent one).
+    const phaseLines = (await readFile(radflow.logFile, 'utf8'))
+      .split('\n')
+      .filter((line) => line.startsWith('{"ingestPhases"'));
+    if (phaseLines.length > 0) {
+      out('');
+      out('server ingest phases, mean ms per instance (apps/server/src/modules/archive/ingest-phases.ts):');
+      for (const line of phaseLines) out(`  ${line}`);
+      (summary as Record<string, unknown>).ingestPhases = phaseLines.map(
+        (line) => JSON.parse(line) as unknown,
+      );
+    }
     const target = outFile ?? join(tmpdir(), `archive-ingest-${date.replace(/[:.]/g, '-')}.json`);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, `${JSON.stringify(summary, null, 2)}\n`);

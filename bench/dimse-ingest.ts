@@ -42,7 +42,10 @@ async function runChildScp(storeDir: string): Promise<void> {
     port: 0,
     tempDir: join(storeDir, 'incoming'),
     onInstance: async (instance) => {
-      await rename(instance.filePath, join(storeDir, `${instance.sopInstanceUid}.dcm`));
+      const target = join(storeDir, `${instance.sopInstanceUid}.dcm`);
+      // Without inMemoryWithoutFile the SCP always writes the temp file.
+      if (instance.filePath !== undefined) await rename(instance.filePath, target);
+      else await writeFile(target, instance.bytes);
       count++;
     },
   });
@@ -197,7 +200,11 @@ async function main(): Promise<void> {
       aeTitle: OUR_AET,
       port: 0,
       tempDir: join(inProcessDir, 'incoming'),
-      onInstance: async (i) => rename(i.filePath, join(inProcessDir, `${i.sopInstanceUid}.dcm`)),
+      onInstance: async (i) => {
+        const target = join(inProcessDir, `${i.sopInstanceUid}.dcm`);
+        if (i.filePath !== undefined) await rename(i.filePath, target);
+        else await writeFile(target, i.bytes);
+      },
     });
     cleanups.push(() => inProcess.close());
     started = performance.now();

@@ -32,9 +32,7 @@ import { startStorescp, type RunningPeer } from './peers.js';
 const AET = 'RADFLOW';
 const KNOWN = new Set(['MODALITY', 'STORESCU', 'THROWER', 'FULL']);
 
-interface Arrival extends ReceivedInstance {
-  readonly keptPath: string;
-}
+type Arrival = ReceivedInstance & { readonly keptPath: string };
 
 let scp: StoreScp;
 let work: string;
@@ -58,7 +56,7 @@ beforeAll(async () => {
       if (instance.callingAet === 'FULL')
         return { status: DimseStatus.OutOfResources, errorComment: 'Disk full' };
       const keptPath = join(work, `${arrivals.length}.dcm`);
-      await rename(instance.filePath, keptPath);
+      await rename(instance.filePath!, keptPath);
       arrivals.push({ ...instance, keptPath });
       return undefined;
     },
@@ -234,7 +232,7 @@ describe('C-STORE SCP receive buffer', () => {
       tempDir: dir,
       inMemoryMaxBytes: limit,
       onInstance: async (instance) => {
-        const file = new Uint8Array(await readFile(instance.filePath));
+        const file = new Uint8Array(await readFile(instance.filePath!));
         received.push({ file, size: instance.size, ...(instance.bytes ? { bytes: instance.bytes } : {}) });
       },
     });
@@ -265,6 +263,57 @@ describe('C-STORE SCP receive buffer', () => {
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await small.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('hands small instances over as bytes alone with inMemoryWithoutFile, no temp file written', async () => {
+    const limit = 64 * 1024;
+    const dir = await mkdtemp(join(tmpdir(), 'radflow-scp-nofile-'));
+    const received: Array<{ filePath?: string; bytes?: Uint8Array; size: number }> = [];
+    let seenInDir = 0;
+    const scpNoFile = await startStoreScp({
+      aeTitle: AET,
+      port: 0,
+      tempDir: dir,
+      inMemoryMaxBytes: limit,
+      inMemoryWithoutFile: true,
+      onInstance: async (instance) => {
+        seenInDir = Math.max(seenInDir, (await readdir(dir)).length);
+        received.push({
+          size: instance.size,
+          ...(instance.filePath ? { filePath: instance.filePath } : {}),
+          ...(instance.bytes ? { bytes: instance.bytes } : {}),
+        });
+      },
+    });
+    try {
+      const files = sendableFixtures.map(fixturePath);
+      const outcome = await cStore({
+        host: '127.0.0.1',
+        port: scpNoFile.port,
+        callingAet: 'MODALITY',
+        calledAet: AET,
+        files,
+      });
+      expect(outcome.failed).toBe(0);
+      expect(received).toHaveLength(files.length);
+      for (const [index, file] of sendableFixtures.entries()) {
+        const got = received[index]!;
+        if (got.size <= limit) {
+          expect(got.filePath, file.path).toBeUndefined();
+          expect(got.bytes?.length, file.path).toBe(got.size);
+          if (!outcome.results[index]!.reencoded)
+            expect(
+              firstDifference(datasetBytes(got.bytes!), expectedSentDataset(fixturePath(file))),
+              file.path,
+            ).toBe(-1);
+        } else expect(got.filePath, file.path).toBeDefined();
+      }
+      expect(received.some((r) => !r.filePath)).toBe(true);
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await scpNoFile.close();
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);

@@ -24,6 +24,7 @@ import {
 } from './constants.js';
 import { acceptedContextOf, answerFind, type FindScpOptions, immediateSenderOf } from './find-scp.js';
 import { configureDimse, type DimseLogger } from './library.js';
+import { C_STORE_RQ, type CommandSet, cStoreResponsePdu, PDataReceiver } from './pdata-receive.js';
 
 type Association = Assoc.Association;
 type PresentationContext = Assoc.PresentationContext;
@@ -46,16 +47,33 @@ export type AssociationDecision =
   /** A-ASSOCIATE-RJ transient, service provider (presentation), temporary congestion. */
   | 'busy';
 
-/** One instance received by C-STORE, in a temp file (Part 10: our file meta + the data set as sent). */
-export interface ReceivedInstance {
-  readonly filePath: string;
-  /** Bytes in the file (file meta header included). */
+/**
+ * One instance received by C-STORE (Part 10: our file meta + the data set as sent): in a temp file,
+ * in memory, or both.
+ */
+export type ReceivedInstance = ReceivedInstanceInfo &
+  (
+    | {
+        readonly filePath: string;
+        /**
+         * The file's bytes, when the instance was small enough to be received in memory
+         * (`inMemoryMaxBytes`): the same bytes as the file, so the receiver need not read it back.
+         */
+        readonly bytes?: Uint8Array;
+      }
+    | {
+        /** Received in memory with `inMemoryWithoutFile`: no file was written. */
+        readonly filePath?: undefined;
+        readonly bytes: Uint8Array;
+      }
+  );
+
+export interface ReceivedInstanceInfo {
+  /** Bytes of the instance (file meta header included). */
   readonly size: number;
-  /**
-   * The file's bytes, when the instance was small enough to be received in memory
-   * (`inMemoryMaxBytes`): the same bytes as the file, so the receiver need not read it back.
-   */
-  readonly bytes?: Uint8Array;
+  /** `performance.now()` when its command set and its last data byte arrived (for timing). */
+  readonly commandAt?: number;
+  readonly receivedAt?: number;
   readonly callingAet: string;
   readonly calledAet: string;
   readonly remoteAddress: string;
@@ -104,6 +122,11 @@ export interface StoreScpOptions {
    * complete (default 16 MB); a larger one is streamed to its file as it arrives.
    */
   readonly inMemoryMaxBytes?: number;
+  /**
+   * An instance received in memory is handed over as bytes only, without a temp file (the receiver
+   * writes it where it belongs); default false: the temp file is written too.
+   */
+  readonly inMemoryWithoutFile?: boolean;
   /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
   readonly maxAssociations?: number;
   /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
@@ -142,6 +165,10 @@ interface Incoming {
   size: number;
   /** Set once the file is complete, when the instance was kept in memory. */
   bytes?: Uint8Array;
+  /** No file was written: `bytes` is the instance. */
+  inMemoryOnly?: boolean;
+  commandAt?: number;
+  receivedAt?: number;
   error?: Error;
 }
 
@@ -170,6 +197,7 @@ class ReceiveSink extends Writable {
     header: Uint8Array,
     private readonly socket: Socket,
     private readonly maxInMemory: number,
+    private readonly withoutFile: boolean,
   ) {
     super();
     this.done = new Promise<void>((resolve) => (this.finish = resolve));
@@ -218,6 +246,12 @@ class ReceiveSink extends Writable {
     }
     const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
     this.chunks = [];
+    if (this.withoutFile) {
+      (this.incoming as Incoming).bytes = bytes;
+      (this.incoming as Incoming).inMemoryOnly = true;
+      this.finish();
+      return this;
+    }
     writeFile(this.incoming.path, bytes).then(
       () => {
         (this.incoming as Incoming).bytes = bytes;
@@ -275,6 +309,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   const host = options.host ?? '127.0.0.1';
   const maxAssociations = options.maxAssociations ?? 32;
   const inMemoryMaxBytes = options.inMemoryMaxBytes ?? DEFAULT_IN_MEMORY_MAX_BYTES;
+  const inMemoryWithoutFile = options.inMemoryWithoutFile ?? false;
   const log = options.logger;
   const ownTempDir = options.tempDir === undefined;
   const tempDir = options.tempDir ?? (await mkdtemp(join(tmpdir(), 'radflow-scp-')));
@@ -294,6 +329,8 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     private association: Association | undefined;
     /** C-FINDs being answered, by message ID, so a C-CANCEL can stop one. */
     private readonly finds = new Map<number, AbortController>();
+    /** The C-STORE whose data set the lean receive path is reading (pdata-receive.ts). */
+    private receiving: { incoming: Incoming; pcid: number; command: CommandSet } | undefined;
 
     constructor(socket: Socket, opts: ConstructorParameters<typeof Scp>[1]) {
       super(socket, opts);
@@ -301,14 +338,94 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       this.remoteAddress = socket.remoteAddress ?? '';
       // What dcmjs-dimse's own Server sets: arms the association timeout for this connection.
       Object.assign(this, { connected: true, connectedTime: Date.now() });
-      this.on('networkError', (error: Error) => {
-        log?.warn?.({ err: error, associationId: this.associationId }, 'DIMSE network error');
-        socket.destroy();
-      });
+      this.on('networkError', (error: Error) => this.networkFailure(error));
       socket.on('close', () => {
         this.discardUnfinished();
         for (const find of this.finds.values()) find.abort();
       });
+      this.takeOverReceive(socket);
+    }
+
+    private networkFailure(error: Error): void {
+      log?.warn?.({ err: error, associationId: this.associationId }, 'DIMSE network error');
+      this.connection.destroy();
+    }
+
+    /**
+     * The lean receive path (pdata-receive.ts): C-STOREs are read and answered here, every other
+     * PDU goes to dcmjs-dimse's own `_processPdu` as it arrived. Without that method (another
+     * library version) dcmjs-dimse keeps the socket and the overrides below do the work.
+     */
+    private takeOverReceive(socket: Socket): void {
+      const library = this as unknown as { _processPdu?: (pdu: Buffer) => unknown; lastPduTime?: number };
+      const processPdu = library._processPdu;
+      if (typeof processPdu !== 'function') return;
+      const toLibrary = (pdu: Buffer) => {
+        try {
+          void Promise.resolve(processPdu.call(this, pdu)).catch((error: Error) =>
+            this.networkFailure(error),
+          );
+        } catch (error) {
+          this.networkFailure(error as Error);
+        }
+      };
+      const receiver = new PDataReceiver({
+        otherPdu: toLibrary,
+        forwardPdu: toLibrary,
+        command: (pcid, command) => this.lean(pcid, command),
+        storeData: (chunk) => this.receiving?.incoming.sink.write(chunk),
+        storeEnd: () => this.leanStoreEnd(),
+        protocolError: (error) => this.networkFailure(error),
+      });
+      socket.removeAllListeners('data');
+      socket.on('data', (chunk: Buffer) => {
+        library.lastPduTime = Date.now();
+        receiver.push(chunk);
+      });
+    }
+
+    /** A C-STORE-RQ on an accepted context is received here; anything else goes to dcmjs-dimse. */
+    private lean(pcid: number, command: CommandSet): 'store' | 'forward' {
+      if (command.commandField !== C_STORE_RQ || !command.hasDataSet || !this.association) return 'forward';
+      let context: PresentationContext;
+      try {
+        context = this.association.getPresentationContext(pcid);
+      } catch {
+        // An unknown context id: dcmjs-dimse answers it as it always did.
+        return 'forward';
+      }
+      if (context.getResult() !== PresentationContextResult.Accept) return 'forward';
+      const incoming = this.beginIncoming(
+        context,
+        command.affectedSopClassUid,
+        command.affectedSopInstanceUid,
+      );
+      incoming.commandAt = performance.now();
+      this.receiving = { incoming, pcid, command };
+      return 'store';
+    }
+
+    private leanStoreEnd(): void {
+      const receiving = this.receiving;
+      this.receiving = undefined;
+      if (!receiving) return;
+      const { incoming, pcid, command } = receiving;
+      incoming.receivedAt = performance.now();
+      incoming.sink.end();
+      const work = incoming.sink.done.then(() => {
+        incoming.size = incoming.sink.received;
+        return this.store(
+          incoming,
+          command.affectedSopClassUid,
+          command.affectedSopInstanceUid,
+          (outcome) => {
+            const comment = outcome.errorComment ? toErrorComment(outcome.errorComment) : undefined;
+            this.connection.write(cStoreResponsePdu(pcid, command, outcome.status, comment));
+          },
+        );
+      });
+      pendingStores.add(work);
+      void work.finally(() => pendingStores.delete(work));
     }
 
     override associationRequested(association: Association): void {
@@ -452,22 +569,35 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     }
 
     override createStoreWritableStream(context: PresentationContext, request: CStoreRequest): Writable {
+      const incoming = this.beginIncoming(
+        context,
+        request.getAffectedSopClassUid(),
+        request.getAffectedSopInstanceUid(),
+      );
+      this.byRequest.set(request, incoming);
+      this.byStream.set(incoming.sink, incoming);
+      return incoming.sink;
+    }
+
+    private beginIncoming(
+      context: PresentationContext,
+      sopClassUid: string,
+      sopInstanceUid: string,
+    ): Incoming {
       const transferSyntaxUid =
         context.getAcceptedTransferSyntaxUid() ?? TRANSFER_SYNTAX.implicitVrLittleEndian;
       const path = join(tempDir, `${randomUUID()}.dcm.part`);
       const header = createFileMetaHeader({
-        sopClassUid: request.getAffectedSopClassUid(),
-        sopInstanceUid: request.getAffectedSopInstanceUid(),
+        sopClassUid,
+        sopInstanceUid,
         transferSyntaxUid,
         sourceAeTitle: this.callingAet,
       });
       const partial: Omit<Incoming, 'sink'> = { path, transferSyntaxUid, size: 0 };
-      const sink = new ReceiveSink(partial, header, this.connection, inMemoryMaxBytes);
+      const sink = new ReceiveSink(partial, header, this.connection, inMemoryMaxBytes, inMemoryWithoutFile);
       const incoming = Object.assign(partial, { sink }) as Incoming;
-      this.byRequest.set(request, incoming);
-      this.byStream.set(sink, incoming);
       this.unfinished.add(incoming);
-      return sink;
+      return incoming;
     }
 
     override createDatasetFromStoreWritableStream(
@@ -490,15 +620,27 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     }
 
     override cStoreRequest(request: CStoreRequest, callback: (response: CStoreResponse) => void): void {
-      const work = this.store(request, callback);
+      const work = this.store(
+        this.byRequest.get(request),
+        request.getAffectedSopClassUid(),
+        request.getAffectedSopInstanceUid(),
+        (outcome) => {
+          const response = CStoreResponse.fromRequest(request);
+          response.setStatus(outcome.status);
+          if (outcome.errorComment) response.setErrorComment(toErrorComment(outcome.errorComment));
+          callback(response);
+        },
+      );
       pendingStores.add(work);
       void work.finally(() => pendingStores.delete(work));
     }
 
-    private async store(request: CStoreRequest, callback: (response: CStoreResponse) => void): Promise<void> {
-      const incoming = this.byRequest.get(request);
-      const sopClassUid = request.getAffectedSopClassUid();
-      const sopInstanceUid = request.getAffectedSopInstanceUid();
+    private async store(
+      incoming: Incoming | undefined,
+      sopClassUid: string,
+      sopInstanceUid: string,
+      respond: (outcome: StoreOutcome) => void,
+    ): Promise<void> {
       let outcome: StoreOutcome;
       if (!incoming) {
         outcome = { status: DimseStatus.ProcessingFailure, errorComment: 'No data set received' };
@@ -510,10 +652,11 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         };
       } else {
         try {
-          const result = await options.onInstance({
-            filePath: incoming.path,
+          const common = {
             size: incoming.size,
-            ...(incoming.bytes ? { bytes: incoming.bytes } : {}),
+            ...(incoming.commandAt !== undefined && incoming.receivedAt !== undefined
+              ? { commandAt: incoming.commandAt, receivedAt: incoming.receivedAt }
+              : {}),
             callingAet: this.callingAet,
             calledAet: this.calledAet,
             remoteAddress: this.remoteAddress,
@@ -521,7 +664,12 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
             sopInstanceUid,
             transferSyntaxUid: incoming.transferSyntaxUid,
             associationId: this.associationId,
-          });
+          };
+          const result = await options.onInstance(
+            incoming.inMemoryOnly && incoming.bytes
+              ? { ...common, bytes: incoming.bytes }
+              : { ...common, filePath: incoming.path, ...(incoming.bytes ? { bytes: incoming.bytes } : {}) },
+          );
           outcome = result ?? { status: DimseStatus.Success };
         } catch (error) {
           log?.error?.(
@@ -535,13 +683,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         this.unfinished.delete(incoming);
         incoming.bytes = undefined;
         // Usually moved away by onInstance already: one unlink, not rm's lstat + unlink.
-        await unlink(incoming.path).catch(() => undefined);
+        if (!incoming.inMemoryOnly) await unlink(incoming.path).catch(() => undefined);
       }
       if (this.connection.destroyed) return;
-      const response = CStoreResponse.fromRequest(request);
-      response.setStatus(outcome.status);
-      if (outcome.errorComment) response.setErrorComment(toErrorComment(outcome.errorComment));
-      callback(response);
+      respond(outcome);
     }
 
     override abort(): void {

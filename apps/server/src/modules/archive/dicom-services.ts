@@ -3,6 +3,7 @@ import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@r
 import type { AppContext } from '../../context.js';
 import { createFindService } from './c-find.js';
 import { type IngestFailureCode, ingestInstance } from './ingest.js';
+import { phaseClock } from './ingest-phases.js';
 
 /**
  * The C-STORE / C-ECHO / C-FIND SCP (issue 3 §3, ARCHITECTURE §4): the calling AE title picks the center
@@ -64,27 +65,42 @@ export async function startDicomServices(
   log?: Logger,
 ): Promise<DicomServices> {
   const centerOf = createAeTitleLookup(ctx);
+  /** When each association's last answer went out (RADFLOW_INGEST_PHASES only). */
+  const answeredAt = new Map<string, number>();
   const scp: StoreScp = await startStoreScp({
     aeTitle: config.DICOM_AET,
     host: config.HOST,
     port: config.DICOM_PORT,
     tempDir: ctx.blobs.tempDir(),
+    // An instance received in memory goes to the store from there: no temp file written and linked.
+    inMemoryWithoutFile: ctx.blobs.putBytes !== undefined,
     ...(log ? { logger: log } : {}),
     find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
       (await centerOf(callingAet)) !== null ? 'accept' : 'reject-calling-aet',
     onInstance: async (instance): Promise<StoreOutcome | void> => {
+      if (phaseClock && instance.commandAt !== undefined && instance.receivedAt !== undefined) {
+        phaseClock.add('receive', instance.receivedAt - instance.commandAt);
+        const last = answeredAt.get(instance.associationId);
+        if (last !== undefined) phaseClock.add('answerToNextRequest', instance.commandAt - last);
+      }
       const centerId = await centerOf(instance.callingAet);
       if (centerId === null)
         return { status: DimseStatus.NotAuthorized, errorComment: 'Unknown calling AE title' };
       const result = await ingestInstance(
         ctx,
-        // The bytes the SCP kept in memory: the file holds the same and is moved into the store.
-        instance.bytes
-          ? { filePath: instance.filePath, bytes: instance.bytes }
-          : { filePath: instance.filePath },
+        // Bytes alone (received in memory), or the file (moved into the store) with its bytes when kept.
+        instance.filePath === undefined
+          ? { bytes: instance.bytes }
+          : instance.bytes
+            ? { filePath: instance.filePath, bytes: instance.bytes }
+            : { filePath: instance.filePath },
         { centerId, source: 'DIMSE', callingAet: instance.callingAet },
       );
+      if (phaseClock) {
+        answeredAt.set(instance.associationId, performance.now());
+        if (answeredAt.size > 1000) answeredAt.clear();
+      }
       if (result.ok) return undefined;
       log?.warn(
         { callingAet: instance.callingAet, sopInstanceUid: instance.sopInstanceUid, reason: result.reason },

@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { type Db, syncCommitted } from '../../db/client.js';
+import { phaseClock } from './ingest-phases.js';
 
 /**
  * The index write of received instances, group-committed (ARCHIVE.md "index write").
@@ -291,7 +292,7 @@ type ResultRow = {
  * Runs `statements` in a transaction, then waits for `durable` before committing (a rejection rolls
  * back); returns the rows of every statement.
  */
-type Runner = (statements: string, durable: () => Promise<void>) => Promise<ResultRow[]>;
+type Runner = (statements: string, durable: () => Promise<void>, size: number) => Promise<ResultRow[]>;
 
 /** Connections of a pool whose session holds the prepared statements (a pool reuses its clients). */
 const preparedConnections = new WeakSet<object>();
@@ -319,21 +320,41 @@ function runnerOf(db: Db): Runner {
     const lite = client as PGlite;
     // PGlite is one session: the transaction holds it, so no other query lands inside ours while
     // the blobs are synced.
-    return async (statements, durable) => {
+    return async (statements, durable, size) => {
       await prepareOnce(lite);
+      const clock = phaseClock;
+      let mark = clock ? performance.now() : 0;
+      const lap = (phase: 'indexStatements' | 'blobDurableWait' | 'commit' | 'walSync') => {
+        if (!clock) return;
+        const now = performance.now();
+        clock.add(phase, now - mark, size);
+        mark = now;
+      };
       const rows = await lite.transaction(async (tx) => {
         const results = await tx.exec(statements);
+        lap('indexStatements');
         await durable();
+        lap('blobDurableWait');
         return results.flatMap((r) => r.rows as ResultRow[]);
       });
+      lap('commit');
       // PGlite cannot sync its own WAL: done from outside before anything is acknowledged.
       await syncCommitted(db);
+      lap('walSync');
       return rows;
     };
   }
   if (client && typeof (client as pg.Pool).connect === 'function') {
     const pool = client as pg.Pool;
-    return async (statements, durable) => {
+    return async (statements, durable, size) => {
+      const clock = phaseClock;
+      let mark = clock ? performance.now() : 0;
+      const lap = (phase: 'indexStatements' | 'blobDurableWait' | 'commit') => {
+        if (!clock) return;
+        const now = performance.now();
+        clock.add(phase, now - mark, size);
+        mark = now;
+      };
       const connection = await pool.connect();
       let broken: Error | undefined;
       try {
@@ -347,8 +368,12 @@ function runnerOf(db: Db): Runner {
         }
         const results = (await connection.query(`begin;\n${statements}`)) as unknown as
           pg.QueryResult | pg.QueryResult[];
+        lap('indexStatements');
         await durable();
+        lap('blobDurableWait');
+        // The server's own WAL flush is part of the commit here.
         await connection.query('commit');
+        lap('commit');
         return (Array.isArray(results) ? results : [results]).flatMap((r) => r.rows as ResultRow[]);
       } catch (error) {
         // The statements after a failing one were skipped and the transaction is left aborted.
@@ -470,14 +495,18 @@ export class IndexWriter {
               : a.job - b.job,
       );
     const statements = order.map(({ row, job }) => instanceStatements(row, job)).join('');
-    const results = await this.run(statements, async () => {
-      const settled = await Promise.allSettled(batch.map((p) => p.durable));
-      const failed = new Map<number, unknown>();
-      settled.forEach((s, i) => {
-        if (s.status === 'rejected') failed.set(i, s.reason);
-      });
-      if (failed.size > 0) throw new BlobsFailed(failed);
-    });
+    const results = await this.run(
+      statements,
+      async () => {
+        const settled = await Promise.allSettled(batch.map((p) => p.durable));
+        const failed = new Map<number, unknown>();
+        settled.forEach((s, i) => {
+          if (s.status === 'rejected') failed.set(i, s.reason);
+        });
+        if (failed.size > 0) throw new BlobsFailed(failed);
+      },
+      batch.length,
+    );
     const outcomes: Array<IndexOutcome | undefined> = new Array(rows.length);
     for (const r of results) {
       if (r.job === undefined || r.written === undefined) continue;

@@ -16,6 +16,7 @@ import { type Tx, syncCommitted } from '../../db/client.js';
 import { centers, instances, reportStatuses, series, studies, studyEvents } from '../../db/schema.js';
 import { bulkDataUri, instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
+import { phaseClock } from './ingest-phases.js';
 import { computePatientAge } from './patient-age.js';
 
 /**
@@ -236,6 +237,8 @@ export async function ingestInstance(
   input: { filePath: string; bytes?: Uint8Array } | { bytes: Uint8Array; filePath?: undefined },
   opts: IngestOptions,
 ): Promise<IngestResult> {
+  const clock = phaseClock;
+  const started = clock ? performance.now() : 0;
   let bytes: Uint8Array;
   try {
     // A file's bytes may come along (the SCP received them in memory): then it is not read back.
@@ -243,7 +246,16 @@ export async function ingestInstance(
   } catch (error) {
     return fail('STORAGE', `The received file cannot be read: ${(error as Error).message}`);
   }
+  let mark = clock ? performance.now() : 0;
+  const lap = (phase: Parameters<NonNullable<typeof clock>['add']>[0]) => {
+    if (!clock) return;
+    const now = performance.now();
+    clock.add(phase, now - mark);
+    mark = now;
+  };
+  lap('read');
   const parsed = parse(bytes);
+  lap('parse');
   if ('ok' in parsed) return parsed;
   if (opts.requireStudyInstanceUid && parsed.studyInstanceUid !== opts.requireStudyInstanceUid) {
     return fail(
@@ -287,13 +299,20 @@ export async function ingestInstance(
     const isOurTemp =
       input.filePath !== undefined &&
       path.resolve(path.dirname(input.filePath)) === path.resolve(ctx.blobs.tempDir());
-    if (isOurTemp) {
-      // The move (file sync, link, directory sync) runs in the thread pool while this thread
-      // hashes and converts, and while the index statements run: only the commit waits for it.
-      durable = ctx.blobs.putFile(key, input.filePath!);
+    // Bytes alone (the SCP received the instance in memory and wrote no file): the store writes
+    // them itself, the same way as a moved file.
+    const putBytes = input.filePath === undefined ? ctx.blobs.putBytes?.bind(ctx.blobs) : undefined;
+    if (isOurTemp || putBytes) {
+      // The syncs (file, directory) run in the thread pool while this thread hashes and converts,
+      // and while the index statements run: only the commit waits for them.
+      mark = clock ? performance.now() : 0;
+      durable = putBytes ? putBytes(key, bytes) : ctx.blobs.putFile(key, input.filePath!);
       durable.catch(() => undefined);
+      lap('blobWrite');
       sha256 = createHash('sha256').update(bytes).digest('hex');
+      lap('sha256');
       metadata = convert();
+      lap('metadataJson');
       if (typeof metadata !== 'string' || opts.reportStatusId != null) await durable;
     } else {
       metadata = convert();
@@ -326,6 +345,10 @@ export async function ingestInstance(
     }
     // Committed once the blob is durable, together with what else arrived meanwhile.
     const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);
+    if (clock) {
+      clock.add('total', performance.now() - started);
+      clock.done();
+    }
     return {
       ok: true,
       duplicate: written.duplicate,

@@ -66,6 +66,21 @@ describe('FsBlobStore', () => {
     expect(await fs.readdir(store.tempDir())).toEqual([]);
   });
 
+  it('stores bytes from memory: a new key, a re-send replacing it, many at once into one directory', async () => {
+    expect(await store.putBytes('m/1/a.dcm', Buffer.from('first'))).toEqual({ sizeBytes: 5 });
+    expect((await store.read('m/1/a.dcm')).toString()).toBe('first');
+    expect(await store.putBytes('m/1/a.dcm', Buffer.from('second!'))).toEqual({ sizeBytes: 7 });
+    expect((await store.read('m/1/a.dcm')).toString()).toBe('second!');
+    const big = Buffer.alloc(3 * 2 ** 20, 7);
+    await Promise.all([
+      store.putBytes('m/2/big.dcm', big),
+      ...Array.from({ length: 20 }, (_, i) => store.putBytes(`m/2/${i}.dcm`, Buffer.from(`body ${i}`))),
+    ]);
+    expect((await store.read('m/2/big.dcm')).equals(big)).toBe(true);
+    for (let i = 0; i < 20; i++) expect((await store.read(`m/2/${i}.dcm`)).toString()).toBe(`body ${i}`);
+    expect(await fs.readdir(store.tempDir())).toEqual([]);
+  });
+
   it('makes a directory again when it was removed after a blob was stored in it', async () => {
     await store.putFile(
       'gone/1/a.dcm',

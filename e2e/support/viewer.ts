@@ -107,32 +107,21 @@ export class ViewerScreen {
 
   /** Pixels read from the viewport's canvas (Cornerstone draws into a 2D canvas on screen). */
   async pixels(index = 0): Promise<TCanvasPixels> {
-    return this.viewport(index)
-      .locator('canvas')
-      .first()
-      .evaluate((canvas: HTMLCanvasElement) => {
-        const context = canvas.getContext('2d');
-        if (!context || canvas.width === 0) return { lit: 0, total: 0, sum: 0 };
-        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-        let lit = 0;
-        let sum = 0;
-        for (let i = 0; i < data.length; i += 4) {
-          const value = (data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number);
-          if (value > 24) lit += 1;
-          sum = (sum + value * ((i >> 2) % 7919)) % 2147483647;
-        }
-        return { lit, total: data.length / 4, sum };
-      });
+    return canvasPixels(this.viewport(index));
   }
 
   /** Waits until the viewport shows an image: at least 5% of its pixels are not black. */
   async waitForImage(index = 0): Promise<TCanvasPixels> {
-    await this.viewport(index).locator('canvas').first().waitFor();
-    await eventually(async () => {
-      const { lit, total } = await this.pixels(index);
-      return total > 0 && lit / total > 0.05;
-    }, 'the viewport shows an image').toBe(true);
-    return this.pixels(index);
+    return waitForCanvasImage(this.viewport(index), 'the viewport shows an image');
+  }
+
+  /** One view of MPR (issue 5 §3). */
+  mprView(view: 'axial' | 'sagittal' | 'coronal'): Locator {
+    return this.page.getByTestId(`mpr-view-${view}`);
+  }
+
+  get mprButton(): Locator {
+    return this.page.getByRole('toolbar', { name: 'Viewer tools' }).getByRole('button', { name: 'MPR' });
   }
 
   async expectOverlay(text: string | RegExp, index = 0): Promise<void> {
@@ -141,22 +130,57 @@ export class ViewerScreen {
 
   /** Drags across the middle of the viewport with the left button. */
   async drag(index = 0, from = [0.35, 0.4], to = [0.65, 0.6]): Promise<void> {
-    const box = await this.viewport(index).boundingBox();
-    if (!box) throw new Error('the viewport is not on screen');
-    const at = ([x, y]: number[]) =>
-      [box.x + box.width * (x as number), box.y + box.height * (y as number)] as const;
-    const [x0, y0] = at(from);
-    const [x1, y1] = at(to);
-    await this.page.mouse.move(x0, y0);
-    await this.page.mouse.down();
-    for (let step = 1; step <= 8; step += 1) {
-      await this.page.mouse.move(x0 + ((x1 - x0) * step) / 8, y0 + ((y1 - y0) * step) / 8);
-    }
-    await this.page.mouse.up();
+    await dragAcross(this.page, this.viewport(index), from, to);
   }
 
   /** Drawn annotations of the viewport (Cornerstone's SVG layer marks each text box with its uid). */
   annotationLabels(index = 0): Locator {
     return this.viewport(index).locator('svg.svg-layer [data-annotation-uid]');
   }
+}
+
+/** Pixels of the first canvas inside `root`: how many are not black, and a checksum. */
+export async function canvasPixels(root: Locator): Promise<TCanvasPixels> {
+  return root
+    .locator('canvas')
+    .first()
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const context = canvas.getContext('2d');
+      if (!context || canvas.width === 0) return { lit: 0, total: 0, sum: 0 };
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let lit = 0;
+      let sum = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        const value = (data[i] as number) + (data[i + 1] as number) + (data[i + 2] as number);
+        if (value > 24) lit += 1;
+        sum = (sum + value * ((i >> 2) % 7919)) % 2147483647;
+      }
+      return { lit, total: data.length / 4, sum };
+    });
+}
+
+/** Waits until the canvas inside `root` shows an image: at least 5% of its pixels are not black. */
+export async function waitForCanvasImage(root: Locator, what: string): Promise<TCanvasPixels> {
+  await root.locator('canvas').first().waitFor();
+  await eventually(async () => {
+    const { lit, total } = await canvasPixels(root);
+    return total > 0 && lit / total > 0.05;
+  }, what).toBe(true);
+  return canvasPixels(root);
+}
+
+/** Drags with the left button from one relative point of `target` to another. */
+export async function dragAcross(page: Page, target: Locator, from: number[], to: number[]): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('the viewport is not on screen');
+  const at = ([x, y]: number[]) =>
+    [box.x + box.width * (x as number), box.y + box.height * (y as number)] as const;
+  const [x0, y0] = at(from);
+  const [x1, y1] = at(to);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  for (let step = 1; step <= 8; step += 1) {
+    await page.mouse.move(x0 + ((x1 - x0) * step) / 8, y0 + ((y1 - y0) * step) / 8);
+  }
+  await page.mouse.up();
 }

@@ -9,7 +9,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { VIEWER_SHORTCUTS } from '../../features/viewer/viewer-shortcuts';
+import { VIEWER_EXTRA_SHORTCUTS, VIEWER_SHORTCUTS } from '../../features/viewer/viewer-shortcuts';
 
 /** The keyboard-shortcut help of spec-core §2 (viewer shortcuts and window presets). */
 export function KeyboardShortcutsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -25,7 +25,7 @@ export function KeyboardShortcutsDialog({ open, onClose }: { open: boolean; onCl
             </TableRow>
           </TableHead>
           <TableBody>
-            {VIEWER_SHORTCUTS.map((s) => (
+            {[...VIEWER_SHORTCUTS, ...VIEWER_EXTRA_SHORTCUTS].map((s) => (
               <TableRow key={s.action}>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {s.keys.map((k) => (

@@ -32,6 +32,9 @@ import {
 import { displaySeriesName } from './series-names';
 import { useAnnotationSync } from './useAnnotationSync';
 import { useViewerKeyboard } from './useViewerKeyboard';
+import { MprButton } from './mpr/MprButton';
+import { MprView } from './mpr/MprView';
+import { useMpr } from './mpr/useMpr';
 import { useKeyImages } from './useKeyImages';
 import { useExternalViewers } from './useExternalViewers';
 import { useWeasisLaunch } from './viewer-api';
@@ -95,6 +98,17 @@ export default function ViewerWorkspace({
   const activeContent = grid.series[grid.active] ?? null;
   const isMainFrame = activeFrame !== null && activeContent?.studyInstanceUid === context.studyInstanceUid;
   const { isKeyImage } = keyImages;
+  const mpr = useMpr({
+    source,
+    content: activeContent,
+    modality:
+      (activeContent &&
+        queryClient
+          .getQueryData<TSeriesSummary[]>(seriesQueryKey(activeContent.studyInstanceUid))
+          ?.find((s) => s.seriesInstanceUid === activeContent.seriesInstanceUid)?.modality) ??
+      '',
+    keysEnabled: !shortcutsOpen && arrowLabel === null,
+  });
 
   const seriesOfStudy = useCallback(
     (studyInstanceUid: string): TSeriesSummary[] =>
@@ -119,21 +133,25 @@ export default function ViewerWorkspace({
     switch (command.kind) {
       case 'preset': {
         const preset = WINDOW_PRESETS[command.index];
-        if (preset) engine?.setWindow(activeId, preset.width, preset.level);
+        if (preset && mpr.shown) mpr.handle.current?.setWindow(preset.width, preset.level);
+        else if (preset) engine?.setWindow(activeId, preset.width, preset.level);
         return;
       }
       case 'tool':
         selectTool(command.tool);
         return;
       case 'frame':
-        engine?.scroll(activeId, command.step);
+        if (mpr.shown) mpr.handle.current?.scroll(command.step);
+        else engine?.scroll(activeId, command.step);
         return;
       case 'series': {
         const study = activeContent?.studyInstanceUid ?? context.studyInstanceUid;
         const uids = seriesOfStudy(study).map((s) => s.seriesInstanceUid);
         const next = stepSeries(uids, activeContent?.seriesInstanceUid ?? null, command.step);
-        if (next)
+        if (next) {
+          mpr.exit();
           setGrid((g) => showSeries(g, g.active, { studyInstanceUid: study, seriesInstanceUid: next }));
+        }
         return;
       }
       default: {
@@ -144,6 +162,11 @@ export default function ViewerWorkspace({
   };
 
   const runView = (action: TViewAction) => {
+    // MPR keeps its planes upright (the labels follow the camera): only reset applies there.
+    if (mpr.shown) {
+      if (action === 'reset') mpr.handle.current?.reset();
+      return;
+    }
     if (!engine) return;
     if (action === 'invert') engine.invert(activeId);
     else if (action === 'rotate') engine.rotate(activeId, 90);
@@ -255,11 +278,17 @@ export default function ViewerWorkspace({
             onTool={selectTool}
             onPreset={(index) => runCommand({ kind: 'preset', index })}
             onView={runView}
-            onLayout={(layout: TLayoutKey) => setGrid((g) => changeLayout(g, layout, mainContents))}
+            onLayout={(layout: TLayoutKey) => {
+              mpr.exit();
+              setGrid((g) => changeLayout(g, layout, mainContents));
+            }}
             onToggleKeyImage={toggleKeyImage}
             onShortcuts={() => setShortcutsOpen(true)}
             onWeasis={openWeasis}
             onExternalViewer={external.open}
+            mprButton={
+              <MprButton availability={mpr.availability} on={mpr.shown !== null} onToggle={mpr.toggle} />
+            }
           />
         </Box>
         <Tooltip title="Close viewer">
@@ -290,11 +319,20 @@ export default function ViewerWorkspace({
           )}
           <PriorsPanel id={context.id} onOpen={(p) => void openPrior(p)} />
         </Box>
+        {mpr.shown && (
+          <MprView
+            ref={mpr.handle}
+            series={mpr.shown}
+            seriesLine={seriesLineOf(mpr.shown)}
+            tool={tool}
+            onExit={mpr.exit}
+          />
+        )}
         <Box
           sx={{
             flex: 1,
             minWidth: 0,
-            display: 'grid',
+            display: mpr.shown ? 'none' : 'grid',
             gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
             gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
             gap: '2px',

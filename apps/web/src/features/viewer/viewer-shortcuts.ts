@@ -32,3 +32,8 @@ export const VIEWER_SHORTCUTS: readonly TShortcut[] = [
   { keys: ['←', '→'], action: 'Previous / next series' },
   { keys: ['↑', '↓'], action: 'Previous / next frame' },
 ];
+
+/** Keys beyond spec-core §2, on keys it leaves free; bound outside commandOfKey (mpr/useMpr). */
+export const VIEWER_EXTRA_SHORTCUTS: readonly TShortcut[] = [
+  { keys: ['v'], action: 'MPR (axial / sagittal / coronal) on / off' },
+];

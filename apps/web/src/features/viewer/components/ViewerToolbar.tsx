@@ -23,7 +23,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import { EXTERNAL_VIEWER_LABELS, type TExternalViewer } from '@radflow/core';
-import { useState, type ReactElement } from 'react';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { LAYOUTS, type TLayoutKey } from '../layout';
 import { DRAWING_TOOLS, TOOL_KEYS, type TToolKey } from '../viewer-keys';
 import { WINDOW_PRESETS } from '../viewer-shortcuts';
@@ -59,6 +59,7 @@ export function ViewerToolbar({
   onShortcuts,
   onWeasis,
   onExternalViewer,
+  mprButton,
 }: {
   tool: TToolKey;
   canAnnotate: boolean;
@@ -76,6 +77,8 @@ export function ViewerToolbar({
   onShortcuts: () => void;
   onWeasis: () => void;
   onExternalViewer: (viewer: TExternalViewer) => void;
+  /** The MPR toggle (mpr/MprButton), beside the layouts. */
+  mprButton?: ReactNode;
 }) {
   const [presetAnchor, setPresetAnchor] = useState<HTMLElement | null>(null);
   const tools = TOOLS.filter((t) => canAnnotate || !DRAWING_TOOLS.includes(t.key));
@@ -154,6 +157,7 @@ export function ViewerToolbar({
           </ToggleButton>
         ))}
       </ToggleButtonGroup>
+      {mprButton}
       {canMarkKeyImage && (
         <Tooltip title={isKeyImage ? 'Unmark key image' : 'Mark key image'}>
           <IconButton

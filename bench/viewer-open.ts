@@ -11,14 +11,22 @@
  * sends /api/dicomweb/* to Orthanc's /dicom-web/* and the rest to our server; our own run goes
  * through the same proxy, so both pay the same hop.
  * Build first: npm run build. Usage: npx tsx bench/viewer-open.ts [--slices 500] [--scroll 100]
- *   [--runs 3] [--skip-orthanc] [--json]
+ *   [--runs 3] [--skip-orthanc] [--json] [--web-dist <dir>] [--server-bundle <file>]
+ *   [--phases] [--trace <file.json>]
+ *   --web-dist: serve another build of the web app (the server's WEB_DIST_DIR), for A/B runs beside
+ *     apps/web/dist; --server-bundle: another server build (one level below apps/server);
+ *   --phases: per run, when each request of the opening started and ended (Resource Timing) and
+ *     when the first image rendered, to see where the time to the first image goes;
+ *   --trace: a Chrome trace (CDP Tracing, with the V8 sampling profiler) of the first run's opening,
+ *     up to the first image: open it in chrome://tracing or DevTools' Performance panel;
+ *   --trace-scroll: the same of the first run's scrolling.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from 'playwright-core';
+import { type CDPSession, chromium, type Page } from 'playwright-core';
 import { type OrthancPeer, startOrthanc } from '../packages/dicom/src/dimse/peers.js';
 import { writeCtSeries } from './lib/ct-series.js';
 import {
@@ -37,6 +45,11 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     'skip-orthanc': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'web-dist': { type: 'string' },
+    'server-bundle': { type: 'string' },
+    phases: { type: 'boolean', default: false },
+    trace: { type: 'string' },
+    'trace-scroll': { type: 'string' },
   },
 });
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -143,6 +156,73 @@ const canvasShowsImage = () => {
   return false;
 };
 
+/**
+ * The opening as a timeline (ms from navigation start): each request of the page (the app's
+ * chunks, the API calls, the DICOMweb queries; frames summed up), Cornerstone's first new image and
+ * first render.
+ */
+const OPENING_PHASES = () => {
+  const bench = (window as unknown as { __bench: { newImage: number[]; firstImage: number } }).__bench;
+  // No named inner functions: tsx would wrap them in a __name() the page does not have.
+  const rows = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((e) => e.startTime <= bench.firstImage)
+    .map((e) => {
+      const path = new URL(e.name).pathname;
+      const what = /\/frames\/\d/.test(path)
+        ? 'frame'
+        : path.startsWith('/api/dicomweb/')
+          ? `dicomweb ${path.replace(/^.*\/series\/[^/]+/, 'series/…')}`
+          : path.startsWith('/api/')
+            ? `api ${path}`
+            : `asset ${path.replace(/^\/assets\//, '')}`;
+      return {
+        what,
+        start: Math.round(e.startTime),
+        end: Math.round(e.responseEnd),
+        kb: Math.round(e.encodedBodySize / 1024),
+      };
+    });
+  const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const frames = rows.filter((r) => r.what === 'frame').sort((a, b) => a.end - b.end);
+  return {
+    domContentLoaded: Math.round(nav?.domContentLoadedEventEnd ?? 0),
+    rows: rows.filter((r) => r.what !== 'frame'),
+    framesBeforeFirstImage: frames.length,
+    firstFrame: frames[0],
+    firstNewImage: Math.round(bench.newImage[0] ?? 0),
+    firstImage: Math.round(bench.firstImage),
+  };
+};
+
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'loading',
+  'gpu',
+  'toplevel',
+];
+
+/** Starts a Chrome trace on the page; the answer stops it and writes the file. */
+async function startTrace(cdp: CDPSession, file: string): Promise<() => Promise<void>> {
+  const traceEvents: unknown[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => traceEvents.push(...value));
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: { includedCategories: TRACE_CATEGORIES },
+  });
+  return async () => {
+    const complete = new Promise<void>((done) => cdp.once('Tracing.tracingComplete', () => done()));
+    await cdp.send('Tracing.end');
+    await complete;
+    await writeFile(file, JSON.stringify({ traceEvents }));
+    out(`trace: ${file}`);
+  };
+}
+
 interface TViewerRun {
   firstImageMs: number;
   allFramesMs: number;
@@ -152,7 +232,13 @@ interface TViewerRun {
   failedRequests: number;
 }
 
-async function measureOnce(origin: string, cookie: string, viewerPath: string): Promise<TViewerRun> {
+async function measureOnce(
+  origin: string,
+  cookie: string,
+  viewerPath: string,
+  traceFile?: string,
+  scrollTraceFile?: string,
+): Promise<TViewerRun> {
   const profile = await mkdtemp(join(tmpdir(), 'radflow-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -179,6 +265,12 @@ async function measureOnce(origin: string, cookie: string, viewerPath: string): 
       }
     });
     page.on('requestfailed', () => (failed += 1));
+    // A viewer that never shows the image times out below: its errors say why.
+    page.on('pageerror', (error) => out(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') out(`console error: ${message.text()}`);
+    });
+    const stopTrace = traceFile ? await startTrace(await context.newCDPSession(page), traceFile) : null;
     const started = Date.now();
     await page.goto(`${origin}${viewerPath}`);
     await page.waitForFunction(
@@ -189,12 +281,17 @@ async function measureOnce(origin: string, cookie: string, viewerPath: string): 
     const firstImageMs = await page.evaluate(
       () => (window as unknown as { __bench: { firstImage: number } }).__bench.firstImage,
     );
+    await stopTrace?.();
     if (!(await page.evaluate(canvasShowsImage))) throw new Error('the first image is blank');
+    if (args.phases) out(JSON.stringify(await page.evaluate(OPENING_PHASES)));
     // A viewer that fetches several frames a request, or not all of them, leaves this NaN.
     await Promise.race([allFrames, new Promise((done) => setTimeout(done, 120_000))]);
     const allFramesMs = allFramesAt ? allFramesAt - started : Number.NaN;
 
     // Scrolling: each ↓ waits for the next image to be rendered before the next key.
+    const stopScrollTrace = scrollTraceFile
+      ? await startTrace(await context.newCDPSession(page), scrollTraceFile)
+      : null;
     const scrollMs = await page.evaluate(async (steps: number) => {
       const bench = (window as unknown as { __bench: { rendered: number[]; newImage: number[] } }).__bench;
       const t0 = performance.now();
@@ -219,6 +316,7 @@ async function measureOnce(origin: string, cookie: string, viewerPath: string): 
       }
       return performance.now() - t0;
     }, SCROLL_STEPS);
+    await stopScrollTrace?.();
 
     const cdp = await context.newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
@@ -264,8 +362,12 @@ async function studyRowId(
 }
 
 async function main(): Promise<void> {
-  for (const file of ['apps/server/dist/main.js', 'apps/web/dist/index.html']) {
-    await stat(join(REPO_ROOT, file)).catch(() => {
+  const webDist = args['web-dist'] ? resolve(args['web-dist']) : join(REPO_ROOT, 'apps/web/dist');
+  const serverBundle = args['server-bundle']
+    ? resolve(args['server-bundle'])
+    : join(REPO_ROOT, 'apps/server/dist/main.js');
+  for (const file of [serverBundle, join(webDist, 'index.html')]) {
+    await stat(file).catch(() => {
       throw new Error(`${file} is missing: run npm run build first`);
     });
   }
@@ -276,7 +378,12 @@ async function main(): Promise<void> {
     const seriesDir = join(work, 'series');
     await mkdir(seriesDir);
     const series = await writeCtSeries(seriesDir, SLICES, { patientName: 'BENCH^VIEWER', patientId: 'BV-1' });
-    server = await startBuiltServer({ work });
+    server = await startBuiltServer({
+      work,
+      bundle: serverBundle,
+      // A server built before WEB_DIST_DIR ignores it and serves apps/web/dist.
+      env: { WEB_DIST_DIR: webDist },
+    });
     const token = await bearerToken(server.baseUrl, 'center@demo.local');
     await stowFiles(`${server.baseUrl}/api/dicomweb/studies`, series.files, {
       authorization: `Bearer ${token}`,
@@ -299,7 +406,14 @@ async function main(): Promise<void> {
       const proxy = await startProxy(server.baseUrl, peer);
       const proxyCookie = await signIn(proxy.url, ADMIN);
       const runs: TViewerRun[] = [];
-      for (let r = 0; r < RUNS; r++) runs.push(await measureOnce(proxy.url, proxyCookie, viewerPath));
+      for (let r = 0; r < RUNS; r++) {
+        const first = r === 0 && results.length === 0;
+        const traceFile = args.trace && first ? resolve(args.trace) : undefined;
+        const scrollTraceFile = args['trace-scroll'] && first ? resolve(args['trace-scroll']) : undefined;
+        const run = await measureOnce(proxy.url, proxyCookie, viewerPath, traceFile, scrollTraceFile);
+        if (args.phases) out(`${peer.name} run ${r + 1}: first image ${run.firstImageMs.toFixed(0)} ms`);
+        runs.push(run);
+      }
       await proxy.close();
       results.push({ peer: peer.name, runs });
     }

@@ -7,19 +7,22 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { useSharePaymentPolling, useViewerContext, useViewerHeartbeat } from './viewer-api';
 import { PAYMENT_REDIRECT_DELAY_MS, paymentRedirectPath, viewerEntryOf } from './viewer-entry';
+import { warmStudy } from './data-source/dicomweb-source';
 
 /** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
 const isOn = (value: string | null) => value !== null && value !== 'false' && value !== '0';
 
-// Cornerstone loads only when the study may be opened.
-const ViewerWorkspace = lazy(() => import('./ViewerWorkspace'));
+// The viewer's code (Cornerstone) is its own chunk, asked for while the study's context loads
+// (VIEWER.md "Speed"); it is only rendered when the study may be opened.
+const loadWorkspace = () => import('./ViewerWorkspace');
+const ViewerWorkspace = lazy(loadWorkspace);
 
 /**
  * /viewer/:studyInstanceUids/:id?v=&p=&d=&showEditor= (spec-core §2 Viewer entry): the study's
  * context decides whether the images open; viewer-role sessions are checked for payment (§4).
  */
 export default function ViewerPage() {
-  const { id: idParam = '' } = useParams();
+  const { id: idParam = '', studyInstanceUids = '' } = useParams();
   const [search] = useSearchParams();
   const id = Number(idParam);
   const session = useSignedInSession();
@@ -33,6 +36,13 @@ export default function ViewerPage() {
   const opening = context.data ? viewerEntryOf(context.data) : null;
   const warning = opening?.kind === 'open' ? opening.warning : null;
   useViewerHeartbeat(id, opening?.kind === 'open' && !paymentNotDone);
+
+  // The first image needs the code, the context and the series: ask for all three at once.
+  const firstStudyUid = studyInstanceUids.split(',')[0] ?? '';
+  useEffect(() => {
+    void loadWorkspace().catch(() => undefined);
+    warmStudy(firstStudyUid);
+  }, [firstStudyUid]);
 
   useEffect(() => {
     if (!paymentNotDone) return undefined;

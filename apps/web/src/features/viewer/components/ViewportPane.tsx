@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { TViewerContext } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { TAG, numberOf, numbersOf } from '../data-source/dicom-json';
 import {
   unsupportedSyntaxOf,
@@ -23,6 +23,9 @@ import { ViewportOverlay } from './ViewportOverlay';
 export const SERIES_DRAG_TYPE = 'application/x-radflow-series';
 
 export const FAILED_IMAGE_TEXT = 'This image could not be loaded.';
+
+/** How long the frame on screen must stay before the workspace is told (key-image button). */
+const FRAME_REPORT_REST_MS = 100;
 
 /** Loads a series once per viewer (its metadata and transfer syntaxes). */
 export function useLoadedSeries(source: TViewerDataSource, content: TViewportContent | null) {
@@ -87,19 +90,23 @@ export function ViewportPane({
     [series],
   );
 
+  // The callback as it is when the series is on screen, not as it was when showing began: the
+  // saved annotations may have arrived in between (they are put back through it).
+  const onSeriesShownRef = useRef(onSeriesShown);
+  useEffect(() => {
+    onSeriesShownRef.current = onSeriesShown;
+  });
   useEffect(() => {
     if (!engine || !element || !series || allUnsupported) return undefined;
     let live = true;
     void engine.showSeries(viewportId, series).then(() => {
       if (!live) return;
       setShown(series);
-      onSeriesShown(viewportId, series);
+      onSeriesShownRef.current(viewportId, series);
     });
     return () => {
       live = false;
     };
-    // onSeriesShown is read when the series arrives, not a reason to show it again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [engine, element, series, allUnsupported, viewportId]);
 
   useEffect(() => {
@@ -114,7 +121,13 @@ export function ViewportPane({
   const frame = readout?.imageId ? frameOfImageId(readout.imageId) : null;
   const frameKey = frame ? `${frame.seriesInstanceUid}|${frame.sopInstanceUid}|${frame.frameNumber}` : '';
   useEffect(() => {
-    if (active) onCurrentFrame(frameKey ? (frameOfImageId(readout?.imageId ?? '') ?? null) : null);
+    if (!active) return undefined;
+    // Telling the workspace re-renders all of it (toolbar, series panel, every pane): while the
+    // user scrolls it hears of the frame once the scroll rests, not at every frame (VIEWER.md
+    // "Speed"); the overlay of this pane follows every frame.
+    const frameOnScreen = frameKey ? (frameOfImageId(readout?.imageId ?? '') ?? null) : null;
+    const timer = window.setTimeout(() => onCurrentFrame(frameOnScreen), FRAME_REPORT_REST_MS);
+    return () => window.clearTimeout(timer);
     // frameKey stands for the frame; the callback is the workspace's setter.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, frameKey]);

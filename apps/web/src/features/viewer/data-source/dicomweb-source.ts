@@ -31,7 +31,7 @@ export interface TViewerDataSource {
   thumbnailUrl(studyInstanceUid: string, seriesInstanceUid: string): string;
 }
 
-async function getJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
+async function fetchJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
   const response = await fetch(url, {
     credentials: 'same-origin',
     headers: { Accept: 'application/dicom+json' },
@@ -42,9 +42,82 @@ async function getJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]>
   return (await response.json()) as TDicomJson[];
 }
 
+/** Answers asked for ahead of the viewer (warmStudy), each handed to the first reader only. */
+const warmed = new Map<string, Promise<TDicomJson[]>>();
+/** An answer nobody read by then (the study was refused, another series opened) is dropped. */
+const WARM_TTL_MS = 30_000;
+
+function warm(url: string): Promise<TDicomJson[]> {
+  const answer = fetchJson(url);
+  // A failure is the reader's to see (getJson hands the same promise on), not an unhandled one.
+  answer.catch(() => undefined);
+  warmed.set(url, answer);
+  setTimeout(() => {
+    if (warmed.get(url) === answer) warmed.delete(url);
+  }, WARM_TTL_MS);
+  return answer;
+}
+
+function getJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
+  const early = warmed.get(url);
+  if (early) {
+    warmed.delete(url);
+    return early;
+  }
+  return fetchJson(url, signal);
+}
+
 const bySeriesNumber = (a: TSeriesSummary, b: TSeriesSummary) =>
   (a.seriesNumber ?? Number.MAX_SAFE_INTEGER) - (b.seriesNumber ?? Number.MAX_SAFE_INTEGER) ||
   a.seriesInstanceUid.localeCompare(b.seriesInstanceUid);
+
+function seriesSummaries(found: TDicomJson[]): TSeriesSummary[] {
+  return found
+    .map((s) => ({
+      seriesInstanceUid: textOf(s, TAG.seriesInstanceUid),
+      seriesNumber: numberOf(s, TAG.seriesNumber),
+      modality: textOf(s, TAG.modality),
+      description: textOf(s, TAG.seriesDescription),
+      instanceCount: numberOf(s, TAG.numberOfSeriesRelatedInstances) ?? 0,
+    }))
+    .sort(bySeriesNumber);
+}
+
+function urlsOf(origin: string) {
+  const root = dicomwebRoot(origin);
+  const e = encodeURIComponent;
+  const study = (uid: string) => `${root}/studies/${e(uid)}`;
+  const series = (studyUid: string, seriesUid: string) => `${study(studyUid)}/series/${e(seriesUid)}`;
+  return {
+    root,
+    seriesList: (studyUid: string) => `${study(studyUid)}/series`,
+    series,
+    metadata: (studyUid: string, seriesUid: string) => `${series(studyUid, seriesUid)}/metadata`,
+    instances: (studyUid: string, seriesUid: string) => `${series(studyUid, seriesUid)}/instances`,
+  };
+}
+
+/**
+ * Asks for what the viewer will read first — the study's series list, then the first series's
+ * metadata and instances — while the page is still asking whether the study may open and loading
+ * the viewer's code (VIEWER.md "Speed"). The viewer's own reads take these answers over. The
+ * server checks access on every DICOMweb request, so asking early reveals nothing a refusal hides.
+ */
+export function warmStudy(studyInstanceUid: string, origin: string = window.location.origin): void {
+  if (!studyInstanceUid) return;
+  const urls = urlsOf(origin);
+  const list = urls.seriesList(studyInstanceUid);
+  if (warmed.has(list)) return;
+  void warm(list).then(
+    (found) => {
+      const first = seriesSummaries(found)[0];
+      if (!first) return;
+      void warm(urls.metadata(studyInstanceUid, first.seriesInstanceUid));
+      void warm(urls.instances(studyInstanceUid, first.seriesInstanceUid));
+    },
+    () => undefined,
+  );
+}
 
 /**
  * Our DICOMweb at /api/dicomweb with the session cookie: QIDO-RS for the series list and the stored
@@ -52,27 +125,16 @@ const bySeriesNumber = (a: TSeriesSummary, b: TSeriesSummary) =>
  * through the image ids.
  */
 export function createDicomwebSource(origin: string = window.location.origin): TViewerDataSource {
-  const root = dicomwebRoot(origin);
-  const e = encodeURIComponent;
-  const seriesUrl = (study: string, series: string) => `${root}/studies/${e(study)}/series/${e(series)}`;
+  const urls = urlsOf(origin);
+  const { root } = urls;
   return {
     async listSeries(studyInstanceUid) {
-      const found = await getJson(`${root}/studies/${e(studyInstanceUid)}/series`);
-      return found
-        .map((s) => ({
-          seriesInstanceUid: textOf(s, TAG.seriesInstanceUid),
-          seriesNumber: numberOf(s, TAG.seriesNumber),
-          modality: textOf(s, TAG.modality),
-          description: textOf(s, TAG.seriesDescription),
-          instanceCount: numberOf(s, TAG.numberOfSeriesRelatedInstances) ?? 0,
-        }))
-        .sort(bySeriesNumber);
+      return seriesSummaries(await getJson(urls.seriesList(studyInstanceUid)));
     },
     async loadSeries(studyInstanceUid, seriesInstanceUid) {
-      const base = seriesUrl(studyInstanceUid, seriesInstanceUid);
       const [metadata, instances] = await Promise.all([
-        getJson(`${base}/metadata`),
-        getJson(`${base}/instances`),
+        getJson(urls.metadata(studyInstanceUid, seriesInstanceUid)),
+        getJson(urls.instances(studyInstanceUid, seriesInstanceUid)),
       ]);
       const syntaxOf = new Map(
         instances.map((i) => [textOf(i, TAG.sopInstanceUid), textOf(i, TAG.availableTransferSyntaxUid)]),
@@ -87,7 +149,7 @@ export function createDicomwebSource(origin: string = window.location.origin): T
       };
     },
     thumbnailUrl(studyInstanceUid, seriesInstanceUid) {
-      return `${seriesUrl(studyInstanceUid, seriesInstanceUid)}/thumbnail`;
+      return `${urls.series(studyInstanceUid, seriesInstanceUid)}/thumbnail`;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { init as initCore } from '@cornerstonejs/core';
+import { Enums, imageLoadPoolManager, init as initCore, setUseCPURendering } from '@cornerstonejs/core';
 import { init as initImageLoader } from '@cornerstonejs/dicom-image-loader';
 import {
   AngleTool,
@@ -16,12 +16,31 @@ import {
 let ready: Promise<void> | null = null;
 
 /**
+ * Frames prefetched at once. Cornerstone's default (1000) puts the whole series in the browser's
+ * queue (it sends 6 at a time per host over HTTP/1.1), and a slice the user scrolls to waits behind
+ * all of them; a few more than 6 keep the connections busy while earlier frames decode.
+ */
+const PREFETCH_REQUESTS = 16;
+
+/**
  * Cornerstone3D initialised once per page, on the first viewer open (never for the worklist):
  * core, the DICOM image loader with its decode workers (half the cores, at least one), the tools.
+ *
+ * Stack viewports render on the CPU (VIEWER.md "Speed"): a 2D slice is one window-level lookup
+ * per pixel, which the CPU path draws straight into the viewport's canvas; the WebGL path renders
+ * offscreen and reads the pixels back, and where the GPU is software (SwiftShader, many VMs and
+ * remote desktops) that cost 4-7 times more per frame, plus the WebGL contexts at start. Volume
+ * viewports need WebGL: MPR creates its engine with GPU rendering switched on for that moment
+ * (mpr-engine.ts `withGpuRendering`).
  */
 export function initCornerstone(): Promise<void> {
   ready ??= Promise.resolve().then(() => {
+    // Before init and before any rendering engine exists: init then skips probing WebGL (a context
+    // and texture read-backs, 100-300 ms in SwiftShader; MPR probes when it first needs it), and an
+    // engine created in CPU mode opens no WebGL context.
+    setUseCPURendering(true, false);
     initCore();
+    imageLoadPoolManager.setMaxSimultaneousRequests(Enums.RequestType.Prefetch, PREFETCH_REQUESTS);
     initImageLoader({ maxWebWorkers: Math.max(1, Math.floor((navigator.hardwareConcurrency || 2) / 2)) });
     initTools();
     for (const tool of [

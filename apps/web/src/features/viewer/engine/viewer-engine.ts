@@ -2,6 +2,7 @@ import {
   Enums,
   RenderingEngine,
   eventTarget,
+  getRenderingCapabilities,
   utilities as coreUtilities,
   type StackViewport,
   type Types,
@@ -126,9 +127,22 @@ export class ViewerEngine {
     }
     const at = Math.min(Math.max(0, index), series.imageIds.length - 1);
     // setStack resolves even when the image fails (ARCHITECTURE §6): failures come as events.
-    await viewport.setStack(series.imageIds, at).catch(() => undefined);
+    const shown = viewport.setStack(series.imageIds, at).catch(() => undefined);
+    // The image loader asks once which float textures WebGL can render (a context and pixel
+    // read-backs, 50-300 ms in SwiftShader) when it makes the first image. Asked here, after the
+    // frame's request went out, it overlaps the download instead of following it.
+    setTimeout(() => getRenderingCapabilities(), 0);
+    await shown;
     viewport.render();
-    if (series.imageIds.length > 1) toolUtilities.stackPrefetch.enable(viewport.element);
+    if (series.imageIds.length > 1) {
+      // The rest of the series once the slice on screen is drawn: the render is queued for the next
+      // animation frame, and prefetch answers arriving first would hold it back.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          if (this.viewport(viewportId) === viewport) toolUtilities.stackPrefetch.enable(viewport.element);
+        }),
+      );
+    }
   }
 
   /** The primary (left-drag) tool; the old one goes passive so its annotations stay visible. */

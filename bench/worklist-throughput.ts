@@ -11,8 +11,8 @@
  *        [--pglite-studies 200000] [--duration 30] [--connections 20] [--only postgres|pglite]
  *        [--fresh] [--json] [--cpu-prof-dir DIR] [--server-bundle path/main.js] [--pool-size N]
  * --server-bundle: another build of the server (A/B runs); it must sit one level below apps/server,
- * like dist/, so its migrations resolve. --pool-size: the server's DATABASE_POOL_SIZE (default 2 per
- * CPU, see poolSize).
+ * like dist/, so its migrations resolve. --pool-size: the server's DATABASE_POOL_SIZE (default 10, the
+ * server's, see poolSize).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -55,12 +55,12 @@ const bundle = (() => {
   return given ? resolve(given) : join(repoRoot, 'apps/server/dist/main.js');
 })();
 /**
- * --pool-size N: DATABASE_POOL_SIZE of the server (its PostgreSQL connections). Default: 2 per CPU,
- * the sizing config.ts documents for the database host (here the same 2 cores). Measured on 2 cores
- * (bench/README.md): 4 connections spent the least database CPU per request; 10 (the server's own
- * default, sized for a bigger database host) kept 10 backends runnable on 2 cores, and 20 more.
+ * --pool-size N: DATABASE_POOL_SIZE of the server (its PostgreSQL connections). Default: the server's
+ * own default (10), so the figure is what a deployment gets unconfigured. On a quiet 2-core machine
+ * (02:10 UTC 2026-11-22, bench/README.md) 10 and 6 gave 219 / 218 req/s and 4 gave 158: with 4, a
+ * request waits for a connection while others sit in round trips. Runs under load favoured 4.
  */
-const poolSize = option('--pool-size', 2 * availableParallelism());
+const poolSize = option('--pool-size', 10);
 
 function freePort(): Promise<number> {
   return new Promise((res, rej) => {

@@ -103,11 +103,7 @@ export default async function setup(project: TestProject) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForHealth(baseURL, child, 60_000);
-  project.provide('baseURL', baseURL);
-  project.provide('outboxFile', outboxFile);
-  project.provide('mailDir', mailDir);
-  return async () => {
+  const stop = async () => {
     child.kill('SIGTERM');
     await new Promise<void>((res) => {
       if (child.exitCode !== null) return res();
@@ -123,4 +119,15 @@ export default async function setup(project: TestProject) {
     await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(baseURL, child, 60_000);
+  } catch (error) {
+    // A server that never became healthy must not outlive the run (it holds ports and its data dir).
+    await stop();
+    throw error;
+  }
+  project.provide('baseURL', baseURL);
+  project.provide('outboxFile', outboxFile);
+  project.provide('mailDir', mailDir);
+  return stop;
 }

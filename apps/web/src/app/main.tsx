@@ -8,6 +8,13 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
+// A viewer page opened directly starts the viewer's code, the study's context and its series now,
+// beside the session calls; the dynamic import keeps this out of the login and worklist bundle.
+if (window.location.pathname.startsWith('/viewer/')) {
+  void import('../features/viewer/viewer-warm')
+    .then((m) => m.warmViewerRoute(window.location.pathname, queryClient))
+    .catch(() => undefined);
+}
 const router = createBrowserRouter(APP_ROUTES);
 
 createRoot(root).render(

@@ -6,9 +6,9 @@ import type { TViewportReadout } from '../engine/viewport-state';
 import type { TEdgeLabels } from '../orientation';
 import { formatPersonName, formatSlice, formatStudyDate, formatWindow, formatZoom } from '../overlay-text';
 
-const corner = (position: Record<string, number>): object => ({
+/** Text over the image: light, shadowed, never in the way of the pointer. */
+export const OVERLAY_TEXT = {
   position: 'absolute',
-  ...position,
   zIndex: 1,
   color: '#e8e8e8',
   fontSize: 12,
@@ -16,7 +16,24 @@ const corner = (position: Record<string, number>): object => ({
   textShadow: '0 0 3px #000, 0 0 2px #000',
   pointerEvents: 'none',
   whiteSpace: 'nowrap',
-});
+} as const;
+
+const corner = (position: Record<string, number>): object => ({ ...OVERLAY_TEXT, ...position });
+
+/** The orientation letters at the middle of each edge (stack panes and MPR views). */
+export function OrientationEdges({ edges }: { edges: Partial<TEdgeLabels> }) {
+  const edge = (position: Record<string, number | string>, text: string | undefined) => (
+    <Box sx={{ ...OVERLAY_TEXT, ...position, fontWeight: 600 }}>{text}</Box>
+  );
+  return (
+    <>
+      {edge({ top: 4, left: '50%', transform: 'translateX(-50%)' }, edges.top)}
+      {edge({ bottom: 4, left: '50%', transform: 'translateX(-50%)' }, edges.bottom)}
+      {edge({ left: 6, top: '50%', transform: 'translateY(-50%)' }, edges.left)}
+      {edge({ right: 6, top: '50%', transform: 'translateY(-50%)' }, edges.right)}
+    </>
+  );
+}
 
 const Line = ({ children }: { children: ReactNode }) => <div>{children}</div>;
 
@@ -40,9 +57,6 @@ export function ViewportOverlay({
   isKeyImage: boolean;
 }) {
   const sexAge = [context.patientSex, context.patientAge].filter(Boolean).join(' / ');
-  const edge = (position: Record<string, number | string>, text: string) => (
-    <Box sx={{ ...corner({}), ...position, fontWeight: 600 }}>{text}</Box>
-  );
   return (
     <>
       <Box sx={corner({ top: 4, left: 6 })} data-testid="overlay-patient">
@@ -67,14 +81,7 @@ export function ViewportOverlay({
         <Line>{readout ? formatWindow(readout.windowWidth, readout.windowLevel) : ''}</Line>
         <Line>{readout ? formatZoom(readout.zoom) : ''}</Line>
       </Box>
-      {edges && (
-        <>
-          {edge({ top: 4, left: '50%', transform: 'translateX(-50%)' }, edges.top)}
-          {edge({ bottom: 4, left: '50%', transform: 'translateX(-50%)' }, edges.bottom)}
-          {edge({ left: 6, top: '50%', transform: 'translateY(-50%)' }, edges.left)}
-          {edge({ right: 6, top: '50%', transform: 'translateY(-50%)' }, edges.right)}
-        </>
-      )}
+      {edges && <OrientationEdges edges={edges} />}
     </>
   );
 }

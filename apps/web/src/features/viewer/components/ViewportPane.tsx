@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { TViewerContext } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +16,7 @@ import type { TViewportContent } from '../layout';
 import { edgeLabels } from '../orientation';
 import { CineControls } from './CineControls';
 import { ImagePlaceholder } from './ImagePlaceholder';
+import { ViewportFrame } from './ViewportFrame';
 import { ViewportOverlay } from './ViewportOverlay';
 
 /** The drag payload of a series thumbnail. */
@@ -154,30 +154,16 @@ export function ViewportPane({
     cover = <ImagePlaceholder kind="failed" text={FAILED_IMAGE_TEXT} />;
 
   return (
-    <Box
-      data-testid={`viewport-${viewportId}`}
-      data-active={active}
-      onPointerDownCapture={onActivate}
+    <ViewportFrame
+      testId={`viewport-${viewportId}`}
+      active={active}
+      onActivate={onActivate}
+      onElement={setElement}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes(SERIES_DRAG_TYPE)) e.preventDefault();
       }}
       onDrop={onDrop}
-      sx={{
-        position: 'relative',
-        minWidth: 0,
-        minHeight: 0,
-        bgcolor: '#000',
-        border: 2,
-        borderColor: active ? 'primary.main' : 'grey.900',
-        overflow: 'hidden',
-      }}
     >
-      <Box
-        ref={setElement}
-        onContextMenu={(e) => e.preventDefault()}
-        data-testid="viewport-element"
-        sx={{ position: 'absolute', inset: 0 }}
-      />
       {content === null ? (
         <Typography
           sx={{ position: 'absolute', inset: 0, display: 'grid', placeItems: 'center', color: 'grey.600' }}
@@ -204,6 +190,6 @@ export function ViewportPane({
       {element && instance && instance.frames > 1 && !cover && (
         <CineControls element={element} initialFps={numberOf(instance.metadata, '00180040')} />
       )}
-    </Box>
+    </ViewportFrame>
   );
 }

@@ -54,6 +54,35 @@ const RENDER_EVENTS = [
 ];
 
 /**
+ * Runs `onFrame` at most once an animation frame after any of `events` fires on `element`, and once
+ * now: the overlays follow every render without re-rendering React per event. `refresh` lets
+ * another source (a failed image) ask too; `stop` ends it.
+ */
+export function watchRenders(
+  element: HTMLElement,
+  events: readonly string[],
+  onFrame: () => void,
+): { refresh: () => void; stop: () => void } {
+  let frame = 0;
+  const refresh = () => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      onFrame();
+    });
+  };
+  for (const name of events) element.addEventListener(name, refresh);
+  refresh();
+  return {
+    refresh,
+    stop: () => {
+      cancelAnimationFrame(frame);
+      for (const name of events) element.removeEventListener(name, refresh);
+    },
+  };
+}
+
+/**
  * The readout of a viewport, refreshed at most once a frame while it renders, and when an image of
  * the viewer fails (a failed image renders nothing, so no render event tells about it).
  */
@@ -66,21 +95,13 @@ export function useViewportReadout(
   const [readout, setReadout] = useState<TViewportReadout | null>(null);
   useEffect(() => {
     if (!engine || !element) return undefined;
-    let frame = 0;
-    const refresh = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        const viewport = engine.viewport(viewportId);
-        if (viewport) setReadout(readViewport(engine, viewport));
-      });
-    };
-    for (const name of RENDER_EVENTS) element.addEventListener(name, refresh);
-    const stopFailures = engine.onFailure(refresh);
-    refresh();
+    const watch = watchRenders(element, RENDER_EVENTS, () => {
+      const viewport = engine.viewport(viewportId);
+      if (viewport) setReadout(readViewport(engine, viewport));
+    });
+    const stopFailures = engine.onFailure(watch.refresh);
     return () => {
-      cancelAnimationFrame(frame);
-      for (const name of RENDER_EVENTS) element.removeEventListener(name, refresh);
+      watch.stop();
       stopFailures();
     };
   }, [engine, viewportId, element, version]);

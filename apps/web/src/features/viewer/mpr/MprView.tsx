@@ -10,6 +10,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useImperativeHandle, useState, type Ref } from 'react';
 import { ImagePlaceholder } from '../components/ImagePlaceholder';
+import { ViewportFrame } from '../components/ViewportFrame';
+import { OVERLAY_TEXT, OrientationEdges } from '../components/ViewportOverlay';
 import type { TLoadedSeries } from '../data-source/dicomweb-source';
 import { formatSlice, formatWindow } from '../overlay-text';
 import type { TToolKey } from '../viewer-keys';
@@ -32,17 +34,6 @@ type TLoadState =
 
 const mprToolOf = (tool: TToolKey): TMprTool => (tool === 'pan' || tool === 'zoom' ? tool : 'windowLevel');
 
-const overlayText = {
-  position: 'absolute',
-  zIndex: 1,
-  color: '#e8e8e8',
-  fontSize: 12,
-  lineHeight: 1.35,
-  textShadow: '0 0 3px #000, 0 0 2px #000',
-  pointerEvents: 'none',
-  whiteSpace: 'nowrap',
-} as const;
-
 function MprPane({
   view,
   engine,
@@ -61,58 +52,34 @@ function MprPane({
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   useEffect(() => onElement(view.key, element), [onElement, view.key, element]);
   const readout = useMprReadout(engine, view.key, element);
-  const edge = (position: Record<string, number | string>, text: string | undefined) => (
-    <Box sx={{ ...overlayText, ...position, fontWeight: 600 }}>{text}</Box>
-  );
   const edges = state.kind === 'failed' ? null : (readout?.edges ?? null);
   return (
-    <Box
-      data-testid={`mpr-view-${view.key}`}
-      data-active={active}
-      onPointerDownCapture={onActivate}
-      sx={{
-        position: 'relative',
-        minWidth: 0,
-        minHeight: 0,
-        bgcolor: '#000',
-        border: 2,
-        borderColor: active ? 'primary.main' : 'grey.900',
-        overflow: 'hidden',
-      }}
+    <ViewportFrame
+      testId={`mpr-view-${view.key}`}
+      active={active}
+      onActivate={onActivate}
+      onElement={setElement}
     >
-      <Box
-        ref={setElement}
-        onContextMenu={(e) => e.preventDefault()}
-        data-testid="viewport-element"
-        sx={{ position: 'absolute', inset: 0 }}
-      />
-      <Box sx={{ ...overlayText, top: 4, left: 6 }}>
+      <Box sx={{ ...OVERLAY_TEXT, top: 4, left: 6 }}>
         <Box component="span" sx={{ color: view.color, fontWeight: 600 }}>
           {view.label}
         </Box>
       </Box>
-      <Box sx={{ ...overlayText, bottom: 4, left: 6 }} data-testid="mpr-overlay-slice">
+      <Box sx={{ ...OVERLAY_TEXT, bottom: 4, left: 6 }} data-testid="mpr-overlay-slice">
         {readout && state.kind !== 'failed' ? formatSlice(readout.index, readout.total) : ''}
       </Box>
-      <Box sx={{ ...overlayText, bottom: 4, right: 6, textAlign: 'right' }} data-testid="mpr-overlay-window">
+      <Box sx={{ ...OVERLAY_TEXT, bottom: 4, right: 6, textAlign: 'right' }} data-testid="mpr-overlay-window">
         {readout && state.kind !== 'failed' ? formatWindow(readout.windowWidth, readout.windowLevel) : ''}
       </Box>
-      {edges && (
-        <>
-          {edge({ top: 4, left: '50%', transform: 'translateX(-50%)' }, edges.top)}
-          {edge({ bottom: 4, left: '50%', transform: 'translateX(-50%)' }, edges.bottom)}
-          {edge({ left: 6, top: '50%', transform: 'translateY(-50%)' }, edges.left)}
-          {edge({ right: 6, top: '50%', transform: 'translateY(-50%)' }, edges.right)}
-        </>
-      )}
+      {edges && <OrientationEdges edges={edges} />}
       {state.kind === 'loading' && (
-        <Box sx={{ ...overlayText, top: 22, left: 6, color: 'warning.light' }} data-testid="mpr-loading">
+        <Box sx={{ ...OVERLAY_TEXT, top: 22, left: 6, color: 'warning.light' }} data-testid="mpr-loading">
           Loading volume
           {state.progress ? ` ${state.progress.done + state.progress.failed}/${state.progress.total}` : '…'}
         </Box>
       )}
       {state.kind === 'failed' && <ImagePlaceholder kind="failed" text={state.message} />}
-    </Box>
+    </ViewportFrame>
   );
 }
 

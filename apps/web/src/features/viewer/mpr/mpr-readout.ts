@@ -1,6 +1,7 @@
 import { Enums, type VolumeViewport } from '@cornerstonejs/core';
 import { useEffect, useState } from 'react';
 import { edgeLabels, type TEdgeLabels } from '../orientation';
+import { watchRenders } from '../engine/viewport-state';
 import type { MprEngine, TMprViewKey } from './mpr-engine';
 
 /** What the overlay of one MPR view shows, read from Cornerstone after each render. */
@@ -69,21 +70,11 @@ export function useMprReadout(
   const [readout, setReadout] = useState<TMprReadout | null>(null);
   useEffect(() => {
     if (!engine || !element) return undefined;
-    let frame = 0;
-    const refresh = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        const viewport = engine.viewport(view);
-        if (viewport) setReadout(readView(viewport));
-      });
-    };
-    for (const name of EVENTS) element.addEventListener(name, refresh);
-    refresh();
-    return () => {
-      cancelAnimationFrame(frame);
-      for (const name of EVENTS) element.removeEventListener(name, refresh);
-    };
+    const watch = watchRenders(element, EVENTS, () => {
+      const viewport = engine.viewport(view);
+      if (viewport) setReadout(readView(viewport));
+    });
+    return watch.stop;
   }, [engine, view, element]);
   return readout;
 }

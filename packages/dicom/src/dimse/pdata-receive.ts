@@ -128,19 +128,13 @@ export function cStoreResponsePdu(
   const groupLength = Buffer.allocUnsafe(4);
   groupLength.writeUInt32LE(body.length, 0);
   const command = Buffer.concat([element(0x0000, groupLength), body]);
-  // PDU header (6) + PDV item length (4) + context id (1) + message control header (1).
-  const pdu = Buffer.allocUnsafe(12 + command.length);
-  pdu.writeUInt8(P_DATA_TF, 0);
-  pdu.writeUInt8(0, 1);
-  pdu.writeUInt32BE(6 + command.length, 2);
-  pdu.writeUInt32BE(2 + command.length, 6);
-  pdu.writeUInt8(pcid, 10);
-  pdu.writeUInt8(0x03, 11); // command, last fragment
-  command.copy(pdu, 12);
-  return pdu;
+  return pDataPdu(pcid, 0x03, command); // command, last fragment
 }
 
-/** One P-DATA-TF PDU holding one PDV (a forwarded fragment). */
+/**
+ * One P-DATA-TF PDU holding one PDV: PDU header (6) + PDV item length (4) + context id (1) +
+ * message control header (1), then the value.
+ */
 function pDataPdu(pcid: number, control: number, value: Buffer): Buffer {
   const pdu = Buffer.allocUnsafe(12 + value.length);
   pdu.writeUInt8(P_DATA_TF, 0);

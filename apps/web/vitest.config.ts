@@ -10,5 +10,8 @@ export default defineConfig({
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
     unstubGlobals: true,
+    // Ceilings, not waits: a jsdom render of a dialog takes 1–2 s on a busy 2-core machine, and a
+    // story of several steps went past the 5 s default while other suites ran beside it.
+    testTimeout: 20_000,
   },
 });

@@ -75,8 +75,11 @@ async function startSmtpServer(mailDir: string): Promise<{ url: string; close: (
 
 /** Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories. */
 export default async function setup(project: TestProject) {
-  const bundle = join(repoRoot, 'apps/server/dist/main.js');
-  const webIndex = join(repoRoot, 'apps/web/dist/index.html');
+  // Another build may be tried without touching the shared dist folders (E2E_SERVER_BUNDLE: a
+  // server bundle one level below apps/server; E2E_WEB_DIST: a web build's folder).
+  const bundle = resolve(process.env.E2E_SERVER_BUNDLE || join(repoRoot, 'apps/server/dist/main.js'));
+  const webDist = resolve(process.env.E2E_WEB_DIST || join(repoRoot, 'apps/web/dist'));
+  const webIndex = join(webDist, 'index.html');
   if (!existsSync(bundle) || !existsSync(webIndex)) {
     throw new Error('Build first: `npm run build` (npm run test:e2e does it for you).');
   }
@@ -100,6 +103,7 @@ export default async function setup(project: TestProject) {
       OUTBOX_MIRROR_FILE: outboxFile,
       PUBLIC_URL: baseURL,
       SMTP_URL: smtp.url,
+      WEB_DIST_DIR: webDist,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

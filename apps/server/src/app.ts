@@ -31,6 +31,8 @@ import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.rou
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
+import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -50,6 +52,8 @@ export interface BuildAppOptions {
   outboxMirrorFile?: string;
   /** E-mail (share links): main passes an SmtpEmailProvider when SMTP_URL is set; default: outbox only. */
   emailProvider?: EmailProvider;
+  /** Payments for shared studies: default OutboxPaymentProvider (no money moves; modules/payments/DECISIONS.md). */
+  paymentProvider?: PaymentProvider;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
   publicUrl?: string;
   /** Default: apps/web/dist next to this code. */
@@ -145,6 +149,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes, { publicUrl: opts.publicUrl });
       await api.register(reportAudioRoutes);
+      await api.register(paymentsRoutes, {
+        paymentProvider: opts.paymentProvider,
+        emailProvider: opts.emailProvider,
+        publicUrl: opts.publicUrl,
+        outboxMirrorFile: opts.outboxMirrorFile,
+      });
     },
     { prefix: '/api' },
   );

@@ -12,6 +12,7 @@ import {
   expectedCell,
 } from './access-matrix.table.js';
 import { REPORTING_MATRIX } from './access-matrix-reporting.table.js';
+import { PAYMENTS_MATRIX } from './access-matrix-payments.table.js';
 import { createdStatusFor, reportingMatrixCalls } from './access-matrix-reporting.calls.js';
 import {
   type TestApp,
@@ -26,9 +27,10 @@ import {
 import { addTestTag, createTestStudy, mapTestUser, signedIn } from './worklist-test-data.js';
 
 /**
- * The access matrix of issue 4 §6 and of issue 7's reporting calls: every list, study-action and
- * reporting endpoint × every role, each cell its own test. The expectations are the hand-written
- * tables in access-matrix.table.ts and access-matrix-reporting.table.ts; here only the
+ * The access matrix of issue 4 §6, of issue 7's reporting calls and of the study payment calls: every
+ * list, study-action, reporting and payment endpoint × every role, each cell its own test. The
+ * expectations are the hand-written tables in access-matrix.table.ts, access-matrix-reporting.table.ts
+ * and access-matrix-payments.table.ts; here only the
  * world: one user per role, and per cell a fresh study in the row's state that the role can see
  * (center roles belong to its center, the doctor is assigned, the typist works for that doctor, the
  * auditor audits it, the referring doctor has it shared, the customer's mobile is the patient's), so
@@ -146,7 +148,7 @@ const NEEDS_ATTACHMENT: Partial<Record<TEndpoint, TStudyAttachmentKind>> = {
 const NO_TARGET: TTarget = { id: 0, uid: '', attachment: null, tagId: null, audioId: null };
 const reporting = reportingMatrixCalls({ doctor: () => userOf('ROLE_DOCTOR') });
 /** Every row: the study actions of issue 4 and the reporting calls of issue 7. */
-const ROWS: readonly TMatrixRow[] = [...MATRIX, ...REPORTING_MATRIX];
+const ROWS: readonly TMatrixRow[] = [...MATRIX, ...REPORTING_MATRIX, ...PAYMENTS_MATRIX];
 
 async function prepareTarget(row: TMatrixRow): Promise<TTarget> {
   if (row.status === null) return NO_TARGET;
@@ -189,6 +191,13 @@ async function prepareTarget(row: TMatrixRow): Promise<TTarget> {
       createdByUserId: world.tagAuthorId,
     });
     tagId = tag.id;
+  }
+  if (row.endpoint === 'paymentCancel') {
+    // The request to cancel, made by the admin (setup, not the cell).
+    const res = await userOf('ROLE_ADMIN').browser.post(`/api/report-status/payment/request/${report.id}`, {
+      amount: 500,
+    });
+    expect(res.statusCode, `setup payment request: ${res.body}`).toBe(200);
   }
   const { audioId } = await reporting.prepare(row.endpoint, row.status, {
     id: report.id,
@@ -279,6 +288,11 @@ const CALLS: Record<TEndpoint, (browser: TestClient, target: TTarget) => Promise
     b.post(`/api/report-status/send-message/${id}`, { number: uniqueMobile(), referringPhysician: 'Dr Who' }),
   sendEmail: (b, { id }) => b.post(`/api/report-status/send-email/${id}`, { email: 'patient@example.com' }),
   ...reporting.calls,
+  paymentList: (b, { id }) => b.get(`/api/report-status/payments/${id}`),
+  paymentRequest: (b, { id }) => b.post(`/api/report-status/payment/request/${id}`, { amount: 750.5 }),
+  paymentRecord: (b, { id }) =>
+    b.post(`/api/report-status/payment/record/${id}`, { mode: 'CASH', amount: 300, transactionId: 'R-1' }),
+  paymentCancel: (b, { id }) => b.post(`/api/report-status/payment/cancel/${id}`),
 };
 
 // A plain describe per row: '$title' in describe.each would cut long titles to 40 characters.

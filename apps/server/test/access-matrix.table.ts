@@ -28,7 +28,9 @@ export const CENTER_USERS: readonly TRole[] = [
 
 /**
  * Roles that see no study (issue 4 §1 "Who sees what" gives them none; spec-core §2: the viewer's
- * screen is /share, sales and dashboard viewers have billing and dashboard screens only). For them a
+ * screen is /share, sales and dashboard viewers have billing and dashboard screens only). A viewer
+ * account sees only the studies shared with its e-mail (payments DECISIONS 'Who pays'); the matrix
+ * study is not. For them a
  * study does not exist, so an action on it may be refused either before the lookup (403, routes with
  * an onRequest role guard) or by the lookup (404, "invisible studies answer 404": worklist and
  * study-attachments DECISIONS.md). Both are a refusal; which one is not the spec's business.
@@ -95,7 +97,11 @@ export type TEndpoint =
   | 'saveReferringDoctor'
   | 'sendMessage'
   | 'sendEmail'
-  | TReportingEndpoint;
+  | TReportingEndpoint
+  | TPaymentsEndpoint;
+
+/** The study payment calls (rows in access-matrix-payments.table.ts). */
+export type TPaymentsEndpoint = 'paymentList' | 'paymentRequest' | 'paymentRecord' | 'paymentCancel';
 
 /** The reporting calls of issue 7 (rows in access-matrix-reporting.table.ts). */
 export type TReportingEndpoint =

@@ -25,3 +25,4 @@ export * from './viewer/index.js';
 export * from './schemas/viewer.js';
 export * from './settings/index.js';
 export * from './reporting/index.js';
+export * from './payments/index.js';

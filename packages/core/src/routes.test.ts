@@ -306,6 +306,16 @@ describe('allowed paths: the union of the menu paths of the user roles (spec-cor
 describe('login page visits by a signed-in user (spec-core §2 Route guard)', () => {
   const doctor = createSignedInUser(['ROLE_DOCTOR']);
 
+  it('keeps a payer the provider returned (payment-id) on the login page to confirm the payment', () => {
+    expect(decideRoute({ pathname: '/login-page', search: '?payment-id=pay_1&x=y', user: doctor })).toEqual({
+      action: 'allow',
+    });
+    expect(decideRoute({ pathname: '/login-page', search: '?other=1', user: doctor })).toEqual({
+      action: 'redirect',
+      to: '/',
+    });
+  });
+
   it('leaves a visit for a different user alone', () => {
     expect(decideRoute({ pathname: '/login-page/center@demo.local', user: doctor })).toEqual({
       action: 'allow',

@@ -1,4 +1,5 @@
 import { type TMenuContext, allowedRoutePatterns, firstAllowedPath } from './menus.js';
+import { PAYMENT_ID_PARAM } from './payments/schemas.js';
 
 /** spec-core §2: paths that need no login. */
 export const PUBLIC_PATHS = [
@@ -98,6 +99,8 @@ export interface TGuardInput {
   pathname: string;
   /** Null when nobody is signed in. */
   user: { email: string; ctx: TMenuContext } | null;
+  /** The query string ('?payment-id=…'), when the caller knows it. */
+  search?: string;
 }
 
 /**
@@ -106,7 +109,7 @@ export interface TGuardInput {
  * login-page visit for a different user than the signed-in one is left alone; unknown paths show
  * 'Not found'.
  */
-export function decideRoute({ pathname, user }: TGuardInput): TGuardDecision {
+export function decideRoute({ pathname, user, search }: TGuardInput): TGuardDecision {
   const path = normalizePath(pathname);
   if (!isKnownRoute(path)) return { action: 'not-found' };
   if (!user) {
@@ -114,6 +117,9 @@ export function decideRoute({ pathname, user }: TGuardInput): TGuardDecision {
     return { action: 'redirect', to: '/login-page' };
   }
   if (matchRoute('/login-page/:user?', path)) {
+    // A payment provider returns the payer to the login page (spec-core §2 payment confirm): a
+    // signed-in payer stays there until the payment is confirmed, then goes to /user/get-route.
+    if (new URLSearchParams(search ?? '').has(PAYMENT_ID_PARAM)) return { action: 'allow' };
     const requested = decodeURIComponent(path.split('/')[2] ?? '').toLowerCase();
     if (requested && requested !== user.email.toLowerCase()) return { action: 'allow' };
     return { action: 'redirect', to: firstAllowedPath(user.ctx) };

@@ -70,7 +70,14 @@ describe('studyScopeOf', () => {
     expect(studyScopeOf(user(['ROLE_DOCTOR', 'ROLE_ADMIN'])).grants).toEqual([{ kind: 'group' }]);
   });
 
-  it('gives viewers, sales and dashboard viewers nothing', () => {
+  it('gives a viewer account the studies shared with its e-mail, and sales nothing', () => {
+    expect(studyScopeOf({ ...user(['ROLE_VIEWER']), email: 'v@x.in' }).grants).toEqual([
+      { kind: 'sharedEmail', email: 'v@x.in' },
+    ]);
+    expect(studyScopeOf({ ...user(['ROLE_RADFLOW_SALES']), email: 's@x.in' }).grants).toEqual([]);
+  });
+
+  it('gives viewers without an e-mail, sales and dashboard viewers nothing', () => {
     for (const role of ['ROLE_VIEWER', 'ROLE_RADFLOW_SALES', 'ROLE_DASHBOARD_VIEWER'] as const) {
       expect(studyScopeOf(user([role])).grants).toEqual([]);
     }

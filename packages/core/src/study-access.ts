@@ -49,7 +49,9 @@ export type TStudyGrant =
   /** Shared with this referring doctor. */
   | { kind: 'referringDoctor'; userId: number }
   /** The patient's mobile, or a number the report was shared with, is this customer's mobile. */
-  | { kind: 'customerMobile'; mobileNumber: string };
+  | { kind: 'customerMobile'; mobileNumber: string }
+  /** The study was shared by e-mail with this viewer account (report_statuses.shared_emails). */
+  | { kind: 'sharedEmail'; email: string };
 
 /**
  * Which report rows (and through them, which archive studies) a user may see: the union of the
@@ -66,6 +68,8 @@ export interface TStudyScopeUser {
   groupId: number;
   centerId: number | null;
   mobileNumber: string | null;
+  /** The account's e-mail (lower-case); viewers see the studies shared with it. */
+  email?: string | null;
 }
 
 /**
@@ -80,8 +84,8 @@ export interface TStudyScopeUser {
  * - typists: assigned to or locked by the doctors they work for (no pool: a typist types for a
  *   doctor and does not pick work);
  * - auditors: assigned to them for audit; referring doctors: shared with them; customers: their
- *   mobile number;
- * - everyone else (viewers, sales, dashboard viewers): nothing.
+ *   mobile number; viewers: shared with their e-mail;
+ * - everyone else (sales, dashboard viewers): nothing.
  * A user attached to a center never sees beyond it through a staff role (a misconfigured center
  * account must not open the group), except ROLE_CENTER_SHARE_ALL.
  */
@@ -109,6 +113,9 @@ export function studyScopeOf(user: TStudyScopeUser): TStudyScope {
   if (hasRole(roles, 'ROLE_CUSTOMER') && user.mobileNumber) {
     add({ kind: 'customerMobile', mobileNumber: user.mobileNumber });
   }
+  // A viewer account reads what was shared with its e-mail (the share dialog's send-email); whether
+  // it must pay first is share-info's answer (payments module), checked by the viewer's poll.
+  if (hasRole(roles, 'ROLE_VIEWER') && user.email) add({ kind: 'sharedEmail', email: user.email });
   return { groupId: user.groupId, grants: simplifyGrants(grants) };
 }
 

@@ -1,5 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { REPORT_STATUSES, REPORT_VERSION_KINDS } from '@radflow/core';
+import {
+  PAYMENT_MODES,
+  PAYMENT_REQUEST_STATUSES,
+  REPORT_STATUSES,
+  REPORT_VERSION_KINDS,
+  STUDY_PAYMENT_STATUSES,
+} from '@radflow/core';
 import {
   bigint,
   bigserial,
@@ -448,6 +454,9 @@ export const reportStatuses = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** spec-core §3 paymentStatus / paymentMode, kept by the payments module from study_payments. */
+    paymentStatus: text('payment_status', { enum: STUDY_PAYMENT_STATUSES }).notNull().default('NOT_REQUIRED'),
+    paymentMode: text('payment_mode', { enum: PAYMENT_MODES }),
     backedUpAt: timestamp('backed_up_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     firstUploadCompletedAt: timestamp('first_upload_completed_at', { withTimezone: true }),
@@ -492,6 +501,14 @@ export const reportStatuses = pgTable(
     // A group's list sorted by patient name: a page is read in order instead of sorting the group.
     index('report_statuses_group_patient_name_idx').on(t.groupId, t.patientName, t.id),
     index('report_statuses_patient_id_idx').on(t.groupId, t.patientId),
+    check(
+      'report_statuses_payment_status_check',
+      sql`${t.paymentStatus} in ('NOT_REQUIRED', 'PENDING', 'PAID')`,
+    ),
+    // share-info asks "a pending payment on a study shared with this e-mail": the few pending rows.
+    index('report_statuses_payment_pending_idx')
+      .on(t.groupId, t.id)
+      .where(sql`payment_status = 'PENDING'`),
     check(
       'report_statuses_status_check',
       sql`${t.status} in ('CREATED', 'HISTORY_CREATED', 'LOCKED', 'REPORTED', 'DRAFTED', 'SIGNED_OFF', 'DELETED')`,
@@ -1071,3 +1088,54 @@ export const shareLinkOtps = pgTable(
   },
   (t) => [index('share_link_otps_report_status_idx').on(t.reportStatusId, t.createdAt)],
 );
+
+/**
+ * Payment requests for a study (issue 5 §1 Viewer payment; apps/server/src/modules/payments/DECISIONS.md):
+ * one row per request, kept after it is paid or cancelled (the history). The report row's
+ * payment_status / payment_mode follow from these rows and change in the same transaction.
+ */
+export const studyPayments = pgTable(
+  'study_payments',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    status: text('status', { enum: PAYMENT_REQUEST_STATUSES }).notNull().default('PENDING'),
+    mode: text('mode', { enum: PAYMENT_MODES }),
+    /** In minor units (paise, cents): no float arithmetic on money. */
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    note: text('note').notNull().default(''),
+    /** Which provider made the link ('outbox' by default); null for a desk payment. */
+    provider: text('provider'),
+    providerReference: text('provider_reference'),
+    payUrl: text('pay_url'),
+    /** The desk's receipt or transaction id. */
+    transactionId: text('transaction_id').notNull().default(''),
+    requestedByUserId: integer('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    paidRecordedByUserId: integer('paid_recorded_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    cancelledByUserId: integer('cancelled_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('study_payments_report_status_idx').on(t.reportStatusId, t.id),
+    uniqueIndex('study_payments_provider_reference_key')
+      .on(t.provider, t.providerReference)
+      .where(sql`${t.providerReference} is not null`),
+    // At most one open request per study: two staff asking at once cannot both succeed.
+    uniqueIndex('study_payments_one_pending_key')
+      .on(t.reportStatusId)
+      .where(sql`status = 'PENDING'`),
+    check('study_payments_status_check', sql`${t.status} in ('PENDING', 'PAID', 'CANCELLED')`),
+    check('study_payments_amount_check', sql`${t.amountMinor} > 0`),
+  ],
+);
+export type TStudyPaymentRow = typeof studyPayments.$inferSelect;

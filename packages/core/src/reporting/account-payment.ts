@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { MESSAGES } from '../messages.js';
+import { ZPaymentDue } from '../payments/schemas.js';
 import { ZSupportContact } from '../schemas/identity.js';
 
 /*
  * The page a viewer-role session lands on when its payment is not done (spec-core §4 Viewer payment:
  * "show 'Payment needed' and after 2 seconds go to /share?link={email}"). The spec names the address
- * but not the page; billing (which records payments) is a later issue, so the page says what is due
- * as GET /api/customer-report/share-info decides it, and who to contact.
+ * but not the page: it says whether a payment is due as GET /api/customer-report/share-info decides
+ * it, lists the dues with the provider's pay links (core payments), and who to contact.
  */
 
 export const ACCOUNT_PAYMENT_MESSAGES = {
@@ -18,6 +19,9 @@ export const ACCOUNT_PAYMENT_MESSAGES = {
   notDueTitle: 'No payment is due',
   notDue: 'No payment is due on your account. You can open your studies.',
   signInFirst: 'Sign in with the account this page is for to see what is due.',
+  duesTitle: 'What is due',
+  payNow: 'Pay now',
+  noPayLink: 'Pay at the center, or contact them:',
 } as const;
 
 /**
@@ -33,6 +37,8 @@ export const ZAccountPayment = z
   .object({
     /** The same answer as share-info's paymentNotDone for this session. */
     paymentNotDone: z.boolean(),
+    /** The pending payments of studies shared with this account (payments module), oldest first. */
+    dues: z.array(ZPaymentDue),
     /** The deployment's support contact (server SUPPORT_PHONE / SUPPORT_EMAIL). */
     support: ZSupportContact,
     /** Active group administrators (ROLE_ADMIN, ROLE_GROUP) of the viewer's group. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_STATUSES } from '../worklist/statuses.js';
+import { ZPaymentMode, ZStudyPaymentStatus } from '../payments/schemas.js';
 import { ZPageResponse, ZSearchTableRequest } from './common.js';
 
 const ZReportStatus = z.enum(REPORT_STATUSES);
@@ -171,6 +172,12 @@ export const ZStudyListRow = z
     mobileNumber: z.string().nullable(),
     email: z.string().nullable(),
     shareLink: z.string().nullable(),
+    /**
+     * spec-core §3 paymentStatus and paymentMode (core payments). Optional: the list calls fill them;
+     * the detail answer does not yet.
+     */
+    paymentStatus: ZStudyPaymentStatus.optional(),
+    paymentMode: ZPaymentMode.nullable().optional(),
     sharedEmails: z.array(z.string()),
     sharedNumbers: z.array(z.string()),
     dunningLabels: z.array(z.string()),

@@ -12,6 +12,7 @@ export function scopeOfAuth(auth: TAuth): TStudyScope {
     groupId: auth.user.groupId,
     centerId: auth.user.centerId,
     mobileNumber: auth.user.mobileNumber,
+    email: auth.user.email,
   });
 }
 
@@ -25,7 +26,8 @@ type TReportRowTable = Record<
   | 'auditorUserId'
   | 'referringDoctorUserId'
   | 'mobileNumber'
-  | 'sharedNumbers',
+  | 'sharedNumbers'
+  | 'sharedEmails',
   AnyPgColumn
 >;
 
@@ -62,6 +64,8 @@ function grantCondition(rs: TReportRowTable, grant: TStudyGrant): SQL {
       return sql`${rs.referringDoctorUserId} = ${grant.userId}`;
     case 'customerMobile':
       return sql`(${rs.mobileNumber} = ${grant.mobileNumber} or ${grant.mobileNumber} = any(${rs.sharedNumbers}))`;
+    case 'sharedEmail':
+      return sql`${grant.email}::text = any(${rs.sharedEmails})`;
   }
 }
 

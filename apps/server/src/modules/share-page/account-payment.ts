@@ -3,7 +3,7 @@ import type { TAccountPayment } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { getShareInfo } from '../viewer/share-info.js';
+import { paymentDuesOf, shareInfoOf } from '../payments/payment-dues.js';
 
 /** How many group administrators the page names (a group has one or two; a list is not the point). */
 const ADMINS_SHOWN = 5;
@@ -11,10 +11,12 @@ const ADMINS_SHOWN = 5;
 /**
  * GET /api/customer-report/payment-info: what the viewer's payment page (`/share?link={email}`,
  * spec-core §4 Viewer payment) shows — whether a payment is due, decided exactly as share-info
- * decides it for this session, and who to contact: the deployment's support and the group's active
- * administrators. Viewer accounts only (the route checks the role).
+ * decides it for this session, what is due with the provider's pay links, and who to contact: the
+ * deployment's support and the group's active administrators. Viewer accounts only (the route checks
+ * the role).
  */
 export async function getAccountPayment(ctx: AppContext, auth: TAuth): Promise<TAccountPayment> {
+  const [shareInfo, dues] = await Promise.all([shareInfoOf(ctx.db, auth), paymentDuesOf(ctx.db, auth)]);
   const admins = await ctx.db
     .select({ name: users.identifier, email: users.email })
     .from(users)
@@ -28,7 +30,8 @@ export async function getAccountPayment(ctx: AppContext, auth: TAuth): Promise<T
     .orderBy(asc(users.identifier), asc(users.id))
     .limit(ADMINS_SHOWN);
   return {
-    paymentNotDone: getShareInfo(auth).paymentNotDone,
+    paymentNotDone: shareInfo.paymentNotDone,
+    dues,
     support: ctx.support,
     groupAdmins: admins,
   };

@@ -182,7 +182,7 @@ export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (
         response: { 200: ZShareInfo, ...errorResponses(401) },
       }),
     },
-    (request) => getShareInfo(authOf(request)),
+    (request) => getShareInfo(app.ctx, authOf(request)),
   );
 
   app.post(

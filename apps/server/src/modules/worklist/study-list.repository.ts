@@ -188,6 +188,8 @@ const ROW_FIELDS = {
   mobileNumber: rs.mobileNumber,
   email: rs.email,
   shareLink: rs.shareLink,
+  paymentStatus: rs.paymentStatus,
+  paymentMode: rs.paymentMode,
   sharedEmails: rs.sharedEmails,
   sharedNumbers: rs.sharedNumbers,
   dunningLabels: rs.dunningLabels,

@@ -12,9 +12,10 @@ import { PublicLayout, ShellLayout } from './ShellLayout';
  * the login page and public pages seen signed out get the bare frame.
  */
 export function RouteGuard({ session, children }: { session: TSession | null; children: ReactNode }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const decision = decideRoute({
     pathname,
+    search,
     user: session ? { email: session.user.email, ctx: session.menuContext } : null,
   });
   if (decision.action === 'redirect') return <Navigate to={decision.to} replace />;

@@ -24,14 +24,17 @@ import {
   type TLoginStep,
 } from './login-form';
 import { useSignIn } from './useAuthActions';
+import { PaymentConfirmNotice } from './PaymentConfirmNotice';
+import { usePaymentConfirm } from './payment-confirm';
 
 type TFieldErrors = Partial<Record<'identifier' | 'password' | 'otp', string>>;
 
 /**
  * spec-core §2 Login page. Route /login-page/:user? prefills the identifier.
  *
- * The payment-id flow (a `payment-id` query parameter posted with password and mobile to the payment
- * confirm call, then /user/get-route on PAID) arrives with the billing issue.
+ * With a `payment-id` query parameter (a payment provider returning the payer), the parameters plus
+ * password and mobile are posted to the payment-confirm call; PAID goes to /user/get-route
+ * (payment-confirm.ts).
  */
 export function LoginPage() {
   const params = useParams();
@@ -47,6 +50,10 @@ export function LoginPage() {
   const signIn = useSignIn();
 
   const view = credentialsView(identifier);
+  const payment = usePaymentConfirm({
+    password,
+    mobile: otpMobile || (view.isMobile ? identifier.trim() : ''),
+  });
 
   /** Runs a server call; its failure is already in the snackbar (the API client shows it). */
   const run = async (task: () => Promise<unknown>) => {
@@ -131,6 +138,8 @@ export function LoginPage() {
             <Typography component="h1" variant="h2" sx={{ textAlign: 'center' }}>
               {step === 'otp' ? 'Enter your one-time code' : 'Sign in'}
             </Typography>
+
+            <PaymentConfirmNotice state={payment.state} onRetry={() => void payment.retry()} />
 
             {step === 'credentials' ? (
               <>

@@ -16,6 +16,7 @@ const openPaymentPage = (email = VIEWER) =>
 
 const payment = (over: Partial<TAccountPayment> = {}): TAccountPayment => ({
   paymentNotDone: true,
+  dues: [],
   support: { phone: '+91 80 4000 1234', email: null },
   groupAdmins: [{ name: 'Group Admin', email: 'admin@demo.local' }],
   ...over,
@@ -38,6 +39,49 @@ describe('SharePage with /share?link={email} (spec-core §4 Viewer payment)', ()
     expect(screen.queryByText(SHARE_MESSAGES.linkNotFound)).toBeNull();
     // No share link is looked up: an e-mail is not a share token.
     expect(api.requests.some((r) => r.path.startsWith('/api/share/'))).toBe(false);
+  });
+
+  it("lists what is due with the provider's pay link", SLOW, async () => {
+    const payUrl = 'https://pay.example/login-page?payment-id=pay_1';
+    fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_VIEWER'], { email: VIEWER })),
+      'GET /api/customer-report/payment-info': {
+        body: payment({
+          dues: [
+            {
+              reportStatusId: 41,
+              patientName: 'DOE^JANE',
+              studyName: 'CT CHEST',
+              amountMinor: 125050,
+              currency: 'INR',
+              note: 'Report and images',
+              payUrl,
+              requestedAt: '2026-11-22T04:00:00.000Z',
+            },
+            {
+              reportStatusId: 42,
+              patientName: '',
+              studyName: '',
+              amountMinor: 5000,
+              currency: 'INR',
+              note: '',
+              payUrl: null,
+              requestedAt: '2026-11-22T04:01:00.000Z',
+            },
+          ],
+        }),
+      },
+    });
+    openPaymentPage();
+    const dues = await screen.findByRole('region', { name: M.duesTitle });
+    expect(within(dues).getByText('DOE JANE, CT CHEST')).toBeTruthy();
+    expect(within(dues).getByText('Report and images')).toBeTruthy();
+    const pay = within(dues).getByRole('link', { name: `${M.payNow} ₹1,250.50 for DOE JANE, CT CHEST` });
+    expect(pay.getAttribute('href')).toBe(payUrl);
+    // A due with no pay link: the desk or the contacts below.
+    expect(within(dues).getByText('Study 42')).toBeTruthy();
+    expect(within(dues).getByText(M.noPayLink)).toBeTruthy();
+    expect(within(dues).getAllByRole('link')).toHaveLength(1);
   });
 
   it('names the group administrator when neither admins nor a support contact are known', SLOW, async () => {

@@ -1,10 +1,17 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { ACCOUNT_PAYMENT_MESSAGES as M, SHARE_MESSAGES, type TAccountPayment } from '@radflow/core';
+import {
+  ACCOUNT_PAYMENT_MESSAGES as M,
+  SHARE_MESSAGES,
+  type TAccountPayment,
+  type TPaymentDue,
+  formatPaymentAmount,
+} from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -43,6 +50,54 @@ function WhoToContact({ payment }: { payment: TAccountPayment }) {
   );
 }
 
+const describeDue = (due: TPaymentDue) =>
+  [due.patientName.replaceAll('^', ' ').trim(), due.studyName.trim()].filter(Boolean).join(', ') ||
+  `Study ${due.reportStatusId}`;
+
+/** What is due, each with the provider's pay link (a full-page navigation: the provider's page). */
+function Dues({ dues }: { dues: TPaymentDue[] }) {
+  if (dues.length === 0) return null;
+  return (
+    <Box component="section" aria-label={M.duesTitle}>
+      <Typography variant="subtitle2" sx={{ mb: 1 }}>
+        {M.duesTitle}
+      </Typography>
+      <Stack component="ul" spacing={1} sx={{ m: 0, p: 0, listStyle: 'none' }}>
+        {dues.map((due) => (
+          <Box
+            component="li"
+            key={due.reportStatusId}
+            sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}
+          >
+            <Box sx={{ flex: 1, minWidth: 200 }}>
+              <Typography>{describeDue(due)}</Typography>
+              {due.note && (
+                <Typography variant="caption" color="textSecondary">
+                  {due.note}
+                </Typography>
+              )}
+            </Box>
+            <Typography sx={{ fontVariantNumeric: 'tabular-nums' }}>
+              {formatPaymentAmount(due.amountMinor, due.currency)}
+            </Typography>
+            {due.payUrl ? (
+              <Button
+                variant="contained"
+                href={due.payUrl}
+                aria-label={`${M.payNow} ${formatPaymentAmount(due.amountMinor, due.currency)} for ${describeDue(due)}`}
+              >
+                {M.payNow}
+              </Button>
+            ) : (
+              <Typography variant="caption">{M.noPayLink}</Typography>
+            )}
+          </Box>
+        ))}
+      </Stack>
+    </Box>
+  );
+}
+
 function PaymentStatus({ email }: { email: string }) {
   const payment = useQuery({
     queryKey: accountPaymentQueryKey(email),
@@ -60,6 +115,7 @@ function PaymentStatus({ email }: { email: string }) {
             {due ? M.title : M.notDueTitle}
           </Typography>
           <Typography>{due ? M.due : M.notDue}</Typography>
+          {due && <Dues dues={payment.data.dues} />}
           {due && <WhoToContact payment={payment.data} />}
         </Stack>
       </Paper>

@@ -28,6 +28,7 @@ import { fetchForwardStatus } from '../forwarding/forwarding-api';
 import { AuditStatusCell, MultiAssignButton, StudyRowActions } from '../study-actions';
 import { visibleColumns } from './column-settings';
 import { DateRangeFilter } from './DateRangeFilter';
+import { PaymentRowAction } from '../payments/PaymentRowAction';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
 import { ActiveInViewerCell, useActiveInViewer } from './ActiveInViewer';
 import { StudyTable } from './StudyTable';
@@ -208,6 +209,7 @@ export function StudyListView(props: TStudyListViewProps) {
         renderActions={(row: TStudyListRow) => (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
+            <PaymentRowAction row={row} onChanged={refresh} />
             <RowExtraActions
               row={row}
               access={access}

@@ -7,6 +7,7 @@ import {
   type TStudyColumnId,
   type TStudyListRow,
   displayStatus,
+  paymentColumnText,
   simpleStatus,
   tagChips,
 } from '@radflow/core';
@@ -150,10 +151,11 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
       ) : (
         dash
       );
-    // Columns the list rows carry no data for yet (payment, URLs, RIS billing, identifier).
+    case 'payment':
+      return paymentColumnText(row);
+    // Columns the list rows carry no data for yet (URLs, RIS billing, identifier).
     case 'originReferenceId':
     case 'identifier':
-    case 'payment':
     case 'proxyUrl':
     case 'specialUploadUrl':
     case 'risBillCategories':

@@ -1,0 +1,2 @@
+export * from './study-payments.js';
+export * from './schemas.js';

@@ -104,6 +104,8 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseURL,
       SMTP_URL: smtp.url,
       WEB_DIST_DIR: webDist,
+      // The viewer-payment story pays through the default provider's simulated gateway.
+      PAYMENT_TEST_GATEWAY: 'true',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

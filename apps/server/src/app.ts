@@ -54,6 +54,8 @@ export interface BuildAppOptions {
   emailProvider?: EmailProvider;
   /** Payments for shared studies: default OutboxPaymentProvider (no money moves; modules/payments/DECISIONS.md). */
   paymentProvider?: PaymentProvider;
+  /** config PAYMENT_TEST_GATEWAY: the default provider's simulated gateway, whose pay link pays. */
+  paymentTestGateway?: boolean;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
   publicUrl?: string;
   /** Default: apps/web/dist next to this code. */
@@ -151,6 +153,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportAudioRoutes);
       await api.register(paymentsRoutes, {
         paymentProvider: opts.paymentProvider,
+        paymentTestGateway: opts.paymentTestGateway,
         emailProvider: opts.emailProvider,
         publicUrl: opts.publicUrl,
         outboxMirrorFile: opts.outboxMirrorFile,

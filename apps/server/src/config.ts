@@ -109,6 +109,12 @@ export const ZServerConfig = z.object({
   ),
   SUPPORT_EMAIL: z.preprocess(emptyAsUndefined, z.email({ error: 'must be an e-mail address' }).optional()),
   /**
+   * The default payment provider's simulated gateway: a payment request gets a pay link that pays
+   * when followed (modules/payments/DECISIONS.md). For the browser stories and demos; never where
+   * real payments are due. Off: payments are taken at the center and recorded by staff.
+   */
+  PAYMENT_TEST_GATEWAY: z.preprocess(emptyAsUndefined, booleanFromEnv(false)),
+  /**
    * Also append every message the outbox providers record to this file, one JSON line each
    * (`{channel, recipient, subject, body, createdAt}`): for the browser tests and local development.
    */

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
+    paymentTestGateway: config.PAYMENT_TEST_GATEWAY,
   });
   app.log.info(
     { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },

@@ -12,7 +12,7 @@ import { createTestStudy, createTestWorld, signedIn, signedInAt } from './workli
  * request.
  */
 
-const suite = useAppWithSmtp('https://radflow.example');
+const suite = useAppWithSmtp('https://radflow.example', { paymentTestGateway: true });
 
 describe('POST /report-status/payment/request/{id} with SMTP', () => {
   it('mails the pay link to each viewer account it is shared with; a refused one is FAILED, the request stands', async () => {

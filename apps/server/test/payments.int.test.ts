@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import type { TAccountPayment, TPaymentConfirmResponse, TShareInfo, TStudyPayments } from '@radflow/core';
-import { messageOutbox, reportStatuses, studyEvents } from '../src/db/schema.js';
+import { messageOutbox, reportStatuses, studyEvents, studyPayments } from '../src/db/schema.js';
 import { type TestApp, TestClient, createTestApp } from './test-app.js';
 import { createTestStudy, createTestWorld, list, signedIn, signedInAt } from './worklist-test-data.js';
 
@@ -14,7 +14,8 @@ import { createTestStudy, createTestWorld, list, signedIn, signedInAt } from './
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ publicUrl: 'https://radflow.example' });
+  // The default provider's simulated gateway: its pay link pays (PAYMENT_TEST_GATEWAY).
+  t = await createTestApp({ publicUrl: 'https://radflow.example', paymentTestGateway: true });
 });
 afterAll(() => t.close());
 
@@ -174,6 +175,61 @@ describe('a payment requested, paid online and confirmed', () => {
       ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}`, 'v'])),
     });
     expect(tooMany.statusCode, tooMany.body).toBe(400);
+  });
+});
+
+describe('without the simulated gateway (PAYMENT_TEST_GATEWAY off, the default)', () => {
+  it('offers no pay link, takes no online confirmation, and leaves the payment to the desk', async () => {
+    const plain = await createTestApp({ publicUrl: 'https://radflow.example' });
+    try {
+      const world = await createTestWorld(plain.db);
+      const center = await signedInAt(plain, world, ['ROLE_CENTER']);
+      const viewer = await signedIn(plain, { roles: ['ROLE_VIEWER'], groupId: world.group.id });
+      const { row } = await createTestStudy(plain.db, {
+        groupId: world.group.id,
+        centerId: world.center.id,
+        row: { sharedEmails: [viewer.user.email] },
+      });
+      const requested = await center.browser.post(`/api/report-status/payment/request/${row.id}`, {
+        amount: 300,
+      });
+      expect(requested.statusCode, requested.body).toBe(200);
+      const [payment] = requested.json<TStudyPayments>().payments;
+      expect(payment).toMatchObject({ status: 'PENDING', payUrl: null });
+      const [mail] = await plain.db
+        .select()
+        .from(messageOutbox)
+        .where(eq(messageOutbox.reportStatusId, row.id));
+      expect(mail?.body).toContain('Please pay at the center');
+      expect(mail?.body).not.toContain('payment-id=');
+      expect((await viewer.browser.get('/api/customer-report/share-info')).json<TShareInfo>()).toEqual({
+        paymentNotDone: true,
+        paymentPolling: true,
+      });
+
+      // A confirmation shaped like the simulated gateway's is not a payment here.
+      const [stored] = await plain.db
+        .select({ reference: studyPayments.providerReference })
+        .from(studyPayments)
+        .where(eq(studyPayments.reportStatusId, row.id));
+      const confirmed = await new TestClient(plain.app).post('/api/customer-report/payment-confirm', {
+        'payment-id': stored?.reference ?? '',
+        'test-signature': 'x'.repeat(43),
+        password: '',
+        mobile: '',
+      });
+      expect(confirmed.json<TPaymentConfirmResponse>()).toEqual({ paymentStatus: 'PENDING' });
+
+      const desk = await center.browser.post(`/api/report-status/payment/record/${row.id}`, { mode: 'CASH' });
+      expect(desk.statusCode, desk.body).toBe(200);
+      expect(desk.json<TStudyPayments>().paymentStatus).toBe('PAID');
+      expect((await viewer.browser.get('/api/customer-report/share-info')).json<TShareInfo>()).toEqual({
+        paymentNotDone: false,
+        paymentPolling: false,
+      });
+    } finally {
+      await plain.close();
+    }
   });
 });
 

@@ -55,7 +55,7 @@ export async function startSmtpServer() {
  * its top level (hooks registered here). The provider needs the app's database, which exists only
  * once the app does, so the app is given a forwarder bound after it starts.
  */
-export function useAppWithSmtp(publicUrl: string) {
+export function useAppWithSmtp(publicUrl: string, options: { paymentTestGateway?: boolean } = {}) {
   const state = {} as { app: TestApp; smtp: TestSmtp };
   let inner: SmtpEmailProvider | undefined;
   const email: EmailProvider = {
@@ -66,7 +66,7 @@ export function useAppWithSmtp(publicUrl: string) {
   };
   beforeAll(async () => {
     state.smtp = await startSmtpServer();
-    state.app = await createTestApp({ emailProvider: email, publicUrl });
+    state.app = await createTestApp({ emailProvider: email, publicUrl, ...options });
     inner = new SmtpEmailProvider(state.app.db, state.smtp.url);
   });
   afterAll(async () => {

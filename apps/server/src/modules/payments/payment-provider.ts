@@ -25,7 +25,8 @@ export interface TPaymentLinkRequest {
 export interface PaymentProvider {
   /** Kept with each request (study_payments.provider): a reference means something to its provider only. */
   readonly name: string;
-  createPaymentLink(request: TPaymentLinkRequest): Promise<{ reference: string; url: string }>;
+  /** `url` null: the provider takes no payment online (the payer pays at the center, staff record it). */
+  createPaymentLink(request: TPaymentLinkRequest): Promise<{ reference: string; url: string | null }>;
   /**
    * The provider's answer for a reference. `returnParams` are the parameters it added to the return
    * address (a gateway's signed callback); a gateway with a status API asks it instead.
@@ -40,24 +41,30 @@ export const OUTBOX_PAYMENT_PROVIDER = 'outbox';
 const TEST_SIGNATURE_PARAM = 'test-signature';
 
 /**
- * The default provider: no money moves. The pay link is a simulated gateway's return address —
- * `{returnUrl}?payment-id={reference}&test-signature={HMAC}` — so following it "pays" (the
- * deterministic test confirmation stories and demos use). verifyPayment answers PAID only with that
- * signature, made with a server secret, so a reference alone or a forged signature stays PENDING.
- * The payer learns the link from the e-mail the payments service records in the outbox.
+ * The default provider: no money moves, and the request is recorded in the outbox (as the e-mail to
+ * each payer). Without a gateway there is no online payment: no pay link, the payer pays at the
+ * center and staff record it (cash, UPI, card). With `simulateGateway` (PAYMENT_TEST_GATEWAY, for the
+ * browser stories and demos only) the pay link is a simulated gateway's return address —
+ * `{returnUrl}?payment-id={reference}&test-signature={HMAC}` — so following it "pays". verifyPayment
+ * answers PAID only with that signature, made with a server secret, so a reference alone or a forged
+ * signature stays PENDING, and a server without the simulation never issues one.
  */
 export class OutboxPaymentProvider implements PaymentProvider {
   readonly name = OUTBOX_PAYMENT_PROVIDER;
 
-  constructor(private readonly secrets: AppSecrets) {}
+  constructor(
+    private readonly secrets: AppSecrets,
+    private readonly options: { simulateGateway: boolean } = { simulateGateway: false },
+  ) {}
 
   private async signatureOf(reference: string): Promise<string> {
     // The 'otp' secret, domain-separated, as the share page's access cookie does.
     return (await this.secrets.hmac('otp', `payment-test:${reference}:PAID`)).toString('base64url');
   }
 
-  async createPaymentLink(request: TPaymentLinkRequest): Promise<{ reference: string; url: string }> {
+  async createPaymentLink(request: TPaymentLinkRequest): Promise<{ reference: string; url: string | null }> {
     const reference = `pay_${randomBytes(15).toString('base64url')}`;
+    if (!this.options.simulateGateway) return { reference, url: null };
     const url = new URL(request.returnUrl);
     url.searchParams.set(PAYMENT_ID_PARAM, reference);
     url.searchParams.set(TEST_SIGNATURE_PARAM, await this.signatureOf(reference));
@@ -68,6 +75,7 @@ export class OutboxPaymentProvider implements PaymentProvider {
     reference: string,
     returnParams: Readonly<Record<string, string>>,
   ): Promise<TProviderPaymentStatus> {
+    if (!this.options.simulateGateway) return 'PENDING';
     const given = Buffer.from(returnParams[TEST_SIGNATURE_PARAM] ?? '');
     const expected = Buffer.from(await this.signatureOf(reference));
     return given.length === expected.length && timingSafeEqual(given, expected) ? 'PAID' : 'PENDING';

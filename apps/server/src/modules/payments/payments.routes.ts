@@ -24,8 +24,10 @@ import {
 } from './study-payments.js';
 
 export interface TPaymentsOptions {
-  /** Default: OutboxPaymentProvider (no money moves; its links confirm themselves). */
+  /** Default: OutboxPaymentProvider (no money moves; no online payment unless `paymentTestGateway`). */
   paymentProvider?: PaymentProvider | undefined;
+  /** config PAYMENT_TEST_GATEWAY: the default provider's simulated gateway (stories and demos only). */
+  paymentTestGateway?: boolean | undefined;
   /** The pay link goes to the payers by e-mail. Default: recorded in message_outbox only. */
   emailProvider?: EmailProvider | undefined;
   /** config PUBLIC_URL: the provider's return address and links in e-mail. Default: the request's address. */
@@ -44,7 +46,9 @@ const mayEverManage = (roles: readonly TRole[]) =>
  */
 export const paymentsRoutes: FastifyPluginAsyncZod<TPaymentsOptions> = async (app, opts) => {
   const tags = ['payments'];
-  const provider = opts.paymentProvider ?? new OutboxPaymentProvider(app.ctx.secrets);
+  const provider =
+    opts.paymentProvider ??
+    new OutboxPaymentProvider(app.ctx.secrets, { simulateGateway: opts.paymentTestGateway ?? false });
   const email = opts.emailProvider ?? new OutboxEmailProvider(app.ctx.db, opts.outboxMirrorFile);
   const depsOf = (request: FastifyRequest): TPaymentsDeps => ({
     ctx: app.ctx,

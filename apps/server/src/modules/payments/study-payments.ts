@@ -118,7 +118,7 @@ export async function requestPayment(
 
   // The gateway is asked after commit (no transaction waits on the network); a refusal withdraws the
   // request again, so no study stays PENDING with nothing to pay through.
-  let link: { reference: string; url: string };
+  let link: { reference: string; url: string | null };
   try {
     link = await deps.provider.createPaymentLink({
       paymentId,
@@ -140,7 +140,10 @@ export async function requestPayment(
     subject: `Payment requested: ${describeStudy(row)}`,
     body:
       `A payment of ${formatPaymentAmount(amountMinor, input.currency)} is requested for ${describeStudy(row)}` +
-      `${input.note ? ` (${input.note})` : ''}.\n\nPay here: ${link.url}\n\n` +
+      `${input.note ? ` (${input.note})` : ''}.\n\n` +
+      (link.url
+        ? `Pay here: ${link.url}\n\n`
+        : 'Please pay at the center; it will record your payment.\n\n') +
       'Until it is paid, the report and images shared with you cannot be opened.\n',
   });
   return readStudyPayments(ctx.db, row.id);

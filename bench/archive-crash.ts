@@ -5,7 +5,9 @@
  * restarted on the same DATA_DIR: every acknowledged instance must be retrievable by WADO-RS with
  * its pixel data intact. Exits 1 when one is missing.
  * Usage: npx tsx bench/archive-crash.ts [--slices 200] [--kill-after 150] [--server-bundle path/main.js]
- *          [--database-url postgres://…/fresh_db]
+ *          [--database-url postgres://…/fresh_db] [--associations 1]
+ * --associations N: the series split over N associations sending at once (concurrent ingests:
+ *   group commits of several instances, and the ingest workers on PostgreSQL).
  */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,7 @@ const slices = Number(valueOf('--slices') ?? 200);
 const killAfter = Number(valueOf('--kill-after') ?? 150);
 const bundle = valueOf('--server-bundle');
 const databaseUrl = valueOf('--database-url');
+const associations = Number(valueOf('--associations') ?? 1);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 const work = await mkdtemp(join(tmpdir(), 'radflow-archive-crash-'));
@@ -38,17 +41,21 @@ try {
   };
   const first = await startBuiltServer(options);
   const acknowledged: string[] = [];
-  await cStore({
-    host: '127.0.0.1',
-    port: first.dicomPort,
-    callingAet: 'DEMOCENTER',
-    calledAet: 'RADFLOW',
-    files: series.files,
-    onProgress: ({ result }) => {
-      if (result.status === 'SEND') acknowledged.push(result.filePath);
-      if (acknowledged.length === killAfter) first.process.kill('SIGKILL');
-    },
-  }).catch(() => undefined);
+  await Promise.all(
+    Array.from({ length: associations }, (_, at) =>
+      cStore({
+        host: '127.0.0.1',
+        port: first.dicomPort,
+        callingAet: 'DEMOCENTER',
+        calledAet: 'RADFLOW',
+        files: series.files.filter((_file, i) => i % associations === at),
+        onProgress: ({ result }) => {
+          if (result.status === 'SEND') acknowledged.push(result.filePath);
+          if (acknowledged.length === killAfter) first.process.kill('SIGKILL');
+        },
+      }).catch(() => undefined),
+    ),
+  );
   await new Promise((resolve) =>
     first.process.exitCode !== null || first.process.signalCode
       ? resolve(null)

@@ -1,6 +1,15 @@
-// Bundles the server into dist/main.js: npm packages stay external (node_modules), the @radflow/*
-// workspace packages (they export TypeScript source) are bundled.
+// Bundles the server into dist/main.js, and its ingest worker into dist/ingest-worker.js (started by
+// modules/archive/ingest-pool.ts from beside main.js): npm packages stay external (node_modules),
+// the @radflow/* workspace packages (they export TypeScript source) are bundled.
+// `--outdir <dir>` writes the bundle elsewhere (benchmarks compare builds side by side).
+import path from 'node:path';
 import { build } from 'esbuild';
+
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir =
+  outdirFlag > 0 && process.argv[outdirFlag + 1]
+    ? path.resolve(process.argv[outdirFlag + 1])
+    : new URL('./dist', import.meta.url).pathname;
 
 const externalNpmPackages = {
   name: 'external-npm-packages',
@@ -13,8 +22,11 @@ const externalNpmPackages = {
 };
 
 await build({
-  entryPoints: [new URL('./src/main.ts', import.meta.url).pathname],
-  outfile: new URL('./dist/main.js', import.meta.url).pathname,
+  entryPoints: {
+    main: new URL('./src/main.ts', import.meta.url).pathname,
+    'ingest-worker': new URL('./src/modules/archive/ingest-worker.ts', import.meta.url).pathname,
+  },
+  outdir,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -267,10 +267,11 @@ describe('C-STORE SCP receive buffer', () => {
     }
   }, 120_000);
 
-  it('hands small instances over as bytes alone with inMemoryWithoutFile, no temp file written', async () => {
+  it('hands small instances over as bytes alone with inMemoryWithoutFile, no temp file written, in the memory allocateBytes gave', async () => {
     const limit = 64 * 1024;
     const dir = await mkdtemp(join(tmpdir(), 'radflow-scp-nofile-'));
     const received: Array<{ filePath?: string; bytes?: Uint8Array; size: number }> = [];
+    const allocated = new Set<ArrayBufferLike>();
     let seenInDir = 0;
     const scpNoFile = await startStoreScp({
       aeTitle: AET,
@@ -278,6 +279,11 @@ describe('C-STORE SCP receive buffer', () => {
       tempDir: dir,
       inMemoryMaxBytes: limit,
       inMemoryWithoutFile: true,
+      allocateBytes: (length) => {
+        const bytes = new Uint8Array(new SharedArrayBuffer(length + 16), 0, length);
+        allocated.add(bytes.buffer);
+        return bytes;
+      },
       onInstance: async (instance) => {
         seenInDir = Math.max(seenInDir, (await readdir(dir)).length);
         received.push({
@@ -303,6 +309,7 @@ describe('C-STORE SCP receive buffer', () => {
         if (got.size <= limit) {
           expect(got.filePath, file.path).toBeUndefined();
           expect(got.bytes?.length, file.path).toBe(got.size);
+          expect(allocated.has(got.bytes!.buffer), file.path).toBe(true);
           if (!outcome.results[index]!.reencoded)
             expect(
               firstDifference(datasetBytes(got.bytes!), expectedSentDataset(fixturePath(file))),

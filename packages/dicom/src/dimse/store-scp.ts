@@ -127,6 +127,12 @@ export interface StoreScpOptions {
    * writes it where it belongs); default false: the temp file is written too.
    */
   readonly inMemoryWithoutFile?: boolean;
+  /**
+   * Where an instance received in memory is assembled (default: a new buffer each): e.g. reused
+   * shared memory, which an ingest worker reads without a copy. The receiver owns the bytes from
+   * `onInstance` on (and gives them back to its allocator).
+   */
+  readonly allocateBytes?: (length: number) => Uint8Array;
   /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
   readonly maxAssociations?: number;
   /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
@@ -198,6 +204,7 @@ class ReceiveSink extends Writable {
     private readonly socket: Socket,
     private readonly maxInMemory: number,
     private readonly withoutFile: boolean,
+    private readonly allocate?: (length: number) => Uint8Array,
   ) {
     super();
     this.done = new Promise<void>((resolve) => (this.finish = resolve));
@@ -244,7 +251,11 @@ class ReceiveSink extends Writable {
       this.file.end();
       return this;
     }
-    const bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.length);
+    const bytes = this.allocate
+      ? this.assemble(this.allocate(this.length))
+      : this.chunks.length === 1
+        ? this.chunks[0]!
+        : Buffer.concat(this.chunks, this.length);
     this.chunks = [];
     if (this.withoutFile) {
       (this.incoming as Incoming).bytes = bytes;
@@ -263,6 +274,15 @@ class ReceiveSink extends Writable {
       },
     );
     return this;
+  }
+
+  private assemble(into: Uint8Array): Uint8Array {
+    let at = 0;
+    for (const chunk of this.chunks) {
+      into.set(chunk, at);
+      at += chunk.length;
+    }
+    return into;
   }
 
   /** The connection ended mid-instance: drop what was received. */
@@ -594,7 +614,14 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         sourceAeTitle: this.callingAet,
       });
       const partial: Omit<Incoming, 'sink'> = { path, transferSyntaxUid, size: 0 };
-      const sink = new ReceiveSink(partial, header, this.connection, inMemoryMaxBytes, inMemoryWithoutFile);
+      const sink = new ReceiveSink(
+        partial,
+        header,
+        this.connection,
+        inMemoryMaxBytes,
+        inMemoryWithoutFile,
+        options.allocateBytes,
+      );
       const incoming = Object.assign(partial, { sink }) as Incoming;
       this.unfinished.add(incoming);
       return incoming;

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { createFindService } from './c-find.js';
 import { type IngestFailureCode, ingestInstance } from './ingest.js';
 import { phaseClock } from './ingest-phases.js';
+import { SharedBytesPool } from './shared-bytes.js';
 
 /**
  * The C-STORE / C-ECHO / C-FIND SCP (issue 3 §3, ARCHITECTURE §4): the calling AE title picks the center
@@ -67,6 +68,9 @@ export async function startDicomServices(
   const centerOf = createAeTitleLookup(ctx);
   /** When each association's last answer went out (RADFLOW_INGEST_PHASES only). */
   const answeredAt = new Map<string, number>();
+  // Instances received in memory are assembled in reused shared memory: an ingest worker reads it
+  // without a copy (ingest-pool.ts).
+  const sharedBytes = new SharedBytesPool();
   const scp: StoreScp = await startStoreScp({
     aeTitle: config.DICOM_AET,
     host: config.HOST,
@@ -74,6 +78,7 @@ export async function startDicomServices(
     tempDir: ctx.blobs.tempDir(),
     // An instance received in memory goes to the store from there: no temp file written and linked.
     inMemoryWithoutFile: ctx.blobs.putBytes !== undefined,
+    allocateBytes: (length) => sharedBytes.allocate(length),
     ...(log ? { logger: log } : {}),
     find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
@@ -97,6 +102,10 @@ export async function startDicomServices(
             : { filePath: instance.filePath },
         { centerId, source: 'DIMSE', callingAet: instance.callingAet },
       );
+      // Over: the worker answered and the blob write settled. After a storage failure a write
+      // may still be under way: that slot is left to the garbage collector.
+      if (instance.bytes && (result.ok || result.failureCode !== 'STORAGE'))
+        sharedBytes.release(instance.bytes);
       if (phaseClock) {
         answeredAt.set(instance.associationId, performance.now());
         if (answeredAt.size > 1000) answeredAt.clear();

@@ -314,10 +314,17 @@ function prepareOnce(lite: PGlite): Promise<void> {
   return prepared;
 }
 
-function runnerOf(db: Db): Runner {
+/** The PGlite client under `db`, or undefined on PostgreSQL. */
+export function pgliteOf(db: Db): PGlite | undefined {
   const client = (db as unknown as { $client?: unknown }).$client;
-  if (client && typeof (client as PGlite).transaction === 'function' && 'exec' in (client as object)) {
-    const lite = client as PGlite;
+  return client && typeof (client as PGlite).transaction === 'function' && 'exec' in (client as object)
+    ? (client as PGlite)
+    : undefined;
+}
+
+function runnerOf(db: Db): Runner {
+  const lite = pgliteOf(db);
+  if (lite) {
     // PGlite is one session: the transaction holds it, so no other query lands inside ours while
     // the blobs are synced.
     return async (statements, durable, size) => {
@@ -344,6 +351,7 @@ function runnerOf(db: Db): Runner {
       return rows;
     };
   }
+  const client = (db as unknown as { $client?: unknown }).$client;
   if (client && typeof (client as pg.Pool).connect === 'function') {
     const pool = client as pg.Pool;
     return async (statements, durable, size) => {
@@ -495,6 +503,7 @@ export class IndexWriter {
               : a.job - b.job,
       );
     const statements = order.map(({ row, job }) => instanceStatements(row, job)).join('');
+    phaseClock?.add('batchSize', batch.length);
     const results = await this.run(
       statements,
       async () => {

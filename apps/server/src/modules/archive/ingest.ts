@@ -1,22 +1,23 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import {
-  DicomParseError,
-  type ParsedInstance,
-  assertIngestable,
-  locateFrames,
-  parseInstance,
-  toDicomJson,
-} from '@radflow/dicom';
 import type { AppContext } from '../../context.js';
 import { type Tx, syncCommitted } from '../../db/client.js';
 import { centers, instances, reportStatuses, series, studies, studyEvents } from '../../db/schema.js';
-import { bulkDataUri, instanceBlobKey } from './dicom-keys.js';
-import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
+import { instanceBlobKey } from './dicom-keys.js';
+import { BlobNotDurable, type IndexRow, indexWriterOf, pgliteOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
+import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
+import {
+  type Digest,
+  type IngestFailure,
+  type PreparedInstance,
+  digest,
+  fail,
+  parseForIngest,
+  withoutNul,
+} from './ingest-prepare.js';
 import { computePatientAge } from './patient-age.js';
 
 /**
@@ -52,7 +53,7 @@ export interface IngestOptions {
   requireStudyInstanceUid?: string | null;
 }
 
-export type IngestFailureCode = 'NOT_DICOM' | 'INVALID' | 'REFUSED' | 'STORAGE';
+export type { IngestFailureCode } from './ingest-prepare.js';
 
 export type IngestResult =
   | {
@@ -65,17 +66,7 @@ export type IngestResult =
       studyId: number;
       reportStatusId: number;
     }
-  | {
-      ok: false;
-      reason: string;
-      failureCode: IngestFailureCode;
-      sopInstanceUid: string | null;
-      sopClassUid: string | null;
-      /** Known when the file parsed. */
-      studyInstanceUid?: string | null;
-    };
-
-type IngestFailure = Extract<IngestResult, { ok: false }>;
+  | IngestFailure;
 
 /** Thrown inside the transaction to refuse the instance (rolls the transaction back). */
 class IngestRefusal extends Error {
@@ -84,71 +75,14 @@ class IngestRefusal extends Error {
   }
 }
 
-const fail = (
-  failureCode: IngestFailureCode,
-  reason: string,
-  parsed?: Pick<ParsedInstance, 'sopInstanceUid' | 'sopClassUid' | 'studyInstanceUid'> | null,
-): IngestFailure => ({
-  ok: false,
-  reason,
-  failureCode,
-  sopInstanceUid: parsed?.sopInstanceUid || null,
-  sopClassUid: parsed?.sopClassUid || null,
-  studyInstanceUid: parsed?.studyInstanceUid || null,
-});
-
-/** PostgreSQL text and jsonb refuse NUL characters; a DICOM value may carry one as padding. */
-function withoutNul<T>(value: T): T {
-  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
-  if (Array.isArray(value)) return value.map(withoutNul) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNul(v)])) as T;
-  }
-  return value;
-}
-
 const text = (value: string | null | undefined) => withoutNul(value ?? '').trim();
 const int32 = (value: number | null | undefined) =>
   value !== null && value !== undefined && Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1
     ? value
     : null;
 
-/** Each frame's [offset, length] in the stored file, or null when some frame is not one plain range. */
-function frameRanges(parsed: ParsedInstance): Array<[number, number]> | null {
-  // Deflated data sets: the offsets are in the inflated bytes, not in the file.
-  if (!parsed.pixelData || parsed.pixelData.isInInflatedDataset) return null;
-  try {
-    const located = locateFrames(parsed);
-    const ranges: Array<[number, number]> = [];
-    for (const frame of located) {
-      const [range] = frame.ranges;
-      if (frame.ranges.length !== 1 || frame.bitOffset !== 0 || !range) return null;
-      ranges.push([range.offset, range.length]);
-    }
-    return ranges;
-  } catch {
-    // Frames that cannot be located (missing attributes, unresolvable fragments) are still stored:
-    // retrieval reads the file and cuts them, or reports the frame as unavailable.
-    return null;
-  }
-}
-
-function parse(bytes: Uint8Array): ParsedInstance | IngestFailure {
-  try {
-    const parsed = parseInstance(bytes);
-    assertIngestable(parsed);
-    return parsed;
-  } catch (error) {
-    if (error instanceof DicomParseError) {
-      const code = error.code === 'EMPTY' || error.code === 'NOT_DICOM' ? 'NOT_DICOM' : 'INVALID';
-      return fail(code, error.message);
-    }
-    return fail('INVALID', `The file cannot be read as DICOM: ${(error as Error).message}`);
-  }
-}
-
 /** The worklist fields an instance brings to its study (spec-core §3 study row). */
-function studyFields(parsed: ParsedInstance) {
+function studyFields(parsed: PreparedInstance) {
   const index = parsed.index;
   const age = text(index.patientAge) || computePatientAge(index.patientBirthDate, index.studyDate) || '';
   return {
@@ -177,13 +111,6 @@ function reportPatientFields(fields: ReturnType<typeof studyFields>) {
     referringPhysicianName: fields.referringPhysicianName,
     accessionNumber: fields.accessionNumber,
   };
-}
-
-/** The serialised DICOM JSON, NUL characters removed (PostgreSQL text and json refuse them). */
-function metadataJson(dicomJson: unknown): string {
-  const serialised = JSON.stringify(dicomJson);
-  // A NUL anywhere (key or value) is serialised as \u0000: only then rebuild without it.
-  return serialised.includes('\\u0000') ? JSON.stringify(withoutNul(dicomJson)) : serialised;
 }
 
 /** Files up to this size are read in one blocking call: one syscall instead of four thread-pool hops. */
@@ -226,19 +153,66 @@ async function centerOf(ctx: AppContext, centerId: number): Promise<{ id: number
 const fillEmpty = (column: string) =>
   sql.raw(`case when studies.${column} = '' then excluded.${column} else studies.${column} end`);
 
+/** Ingests under way in this process: a lone one prepares its instance here, without a thread hop. */
+let ingestsInFlight = 0;
+
+const workersByDb = new WeakMap<AppContext['db'], boolean>();
+function workersFor(ctx: AppContext): boolean {
+  let use = workersByDb.get(ctx.db);
+  if (use === undefined) workersByDb.set(ctx.db, (use = ingestWorkersFor(pgliteOf(ctx.db) !== undefined)));
+  return use;
+}
+
+/** An instance parsed, and its bytes when this thread has them; the digest when already made. */
+interface Prepared {
+  prepared: PreparedInstance;
+  bytes?: Uint8Array;
+  digest?: Digest;
+  /** Inline only: hashes and converts (after the blob write started, so the sync overlaps it). */
+  makeDigest?: () => Digest;
+}
+
 /**
- * Stores one instance byte-for-byte and indexes it for `opts.centerId`'s group. Never throws for
- * bad input: a file that is not usable DICOM, or that may not go where asked, is `ok: false` with
- * a reason. A file under `ctx.blobs.tempDir()` is moved into the store (it is ours); any other file
- * is copied and left in place.
+ * Parse, hash and convert, in an ingest worker when another ingest is under way (then this thread
+ * is what limits: ARCHIVE.md "ingest workers"), else here. A worker reads a received file itself.
  */
-export async function ingestInstance(
+async function prepare(
   ctx: AppContext,
-  input: { filePath: string; bytes?: Uint8Array } | { bytes: Uint8Array; filePath?: undefined },
+  input: { filePath?: string; bytes?: Uint8Array },
   opts: IngestOptions,
-): Promise<IngestResult> {
+): Promise<Prepared | IngestFailure> {
   const clock = phaseClock;
-  const started = clock ? performance.now() : 0;
+  let mark = clock ? performance.now() : 0;
+  let offThread: ReturnType<typeof ingestPool.prepare> = null;
+  if (workersFor(ctx)) {
+    offThread =
+      ingestsInFlight > 1
+        ? ingestPool.prepare({
+            ...(input.bytes ? { bytes: input.bytes } : { filePath: input.filePath! }),
+            requireStudyInstanceUid: opts.requireStudyInstanceUid ?? null,
+          })
+        : (ingestPool.warm(), null);
+  }
+  if (offThread) {
+    try {
+      const answer = await offThread;
+      clock?.add('worker', performance.now() - mark);
+      const { preparation } = answer;
+      if ('ok' in preparation) return preparation;
+      return {
+        prepared: preparation.prepared,
+        digest: preparation.digest,
+        bytes: answer.bytes ?? input.bytes,
+      };
+    } catch (error) {
+      // A worker died with the request: shared bytes and a file are still here, transferred
+      // bytes are gone.
+      const bytesKept = input.bytes?.buffer instanceof SharedArrayBuffer;
+      if (!bytesKept && input.filePath === undefined)
+        return fail('STORAGE', `The instance could not be prepared: ${(error as Error).message}`);
+      if (!bytesKept) input = { filePath: input.filePath };
+    }
+  }
   let bytes: Uint8Array;
   try {
     // A file's bytes may come along (the SCP received them in memory): then it is not read back.
@@ -246,6 +220,66 @@ export async function ingestInstance(
   } catch (error) {
     return fail('STORAGE', `The received file cannot be read: ${(error as Error).message}`);
   }
+  if (clock) {
+    clock.add('read', performance.now() - mark);
+    mark = performance.now();
+  }
+  const parsed = parseForIngest(bytes);
+  clock?.add('parse', performance.now() - mark);
+  if ('ok' in parsed) return parsed;
+  return { prepared: parsed.prepared, bytes, makeDigest: () => digest(parsed.parsed, bytes) };
+}
+
+/**
+ * Stores one instance byte-for-byte and indexes it for `opts.centerId`'s group. Never throws for
+ * bad input: a file that is not usable DICOM, or that may not go where asked, is `ok: false` with
+ * a reason. A file under `ctx.blobs.tempDir()` is moved into the store (it is ours); any other file
+ * is copied and left in place. Bytes handed in may be transferred to an ingest worker: the caller
+ * must not use them afterwards.
+ */
+export async function ingestInstance(
+  ctx: AppContext,
+  input: { filePath: string; bytes?: Uint8Array } | { bytes: Uint8Array; filePath?: undefined },
+  opts: IngestOptions,
+): Promise<IngestResult> {
+  ingestsInFlight++;
+  try {
+    return await ingestPrepared(ctx, input, opts);
+  } finally {
+    ingestsInFlight--;
+  }
+}
+
+async function ingestPrepared(
+  ctx: AppContext,
+  input: { filePath?: string; bytes?: Uint8Array },
+  opts: IngestOptions,
+): Promise<IngestResult> {
+  const clock = phaseClock;
+  const started = clock ? performance.now() : 0;
+  const preparation = await prepare(ctx, input, opts);
+  if ('ok' in preparation) return preparation;
+  const { prepared } = preparation;
+  if (opts.requireStudyInstanceUid && prepared.studyInstanceUid !== opts.requireStudyInstanceUid) {
+    return fail(
+      'REFUSED',
+      `The instance is of study ${prepared.studyInstanceUid}, not of ${opts.requireStudyInstanceUid}`,
+      prepared,
+    );
+  }
+  // A data set the worker could not convert is refused before anything is written.
+  if (preparation.digest && 'ok' in preparation.digest) return preparation.digest;
+
+  const center = await centerOf(ctx, opts.centerId);
+  if (!center) return fail('REFUSED', `Center ${opts.centerId} does not exist`, prepared);
+
+  // The upload-study action: check before storing anything that the files may join that report.
+  if (opts.reportStatusId != null) {
+    const refusal = await checkAttachTarget(ctx, opts.reportStatusId, center.groupId, prepared);
+    if (refusal) return refusal;
+  }
+
+  const key = instanceBlobKey(center.groupId, prepared.studyInstanceUid, prepared.sopInstanceUid);
   let mark = clock ? performance.now() : 0;
   const lap = (phase: Parameters<NonNullable<typeof clock>['add']>[0]) => {
     if (!clock) return;
@@ -253,46 +287,7 @@ export async function ingestInstance(
     clock.add(phase, now - mark);
     mark = now;
   };
-  lap('read');
-  const parsed = parse(bytes);
-  lap('parse');
-  if ('ok' in parsed) return parsed;
-  if (opts.requireStudyInstanceUid && parsed.studyInstanceUid !== opts.requireStudyInstanceUid) {
-    return fail(
-      'REFUSED',
-      `The instance is of study ${parsed.studyInstanceUid}, not of ${opts.requireStudyInstanceUid}`,
-      parsed,
-    );
-  }
-
-  const center = await centerOf(ctx, opts.centerId);
-  if (!center) return fail('REFUSED', `Center ${opts.centerId} does not exist`, parsed);
-
-  // The upload-study action: check before storing anything that the files may join that report.
-  if (opts.reportStatusId != null) {
-    const refusal = await checkAttachTarget(ctx, opts.reportStatusId, center.groupId, parsed);
-    if (refusal) return refusal;
-  }
-
-  const key = instanceBlobKey(center.groupId, parsed.studyInstanceUid, parsed.sopInstanceUid);
-  const uids = {
-    studyInstanceUid: parsed.studyInstanceUid,
-    seriesInstanceUid: parsed.seriesInstanceUid,
-    sopInstanceUid: parsed.sopInstanceUid,
-  };
-  const convert = (): string | IngestFailure => {
-    try {
-      return metadataJson(toDicomJson(parsed, { bulkDataUri: (ref) => bulkDataUri('', uids, ref.path) }));
-    } catch (error) {
-      return fail(
-        'INVALID',
-        `The data set cannot be converted to DICOM JSON: ${(error as Error).message}`,
-        parsed,
-      );
-    }
-  };
-  let sha256: string;
-  let metadata: string | IngestFailure;
+  let made: Digest;
   /** Settles when the blob is durable; the index commit waits for it, its statements do not. */
   let durable: Promise<unknown>;
   try {
@@ -302,39 +297,38 @@ export async function ingestInstance(
     // Bytes alone (the SCP received the instance in memory and wrote no file): the store writes
     // them itself, the same way as a moved file.
     const putBytes = input.filePath === undefined ? ctx.blobs.putBytes?.bind(ctx.blobs) : undefined;
-    if (isOurTemp || putBytes) {
-      // The syncs (file, directory) run in the thread pool while this thread hashes and converts,
-      // and while the index statements run: only the commit waits for them.
-      mark = clock ? performance.now() : 0;
-      durable = putBytes ? putBytes(key, bytes) : ctx.blobs.putFile(key, input.filePath!);
+    if (isOurTemp || (putBytes && preparation.bytes)) {
+      // The syncs (file, directory) run in the thread pool while this thread hashes and converts
+      // (a lone ingest), and while the index statements run: only the commit waits for them.
+      durable = isOurTemp ? ctx.blobs.putFile(key, input.filePath!) : putBytes!(key, preparation.bytes!);
       durable.catch(() => undefined);
       lap('blobWrite');
-      sha256 = createHash('sha256').update(bytes).digest('hex');
-      lap('sha256');
-      metadata = convert();
-      lap('metadataJson');
-      if (typeof metadata !== 'string' || opts.reportStatusId != null) await durable;
+      made = preparation.digest ?? preparation.makeDigest!();
+      lap('digest');
+      if ('ok' in made || opts.reportStatusId != null) await durable;
     } else {
-      metadata = convert();
-      // put hashes what it writes: the bytes are hashed once either way.
-      if (typeof metadata === 'string') ({ sha256 } = await ctx.blobs.put(key, bytes));
-      else sha256 = '';
+      made = preparation.digest ?? preparation.makeDigest!();
+      if (!('ok' in made)) {
+        // put hashes what it writes; the file (not one of ours) is copied, never moved.
+        const body = preparation.bytes ?? (await readWhole(input.filePath!));
+        ({ sha256: made.sha256 } = await ctx.blobs.put(key, body));
+      }
       durable = Promise.resolve();
     }
   } catch (error) {
-    return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, parsed);
+    return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, prepared);
   }
-  if (typeof metadata !== 'string') return metadata;
+  if ('ok' in made) return made;
 
   const index: IndexInput = {
-    parsed,
+    parsed: prepared,
     groupId: center.groupId,
     centerId: center.id,
     key,
-    sizeBytes: bytes.byteLength,
-    sha256,
-    metadata,
-    frames: frameRanges(parsed),
+    sizeBytes: prepared.sizeBytes,
+    sha256: made.sha256,
+    metadata: made.metadata,
+    frames: prepared.frames,
     opts,
   };
   try {
@@ -352,18 +346,18 @@ export async function ingestInstance(
     return {
       ok: true,
       duplicate: written.duplicate,
-      sopInstanceUid: parsed.sopInstanceUid,
-      sopClassUid: parsed.sopClassUid,
-      studyInstanceUid: parsed.studyInstanceUid,
-      seriesInstanceUid: parsed.seriesInstanceUid,
+      sopInstanceUid: prepared.sopInstanceUid,
+      sopClassUid: prepared.sopClassUid,
+      studyInstanceUid: prepared.studyInstanceUid,
+      seriesInstanceUid: prepared.seriesInstanceUid,
       studyId: written.studyId,
       reportStatusId: written.reportStatusId,
     };
   } catch (error) {
     if (error instanceof IngestRefusal) return error.failure;
     if (error instanceof BlobNotDurable)
-      return fail('STORAGE', `The instance could not be stored: ${error.message}`, parsed);
-    return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, parsed);
+      return fail('STORAGE', `The instance could not be stored: ${error.message}`, prepared);
+    return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, prepared);
   }
 }
 
@@ -371,7 +365,7 @@ async function checkAttachTarget(
   ctx: AppContext,
   reportStatusId: number,
   groupId: number,
-  parsed: ParsedInstance,
+  parsed: PreparedInstance,
 ): Promise<IngestFailure | null> {
   const [row] = await ctx.db
     .select({
@@ -389,7 +383,7 @@ function attachRefusal(
   row: { groupId: number; studyUid: string; instanceCount: number } | undefined,
   reportStatusId: number,
   groupId: number,
-  parsed: ParsedInstance,
+  parsed: PreparedInstance,
 ): IngestFailure | null {
   if (!row || row.groupId !== groupId)
     return fail('REFUSED', `Report ${reportStatusId} does not exist`, parsed);
@@ -404,7 +398,7 @@ function attachRefusal(
 }
 
 interface IndexInput {
-  parsed: ParsedInstance;
+  parsed: PreparedInstance;
   groupId: number;
   centerId: number;
   key: string;

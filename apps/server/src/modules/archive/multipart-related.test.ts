@@ -57,6 +57,15 @@ describe('readRelatedParts', () => {
     },
   );
 
+  it.each([1000, 65_536, 1 << 20])(
+    'reads parts larger than one gathered write (1 MB) whole, with chunks of %i bytes',
+    async (size) => {
+      const large = [randomBytes(2.5 * 2 ** 20), randomBytes(3), randomBytes((1 << 20) + 1)];
+      const got = await collect(chunked(body(boundary, large), size), boundary);
+      expect(got.map((p) => p.bytes.equals(large[got.indexOf(p)]!))).toEqual([true, true, true]);
+    },
+  );
+
   it('refuses a body without the boundary, and one cut inside a part', async () => {
     await expect(collect(chunked(Buffer.from('hello'), 2), boundary)).rejects.toThrow(MultipartError);
     await expect(collect(chunked(whole.subarray(0, 3000), 100), boundary)).rejects.toThrow(

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
+import { SESSION_QUERY_KEY, loadSession } from '../features/auth/session';
 import { AppProviders, createQueryClient } from './providers';
 import { APP_ROUTES } from './routes';
 
@@ -8,6 +9,13 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
+// The session's calls (the route guard waits for them) start now, not after React's first render;
+// AppRoot's useSession reads the same query.
+void queryClient.prefetchQuery({
+  queryKey: SESSION_QUERY_KEY,
+  queryFn: ({ signal }) => loadSession(signal),
+  staleTime: Infinity,
+});
 // A viewer page opened directly starts the viewer's code, the study's context and its series now,
 // beside the session calls; the dynamic import keeps this out of the login and worklist bundle.
 if (window.location.pathname.startsWith('/viewer/')) {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '@radflow/core';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { ViewerNotice } from './components/ViewerNotice';
@@ -7,13 +7,15 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { useSharePaymentPolling, useViewerContext, useViewerHeartbeat } from './viewer-api';
 import { PAYMENT_REDIRECT_DELAY_MS, paymentRedirectPath, viewerEntryOf } from './viewer-entry';
-import { warmStudy } from './data-source/dicomweb-source';
+import { startFirstImage, workspaceMayLoad } from './first-image/first-image';
+import { ViewerSkeleton } from './first-image/ViewerSkeleton';
 
 /** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
 const isOn = (value: string | null) => value !== null && value !== 'false' && value !== '0';
 
-// The viewer's code (Cornerstone) is its own chunk, asked for while the study's context loads
-// (VIEWER.md "Speed"); it is only rendered when the study may be opened.
+// The viewer's code (Cornerstone) is its own chunk, asked for once the first image is on screen
+// (VIEWER.md "Speed": its evaluation would hold the page's thread before the preview is drawn); it
+// is only rendered when the study may be opened.
 const loadWorkspace = () => import('./ViewerWorkspace');
 const ViewerWorkspace = lazy(loadWorkspace);
 
@@ -37,11 +39,19 @@ export default function ViewerPage() {
   const warning = opening?.kind === 'open' ? opening.warning : null;
   useViewerHeartbeat(id, opening?.kind === 'open' && !paymentNotDone);
 
-  // The first image needs the code, the context and the series: ask for all three at once.
+  // The first image (series, metadata, the slice on screen) first, then the viewer's code.
   const firstStudyUid = studyInstanceUids.split(',')[0] ?? '';
+  const [codeMayLoad, setCodeMayLoad] = useState(false);
   useEffect(() => {
-    void loadWorkspace().catch(() => undefined);
-    warmStudy(firstStudyUid);
+    let live = true;
+    startFirstImage(firstStudyUid);
+    void workspaceMayLoad().then(() => {
+      void loadWorkspace().catch(() => undefined);
+      if (live) setCodeMayLoad(true);
+    });
+    return () => {
+      live = false;
+    };
   }, [firstStudyUid]);
 
   useEffect(() => {
@@ -62,8 +72,11 @@ export default function ViewerPage() {
   if (context.isError) return <ViewerNotice text={MESSAGES.notFound} />;
   if (!context.data || !opening) return <FullPageMessage text="Opening the study…" />;
   if (opening.kind === 'blocked') return <ViewerNotice text={opening.message} />;
+  // The page frame with the first image while the tools load (never for a study that may not open).
+  const loading = <ViewerSkeleton context={context.data} />;
+  if (!codeMayLoad) return loading;
   return (
-    <Suspense fallback={<FullPageMessage text="Loading the viewer…" />}>
+    <Suspense fallback={loading}>
       <ViewerWorkspace context={context.data} showEditor={isTypist || isOn(search.get('showEditor'))} />
     </Suspense>
   );

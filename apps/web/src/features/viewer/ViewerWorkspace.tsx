@@ -1,7 +1,4 @@
-import CloseIcon from '@mui/icons-material/Close';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { annotation as csAnnotation } from '@cornerstonejs/tools';
 import type { TViewerContext } from '@radflow/core';
@@ -15,6 +12,7 @@ import { ArrowLabelDialog, type TArrowLabelRequest } from './components/ArrowLab
 import { PriorsPanel, type TPriorStudy } from './components/PriorsPanel';
 import { SeriesPanel } from './components/SeriesPanel';
 import { ViewerToolbar, type TViewAction } from './components/ViewerToolbar';
+import { ViewerFrame, viewerTitle } from './components/ViewerFrame';
 import { ViewportPane } from './components/ViewportPane';
 import { createDicomwebSource, type TSeriesSummary } from './data-source/dicomweb-source';
 import type { TFrameRef } from './data-source/image-ids';
@@ -241,67 +239,37 @@ export default function ViewerWorkspace({
 
   const { rows, columns } = LAYOUTS[grid.layout];
   return (
-    <Box
-      data-testid="viewer"
-      sx={{
-        position: 'fixed',
-        inset: 0,
-        // Above the shell's app bar and drawer, below dialogs and snackbars.
-        zIndex: (theme) => theme.zIndex.drawer + 50,
-        bgcolor: 'background.default',
-        display: 'flex',
-        flexDirection: 'column',
-      }}
-    >
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          gap: 1,
-          pl: 1.5,
-          borderBottom: 1,
-          borderColor: 'divider',
-        }}
-      >
-        <Typography sx={{ fontWeight: 600, whiteSpace: 'nowrap' }} noWrap>
-          {context.patientName.replace(/\^+/g, ' ')} · {context.modalities.join('/')}
-        </Typography>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <ViewerToolbar
-            tool={tool}
-            canAnnotate={context.canAnnotate}
-            layout={grid.layout}
-            isKeyImage={activeFrame !== null && isKeyImage(activeFrame)}
-            canMarkKeyImage={context.canAnnotate && isMainFrame}
-            openInWeasis={context.openInWeasis}
-            externalViewers={external.viewers}
-            onTool={selectTool}
-            onPreset={(index) => runCommand({ kind: 'preset', index })}
-            onView={runView}
-            onLayout={(layout: TLayoutKey) => {
-              mpr.exit();
-              setGrid((g) => changeLayout(g, layout, mainContents));
-            }}
-            onToggleKeyImage={toggleKeyImage}
-            onShortcuts={() => setShortcutsOpen(true)}
-            onWeasis={openWeasis}
-            onExternalViewer={external.open}
-            mprButton={
-              <MprButton availability={mpr.availability} on={mpr.shown !== null} onToggle={mpr.toggle} />
-            }
-          />
-        </Box>
-        <Tooltip title="Close viewer">
-          <IconButton aria-label="Close viewer" onClick={close}>
-            <CloseIcon />
-          </IconButton>
-        </Tooltip>
-      </Box>
-      <Box sx={{ flex: 1, display: 'flex', minHeight: 0 }}>
-        <Box
-          component="aside"
-          sx={{ width: 240, flex: 'none', overflowY: 'auto', borderRight: 1, borderColor: 'divider' }}
-        >
+    <ViewerFrame
+      testId="viewer"
+      title={viewerTitle(context.patientName, context.modalities)}
+      onClose={close}
+      toolbar={
+        <ViewerToolbar
+          tool={tool}
+          canAnnotate={context.canAnnotate}
+          layout={grid.layout}
+          isKeyImage={activeFrame !== null && isKeyImage(activeFrame)}
+          canMarkKeyImage={context.canAnnotate && isMainFrame}
+          openInWeasis={context.openInWeasis}
+          externalViewers={external.viewers}
+          onTool={selectTool}
+          onPreset={(index) => runCommand({ kind: 'preset', index })}
+          onView={runView}
+          onLayout={(layout: TLayoutKey) => {
+            mpr.exit();
+            setGrid((g) => changeLayout(g, layout, mainContents));
+          }}
+          onToggleKeyImage={toggleKeyImage}
+          onShortcuts={() => setShortcutsOpen(true)}
+          onWeasis={openWeasis}
+          onExternalViewer={external.open}
+          mprButton={
+            <MprButton availability={mpr.availability} on={mpr.shown !== null} onToggle={mpr.toggle} />
+          }
+        />
+      }
+      aside={
+        <>
           {studySeries.isError ? (
             <Typography color="error" sx={{ p: 1.5 }}>
               The series list could not be loaded.
@@ -318,67 +286,68 @@ export default function ViewerWorkspace({
             />
           )}
           <PriorsPanel id={context.id} onOpen={(p) => void openPrior(p)} />
-        </Box>
-        {mpr.shown && (
-          <MprView
-            ref={mpr.handle}
-            series={mpr.shown}
-            seriesLine={seriesLineOf(mpr.shown)}
-            tool={tool}
-            onExit={mpr.exit}
-          />
-        )}
-        <Box
-          sx={{
-            flex: 1,
-            minWidth: 0,
-            display: mpr.shown ? 'none' : 'grid',
-            gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
-            gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
-            gap: '2px',
-            bgcolor: 'grey.900',
-          }}
-        >
-          {engineError ? (
-            <Typography color="error" sx={{ p: 2 }}>
-              {engineError}
-            </Typography>
-          ) : (
-            grid.series.map((content, index) => (
-              <ViewportPane
-                key={viewportIdOf(index)}
-                viewportId={viewportIdOf(index)}
-                engine={engine}
-                source={source}
-                content={content}
-                active={index === grid.active}
-                context={context}
-                studyDate={
-                  content && prior && content.studyInstanceUid === prior.studyInstanceUid
-                    ? prior.studyDate
-                    : context.studyDate
-                }
-                seriesLine={seriesLineOf(content)}
-                isKeyImage={(frame) =>
-                  content?.studyInstanceUid === context.studyInstanceUid && isKeyImage(frame)
-                }
-                onActivate={() => setGrid((g) => (g.active === index ? g : { ...g, active: index }))}
-                onDropSeries={(dropped) => setGrid((g) => showSeries(g, index, dropped))}
-                onSeriesShown={onSeriesShown}
-                onCurrentFrame={setActiveFrame}
-              />
-            ))
-          )}
-        </Box>
-        {showEditor && (
-          <Suspense fallback={null}>
-            <ViewerEditorPanel reportStatusId={context.id} captureImage={captureImage} />
-          </Suspense>
+        </>
+      }
+    >
+      {mpr.shown && (
+        <MprView
+          ref={mpr.handle}
+          series={mpr.shown}
+          seriesLine={seriesLineOf(mpr.shown)}
+          tool={tool}
+          onExit={mpr.exit}
+        />
+      )}
+      <Box
+        sx={{
+          flex: 1,
+          minWidth: 0,
+          display: mpr.shown ? 'none' : 'grid',
+          gridTemplateRows: `repeat(${rows}, minmax(0, 1fr))`,
+          gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`,
+          gap: '2px',
+          bgcolor: 'grey.900',
+        }}
+      >
+        {engineError ? (
+          <Typography color="error" sx={{ p: 2 }}>
+            {engineError}
+          </Typography>
+        ) : (
+          grid.series.map((content, index) => (
+            <ViewportPane
+              key={viewportIdOf(index)}
+              viewportId={viewportIdOf(index)}
+              engine={engine}
+              source={source}
+              content={content}
+              active={index === grid.active}
+              context={context}
+              studyDate={
+                content && prior && content.studyInstanceUid === prior.studyInstanceUid
+                  ? prior.studyDate
+                  : context.studyDate
+              }
+              seriesLine={seriesLineOf(content)}
+              isKeyImage={(frame) =>
+                content?.studyInstanceUid === context.studyInstanceUid && isKeyImage(frame)
+              }
+              onActivate={() => setGrid((g) => (g.active === index ? g : { ...g, active: index }))}
+              onDropSeries={(dropped) => setGrid((g) => showSeries(g, index, dropped))}
+              onSeriesShown={onSeriesShown}
+              onCurrentFrame={setActiveFrame}
+            />
+          ))
         )}
       </Box>
+      {showEditor && (
+        <Suspense fallback={null}>
+          <ViewerEditorPanel reportStatusId={context.id} captureImage={captureImage} />
+        </Suspense>
+      )}
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ArrowLabelDialog request={arrowLabel} onClose={() => setArrowLabel(null)} />
       {external.dialog}
-    </Box>
+    </ViewerFrame>
   );
 }

@@ -1,6 +1,7 @@
 import Typography from '@mui/material/Typography';
 import type { TViewerContext } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
+import { Enums } from '@cornerstonejs/core';
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { TAG, numberOf, numbersOf } from '../data-source/dicom-json';
 import {
@@ -14,6 +15,8 @@ import type { ViewerEngine } from '../engine/viewer-engine';
 import { useViewportReadout } from '../engine/viewport-state';
 import type { TViewportContent } from '../layout';
 import { edgeLabels } from '../orientation';
+import { releaseFirstImage } from '../first-image/first-image';
+import { FirstImageCanvas, firstImageReadout, useFirstImage } from '../first-image/FirstImageCanvas';
 import { CineControls } from './CineControls';
 import { ImagePlaceholder } from './ImagePlaceholder';
 import { ViewportFrame } from './ViewportFrame';
@@ -117,7 +120,44 @@ export function ViewportPane({
     return () => observer.disconnect();
   }, [engine, element]);
 
-  const readout = useViewportReadout(engine, viewportId, element, shown);
+  // The first image (drawn before Cornerstone loaded) stays over the viewport showing its series
+  // until Cornerstone has drawn an image there: the same pixels in the same place, so the hand-over
+  // is not seen. It is hidden in the same frame as Cornerstone's render, not a React render later,
+  // and a preview that comes after Cornerstone's first image is never shown.
+  const [cornerstoneDrew, setCornerstoneDrew] = useState(false);
+  const firstImage = useFirstImage();
+  const previewable =
+    firstImage &&
+    content?.studyInstanceUid === firstImage.studyInstanceUid &&
+    content.seriesInstanceUid === firstImage.series.seriesInstanceUid
+      ? firstImage
+      : null;
+  const preview = cornerstoneDrew ? null : previewable;
+  const previewBox = useRef<HTMLDivElement | null>(null);
+  useEffect(() => {
+    if (!element) return undefined;
+    let newImage = false;
+    const onNewImage = () => {
+      newImage = true;
+    };
+    const onRendered = () => {
+      if (!newImage) return;
+      if (previewBox.current) previewBox.current.style.display = 'none';
+      setCornerstoneDrew(true);
+    };
+    element.addEventListener(Enums.Events.STACK_NEW_IMAGE, onNewImage);
+    element.addEventListener(Enums.Events.IMAGE_RENDERED, onRendered);
+    return () => {
+      element.removeEventListener(Enums.Events.STACK_NEW_IMAGE, onNewImage);
+      element.removeEventListener(Enums.Events.IMAGE_RENDERED, onRendered);
+    };
+  }, [element]);
+  useEffect(() => {
+    if (cornerstoneDrew && previewable) releaseFirstImage(previewable.imageId);
+  }, [cornerstoneDrew, previewable]);
+
+  const cornerstoneReadout = useViewportReadout(engine, viewportId, element, shown);
+  const readout = preview ? firstImageReadout(preview, element) : cornerstoneReadout;
   const frame = readout?.imageId ? frameOfImageId(readout.imageId) : null;
   const frameKey = frame ? `${frame.seriesInstanceUid}|${frame.sopInstanceUid}|${frame.frameNumber}` : '';
   useEffect(() => {
@@ -132,14 +172,15 @@ export function ViewportPane({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, frameKey]);
   const instance = frame ? series?.stack.find((i) => i.sopInstanceUid === frame.sopInstanceUid) : undefined;
+  const orientation = instance
+    ? numbersOf(instance.metadata, TAG.imageOrientationPatient)
+    : (preview?.orientation ?? null);
   const unsupported = series
     ? allUnsupported
       ? unsupportedSyntaxOf(series, series.stack[0]?.sopInstanceUid ?? '')
       : frame && unsupportedSyntaxOf(series, frame.sopInstanceUid)
     : null;
-  const edges = instance
-    ? edgeLabels(numbersOf(instance.metadata, TAG.imageOrientationPatient), readout ?? {})
-    : null;
+  const edges = orientation ? edgeLabels(orientation, readout ?? {}) : null;
 
   const onDrop = (event: DragEvent) => {
     const payload = event.dataTransfer.getData(SERIES_DRAG_TYPE);
@@ -150,7 +191,7 @@ export function ViewportPane({
 
   let cover: React.ReactNode = null;
   if (unsupported) cover = <ImagePlaceholder kind="unsupported" text={unsupportedSyntaxText(unsupported)} />;
-  else if (loaded.isError || readout?.failed)
+  else if (loaded.isError || cornerstoneReadout?.failed)
     cover = <ImagePlaceholder kind="failed" text={FAILED_IMAGE_TEXT} />;
 
   return (
@@ -185,6 +226,11 @@ export function ViewportPane({
           edges={cover ? null : edges}
           isKeyImage={frame !== null && isKeyImage(frame)}
         />
+      )}
+      {preview && !cover && (
+        <div ref={previewBox}>
+          <FirstImageCanvas image={preview} />
+        </div>
       )}
       {cover}
       {element && instance && instance.frames > 1 && !cover && (

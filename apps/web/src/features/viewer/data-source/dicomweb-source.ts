@@ -97,26 +97,45 @@ function urlsOf(origin: string) {
   };
 }
 
+/** The first series of a study as warmStudy asked for it: its summary and metadata. */
+export interface TWarmSeries {
+  summary: TSeriesSummary;
+  metadata: TDicomJson[];
+}
+
+/** Per study, what warmStudy asked for, for the first image (first-image/first-image.ts). */
+const warmedFirstSeries = new Map<string, Promise<TWarmSeries | null>>();
+
 /**
  * Asks for what the viewer will read first — the study's series list, then the first series's
  * metadata and instances — while the page is still asking whether the study may open and loading
  * the viewer's code (VIEWER.md "Speed"). The viewer's own reads take these answers over. The
  * server checks access on every DICOMweb request, so asking early reveals nothing a refusal hides.
+ * The answer is the first series (null when the study has none or a read failed), which the first
+ * image is drawn from: the same answers, not asked twice.
  */
-export function warmStudy(studyInstanceUid: string, origin: string = window.location.origin): void {
-  if (!studyInstanceUid) return;
+export function warmStudy(
+  studyInstanceUid: string,
+  origin: string = window.location.origin,
+): Promise<TWarmSeries | null> {
+  if (!studyInstanceUid) return Promise.resolve(null);
+  const known = warmedFirstSeries.get(studyInstanceUid);
+  if (known) return known;
   const urls = urlsOf(origin);
-  const list = urls.seriesList(studyInstanceUid);
-  if (warmed.has(list)) return;
-  void warm(list).then(
-    (found) => {
-      const first = seriesSummaries(found)[0];
-      if (!first) return;
-      void warm(urls.metadata(studyInstanceUid, first.seriesInstanceUid));
-      void warm(urls.instances(studyInstanceUid, first.seriesInstanceUid));
-    },
-    () => undefined,
-  );
+  const firstSeries = warm(urls.seriesList(studyInstanceUid)).then(async (found) => {
+    const summary = seriesSummaries(found)[0];
+    if (!summary) return null;
+    // The instances (stored syntaxes) are the viewport's; the first image needs the metadata only.
+    void warm(urls.instances(studyInstanceUid, summary.seriesInstanceUid));
+    const metadata = await warm(urls.metadata(studyInstanceUid, summary.seriesInstanceUid));
+    return { summary, metadata };
+  });
+  const settled = firstSeries.catch(() => null);
+  warmedFirstSeries.set(studyInstanceUid, settled);
+  setTimeout(() => {
+    if (warmedFirstSeries.get(studyInstanceUid) === settled) warmedFirstSeries.delete(studyInstanceUid);
+  }, WARM_TTL_MS);
+  return settled;
 }
 
 /**

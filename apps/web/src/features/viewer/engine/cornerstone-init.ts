@@ -1,4 +1,10 @@
-import { Enums, imageLoadPoolManager, init as initCore, setUseCPURendering } from '@cornerstonejs/core';
+import {
+  Enums,
+  imageLoadPoolManager,
+  init as initCore,
+  metaData,
+  setUseCPURendering,
+} from '@cornerstonejs/core';
 import { init as initImageLoader } from '@cornerstonejs/dicom-image-loader';
 import {
   AngleTool,
@@ -12,6 +18,7 @@ import {
   addTool,
   init as initTools,
 } from '@cornerstonejs/tools';
+import { firstImageFrameFor } from '../first-image/first-image';
 
 let ready: Promise<void> | null = null;
 
@@ -21,6 +28,16 @@ let ready: Promise<void> | null = null;
  * all of them; a few more than 6 keep the connections busy while earlier frames decode.
  */
 const PREFETCH_REQUESTS = 16;
+
+/**
+ * The dicom-image-loader asks the metadata providers for a frame's bytes ('compressedFrameData')
+ * before it fetches the frame: the first image's frame, fetched for the preview, is answered from
+ * there, so the viewport decodes the same bytes and the frame is not fetched twice. Above the
+ * loader's own providers.
+ */
+const FIRST_IMAGE_PROVIDER_PRIORITY = 10_000;
+const firstImageFrameProvider = (type: string, query: unknown) =>
+  type === 'compressedFrameData' && typeof query === 'string' ? firstImageFrameFor(query) : undefined;
 
 /**
  * Cornerstone3D initialised once per page, on the first viewer open (never for the worklist):
@@ -40,6 +57,7 @@ export function initCornerstone(): Promise<void> {
     // engine created in CPU mode opens no WebGL context.
     setUseCPURendering(true, false);
     initCore();
+    metaData.addProvider(firstImageFrameProvider, FIRST_IMAGE_PROVIDER_PRIORITY);
     imageLoadPoolManager.setMaxSimultaneousRequests(Enums.RequestType.Prefetch, PREFETCH_REQUESTS);
     initImageLoader({ maxWebWorkers: Math.max(1, Math.floor((navigator.hardwareConcurrency || 2) / 2)) });
     initTools();

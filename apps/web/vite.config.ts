@@ -1,5 +1,90 @@
-import { defineConfig } from 'vite';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
+import { EARLY_SCRIPT_LOADED } from './src/lib/early-script';
+
+/**
+ * The page's early requests (src/app/early/early-requests.ts): bundled on its own, so that it shares
+ * no chunk with the app and runs as soon as its few KB arrive, while the app's bundle is still
+ * loading; emitted as an asset, and loaded by a one-line script at the top of index.html on viewer
+ * addresses only (the login and study-list pages do not fetch it). Builds only: in dev the app asks
+ * for everything itself, which is the same minus the head start.
+ */
+/** The modules a viewer address renders its first image with (viewer-warm.ts, the route, the preview, the early hand-over). */
+const VIEWER_ROUTE_MODULES =
+  /src\/(features\/viewer\/(viewer-warm\.ts|ViewerPage\.tsx|first-image\/FirstImageCanvas\.tsx)|lib\/early-responses\.ts)$/;
+
+/** The chunks of those modules and the chunks they import, but not the app's entry chunk. */
+function viewerRouteChunks(bundle: Rollup.OutputBundle, entryFileName: string): string[] {
+  const found = new Set<string>();
+  const visit = (fileName: string) => {
+    const item = bundle[fileName];
+    if (found.has(fileName) || fileName === entryFileName || item?.type !== 'chunk') return;
+    found.add(fileName);
+    item.imports.forEach(visit);
+  };
+  for (const item of Object.values(bundle)) {
+    if (item.type === 'chunk' && item.facadeModuleId && VIEWER_ROUTE_MODULES.test(item.facadeModuleId)) {
+      visit(item.fileName);
+    }
+  }
+  return [...found].sort();
+}
+
+function earlyRequests(): Plugin {
+  const source = (file: string) => fileURLToPath(new URL(`./src/app/early/${file}`, import.meta.url));
+  let base = '/';
+  let fileName = '';
+  return {
+    name: 'radflow-early-requests',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    async buildStart() {
+      const bundle = async (file: string) => {
+        const result = await esbuild({
+          entryPoints: [source(file)],
+          bundle: true,
+          write: false,
+          format: 'iife',
+          platform: 'browser',
+          target: 'es2022',
+          minify: true,
+          legalComments: 'none',
+        });
+        const code = result.outputFiles[0]?.text ?? '';
+        const name = file.replace(/\.ts$/, '').replaceAll('.', '-');
+        const emitted = `assets/${name}-${createHash('sha256').update(code).digest('hex').slice(0, 8)}.js`;
+        this.emitFile({ type: 'asset', fileName: emitted, source: code });
+        return emitted;
+      };
+      fileName = await bundle('early-requests.ts');
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle, chunk }) {
+        const modules =
+          bundle && chunk ? viewerRouteChunks(bundle, chunk.fileName).map((f) => `${base}${f}`) : [];
+        const load = [
+          // The app waits for this promise before it looks for an early answer (lib/early-responses.ts).
+          `var s=document.createElement('script');window.${EARLY_SCRIPT_LOADED}=new Promise(function(r){s.onload=s.onerror=r});`,
+          `s.src=${JSON.stringify(`${base}${fileName}`)};document.head.appendChild(s);`,
+          `${JSON.stringify(modules)}.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})`,
+        ].join('');
+        return [
+          {
+            tag: 'script',
+            injectTo: 'head-prepend',
+            children: `if(location.pathname.indexOf('/viewer/')===0){${load}}`,
+          },
+        ];
+      },
+    },
+  };
+}
 
 /**
  * The web app: built to dist/ and served by apps/server; in dev, /api goes to the local server.
@@ -8,7 +93,7 @@ import react from '@vitejs/plugin-react';
  * are pre-bundled, and workers are ES modules (the decode worker uses `import`).
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), earlyRequests()],
   optimizeDeps: {
     exclude: ['@cornerstonejs/dicom-image-loader'],
     include: [

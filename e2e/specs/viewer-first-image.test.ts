@@ -150,6 +150,18 @@ describe('Viewer: the first image before the tools', () => {
       );
     await expect.poll(async () => new Set(await frameUrls()).size).toBe(3);
     expect(await frameUrls()).toHaveLength(3);
+    // The page's early requests asked for the session, the context and the study's first reads
+    // before the app ran, and the app took their answers over: nothing was asked twice.
+    const asked = await doctor!.page.evaluate(() =>
+      performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname),
+    );
+    expect(asked.filter((path) => /\/assets\/early-requests-[^/]+\.js$/.test(path))).toHaveLength(1);
+    const readsOf = (read: RegExp) => asked.filter((path) => read.test(path));
+    expect(readsOf(/^\/api\/user\/$/)).toHaveLength(1);
+    expect(readsOf(/^\/api\/viewer\/\d+\/context$/)).toHaveLength(1);
+    expect(readsOf(new RegExp(`/studies/${study.uid.replaceAll('.', '\\.')}/series$`))).toHaveLength(1);
+    expect(readsOf(/\/series\/[^/]+\/metadata$/)).toHaveLength(1);
+    expect(readsOf(/\/series\/[^/]+\/instances$/)).toHaveLength(1);
   });
 
   it('shows no preview of a JPEG baseline study, which still renders', async () => {

@@ -1,12 +1,6 @@
-import {
-  DEVICE_ID_HEADER,
-  DEVICE_NAME_HEADER,
-  MESSAGES,
-  formatErrorMessage,
-  isDeviceApprovalError,
-  isPublicPath,
-} from '@radflow/core';
-import { getDeviceId, getDeviceName } from './device';
+import { MESSAGES, formatErrorMessage, isDeviceApprovalError, isPublicPath } from '@radflow/core';
+import { earlyScriptLoaded } from '../lib/early-script';
+import { deviceHeaders } from './device';
 
 /**
  * The one fetch client of the web app. It adds the device headers (spec-core §7), sends the session
@@ -101,14 +95,7 @@ export interface TRequestOptions<T> {
   schema?: TSchema<T>;
 }
 
-/** The headers every request carries (spec-core §7): JSON answers and the device id and name. */
-export function deviceHeaders(): Record<string, string> {
-  return {
-    Accept: 'application/json',
-    [DEVICE_ID_HEADER]: getDeviceId(),
-    [DEVICE_NAME_HEADER]: getDeviceName(),
-  };
-}
+export { deviceHeaders } from './device';
 
 export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
   const headers = new Headers(deviceHeaders());
@@ -121,15 +108,20 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
     body = JSON.stringify(options.json);
   }
 
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
-      headers,
-      body,
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
+    // A GET the page's early requests already made (lib/early-responses.ts) is answered from there.
+    const early = method === 'GET' ? await earlyAnswer(path) : undefined;
+    response =
+      early ??
+      (await fetch(path, {
+        method,
+        headers,
+        body,
+        credentials: 'same-origin',
+        signal: options.signal,
+      }));
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw failedRequest(0, null, options.quiet);
@@ -146,6 +138,16 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
     return parsed.data;
   }
   return payload as T;
+}
+
+/**
+ * The page's early answer to a GET (lib/early-responses.ts), on a page whose early script ran (a
+ * viewer address); the hand-over code loads only there, so the other pages' bundle stays as it was.
+ */
+async function earlyAnswer(path: string): Promise<Response | undefined> {
+  if (!earlyScriptLoaded()) return undefined;
+  const { takeEarlyResponse } = await import('../lib/early-responses');
+  return takeEarlyResponse(path);
 }
 
 /**

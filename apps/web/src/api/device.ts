@@ -4,6 +4,8 @@
  * approved on the Audit Logins screen stays approved.
  */
 
+import { DEVICE_ID_HEADER, DEVICE_NAME_HEADER } from '@radflow/core/device-headers';
+
 export const DEVICE_ID_STORAGE_KEY = 'radflow.deviceId';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -75,4 +77,13 @@ function safeLocalStorage(): Storage | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The headers every request carries (spec-core §7): JSON answers and the device id and name. */
+export function deviceHeaders(): Record<string, string> {
+  return {
+    Accept: 'application/json',
+    [DEVICE_ID_HEADER]: getDeviceId(),
+    [DEVICE_NAME_HEADER]: getDeviceName(),
+  };
 }

@@ -11,18 +11,19 @@ import {
   type TUserPreferences,
 } from '@radflow/core';
 import { apiRequest } from './client';
+import { SESSION_PATHS } from './session-paths';
 
 /** Session and preference calls (spec-core §7 "Session and preferences"). */
 
 export type TUserMapping = Record<string, { email: string; active: boolean }[]>;
 
 export function fetchCurrentUser(signal?: AbortSignal): Promise<TCurrentUser> {
-  return apiRequest('/api/user/', { schema: ZCurrentUser, quiet: true, signal });
+  return apiRequest(SESSION_PATHS.currentUser, { schema: ZCurrentUser, quiet: true, signal });
 }
 
 /** Completed with defaults, so a section the server has not stored yet reads as its default. */
 export async function fetchPreferences(signal?: AbortSignal): Promise<TUserPreferences> {
-  const raw = await apiRequest<Partial<Record<TPreferenceSection, unknown>>>('/api/user/preference', {
+  const raw = await apiRequest<Partial<Record<TPreferenceSection, unknown>>>(SESSION_PATHS.preferences, {
     quiet: true,
     signal,
   });
@@ -34,7 +35,7 @@ export async function fetchPreferences(signal?: AbortSignal): Promise<TUserPrefe
  * user preferences (spec-core §4) but its screens follow the group's switches.
  */
 export async function fetchGroupPreferences(signal?: AbortSignal): Promise<TUserPreferences> {
-  const group = await apiRequest('/api/user/group-preferences', {
+  const group = await apiRequest(SESSION_PATHS.groupPreferences, {
     schema: ZGroupPreferences,
     quiet: true,
     signal,
@@ -43,11 +44,11 @@ export async function fetchGroupPreferences(signal?: AbortSignal): Promise<TUser
 }
 
 export function fetchUserMapping(signal?: AbortSignal): Promise<TUserMapping> {
-  return apiRequest('/api/user/mapping', { schema: ZUserMapping, quiet: true, signal });
+  return apiRequest(SESSION_PATHS.mapping, { schema: ZUserMapping, quiet: true, signal });
 }
 
 export function fetchTeleInfo(signal?: AbortSignal): Promise<{ teleUser: boolean }> {
-  return apiRequest('/api/user/tele-info', { schema: ZTeleInfo, quiet: true, signal });
+  return apiRequest(SESSION_PATHS.teleInfo, { schema: ZTeleInfo, quiet: true, signal });
 }
 
 /** POST /api/do-login, form-encoded: `email` is the identifier, `password` the password or the OTP. */

@@ -1,7 +1,7 @@
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
-import { PLACEHOLDER_SCREENS } from '../features/placeholders/placeholder-screens';
+import { PLACEHOLDER_PATHS } from '../features/placeholders/placeholder-paths';
 import { AppRoot } from './AppRoot';
 
 // Route screens load on demand so the first paint (login or the shell) stays small.
@@ -41,9 +41,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/share', element: <SharePage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
-  ...PLACEHOLDER_SCREENS.map((screen) => ({
-    path: screen.path,
-    element: <PlaceholderPage screen={screen} />,
+  ...PLACEHOLDER_PATHS.map((path) => ({
+    path,
+    element: <PlaceholderPage path={path} />,
   })),
 ];
 

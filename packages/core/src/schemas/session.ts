@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ZPageResponse } from './common.js';
 import { ZAuditRow, ZLoginLogRow, ZStudyType } from './identity.js';
 
-/** spec-core §7: every request carries the device id and device name headers. */
-export const DEVICE_ID_HEADER = 'X-Device-Id';
-export const DEVICE_NAME_HEADER = 'X-Device-Name';
+export { DEVICE_ID_HEADER, DEVICE_NAME_HEADER } from '../device-headers.js';
 /** The session cookie (httpOnly; the browser sends it with `credentials: 'same-origin'`). */
 export const SESSION_COOKIE_NAME = 'radflow_session';
 

@@ -3,10 +3,12 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { PageHeader } from '../../components/PageHeader';
-import type { TPlaceholderScreen } from './placeholder-screens';
+import type { TPlaceholderPath } from './placeholder-paths';
+import { PLACEHOLDER_SCREENS } from './placeholder-screens';
 
 /** A screen a later issue builds: titled with its menu label, saying what comes and when. */
-export function PlaceholderPage({ screen }: { screen: TPlaceholderScreen }) {
+export function PlaceholderPage({ path }: { path: TPlaceholderPath }) {
+  const screen = PLACEHOLDER_SCREENS[path];
   return (
     <Box component="section">
       <PageHeader title={screen.title} />

@@ -1,9 +1,11 @@
+import type { TPlaceholderPath } from './placeholder-paths';
+
 /**
  * Screens of spec-core §2 and spec-lab §2 that later issues build. Each is titled with its menu label
- * and says which capability comes later, so every route resolves for the roles that may open it.
+ * and says which capability comes later, so every route resolves for the roles that may open it. The
+ * paths are in placeholder-paths.ts (the routes need only those); this loads with the page.
  */
 export interface TPlaceholderScreen {
-  path: string;
   title: string;
   /** The capability the screen will hold. */
   capability: string;
@@ -20,166 +22,144 @@ const LAB = 'a later issue (lab module)';
 const DASHBOARDS = 'a later issue (dashboards)';
 const ROUTER = 'a later issue (local router)';
 
-export const PLACEHOLDER_SCREENS: readonly TPlaceholderScreen[] = [
-  {
-    path: '/summary',
+/** Every placeholder path, and only those (the type holds the two lists together). */
+export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
+  '/summary': {
     title: 'Report summary',
     capability: 'Report summary',
     arrivesWith: SUMMARIES,
     summary: 'Reports by upload, sign-off or study date, with an Excel download.',
   },
-  {
-    path: '/search-page/summary',
+  '/search-page/summary': {
     title: 'Advanced Search Report Summary',
     capability: 'Advanced report summary',
     arrivesWith: SUMMARIES,
     summary: 'Report summaries from the search index, aggregated by center and period.',
   },
-  {
-    path: '/summary-admin',
+  '/summary-admin': {
     title: 'Report summary admin',
     capability: 'Admin report summary',
     arrivesWith: SUMMARIES,
     summary: 'Report summaries across the group for administrators.',
   },
-  {
-    path: '/search-page',
+  '/search-page': {
     title: 'Report Search',
     capability: 'Report search',
     arrivesWith: SUMMARIES,
     summary: 'Search signed reports by modality, tag and keyword.',
   },
-  {
-    path: '/manage-tele-pricing',
+  '/manage-tele-pricing': {
     title: 'Manage Tele Pricing',
     capability: 'Tele-radiology pricing',
     arrivesWith: BILLING,
     summary: 'Prices per study type and center for tele-radiology reporting.',
   },
-  {
-    path: '/manage-tele-invoice',
+  '/manage-tele-invoice': {
     title: 'Manage Tele Invoice',
     capability: 'Tele-radiology invoices',
     arrivesWith: BILLING,
     summary: 'Invoices for reported studies by center and period.',
   },
-  {
-    path: '/manage-patient',
+  '/manage-patient': {
     title: 'Manage patient for center',
     capability: 'Patient management for centers',
     arrivesWith: REPORTING,
     summary: 'Patients of your center and the reports shared with them.',
   },
-  {
-    path: '/manage-customer-report',
+  '/manage-customer-report': {
     title: 'Manage report',
     capability: 'Customer reports',
     arrivesWith: REPORTING,
     summary: 'The reports shared with you.',
   },
-  {
-    path: '/signup',
+  '/signup': {
     title: 'Sign up',
     capability: 'Customer sign-up',
     arrivesWith: BILLING,
     summary: 'Create an account with your mobile number.',
   },
-  {
-    path: '/pacs-router',
+  '/pacs-router': {
     title: 'PACS router',
     capability: 'PACS router',
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
-  {
-    path: '/lab/registration',
+  '/lab/registration': {
     title: 'Patient Registration',
     capability: 'Lab patient registration',
     arrivesWith: LAB,
     summary: 'Register patients and today’s appointments.',
   },
-  {
-    path: '/lab/create-bill/:id?',
+  '/lab/create-bill/:id?': {
     title: 'Create Bill',
     capability: 'Lab billing',
     arrivesWith: LAB,
     summary: 'Create or edit a bill with tests, discount, advance and due.',
   },
-  {
-    path: '/lab/test',
+  '/lab/test': {
     title: 'Lab Test',
     capability: 'Lab test catalogue',
     arrivesWith: LAB,
     summary: 'Tests with codes, departments, modalities and prices.',
   },
-  {
-    path: '/lab/summary',
+  '/lab/summary': {
     title: 'Lab summary',
     capability: 'Lab summary',
     arrivesWith: LAB,
     summary: 'Bills and collections by period and receptionist.',
   },
-  {
-    path: '/lab/edit-referring-doctor',
+  '/lab/edit-referring-doctor': {
     title: 'Edit Referring Doctor',
     capability: 'Referring doctors',
     arrivesWith: LAB,
     summary: 'The referring doctors of your lab.',
   },
-  {
-    path: '/lab/edit-patient-details',
+  '/lab/edit-patient-details': {
     title: 'Edit Patient Details',
     capability: 'Lab patients',
     arrivesWith: LAB,
     summary: 'All patients of your lab, with Create Patient.',
   },
-  {
-    path: '/lab/lab-bill-test',
+  '/lab/lab-bill-test': {
     title: 'Test level Dashboard',
     capability: 'Test level dashboard',
     arrivesWith: LAB,
     summary: 'Every billed test with its report status.',
   },
-  {
-    path: '/admin-page/billing',
+  '/admin-page/billing': {
     title: 'Admin Billing',
     capability: 'Admin billing',
     arrivesWith: BILLING,
     summary: 'Plans, subscriptions and payments of groups.',
   },
-  {
-    path: '/admin-page/billing-dashboard',
+  '/admin-page/billing-dashboard': {
     title: 'Billing Dashboard',
     capability: 'Billing dashboard',
     arrivesWith: BILLING,
     summary: 'Revenue and dues at a glance.',
   },
-  {
-    path: '/admin-page/sales-dashboard',
+  '/admin-page/sales-dashboard': {
     title: 'Admin Sales Dashboard',
     capability: 'Sales dashboard',
     arrivesWith: BILLING,
     summary: 'Sales by customer and period.',
   },
-  {
-    path: '/admin-page/dashboard',
+  '/admin-page/dashboard': {
     title: 'View Dashboard',
     capability: 'Dashboard',
     arrivesWith: DASHBOARDS,
     summary: 'Volumes and turnaround times by center.',
   },
-  {
-    path: '/admin-page/eskag-dashboard',
+  '/admin-page/eskag-dashboard': {
     title: 'Region dashboard',
     capability: 'Region dashboard',
     arrivesWith: DASHBOARDS,
     summary: 'Volumes and turnaround times by region.',
   },
-  {
-    path: '/page/dashboard',
+  '/page/dashboard': {
     title: 'View Detailed Dashboard',
     capability: 'Detailed dashboard',
     arrivesWith: DASHBOARDS,
     summary: 'Cases, completion and timely sign-off over 1, 7 and 30 days.',
   },
-];
+};

@@ -18,6 +18,7 @@ import {
 } from '@radflow/core';
 import { useEffect } from 'react';
 import { ApiError, apiRequest } from '../../api/client';
+import { viewerContextPath } from './viewer-address';
 
 /*
  * The viewer's calls (issue 5; the contract of apps/server/src/modules/viewer) as TanStack Query
@@ -39,7 +40,7 @@ const retryUnlessRefused = (failures: number, error: Error) =>
 
 export function fetchViewerContext(id: number, signal?: AbortSignal): Promise<TViewerContext> {
   // Quiet: the page shows 'Not found' itself.
-  return apiRequest(`${base(id)}/context`, { schema: ZViewerContext, signal, quiet: true });
+  return apiRequest(viewerContextPath(id), { schema: ZViewerContext, signal, quiet: true });
 }
 
 export function fetchViewerAnnotations(id: number, signal?: AbortSignal): Promise<TViewerAnnotations> {

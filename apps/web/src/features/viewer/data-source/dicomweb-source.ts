@@ -1,15 +1,17 @@
-import { TAG, numberOf, textOf, type TDicomJson } from './dicom-json';
-import { buildStack, dicomwebRoot, type TStackInstance } from './image-ids';
 import { isDecodableSyntax } from '@radflow/core';
+import { earlyChainAsked, takeEarly } from '../../../lib/early-responses';
+import { TAG, textOf, type TDicomJson } from './dicom-json';
+import {
+  dicomwebUrls,
+  fetchDicomJson,
+  firstImageReadsOf,
+  readDicomJson,
+  seriesSummaries,
+  type TSeriesSummary,
+} from './dicomweb-reads';
+import { buildStack, type TStackInstance } from './image-ids';
 
-/** One series of the study as the series panel lists it. */
-export interface TSeriesSummary {
-  seriesInstanceUid: string;
-  seriesNumber: number | null;
-  modality: string;
-  description: string;
-  instanceCount: number;
-}
+export type { TSeriesSummary } from './dicomweb-reads';
 
 /** A series ready for a viewport: its stack, and what the browser cannot decode in it. */
 export interface TLoadedSeries {
@@ -31,24 +33,20 @@ export interface TViewerDataSource {
   thumbnailUrl(studyInstanceUid: string, seriesInstanceUid: string): string;
 }
 
-async function fetchJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
-  const response = await fetch(url, {
-    credentials: 'same-origin',
-    headers: { Accept: 'application/dicom+json' },
-    ...(signal ? { signal } : {}),
-  });
-  if (response.status === 204) return [];
-  if (!response.ok) throw new Error(`${response.status} ${response.statusText} for ${url}`);
-  return (await response.json()) as TDicomJson[];
-}
-
 /** Answers asked for ahead of the viewer (warmStudy), each handed to the first reader only. */
 const warmed = new Map<string, Promise<TDicomJson[]>>();
 /** An answer nobody read by then (the study was refused, another series opened) is dropped. */
 const WARM_TTL_MS = 30_000;
 
+/** The page's early answer to this URL (app/early/early-requests.ts) if it came, else a fetch. */
+async function readJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
+  const early = await takeEarly(url);
+  if (!early) return fetchDicomJson(url, signal);
+  return 'json' in early ? (early.json as TDicomJson[]) : readDicomJson(early.response);
+}
+
 function warm(url: string): Promise<TDicomJson[]> {
-  const answer = fetchJson(url);
+  const answer = readJson(url);
   // A failure is the reader's to see (getJson hands the same promise on), not an unhandled one.
   answer.catch(() => undefined);
   warmed.set(url, answer);
@@ -64,37 +62,7 @@ function getJson(url: string, signal?: AbortSignal): Promise<TDicomJson[]> {
     warmed.delete(url);
     return early;
   }
-  return fetchJson(url, signal);
-}
-
-const bySeriesNumber = (a: TSeriesSummary, b: TSeriesSummary) =>
-  (a.seriesNumber ?? Number.MAX_SAFE_INTEGER) - (b.seriesNumber ?? Number.MAX_SAFE_INTEGER) ||
-  a.seriesInstanceUid.localeCompare(b.seriesInstanceUid);
-
-function seriesSummaries(found: TDicomJson[]): TSeriesSummary[] {
-  return found
-    .map((s) => ({
-      seriesInstanceUid: textOf(s, TAG.seriesInstanceUid),
-      seriesNumber: numberOf(s, TAG.seriesNumber),
-      modality: textOf(s, TAG.modality),
-      description: textOf(s, TAG.seriesDescription),
-      instanceCount: numberOf(s, TAG.numberOfSeriesRelatedInstances) ?? 0,
-    }))
-    .sort(bySeriesNumber);
-}
-
-function urlsOf(origin: string) {
-  const root = dicomwebRoot(origin);
-  const e = encodeURIComponent;
-  const study = (uid: string) => `${root}/studies/${e(uid)}`;
-  const series = (studyUid: string, seriesUid: string) => `${study(studyUid)}/series/${e(seriesUid)}`;
-  return {
-    root,
-    seriesList: (studyUid: string) => `${study(studyUid)}/series`,
-    series,
-    metadata: (studyUid: string, seriesUid: string) => `${series(studyUid, seriesUid)}/metadata`,
-    instances: (studyUid: string, seriesUid: string) => `${series(studyUid, seriesUid)}/instances`,
-  };
+  return readJson(url, signal);
 }
 
 /** The first series of a study as warmStudy asked for it: its summary and metadata. */
@@ -121,15 +89,19 @@ export function warmStudy(
   if (!studyInstanceUid) return Promise.resolve(null);
   const known = warmedFirstSeries.get(studyInstanceUid);
   if (known) return known;
-  const urls = urlsOf(origin);
-  const firstSeries = warm(urls.seriesList(studyInstanceUid)).then(async (found) => {
-    const summary = seriesSummaries(found)[0];
-    if (!summary) return null;
-    // The instances (stored syntaxes) are the viewport's; the first image needs the metadata only.
-    void warm(urls.instances(studyInstanceUid, summary.seriesInstanceUid));
-    const metadata = await warm(urls.metadata(studyInstanceUid, summary.seriesInstanceUid));
-    return { summary, metadata };
-  });
+  const urls = dicomwebUrls(origin);
+  // The page's early reads of this study (app/early/early-requests.ts), if any, are taken over once
+  // they have asked for all they will: not asked a second time beside them.
+  const firstSeries = earlyChainAsked(firstImageReadsOf(studyInstanceUid))
+    .then(() => warm(urls.seriesList(studyInstanceUid)))
+    .then(async (found) => {
+      const summary = seriesSummaries(found)[0];
+      if (!summary) return null;
+      // The instances (stored syntaxes) are the viewport's; the first image needs the metadata only.
+      void warm(urls.instances(studyInstanceUid, summary.seriesInstanceUid));
+      const metadata = await warm(urls.metadata(studyInstanceUid, summary.seriesInstanceUid));
+      return { summary, metadata };
+    });
   const settled = firstSeries.catch(() => null);
   warmedFirstSeries.set(studyInstanceUid, settled);
   setTimeout(() => {
@@ -144,7 +116,7 @@ export function warmStudy(
  * through the image ids.
  */
 export function createDicomwebSource(origin: string = window.location.origin): TViewerDataSource {
-  const urls = urlsOf(origin);
+  const urls = dicomwebUrls(origin);
   const { root } = urls;
   return {
     async listSeries(studyInstanceUid) {

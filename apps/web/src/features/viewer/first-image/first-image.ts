@@ -1,4 +1,6 @@
+import { takeEarlyResponse } from '../../../lib/early-responses';
 import { TAG, numbersOf } from '../data-source/dicom-json';
+import { fetchFrame } from '../data-source/dicomweb-reads';
 import { warmStudy, type TSeriesSummary } from '../data-source/dicomweb-source';
 import { buildStack, dicomwebRoot } from '../data-source/image-ids';
 import { firstPartOf, previewPixels, syntaxOfContentType, type TPreviewPixels } from './native-frame';
@@ -29,9 +31,6 @@ export type TFirstImageState =
   | { status: 'ready'; image: TFirstImage }
   /** Not previewed (a syntax or photometry it does not decode, a failed read, no image). */
   | { status: 'none'; reason: string };
-
-/** Cornerstone's wadors loader's Accept (a frame's answer is the same whoever asks). */
-export const FRAME_ACCEPT = 'multipart/related; type=application/octet-stream; transfer-syntax=*';
 
 let studyShown: string | null = null;
 let state: TFirstImageState = { status: 'none', reason: 'not started' };
@@ -95,10 +94,9 @@ async function loadFirstImage(studyInstanceUid: string, origin: string): Promise
   const instance = stack[0];
   const imageId = instance?.imageIds[0];
   if (!instance || !imageId) return { status: 'none', reason: 'the first series has no image' };
-  const response = await fetch(imageId.slice('wadors:'.length), {
-    credentials: 'same-origin',
-    headers: { Accept: FRAME_ACCEPT },
-  });
+  const frameUrl = imageId.slice('wadors:'.length);
+  // The page's early requests asked for this frame already when it opened on this study.
+  const response = (await takeEarlyResponse(frameUrl)) ?? (await fetchFrame(frameUrl));
   if (!response.ok) return { status: 'none', reason: `the frame answered ${response.status}` };
   const part = firstPartOf(
     response.headers.get('content-type') ?? '',

@@ -1,0 +1,19 @@
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { PlaceholderPage } from './PlaceholderPage';
+import { PLACEHOLDER_PATHS } from './placeholder-paths';
+import { PLACEHOLDER_SCREENS } from './placeholder-screens';
+
+describe('PlaceholderPage', () => {
+  it('says, for its path, what the screen will hold and which issue brings it', () => {
+    render(<PlaceholderPage path="/summary" />);
+    expect(screen.getByRole('heading', { name: 'Report summary' }).textContent).toBe('Report summary');
+    expect(screen.getByTestId('placeholder-note').textContent).toBe(
+      'Report summary — arrives with a later issue (summaries and report search).',
+    );
+  });
+
+  it('has a screen for every routed path, and no other', () => {
+    expect(Object.keys(PLACEHOLDER_SCREENS).sort()).toEqual([...PLACEHOLDER_PATHS].sort());
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * The paths of the screens later issues build (placeholder-screens.ts says what each will be): the
+ * app's routes need only these, so the screens' texts load with the placeholder page, not the shell.
+ */
+export const PLACEHOLDER_PATHS = [
+  '/summary',
+  '/search-page/summary',
+  '/summary-admin',
+  '/search-page',
+  '/manage-tele-pricing',
+  '/manage-tele-invoice',
+  '/manage-patient',
+  '/manage-customer-report',
+  '/signup',
+  '/pacs-router',
+  '/lab/registration',
+  '/lab/create-bill/:id?',
+  '/lab/test',
+  '/lab/summary',
+  '/lab/edit-referring-doctor',
+  '/lab/edit-patient-details',
+  '/lab/lab-bill-test',
+  '/admin-page/billing',
+  '/admin-page/billing-dashboard',
+  '/admin-page/sales-dashboard',
+  '/admin-page/dashboard',
+  '/admin-page/eskag-dashboard',
+  '/page/dashboard',
+] as const;
+
+export type TPlaceholderPath = (typeof PLACEHOLDER_PATHS)[number];

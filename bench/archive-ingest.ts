@@ -13,6 +13,7 @@
  * Build the server first: npm run build -w @radflow/server
  * Usage: npx tsx bench/archive-ingest.ts [--slices 500] [--batch 50] [--database-url postgres://…/db]
  *          [--out file.json] [--cpu-prof] [--skip-orthanc] [--server-bundle path/main.js]
+ *          [--only cstore,stow,concurrent] [--rounds N]
  * --server-bundle: another build of the server (before/after comparisons); it must sit one level
  *   below apps/server, like dist/, so that its migrations resolve.
  * --database-url: a fresh, empty database (the server migrates and seeds it).
@@ -55,6 +56,20 @@ const cpuProf = args.includes('--cpu-prof');
 const skipOrthanc = args.includes('--skip-orthanc');
 const serverBundle = valueOf('--server-bundle');
 const seriesDir = valueOf('--series-dir');
+/** --only cstore,stow,concurrent: run just these phases (default all three). */
+const only = new Set((valueOf('--only') ?? 'cstore,stow,concurrent').split(',').map((p) => p.trim()));
+for (const phase of only)
+  if (!['cstore', 'stow', 'concurrent'].includes(phase))
+    throw new Error(`--only takes cstore, stow and concurrent, not ${phase}`);
+/**
+ * --rounds N (1–5): the one-association C-STORE phase N times, Radflow and Orthanc alternating,
+ * each round on a series of its own (the concurrent phase's series after the first): A/B figures
+ * from one minute.
+ */
+const rounds = Number(valueOf('--rounds') ?? 1);
+if (!Number.isInteger(rounds) || rounds < 1 || rounds > 5) throw new Error('--rounds must be 1–5');
+if (rounds > 1 && only.has('concurrent'))
+  throw new Error('--rounds uses the concurrent phase series: add --only cstore (or cstore,stow)');
 if (!Number.isInteger(slices) || slices < 1 || !Number.isInteger(batchSize) || batchSize < 1)
   throw new Error('--slices and --batch must be positive integers');
 
@@ -282,8 +297,9 @@ async function main(): Promise<void> {
     };
 
     // 1. C-STORE, one association each
-    {
-      const s = series.cstore!;
+    const cstoreSeries = ['cstore', ...Array.from({ length: CONCURRENT }, (_, i) => `c${i}`)];
+    for (let round = 0; only.has('cstore') && round < rounds; round++) {
+      const s = series[cstoreSeries[round]!]!;
       rss.reset();
       const cpuFrom = await cpuMs(radflowPid);
       started = performance.now();
@@ -303,7 +319,7 @@ async function main(): Promise<void> {
         orthancRate = { ...rate(orthancSeconds), peakRssMb: rss.peakMb('orthanc') };
       }
       figures.push({
-        measurement: 'C-STORE storescu, 1 association',
+        measurement: `C-STORE storescu, 1 association${rounds > 1 ? ` (round ${round + 1})` : ''}`,
         instances: slices,
         radflow: { ...rate(seconds), peakRssMb: radflowPeak, cpuMsPerInstance },
         orthanc: orthancRate,
@@ -323,6 +339,7 @@ async function main(): Promise<void> {
       ['stowBatched', batchSize, `STOW-RS, ${batchSize} files a request`],
       ['stowSingle', slices, `STOW-RS, 1 request of ${slices} files`],
     ] as const) {
+      if (!only.has('stow')) break;
       const s = series[phase]!;
       rss.reset();
       const cpuFrom = await cpuMs(radflowPid);
@@ -350,7 +367,7 @@ async function main(): Promise<void> {
     }
 
     // 3. four storescu at once, each its own study
-    {
+    if (only.has('concurrent')) {
       const studies = Array.from({ length: CONCURRENT }, (_, i) => series[`c${i}`]!);
       const concurrent = async (port: number, calledAet: string) => {
         const begun = performance.now();
@@ -395,6 +412,7 @@ async function main(): Promise<void> {
 
     // ------------------------------------------------------------ report
     const date = new Date().toISOString();
+    const cstoreFigures = figures.filter((f) => f.measurement.startsWith('C-STORE storescu, 1 association'));
     const summary = {
       date,
       slices,
@@ -405,13 +423,19 @@ async function main(): Promise<void> {
       figures,
       memory,
       aims: {
-        cstoreAtLeastOrthanc: figures[0]!.orthanc
-          ? figures[0]!.radflow.instancesPerSecond >= figures[0]!.orthanc.instancesPerSecond
+        cstoreAtLeastOrthanc: cstoreFigures.some((f) => f.orthanc)
+          ? cstoreFigures.every(
+              (f) => !f.orthanc || f.radflow.instancesPerSecond >= f.orthanc.instancesPerSecond,
+            )
           : null,
-        stowAtLeastOrthanc: figures
-          .filter((f) => f.measurement.startsWith('STOW'))
-          .every((f) => !f.orthanc || f.radflow.instancesPerSecond >= f.orthanc.instancesPerSecond),
-        peakRssUnder400Mb: (figures.at(-1)!.radflow.peakRssMb ?? Infinity) < 400,
+        stowAtLeastOrthanc: only.has('stow')
+          ? figures
+              .filter((f) => f.measurement.startsWith('STOW'))
+              .every((f) => !f.orthanc || f.radflow.instancesPerSecond >= f.orthanc.instancesPerSecond)
+          : null,
+        peakRssUnder400Mb: only.has('concurrent')
+          ? (figures.at(-1)!.radflow.peakRssMb ?? Infinity) < 400
+          : null,
       },
     };
     out('');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -47,6 +48,11 @@ describe('C-STORE SCP with DCMTK', () => {
     expect(study).toMatchObject({ centerId: center.id, seriesCount: 2, instanceCount: 4 });
     const rows = await t.db.select().from(instances).where(eq(instances.studyId, study!.id));
     expect(rows.every((r) => r.source === 'DIMSE' && r.callingAet === AET)).toBe(true);
+    // The hash made while receiving is the stored file's.
+    for (const row of rows) {
+      const stored = await t.app.ctx.blobs.read(row.blobKey);
+      expect(row.sha256, row.sopInstanceUid).toBe(createHash('sha256').update(stored).digest('hex'));
+    }
     const [report] = await t.db.select().from(reportStatuses).where(eq(reportStatuses.studyId, study!.id));
     const [event] = await t.db.select().from(studyEvents).where(eq(studyEvents.reportStatusId, report!.id));
     expect(event).toMatchObject({ eventType: 'STUDY_CREATED', actorLabel: AET });

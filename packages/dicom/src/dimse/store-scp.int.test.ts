@@ -1,5 +1,6 @@
 // The C-STORE/C-ECHO SCP against DCMTK's echoscu and storescu (config-file profile proposing every
 // syntax of the corpus) and against our own SCU; all on 127.0.0.1 with TCP_NODELAY=1.
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -263,6 +264,54 @@ describe('C-STORE SCP receive buffer', () => {
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await small.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('hashes each instance as it arrives (the sha256 of its bytes and of its file) and offers its own maximum PDU, whatever storescu offers', async () => {
+    const limit = 64 * 1024;
+    const dir = await mkdtemp(join(tmpdir(), 'radflow-scp-hash-'));
+    const received: Array<{ sha256?: string; bytes?: Uint8Array; file: Uint8Array }> = [];
+    const hashing = await startStoreScp({
+      aeTitle: AET,
+      port: 0,
+      tempDir: dir,
+      // Small instances in memory (bytes and file), large ones streamed to the file: both hashed.
+      inMemoryMaxBytes: limit,
+      sha256WhileReceiving: () => true,
+      maxReceivePduLength: 128 * 1024,
+      onInstance: async (instance) => {
+        received.push({
+          file: new Uint8Array(await readFile(instance.filePath!)),
+          ...(instance.sha256 ? { sha256: instance.sha256 } : {}),
+          ...(instance.bytes ? { bytes: instance.bytes } : {}),
+        });
+      },
+    });
+    try {
+      const files = sendableFixtures.map(fixturePath);
+      // storescu offers 16 KB (its default); -d prints the A-ASSOCIATE-AC's maximum as theirs.
+      const run = await runStorescu({
+        host: '127.0.0.1',
+        port: hashing.port,
+        callingAet: 'STORESCU',
+        calledAet: AET,
+        files,
+        configFile: profilePath,
+        extraArgs: ['-nh', '-d'],
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const offered = [...`${run.stdout}${run.stderr}`.matchAll(/Their Max PDU Receive Size:\s+(\d+)/g)];
+      expect(offered.map((m) => Number(m[1]))).toContain(128 * 1024);
+      expect(received).toHaveLength(files.length);
+      const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+      for (const [index, got] of received.entries()) {
+        expect(got.sha256, sendableFixtures[index]!.path).toBe(hex(got.file));
+        if (got.bytes) expect(got.sha256).toBe(hex(got.bytes));
+      }
+      expect(received.some((r) => r.bytes) && received.some((r) => !r.bytes)).toBe(true);
+    } finally {
+      await hashing.close();
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);

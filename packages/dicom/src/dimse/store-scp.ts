@@ -5,7 +5,7 @@
  * header we write (ARCHITECTURE §4). Sockets have Nagle off. With `find`, the same SCP answers
  * C-FIND (find-scp.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
@@ -71,6 +71,11 @@ export type ReceivedInstance = ReceivedInstanceInfo &
 export interface ReceivedInstanceInfo {
   /** Bytes of the instance (file meta header included). */
   readonly size: number;
+  /**
+   * sha256 (hex) of the instance's bytes (file meta header included, as in `bytes` and the file),
+   * made as they arrived, when `sha256WhileReceiving` asked for it.
+   */
+  readonly sha256?: string;
   /** `performance.now()` when its command set and its last data byte arrived (for timing). */
   readonly commandAt?: number;
   readonly receivedAt?: number;
@@ -133,6 +138,17 @@ export interface StoreScpOptions {
    * `onInstance` on (and gives them back to its allocator).
    */
   readonly allocateBytes?: (length: number) => Uint8Array;
+  /**
+   * Hash each instance (sha256 of the Part 10 bytes) fragment by fragment as it arrives, so the
+   * hashing overlaps the wait for the network instead of following it; asked once per instance,
+   * when its command set arrives. Default false.
+   */
+  readonly sha256WhileReceiving?: boolean | (() => boolean);
+  /**
+   * The Maximum Length of the P-DATA-TF PDUs we receive (PS3.8 Annex D.1), sent in the
+   * A-ASSOCIATE-AC; default {@link DEFAULT_MAX_RECEIVE_PDU}. What we send stays within the peer's.
+   */
+  readonly maxReceivePduLength?: number;
   /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
   readonly maxAssociations?: number;
   /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
@@ -169,6 +185,8 @@ interface Incoming {
   readonly sink: ReceiveSink;
   readonly transferSyntaxUid: string;
   size: number;
+  /** Set once the data set is complete, when it was hashed as it arrived. */
+  sha256?: string;
   /** Set once the file is complete, when the instance was kept in memory. */
   bytes?: Uint8Array;
   /** No file was written: `bytes` is the instance. */
@@ -179,6 +197,12 @@ interface Incoming {
 }
 
 const DEFAULT_IN_MEMORY_MAX_BYTES = 16 * 2 ** 20;
+/**
+ * Our maximum receive PDU (dcmjs-dimse's own default). A sender cuts each instance into PDUs of at
+ * most this length: DCMTK's storescu sends 16 KB PDUs to a peer that offers 16 KB (a 0.5 MB slice
+ * = 32 PDUs, each a header to read and a PDV to cut), two at 256 KB. 1 MB measured no better.
+ */
+export const DEFAULT_MAX_RECEIVE_PDU = 256 * 1024;
 
 /**
  * Where dcmjs-dimse puts a C-STORE data set, fragment by fragment. Fragments are kept in memory
@@ -194,6 +218,8 @@ class ReceiveSink extends Writable {
   private file: WriteStream | undefined;
   private paused = false;
   private ended = false;
+  /** Hashes every byte in order as it arrives (`sha256WhileReceiving`). */
+  private hash: Hash | undefined;
   /** Settles when the file is complete (or failed: see `incoming.error`). */
   readonly done: Promise<void>;
   private finish!: () => void;
@@ -205,15 +231,18 @@ class ReceiveSink extends Writable {
     private readonly maxInMemory: number,
     private readonly withoutFile: boolean,
     private readonly allocate?: (length: number) => Uint8Array,
+    hashing = false,
   ) {
     super();
     this.done = new Promise<void>((resolve) => (this.finish = resolve));
     this.chunks.push(header);
     this.length = header.length;
+    if (hashing) this.hash = createHash('sha256').update(header);
   }
 
   override write(chunk: Uint8Array): boolean {
     this.length += chunk.length;
+    this.hash?.update(chunk);
     if (this.file) {
       this.toFile(chunk);
       return true;
@@ -247,6 +276,8 @@ class ReceiveSink extends Writable {
 
   override end(): this {
     this.ended = true;
+    if (this.hash) (this.incoming as Incoming).sha256 = this.hash.digest('hex');
+    this.hash = undefined;
     if (this.file) {
       this.file.end();
       return this;
@@ -288,6 +319,7 @@ class ReceiveSink extends Writable {
   /** The connection ended mid-instance: drop what was received. */
   discard(): Promise<void> {
     this.chunks = [];
+    this.hash = undefined;
     if (this.file) this.file.destroy();
     else if (!this.ended) this.finish();
     return this.done;
@@ -330,6 +362,8 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   const maxAssociations = options.maxAssociations ?? 32;
   const inMemoryMaxBytes = options.inMemoryMaxBytes ?? DEFAULT_IN_MEMORY_MAX_BYTES;
   const inMemoryWithoutFile = options.inMemoryWithoutFile ?? false;
+  const sha256WhileReceiving = options.sha256WhileReceiving ?? false;
+  const maxReceivePduLength = options.maxReceivePduLength ?? DEFAULT_MAX_RECEIVE_PDU;
   const log = options.logger;
   const ownTempDir = options.tempDir === undefined;
   const tempDir = options.tempDir ?? (await mkdtemp(join(tmpdir(), 'radflow-scp-')));
@@ -505,7 +539,20 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       for (const { id } of association.getPresentationContexts()) {
         this.negotiate(association.getPresentationContext(id));
       }
-      this.sendAssociationAccept();
+      // dcmjs-dimse keeps one Maximum Length per association: it answers min(the peer's, its own)
+      // in the A-ASSOCIATE-AC and cuts what it sends to it. The AC is to carry what WE receive
+      // (PS3.8 D.1; a storescu offering 16 KB would otherwise send us 16 KB PDUs), what we send
+      // must stay within what the peer receives: ours for the AC (written at once), then the peer's.
+      const peerMaxPduLength = association.getMaxPduLength();
+      association.setMaxPduLength(maxReceivePduLength);
+      const libraryMax = dimse.Implementation.getMaxPduLength();
+      dimse.Implementation.setMaxPduLength(maxReceivePduLength);
+      try {
+        this.sendAssociationAccept();
+      } finally {
+        dimse.Implementation.setMaxPduLength(libraryMax);
+        association.setMaxPduLength(peerMaxPduLength);
+      }
     }
 
     /** Verification: an uncompressed syntax; storage: the first proposed syntax we know, as it is. */
@@ -621,6 +668,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         inMemoryMaxBytes,
         inMemoryWithoutFile,
         options.allocateBytes,
+        typeof sha256WhileReceiving === 'function' ? sha256WhileReceiving() : sha256WhileReceiving,
       );
       const incoming = Object.assign(partial, { sink }) as Incoming;
       this.unfinished.add(incoming);
@@ -681,6 +729,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         try {
           const common = {
             size: incoming.size,
+            ...(incoming.sha256 ? { sha256: incoming.sha256 } : {}),
             ...(incoming.commandAt !== undefined && incoming.receivedAt !== undefined
               ? { commandAt: incoming.commandAt, receivedAt: incoming.receivedAt }
               : {}),

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
 import { createFindService } from './c-find.js';
-import { type IngestFailureCode, ingestInstance } from './ingest.js';
+import { type IngestFailureCode, hashWhileReceiving, ingestInstance } from './ingest.js';
 import { phaseClock } from './ingest-phases.js';
 import { SharedBytesPool } from './shared-bytes.js';
 
@@ -79,6 +79,8 @@ export async function startDicomServices(
     // An instance received in memory goes to the store from there: no temp file written and linked.
     inMemoryWithoutFile: ctx.blobs.putBytes !== undefined,
     allocateBytes: (length) => sharedBytes.allocate(length),
+    // A lone association's instance is hashed while the next network read is awaited, not after.
+    sha256WhileReceiving: () => hashWhileReceiving(ctx),
     ...(log ? { logger: log } : {}),
     find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
@@ -95,11 +97,14 @@ export async function startDicomServices(
       const result = await ingestInstance(
         ctx,
         // Bytes alone (received in memory), or the file (moved into the store) with its bytes when kept.
-        instance.filePath === undefined
-          ? { bytes: instance.bytes }
-          : instance.bytes
-            ? { filePath: instance.filePath, bytes: instance.bytes }
-            : { filePath: instance.filePath },
+        {
+          ...(instance.filePath === undefined
+            ? { bytes: instance.bytes }
+            : instance.bytes
+              ? { filePath: instance.filePath, bytes: instance.bytes }
+              : { filePath: instance.filePath }),
+          ...(instance.sha256 ? { sha256: instance.sha256 } : {}),
+        },
         { centerId, source: 'DIMSE', callingAet: instance.callingAet },
       );
       // Over: the worker answered and the blob write settled. After a storage failure a write

@@ -45,6 +45,8 @@ export type IngestPhase =
   /** waiting for an ingest worker's parse, sha256 and JSON (read too, for a file) */
   | 'worker'
   | 'blobWrite'
+  /** from the blob write's start until the blob is durable (its syncs run beside the next phases) */
+  | 'blobDurable'
   | 'blobDurableWait'
   | 'indexStatements'
   | 'commit'
@@ -82,6 +84,13 @@ class PhaseClock {
       means.processCpu = Math.round(((cpu.process - last.process) / REPORT_EVERY) * 100) / 100;
     }
     this.cpuAtLastReport = cpu;
+    // Where the memory is at report time (MB): V8's heap, buffers outside it, the whole process.
+    const memory = process.memoryUsage();
+    const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+    means.rssMb = mb(memory.rss);
+    means.heapUsedMb = mb(memory.heapUsed);
+    means.heapTotalMb = mb(memory.heapTotal);
+    means.externalMb = mb(memory.external);
     process.stderr.write(`${JSON.stringify({ ingestPhases: means, instances: this.instances })}\n`);
     this.sums = new Map();
     this.counts = new Map();

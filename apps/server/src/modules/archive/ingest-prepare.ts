@@ -143,22 +143,29 @@ export function metadataOf(parsed: ParsedInstance): string | IngestFailure {
   }
 }
 
-/** sha256 and metadata of a parsed instance; the JSON first, so a data set it refuses costs no hash. */
-export function digest(parsed: ParsedInstance, bytes: Uint8Array): Digest {
+/**
+ * sha256 and metadata of a parsed instance; the JSON first, so a data set it refuses costs no hash.
+ * `sha256`: the hash of exactly these bytes when already made (the C-STORE SCP hashes as it receives).
+ */
+export function digest(parsed: ParsedInstance, bytes: Uint8Array, sha256?: string): Digest {
   const metadata = metadataOf(parsed);
   if (typeof metadata !== 'string') return metadata;
-  return { sha256: sha256Of(bytes), metadata };
+  return { sha256: sha256 ?? sha256Of(bytes), metadata };
 }
 
 /** Everything an ingest needs of its bytes, in one go (what an ingest worker answers). */
 export type Preparation = { prepared: PreparedInstance; digest: Digest } | IngestFailure;
 
-export function prepareInstance(bytes: Uint8Array, requireStudyInstanceUid?: string | null): Preparation {
+export function prepareInstance(
+  bytes: Uint8Array,
+  requireStudyInstanceUid?: string | null,
+  sha256?: string,
+): Preparation {
   const parsedOrFailure = parseForIngest(bytes);
   if ('ok' in parsedOrFailure) return parsedOrFailure;
   const { parsed, prepared } = parsedOrFailure;
   // A refused instance (another study than the STOW path's) is not worth hashing.
   if (requireStudyInstanceUid && prepared.studyInstanceUid !== requireStudyInstanceUid)
     return { prepared, digest: { sha256: '', metadata: '' } };
-  return { prepared, digest: digest(parsed, bytes) };
+  return { prepared, digest: digest(parsed, bytes, sha256) };
 }

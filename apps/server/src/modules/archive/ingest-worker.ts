@@ -14,6 +14,8 @@ export interface PrepareRequest {
   filePath?: string;
   bytes?: Uint8Array;
   requireStudyInstanceUid?: string | null;
+  /** The bytes' sha256 when the sender already made it (hashed as received). */
+  sha256?: string;
 }
 
 export type PrepareAnswer =
@@ -63,7 +65,7 @@ function prepare(request: PrepareRequest): Preparation {
     return fail('STORAGE', `The received file cannot be read: ${(error as Error).message}`);
   }
   try {
-    return prepareInstance(bytes, request.requireStudyInstanceUid);
+    return prepareInstance(bytes, request.requireStudyInstanceUid, request.sha256);
   } catch (error) {
     // prepareInstance turns bad input into failures: this is a bug, still answered.
     return fail('INVALID', `The file cannot be read as DICOM: ${(error as Error).message}`);

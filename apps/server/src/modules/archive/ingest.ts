@@ -163,6 +163,15 @@ function workersFor(ctx: AppContext): boolean {
   return use;
 }
 
+/**
+ * Whether the C-STORE SCP should hash an instance on this thread as its bytes arrive (they then
+ * overlap the wait for the network): yes unless the ingest workers would do it off this thread,
+ * i.e. when other ingests are under way on a database that uses them.
+ */
+export function hashWhileReceiving(ctx: AppContext): boolean {
+  return ingestsInFlight === 0 || !workersFor(ctx);
+}
+
 /** An instance parsed, and its bytes when this thread has them; the digest when already made. */
 interface Prepared {
   prepared: PreparedInstance;
@@ -178,7 +187,7 @@ interface Prepared {
  */
 async function prepare(
   ctx: AppContext,
-  input: { filePath?: string; bytes?: Uint8Array },
+  input: IngestInput,
   opts: IngestOptions,
 ): Promise<Prepared | IngestFailure> {
   const clock = phaseClock;
@@ -189,6 +198,7 @@ async function prepare(
       ingestsInFlight > 1
         ? ingestPool.prepare({
             ...(input.bytes ? { bytes: input.bytes } : { filePath: input.filePath! }),
+            ...(input.sha256 ? { sha256: input.sha256 } : {}),
             requireStudyInstanceUid: opts.requireStudyInstanceUid ?? null,
           })
         : (ingestPool.warm(), null);
@@ -227,7 +237,7 @@ async function prepare(
   const parsed = parseForIngest(bytes);
   clock?.add('parse', performance.now() - mark);
   if ('ok' in parsed) return parsed;
-  return { prepared: parsed.prepared, bytes, makeDigest: () => digest(parsed.parsed, bytes) };
+  return { prepared: parsed.prepared, bytes, makeDigest: () => digest(parsed.parsed, bytes, input.sha256) };
 }
 
 /**
@@ -239,7 +249,9 @@ async function prepare(
  */
 export async function ingestInstance(
   ctx: AppContext,
-  input: { filePath: string; bytes?: Uint8Array } | { bytes: Uint8Array; filePath?: undefined },
+  input:
+    | { filePath: string; bytes?: Uint8Array; sha256?: string }
+    | { bytes: Uint8Array; filePath?: undefined; sha256?: string },
   opts: IngestOptions,
 ): Promise<IngestResult> {
   ingestsInFlight++;
@@ -250,9 +262,19 @@ export async function ingestInstance(
   }
 }
 
+/**
+ * `sha256`, when given, is the hash of the instance's bytes (`bytes`, or the file's): the C-STORE
+ * SCP makes it as they arrive.
+ */
+interface IngestInput {
+  filePath?: string;
+  bytes?: Uint8Array;
+  sha256?: string;
+}
+
 async function ingestPrepared(
   ctx: AppContext,
-  input: { filePath?: string; bytes?: Uint8Array },
+  input: IngestInput,
   opts: IngestOptions,
 ): Promise<IngestResult> {
   const clock = phaseClock;
@@ -302,12 +324,23 @@ async function ingestPrepared(
       // (a lone ingest), and while the index statements run: only the commit waits for them.
       durable = isOurTemp ? ctx.blobs.putFile(key, input.filePath!) : putBytes!(key, preparation.bytes!);
       durable.catch(() => undefined);
+      if (clock) {
+        const writeStarted = mark;
+        void durable.then(
+          () => clock.add('blobDurable', performance.now() - writeStarted),
+          () => undefined,
+        );
+      }
       lap('blobWrite');
       made = preparation.digest ?? preparation.makeDigest!();
+      // The parsed data set (hundreds of small objects) is not needed past here: let it die young
+      // instead of surviving into the old generation while the commit is awaited.
+      preparation.makeDigest = undefined;
       lap('digest');
       if ('ok' in made || opts.reportStatusId != null) await durable;
     } else {
       made = preparation.digest ?? preparation.makeDigest!();
+      preparation.makeDigest = undefined;
       if (!('ok' in made)) {
         // put hashes what it writes; the file (not one of ours) is copied, never moved.
         const body = preparation.bytes ?? (await readWhole(input.filePath!));

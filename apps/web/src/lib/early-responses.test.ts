@@ -83,4 +83,14 @@ describe('early responses', () => {
     loaded();
     expect(await (await taking)?.json()).toEqual({ id: 2 });
   });
+
+  it('does not wait for an early script that never comes', async () => {
+    vi.useFakeTimers();
+    (window as unknown as { __radflowEarlyScript?: Promise<void> }).__radflowEarlyScript = new Promise<void>(
+      () => undefined,
+    );
+    const taking = takeEarlyResponse('/api/user/');
+    await vi.advanceTimersByTimeAsync(3_001);
+    expect(await taking).toBeUndefined();
+  });
 });

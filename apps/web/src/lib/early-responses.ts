@@ -17,6 +17,16 @@ import { earlyScriptLoaded } from './early-script';
  * before it looks, so it never asks beside an early request that had not started yet.
  */
 
+/** A loader's script that has not come by then (a stalled request) is not waited for any longer. */
+const SCRIPT_WAIT_MS = 3_000;
+
+/** Settles when the early script has run, failed to load, or is late (at once on other pages). */
+async function scriptSettled(): Promise<void> {
+  const loaded = earlyScriptLoaded();
+  if (!loaded) return;
+  await Promise.race([loaded, new Promise<void>((done) => setTimeout(done, SCRIPT_WAIT_MS))]);
+}
+
 /** An answer nobody read by then (a refused study, another page) is dropped. */
 export const EARLY_TTL_MS = 30_000;
 
@@ -84,7 +94,7 @@ export function rememberEarlyJson(url: string, answer: Promise<unknown>): void {
 export async function takeEarly(
   url: string,
 ): Promise<{ response: Response } | { json: unknown } | undefined> {
-  await earlyScriptLoaded();
+  await scriptSettled();
   const entry = take(url);
   if (!entry) return undefined;
   if (entry.kind === 'json') {
@@ -117,7 +127,7 @@ const CHAIN_WAIT_MS = 5_000;
 
 /** Settles once the named early chain has asked for everything it will (at once if there is none). */
 export async function earlyChainAsked(name: string): Promise<void> {
-  await earlyScriptLoaded();
+  await scriptSettled();
   const chain = store()?.chains.get(name);
   if (!chain) return;
   await Promise.race([chain, new Promise<void>((done) => setTimeout(done, CHAIN_WAIT_MS))]);

@@ -4,7 +4,9 @@
  * on a temp PGlite, or on PostgreSQL with DATABASE_URL, listening on 127.0.0.1) and stored into
  * Orthanc with its DICOMweb plugin; then, over HTTP on both:
  *   series /metadata  and  /frames/1 of the middle instance
- * are timed (wall time of the whole answer at the client, after warm-up). Prints median and 95th.
+ * are timed, and our viewer's first-image answer (the first slice's metadata and frame in one
+ * request, /api/viewer/studies/{study}/first-image; Orthanc has none: its row is the viewer's
+ * DICOMweb way to the same image, series list + series metadata + one frame, one after the other) (wall time of the whole answer at the client, after warm-up). Prints median and 95th.
  * Usage: npx tsx bench/dicomweb-retrieve.ts [--slices 500] [--runs 40] [--json]
  */
 import { execFileSync } from 'node:child_process';
@@ -64,12 +66,13 @@ async function time(url: string, headers: Record<string, string>): Promise<{ ms:
   return { ms, bytes: body.byteLength };
 }
 
-async function measure(url: string, headers: Record<string, string>) {
-  for (let i = 0; i < 3; i++) await time(url, headers);
+/** Median and 95th percentile of `runs` timed calls, after 3 warm-ups. */
+async function sampled(once: () => Promise<{ ms: number; bytes: number }>) {
+  for (let i = 0; i < 3; i++) await once();
   const samples: number[] = [];
   let bytes = 0;
   for (let i = 0; i < runs; i++) {
-    const run = await time(url, headers);
+    const run = await once();
     samples.push(run.ms);
     bytes = run.bytes;
   }
@@ -77,6 +80,21 @@ async function measure(url: string, headers: Record<string, string>) {
   const pick = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] as number;
   return { median: pick(0.5), p95: pick(0.95), bytes };
 }
+
+const measure = (url: string, headers: Record<string, string>) => sampled(() => time(url, headers));
+
+/** Requests made one after the other (each needs the answer before it), timed together. */
+const measureChain = (urls: readonly string[], lastHeaders: Record<string, string>) =>
+  sampled(async () => {
+    let ms = 0;
+    let bytes = 0;
+    for (const [i, url] of urls.entries()) {
+      const run = await time(url, i === urls.length - 1 ? lastHeaders : {});
+      ms += run.ms;
+      bytes += run.bytes;
+    }
+    return { ms, bytes };
+  });
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'radflow-bench-wado-'));
@@ -174,6 +192,23 @@ async function main(): Promise<void> {
         what: 'one frame 512×512×16',
         who: 'Orthanc',
         ...(await measure(`${orthanc.baseUrl}/dicom-web${paths.frame}`, frameAccept)),
+      },
+      {
+        what: "viewer's first image",
+        who: 'Radflow',
+        ...(await measure(`${ours.replace(/\/dicomweb$/, '')}/viewer/studies/${studyUid}/first-image`, auth)),
+      },
+      {
+        what: "viewer's first image (DICOMweb: series list, metadata, frame)",
+        who: 'Orthanc',
+        ...(await measureChain(
+          [
+            `${orthanc.baseUrl}/dicom-web/studies/${studyUid}/series`,
+            `${orthanc.baseUrl}/dicom-web${paths.metadata}`,
+            `${orthanc.baseUrl}/dicom-web${paths.frame}`,
+          ],
+          frameAccept,
+        )),
       },
     ];
     if (asJson) {

@@ -73,6 +73,8 @@ const CHROMIUM_ARGS = [
 ];
 
 // ---------------------------------------------------------------- the same-origin proxy
+const FIRST_IMAGE_PATH = /^\/api\/viewer\/studies\/[^/]+\/first-image(\?|$)/;
+
 /**
  * One origin for the browser: /api/dicomweb/* goes to `dicomweb` (ours or Orthanc's, whose root is
  * /dicom-web), everything else to our server (the app, sign-in, the viewer context).
@@ -80,6 +82,12 @@ const CHROMIUM_ARGS = [
 async function startProxy(radflow: string, dicomweb: { base: string; orthanc: boolean }) {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
+    // Orthanc has no first-image answer (our server's, beside DICOMweb): the viewer then reads the
+    // first image through DICOMweb, as it would in front of any other archive.
+    if (dicomweb.orthanc && FIRST_IMAGE_PATH.test(url)) {
+      res.writeHead(404).end();
+      return;
+    }
     const toDicomweb = url.startsWith('/api/dicomweb/');
     const target = toDicomweb
       ? new URL(dicomweb.orthanc ? url.replace('/api/dicomweb/', '/dicom-web/') : url, dicomweb.base)
@@ -204,7 +212,7 @@ const OPENING_PHASES = () => {
         : path.startsWith('/api/dicomweb/')
           ? `dicomweb ${path.replace(/^.*\/series\/[^/]+/, 'series/…')}`
           : path.startsWith('/api/')
-            ? `api ${path}`
+            ? `api ${path.replace(/\/studies\/[^/]+/, '/studies/…')}`
             : `asset ${path.replace(/^\/assets\//, '')}`;
       return {
         what,
@@ -291,8 +299,11 @@ async function measureOnce(
     let allFramesAt = 0;
     let allFramesFetched: () => void = () => undefined;
     const allFrames = new Promise<void>((done) => (allFramesFetched = done));
-    page.on('requestfinished', (request) => {
-      if (!/\/frames\/\d/.test(request.url())) return;
+    page.on('requestfinished', async (request) => {
+      // Every slice once: the first in the first-image answer (when the server has one), the rest as frames.
+      const path = new URL(request.url()).pathname;
+      const isFirstImage = FIRST_IMAGE_PATH.test(path) && (await request.response())?.status() === 200;
+      if (!/\/frames\/\d/.test(path) && !isFirstImage) return;
       frames += 1;
       if (frames === SLICES) {
         allFramesAt = Date.now();

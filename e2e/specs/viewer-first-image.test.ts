@@ -140,7 +140,8 @@ describe('Viewer: the first image before the tools', () => {
     const windowText = (await viewer.viewport().getByTestId('overlay-window').textContent()) ?? '';
     expect(seen.window).toMatch(/W: -?\d+ L: -?\d+/);
     expect(windowText).toContain(/W: -?\d+ L: -?\d+/.exec(seen.window)?.[0] ?? 'no window');
-    // The preview's frame was handed to Cornerstone: each slice is asked for once.
+    // The preview's frame came in the first-image answer and was handed to Cornerstone: of the
+    // three slices, only the other two are asked for as frames, each once.
     const frameUrls = () =>
       doctor!.page.evaluate(() =>
         performance
@@ -148,8 +149,8 @@ describe('Viewer: the first image before the tools', () => {
           .map((e) => e.name)
           .filter((name) => /\/frames\/\d+$/.test(new URL(name).pathname)),
       );
-    await expect.poll(async () => new Set(await frameUrls()).size).toBe(3);
-    expect(await frameUrls()).toHaveLength(3);
+    await expect.poll(async () => new Set(await frameUrls()).size).toBe(2);
+    expect(await frameUrls()).toHaveLength(2);
     // The page's early requests asked for the session, the context and the study's first reads
     // before the app ran, and the app took their answers over: nothing was asked twice.
     const asked = await doctor!.page.evaluate(() =>
@@ -159,6 +160,7 @@ describe('Viewer: the first image before the tools', () => {
     const readsOf = (read: RegExp) => asked.filter((path) => read.test(path));
     expect(readsOf(/^\/api\/user\/$/)).toHaveLength(1);
     expect(readsOf(/^\/api\/viewer\/\d+\/context$/)).toHaveLength(1);
+    expect(readsOf(/^\/api\/viewer\/studies\/[^/]+\/first-image$/)).toHaveLength(1);
     expect(readsOf(new RegExp(`/studies/${study.uid.replaceAll('.', '\\.')}/series$`))).toHaveLength(1);
     expect(readsOf(/\/series\/[^/]+\/metadata$/)).toHaveLength(1);
     expect(readsOf(/\/series\/[^/]+\/instances$/)).toHaveLength(1);

@@ -56,20 +56,20 @@ describe('early responses', () => {
 
   it('lets a reader wait until a chain has asked for everything, and not at all without one', async () => {
     let finish: () => void = () => undefined;
-    rememberEarlyChain('first-image:1', new Promise<void>((done) => (finish = done)));
+    rememberEarlyChain('first-series:1', new Promise<void>((done) => (finish = done)));
     let waited = false;
-    const waiting = earlyChainAsked('first-image:1').then(() => (waited = true));
+    const waiting = earlyChainAsked('first-series:1').then(() => (waited = true));
     await Promise.resolve();
     expect(waited).toBe(false);
     finish();
     await waiting;
     expect(waited).toBe(true);
-    await expect(earlyChainAsked('first-image:2')).resolves.toBeUndefined();
+    await expect(earlyChainAsked('first-series:2')).resolves.toBeUndefined();
   });
 
   it('does not hold a reader on a failed chain', async () => {
-    rememberEarlyChain('first-image:3', Promise.reject(new Error('refused')));
-    await expect(earlyChainAsked('first-image:3')).resolves.toBeUndefined();
+    rememberEarlyChain('first-series:3', Promise.reject(new Error('refused')));
+    await expect(earlyChainAsked('first-series:3')).resolves.toBeUndefined();
   });
 
   it('waits for the early script index.html is loading before it looks, so nothing is asked twice', async () => {

@@ -7,4 +7,5 @@ export * from './entry.js';
 export * from './annotate.js';
 export * from './weasis.js';
 export * from './transfer-syntax.js';
+export * from './display-order.js';
 export * from './external-viewers.js';

@@ -95,7 +95,8 @@ const numberValue = (metadata: Record<string, unknown>, tag: string): number | n
   return typeof value === 'number' ? value : null;
 };
 
-function swap16(bytes: Uint8Array): Uint8Array {
+/** 16-bit words byte-swapped (big-endian pixels sent as little endian); an odd last byte dropped. */
+export function swap16(bytes: Uint8Array): Uint8Array {
   const copy = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength - (bytes.byteLength % 2));
   return Buffer.from(copy).swap16();
 }

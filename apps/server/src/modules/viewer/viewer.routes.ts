@@ -20,6 +20,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
+import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import { getShareInfo } from './share-info.js';
 import {
   deleteAnnotation,
@@ -30,6 +31,7 @@ import {
 } from './viewer-annotations.js';
 import { listActiveInViewer, recordViewerActivity } from './viewer-activity.js';
 import { getViewerContext } from './viewer-context.js';
+import { viewerFirstImage } from './viewer-first-image.js';
 import { listPriors } from './viewer-priors.js';
 import { launchWeasis, weasisManifest } from './weasis.js';
 
@@ -65,6 +67,30 @@ export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (
       }),
     },
     (request) => getViewerContext(app.ctx.db, authOf(request), request.params.id),
+  );
+
+  app.get(
+    '/viewer/studies/:study/first-image',
+    {
+      ...signedIn,
+      schema: doc(
+        "The image the viewer opens a study on: the first series' first slice, its metadata and frame " +
+          '(multipart/related: a JSON part, then the frame in the stored syntax)',
+        {
+          params: z.object({ study: z.string().min(1).max(128) }),
+          response: { 200: z.unknown(), ...errorResponses(400, 401, 404, 409) },
+        },
+      ),
+    },
+    async (request, reply) => {
+      const answer = await viewerFirstImage(
+        app.ctx,
+        scopeOfAuth(authOf(request)),
+        request.params.study,
+        `${request.protocol}://${request.host}/api/dicomweb`,
+      );
+      return reply.type(answer.contentType).send(answer.body);
+    },
   );
 
   app.get(

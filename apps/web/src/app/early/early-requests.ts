@@ -4,11 +4,11 @@ import {
   dicomwebUrls,
   fetchDicomJson,
   fetchDicomJsonAnswer,
-  fetchFrame,
-  firstImageReadsOf,
+  fetchFirstImage,
+  firstSeriesReadsOf,
+  firstImageUrl,
   seriesSummaries,
 } from '../../features/viewer/data-source/dicomweb-reads';
-import { buildStack } from '../../features/viewer/data-source/image-ids';
 import { parseViewerAddress, viewerContextPath } from '../../features/viewer/viewer-address';
 import { rememberEarlyChain, rememberEarlyJson, rememberEarlyResponse } from '../../lib/early-responses';
 
@@ -18,43 +18,51 @@ import { rememberEarlyChain, rememberEarlyJson, rememberEarlyResponse } from '..
  * evaluated (~0.3 s of a 2-core machine's main thread), then the session, then the study's series
  * list, then the first series's metadata, then its first frame. This script is built apart from the
  * app (vite.config.ts `earlyRequests`), a few KB that index.html loads on viewer addresses only,
- * and it asks for all of it while the bundle is still on its way: the session's calls, the viewer
- * context, and the series list → the first series's metadata and instances → the stack's first
- * frame. The app's own reads take the answers over (lib/early-responses.ts), each once; what they
+ * and it asks for all of it while the bundle is still on its way: the first image (one answer: the
+ * slice the viewer opens on, with its metadata and frame), the session's calls, the viewer
+ * context, and the series list → the first series's metadata and instances. The app's own reads take the answers over (lib/early-responses.ts), each once; what they
  * do not take within 30 s is dropped.
  *
  * Nothing here decides anything: the server checks the session and the study's access on every one
  * of these requests, exactly as when the app asks, and a refused answer is not handed on — the app
- * asks again and shows its failure the usual way. The order of the series and of the stack are the
- * viewer's own functions, so the frame asked for is the one the viewer opens on. The same one-line
+ * asks again and shows its failure the usual way. The server picks the first image by the viewer's own
+ * display-order rules (`@radflow/core`), so it is the one the viewer opens on. The same one-line
  * loader in index.html also preloads the viewer route's chunks, so they too come while the bundle
  * loads instead of after it.
  */
 
 /**
- * The study's series list, then its first series's metadata and instances, then the stack's first
- * frame: each kept as it is asked for, so the app's read takes over whatever is under way. The
- * series list and metadata are read here (their values name the next URL) and handed on read.
+ * The study's series list, then its first series's metadata and instances (what the workspace
+ * reads): each kept as it is asked for, so the app's read takes over whatever is under way. The
+ * series list is read here (its values name the next URL) and handed on read, as is the metadata.
  */
-async function earlyFirstImageReads(study: string, origin: string): Promise<void> {
+async function earlyFirstSeriesReads(
+  study: string,
+  origin: string,
+  firstImage: Promise<unknown>,
+): Promise<void> {
   const urls = dicomwebUrls(origin);
   const seriesList = fetchDicomJson(urls.seriesList(study));
   rememberEarlyJson(urls.seriesList(study), seriesList);
   const first = seriesSummaries(await seriesList)[0];
   if (!first) return;
+  // The series's metadata (a megabyte for 500 slices) and instances are the workspace's, which
+  // loads after the first image is on screen: asked once the server has answered the image, so
+  // the server (and, on the embedded database, its one thread) works on the image first.
+  await firstImage.catch(() => undefined);
   const series = first.seriesInstanceUid;
   rememberEarlyResponse(urls.instances(study, series), fetchDicomJsonAnswer(urls.instances(study, series)));
   const metadata = fetchDicomJson(urls.metadata(study, series));
   rememberEarlyJson(urls.metadata(study, series), metadata);
-  const imageId = buildStack(urls.root, study, series, await metadata)[0]?.imageIds[0];
-  if (!imageId) return;
-  const frameUrl = imageId.slice('wadors:'.length);
-  rememberEarlyResponse(frameUrl, fetchFrame(frameUrl));
 }
 
 function startEarlyRequests(pathname: string, origin: string): void {
   const address = parseViewerAddress(pathname);
   if (!address) return;
+  const study = address.studyInstanceUid;
+  // First, the image itself: one request whose URL the address names, answered before the rest.
+  const firstImage = study ? fetchFirstImage(firstImageUrl(origin, study)) : null;
+  if (study && firstImage) rememberEarlyResponse(firstImageUrl(origin, study), firstImage);
   const get = (path: string) =>
     rememberEarlyResponse(path, fetch(path, { credentials: 'same-origin', headers: deviceHeaders() }));
   // The session as identity.ts reads it for every role but the assignor (whose session reads the
@@ -64,10 +72,8 @@ function startEarlyRequests(pathname: string, origin: string): void {
   get(SESSION_PATHS.mapping);
   get(SESSION_PATHS.teleInfo);
   if (address.id !== null) get(viewerContextPath(address.id));
-
-  const study = address.studyInstanceUid;
-  if (!study) return;
-  rememberEarlyChain(firstImageReadsOf(study), earlyFirstImageReads(study, origin));
+  if (!study || !firstImage) return;
+  rememberEarlyChain(firstSeriesReadsOf(study), earlyFirstSeriesReads(study, origin, firstImage));
 }
 
 startEarlyRequests(window.location.pathname, window.location.origin);

@@ -1,3 +1,4 @@
+import { compareSeriesForDisplay } from '@radflow/core/display-order';
 import { TAG, numberOf, textOf, type TDicomJson } from './dicom-json';
 import { dicomwebRoot } from './image-ids';
 
@@ -49,10 +50,6 @@ export function fetchFrame(url: string): Promise<Response> {
   return fetch(url, { credentials: 'same-origin', headers: { Accept: FRAME_ACCEPT } });
 }
 
-const bySeriesNumber = (a: TSeriesSummary, b: TSeriesSummary) =>
-  (a.seriesNumber ?? Number.MAX_SAFE_INTEGER) - (b.seriesNumber ?? Number.MAX_SAFE_INTEGER) ||
-  a.seriesInstanceUid.localeCompare(b.seriesInstanceUid);
-
 /** The series of a QIDO-RS answer in the order the viewer shows them; the first opens first. */
 export function seriesSummaries(found: TDicomJson[]): TSeriesSummary[] {
   return found
@@ -63,11 +60,33 @@ export function seriesSummaries(found: TDicomJson[]): TSeriesSummary[] {
       description: textOf(s, TAG.seriesDescription),
       instanceCount: numberOf(s, TAG.numberOfSeriesRelatedInstances) ?? 0,
     }))
-    .sort(bySeriesNumber);
+    .sort(compareSeriesForDisplay);
 }
 
-/** The name of the page's early reads for a study's first image (lib/early-responses.ts chains). */
-export const firstImageReadsOf = (studyInstanceUid: string) => `first-image:${studyInstanceUid}`;
+/**
+ * The image the viewer opens a study on, in one answer (server modules/viewer/viewer-first-image.ts):
+ * a JSON part (the first series as QIDO-RS lists it, the stack's first instance's metadata, the
+ * stack's frame count) and that instance's first frame as a WADO-RS frame part. Its URL needs only
+ * the study UID, so the page can ask for it before anything else has answered.
+ */
+export const firstImageUrl = (origin: string, studyInstanceUid: string) =>
+  `${origin.replace(/\/$/, '')}/api/viewer/studies/${encodeURIComponent(studyInstanceUid)}/first-image`;
+
+export function fetchFirstImage(url: string): Promise<Response> {
+  return fetch(url, { credentials: 'same-origin' });
+}
+
+/** The JSON part of the first-image answer. */
+export interface TFirstImageDescriptor {
+  series: TDicomJson;
+  sopInstanceUid: string;
+  frameNumber: number;
+  stackFrames: number;
+  metadata: TDicomJson;
+}
+
+/** The name of the page's early reads of a study's first series (lib/early-responses.ts chains). */
+export const firstSeriesReadsOf = (studyInstanceUid: string) => `first-series:${studyInstanceUid}`;
 
 export function dicomwebUrls(origin: string) {
   const root = dicomwebRoot(origin);

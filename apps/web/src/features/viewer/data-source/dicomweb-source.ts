@@ -4,7 +4,7 @@ import { TAG, textOf, type TDicomJson } from './dicom-json';
 import {
   dicomwebUrls,
   fetchDicomJson,
-  firstImageReadsOf,
+  firstSeriesReadsOf,
   readDicomJson,
   seriesSummaries,
   type TSeriesSummary,
@@ -92,7 +92,7 @@ export function warmStudy(
   const urls = dicomwebUrls(origin);
   // The page's early reads of this study (app/early/early-requests.ts), if any, are taken over once
   // they have asked for all they will: not asked a second time beside them.
-  const firstSeries = earlyChainAsked(firstImageReadsOf(studyInstanceUid))
+  const firstSeries = earlyChainAsked(firstSeriesReadsOf(studyInstanceUid))
     .then(() => warm(urls.seriesList(studyInstanceUid)))
     .then(async (found) => {
       const summary = seriesSummaries(found)[0];

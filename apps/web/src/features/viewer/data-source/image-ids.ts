@@ -1,3 +1,4 @@
+import { compareStackInstances, stackFramesOf } from '@radflow/core/display-order';
 import { TAG, numberOf, textOf, type TDicomJson } from './dicom-json';
 
 /** Where one frame of the study lives: what annotations and key images are keyed by. */
@@ -73,13 +74,9 @@ export function buildStack(
       metadata,
       sopInstanceUid: textOf(metadata, TAG.sopInstanceUid),
       instanceNumber: numberOf(metadata, TAG.instanceNumber),
-      frames: Math.max(1, numberOf(metadata, TAG.numberOfFrames) ?? 1),
+      frames: stackFramesOf(numberOf(metadata, TAG.numberOfFrames)),
     }))
-    .sort(
-      (a, b) =>
-        (a.instanceNumber ?? Number.MAX_SAFE_INTEGER) - (b.instanceNumber ?? Number.MAX_SAFE_INTEGER) ||
-        a.sopInstanceUid.localeCompare(b.sopInstanceUid),
-    )
+    .sort(compareStackInstances)
     .map(({ metadata, sopInstanceUid, frames }) => ({
       metadata,
       sopInstanceUid,

@@ -1,17 +1,30 @@
 import { takeEarlyResponse } from '../../../lib/early-responses';
-import { TAG, numbersOf } from '../data-source/dicom-json';
-import { fetchFrame } from '../data-source/dicomweb-reads';
+import { TAG, numbersOf, type TDicomJson } from '../data-source/dicom-json';
+import {
+  fetchFirstImage,
+  fetchFrame,
+  firstImageUrl,
+  seriesSummaries,
+  type TFirstImageDescriptor,
+} from '../data-source/dicomweb-reads';
 import { warmStudy, type TSeriesSummary } from '../data-source/dicomweb-source';
-import { buildStack, dicomwebRoot } from '../data-source/image-ids';
-import { firstPartOf, previewPixels, syntaxOfContentType, type TPreviewPixels } from './native-frame';
+import { buildStack, dicomwebRoot, frameImageId } from '../data-source/image-ids';
+import {
+  firstPartOf,
+  partsOf,
+  previewPixels,
+  syntaxOfContentType,
+  type TBodyPart,
+  type TPreviewPixels,
+} from './native-frame';
 
 /**
- * The slice the viewer opens on, drawn before Cornerstone is loaded (VIEWER.md "Speed"): from the
- * answers warmStudy asked for at boot, the stack's first frame (buildStack's order, the one the
- * viewport shows first) is fetched, decoded when it is native greyscale (native-frame.ts) and held
- * here for the page's preview canvas, until Cornerstone's viewport has drawn the same slice. Its
- * bytes are handed to Cornerstone's image loader (engine/cornerstone-init.ts), so the frame is
- * fetched once.
+ * The slice the viewer opens on, drawn before Cornerstone is loaded (VIEWER.md "Speed"): the
+ * server's first-image answer names the first series's first slice (the same display-order rules
+ * as the viewport's, from `@radflow/core`) and carries its metadata and frame; the frame is
+ * decoded when it is native greyscale (native-frame.ts) and held here for the page's preview
+ * canvas, until Cornerstone's viewport has drawn the same slice. Its bytes are handed to
+ * Cornerstone's image loader (engine/cornerstone-init.ts), so the frame is fetched once.
  */
 export interface TFirstImage {
   studyInstanceUid: string;
@@ -71,8 +84,9 @@ export function workspaceMayLoad(): Promise<void> {
 }
 
 /**
- * Starts the first image of a study (once per study): reads what warmStudy asked for, fetches the
- * stack's first frame and decodes it.
+ * Starts the first image of a study (once per study): its one answer (the first series's first
+ * slice, its metadata and frame), decoded. The series list and the first series's metadata, which
+ * the workspace reads, are asked for beside it (warmStudy), not before it.
  */
 export function startFirstImage(studyInstanceUid: string, origin: string = window.location.origin): void {
   if (!studyInstanceUid || studyShown === studyInstanceUid) return;
@@ -84,39 +98,95 @@ export function startFirstImage(studyInstanceUid: string, origin: string = windo
     (next) => showing() && setState(next),
     (error: unknown) => showing() && setState({ status: 'none', reason: String(error) }),
   );
+  void warmStudy(studyInstanceUid, origin);
+}
+
+/** What the first image is drawn from, however it was read. */
+interface TFirstImageSource {
+  series: TSeriesSummary;
+  imageId: string;
+  total: number;
+  metadata: TDicomJson;
+  frame: TBodyPart;
 }
 
 async function loadFirstImage(studyInstanceUid: string, origin: string): Promise<TFirstImageState> {
-  const first = await warmStudy(studyInstanceUid, origin);
-  if (!first) return { status: 'none', reason: 'the series could not be read' };
-  const root = dicomwebRoot(origin);
-  const stack = buildStack(root, studyInstanceUid, first.summary.seriesInstanceUid, first.metadata);
-  const instance = stack[0];
-  const imageId = instance?.imageIds[0];
-  if (!instance || !imageId) return { status: 'none', reason: 'the first series has no image' };
-  const frameUrl = imageId.slice('wadors:'.length);
-  // The page's early requests asked for this frame already when it opened on this study.
-  const response = (await takeEarlyResponse(frameUrl)) ?? (await fetchFrame(frameUrl));
-  if (!response.ok) return { status: 'none', reason: `the frame answered ${response.status}` };
-  const part = firstPartOf(
-    response.headers.get('content-type') ?? '',
-    new Uint8Array(await response.arrayBuffer()),
-  );
-  if (!part) return { status: 'none', reason: 'the frame answer is not a readable multipart' };
-  const transferSyntaxUid = syntaxOfContentType(part.contentType);
-  const decoded = previewPixels(instance.metadata, transferSyntaxUid, part.bytes);
+  const read =
+    (await readFirstImageAnswer(studyInstanceUid, origin)) ??
+    (await readThroughDicomweb(studyInstanceUid, origin));
+  if ('reason' in read) return { status: 'none', reason: read.reason };
+  const transferSyntaxUid = syntaxOfContentType(read.frame.contentType);
+  const decoded = previewPixels(read.metadata, transferSyntaxUid, read.frame.bytes);
   if (!decoded.ok) return { status: 'none', reason: decoded.reason };
   return {
     status: 'ready',
     image: {
       studyInstanceUid,
-      series: first.summary,
-      imageId,
-      total: stack.reduce((n, i) => n + i.frames, 0),
+      series: read.series,
+      imageId: read.imageId,
+      total: read.total,
       pixels: decoded.pixels,
-      orientation: numbersOf(instance.metadata, TAG.imageOrientationPatient),
-      frame: { bytes: part.bytes, transferSyntaxUid },
+      orientation: numbersOf(read.metadata, TAG.imageOrientationPatient),
+      frame: { bytes: read.frame.bytes, transferSyntaxUid },
     },
+  };
+}
+
+type TRead = TFirstImageSource | { reason: string };
+
+/**
+ * The server's one answer (the page's early requests asked for it already when the page opened on
+ * this study); null when it is not there to be had (a DICOMweb server of another kind behind the
+ * viewer, as in the bench's Orthanc run), so the image is read through DICOMweb instead.
+ */
+async function readFirstImageAnswer(studyInstanceUid: string, origin: string): Promise<TRead | null> {
+  const url = firstImageUrl(origin, studyInstanceUid);
+  const response = (await takeEarlyResponse(url)) ?? (await fetchFirstImage(url));
+  if (response.status === 404 || response.status === 405) return null;
+  if (!response.ok) return { reason: `the first image answered ${response.status}` };
+  const parts = partsOf(
+    response.headers.get('content-type') ?? '',
+    new Uint8Array(await response.arrayBuffer()),
+  );
+  const [descriptorPart, frame] = parts ?? [];
+  if (!descriptorPart || !frame) return { reason: 'the first image answer is not a readable multipart' };
+  const descriptor = JSON.parse(new TextDecoder().decode(descriptorPart.bytes)) as TFirstImageDescriptor;
+  const series = seriesSummaries([descriptor.series])[0];
+  if (!series) return { reason: 'the first image answer names no series' };
+  const imageId = frameImageId(dicomwebRoot(origin), studyInstanceUid, {
+    seriesInstanceUid: series.seriesInstanceUid,
+    sopInstanceUid: descriptor.sopInstanceUid,
+    frameNumber: descriptor.frameNumber,
+  });
+  return { series, imageId, total: descriptor.stackFrames, metadata: descriptor.metadata, frame };
+}
+
+/** The same image through DICOMweb: the series list, the first series's metadata, then the frame. */
+async function readThroughDicomweb(studyInstanceUid: string, origin: string): Promise<TRead> {
+  const first = await warmStudy(studyInstanceUid, origin);
+  if (!first) return { reason: 'the series could not be read' };
+  const stack = buildStack(
+    dicomwebRoot(origin),
+    studyInstanceUid,
+    first.summary.seriesInstanceUid,
+    first.metadata,
+  );
+  const instance = stack[0];
+  const imageId = instance?.imageIds[0];
+  if (!instance || !imageId) return { reason: 'the first series has no image' };
+  const response = await fetchFrame(imageId.slice('wadors:'.length));
+  if (!response.ok) return { reason: `the frame answered ${response.status}` };
+  const frame = firstPartOf(
+    response.headers.get('content-type') ?? '',
+    new Uint8Array(await response.arrayBuffer()),
+  );
+  if (!frame) return { reason: 'the frame answer is not a readable multipart' };
+  return {
+    series: first.summary,
+    imageId,
+    total: stack.reduce((n, i) => n + i.frames, 0),
+    metadata: instance.metadata,
+    frame,
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TDicomJson } from '../data-source/dicom-json';
-import { firstPartOf, fitTransform, previewPixels, syntaxOfContentType } from './native-frame';
+import { firstPartOf, fitTransform, partsOf, previewPixels, syntaxOfContentType } from './native-frame';
 
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 
@@ -151,6 +151,30 @@ describe('the frame answer', () => {
     expect(syntaxOfContentType(part?.contentType ?? '')).toBe(EXPLICIT_LE);
     expect(syntaxOfContentType('application/octet-stream')).toBe('1.2.840.10008.1.2');
     expect(syntaxOfContentType('image/jpeg')).toBe('');
+  });
+});
+
+describe('the first-image answer', () => {
+  const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+
+  it('is read part by part, each with its own Content-Type, a CRLF inside a part kept', () => {
+    const body = new TextEncoder().encode(
+      '--x\r\nContent-Type: application/json\r\n\r\n{"a":1}\r\n' +
+        '--x\r\nContent-Type: application/octet-stream; transfer-syntax=1.2.840.10008.1.2.1\r\n\r\nAB\r\nCD\r\n' +
+        '--x--\r\n',
+    );
+    const parts = partsOf('multipart/related; type="application/json"; boundary=x', body);
+    expect(parts?.map((p) => p.contentType)).toEqual([
+      'application/json',
+      'application/octet-stream; transfer-syntax=1.2.840.10008.1.2.1',
+    ]);
+    expect(parts?.map((p) => text(p.bytes))).toEqual(['{"a":1}', 'AB\r\nCD']);
+  });
+
+  it('is refused when a part is cut off or the boundary is missing', () => {
+    const cut = new TextEncoder().encode('--x\r\nContent-Type: application/json\r\n\r\n{"a":1}');
+    expect(partsOf('multipart/related; boundary=x', cut)).toBeNull();
+    expect(partsOf('multipart/related', cut)).toBeNull();
   });
 });
 

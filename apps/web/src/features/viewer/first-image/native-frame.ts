@@ -57,25 +57,44 @@ export function syntaxOfContentType(contentType: string): string {
   return /^\s*application\/octet-stream\s*(;|$)/i.test(contentType) ? '1.2.840.10008.1.2' : '';
 }
 
+/** One body part of a multipart answer: its Content-Type and bytes (a view of the body). */
+export interface TBodyPart {
+  contentType: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
 /**
- * The body and Content-Type of the first part of a WADO-RS multipart/related answer (PS3.18
- * §8.7.3.3.2), or the body itself when the answer is not multipart.
+ * The parts of a multipart/related answer (PS3.18 §8.7.3.3.2; RFC 2046 §5.1.1), in order, or the
+ * body itself as one part when the answer is not multipart; null when it cannot be read.
  */
-export function firstPartOf(
-  contentType: string,
-  body: Uint8Array<ArrayBuffer>,
-): { contentType: string; bytes: Uint8Array<ArrayBuffer> } | null {
-  if (!/^\s*multipart\//i.test(contentType)) return { contentType, bytes: body };
+export function partsOf(contentType: string, body: Uint8Array<ArrayBuffer>): TBodyPart[] | null {
+  if (!/^\s*multipart\//i.test(contentType)) return [{ contentType, bytes: body }];
   const boundary = /boundary\s*=\s*"?([^";]+)"?/i.exec(contentType)?.[1]?.trim();
   if (!boundary) return null;
-  const headerEnd = indexOf(body, encode('\r\n\r\n'), 0);
-  if (headerEnd < 0) return null;
-  const headers = new TextDecoder().decode(body.subarray(0, headerEnd));
-  const partType = /^content-type:\s*(.+)$/im.exec(headers)?.[1]?.trim() ?? 'application/octet-stream';
-  const start = headerEnd + 4;
-  const end = indexOf(body, encode(`\r\n--${boundary}`), start);
-  if (end < 0) return null;
-  return { contentType: partType, bytes: body.subarray(start, end) };
+  const delimiter = encode(`--${boundary}`);
+  const next = encode(`\r\n--${boundary}`);
+  const parts: TBodyPart[] = [];
+  let at = indexOf(body, delimiter, 0);
+  if (at < 0) return null;
+  at += delimiter.length;
+  // After each delimiter: "--" closes the body, else a part's headers, a blank line and its bytes.
+  while (!(body[at] === 0x2d && body[at + 1] === 0x2d)) {
+    const headerEnd = indexOf(body, encode('\r\n\r\n'), at);
+    if (headerEnd < 0) return null;
+    const headers = new TextDecoder().decode(body.subarray(at, headerEnd));
+    const partType = /^content-type:\s*(.+)$/im.exec(headers)?.[1]?.trim() ?? 'application/octet-stream';
+    const start = headerEnd + 4;
+    const end = indexOf(body, next, start);
+    if (end < 0) return null;
+    parts.push({ contentType: partType, bytes: body.subarray(start, end) });
+    at = end + next.length;
+  }
+  return parts;
+}
+
+/** The first part of a WADO-RS multipart/related answer, or the body itself when it is not multipart. */
+export function firstPartOf(contentType: string, body: Uint8Array<ArrayBuffer>): TBodyPart | null {
+  return partsOf(contentType, body)?.[0] ?? null;
 }
 
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -22,7 +22,8 @@
  *     when the first image rendered, to see where the time to the first image goes;
  *   --trace: a Chrome trace (CDP Tracing, with the V8 sampling profiler) of the first run's opening,
  *     up to the first image: open it in chrome://tracing or DevTools' Performance panel;
- *   --trace-scroll: the same of the first run's scrolling.
+ *   --trace-scroll: the same of the first run's scrolling;
+ *   --server-cpu-prof <dir>: our server runs with node --cpu-prof, its profile written there on exit.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -53,6 +54,7 @@ const { values: args } = parseArgs({
     phases: { type: 'boolean', default: false },
     trace: { type: 'string' },
     'trace-scroll': { type: 'string' },
+    'server-cpu-prof': { type: 'string' },
   },
 });
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -436,6 +438,9 @@ async function main(): Promise<void> {
       bundle: serverBundle,
       // A server built before WEB_DIST_DIR ignores it and serves apps/web/dist.
       env: { WEB_DIST_DIR: webDist },
+      ...(args['server-cpu-prof']
+        ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', args['server-cpu-prof']] }
+        : {}),
     });
     const token = await bearerToken(server.baseUrl, 'center@demo.local');
     await stowFiles(`${server.baseUrl}/api/dicomweb/studies`, series.files, {

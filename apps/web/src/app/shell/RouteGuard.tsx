@@ -7,9 +7,18 @@ import type { TSession } from '../../features/auth/session';
 import { PublicLayout, ShellLayout } from './ShellLayout';
 
 /**
+ * Screens that take the whole window (the viewer covers it: ViewerFrame is fixed above everything
+ * but dialogs). The guard applies to them as to any screen, but the shell's bar, drawer and footer
+ * are not drawn underneath: nobody sees them, and on a viewer page opened on its own their first
+ * render and the bar's re-render at every query's start and end would hold the page's one thread
+ * while the first image waits (VIEWER.md "Speed").
+ */
+const FULL_WINDOW_ROUTES = ['/viewer/:studyInstanceUids/:id'] as const;
+
+/**
  * The route guard of spec-core §2, as decided by core `decideRoute`: 'allow' renders the screen,
- * 'redirect' replaces the location, 'not-found' shows 'Not found'. Signed-in users get the shell;
- * the login page and public pages seen signed out get the bare frame.
+ * 'redirect' replaces the location, 'not-found' shows 'Not found'. Signed-in users get the shell
+ * (but on full-window screens); the login page and public pages seen signed out get the bare frame.
  */
 export function RouteGuard({ session, children }: { session: TSession | null; children: ReactNode }) {
   const { pathname, search } = useLocation();
@@ -27,5 +36,6 @@ export function RouteGuard({ session, children }: { session: TSession | null; ch
       <Suspense fallback={<FullPageMessage text="Loading…" fullHeight={false} />}>{children}</Suspense>
     );
   const inShell = session !== null && !matchRoute('/login-page/:user?', pathname);
+  if (inShell && FULL_WINDOW_ROUTES.some((route) => matchRoute(route, pathname))) return screen;
   return inShell ? <ShellLayout>{screen}</ShellLayout> : <PublicLayout>{screen}</PublicLayout>;
 }

@@ -2,6 +2,7 @@ import { MESSAGES } from '@radflow/core';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
+import { ShellLayout } from '../../app/shell/ShellLayout';
 import { ViewerNotice } from './components/ViewerNotice';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
@@ -68,10 +69,17 @@ export default function ViewerPage() {
     if (warning) showError(warning);
   }, [warning, showError]);
 
-  if (paymentNotDone) return <ViewerNotice text={MESSAGES.paymentNeeded} />;
-  if (context.isError) return <ViewerNotice text={MESSAGES.notFound} />;
+  // The viewer route takes the whole window (RouteGuard); a study that does not open is told on a
+  // page of the shell, so its bar and menu lead elsewhere.
+  const notice = (text: string) => (
+    <ShellLayout>
+      <ViewerNotice text={text} />
+    </ShellLayout>
+  );
+  if (paymentNotDone) return notice(MESSAGES.paymentNeeded);
+  if (context.isError) return notice(MESSAGES.notFound);
   if (!context.data || !opening) return <FullPageMessage text="Opening the study…" />;
-  if (opening.kind === 'blocked') return <ViewerNotice text={opening.message} />;
+  if (opening.kind === 'blocked') return notice(opening.message);
   // The page frame with the first image while the tools load (never for a study that may not open).
   const loading = <ViewerSkeleton context={context.data} />;
   if (!codeMayLoad) return loading;

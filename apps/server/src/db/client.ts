@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -89,6 +90,25 @@ function isAlive(pid: number): boolean {
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 /**
+ * PGlite's WASM (9 MB) runs on V8's baseline compiler only (Liftoff), without the tier-up of hot
+ * functions to optimised code (TurboFan). The tier-up compiles on V8's worker threads, and each
+ * compile's zones come from the glibc arena of the thread that ran it; the arenas keep that memory
+ * afterwards: 50–100 MB of RSS for the process's life, the largest and most variable part of the
+ * idle server (heaptrack: V8's peak zone memory is TurboFan WASM compiles). Fewer or no compile
+ * tasks, or a larger tiering budget, did not remove it; Liftoff-only does. Liftoff code is slower
+ * (~1.5× on a loop of one catalog query in a bare PGlite), but the tier-up's own compiles are gone
+ * and the ingest's index statements cost the same: throughput measured either way within this
+ * machine's noise (ARCHIVE.md "PGlite memory", figures).
+ * A V8 setting, set here before the module is compiled (V8 reads it once per module), so it holds
+ * however the server is started; PostgreSQL (DATABASE_URL) loads no WASM and is unaffected. It is
+ * the process's: the image codecs (packages/dicom, WASM) that render thumbnails and rendered frames
+ * of compressed studies then run on Liftoff too: slower per decode (thumbnails are cached).
+ */
+function useBaselineWasmCompilerOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
+/**
  * Creates a new PGlite data directory in a short-lived child process. In-process, PGlite's initdb
  * runs a second, in-memory PGlite instance (its own WASM heap and a copy of the files) whose memory
  * the server process keeps long after, and the bootstrap's hot loops trigger optimised WASM
@@ -142,6 +162,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
       throw error;
     }
   }
+  useBaselineWasmCompilerOnly();
   const client = await PGlite.create({
     startParams: PGLITE_START_PARAMS,
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),

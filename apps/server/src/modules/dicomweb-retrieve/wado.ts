@@ -90,7 +90,8 @@ function frameCountOf(instance: TStoredInstance): number {
   return instance.frames?.length ?? Math.max(0, instance.numberOfFrames);
 }
 
-const numberValue = (metadata: Record<string, unknown>, tag: string): number | null => {
+/** The first value of a numeric attribute of an instance's PS3.18 JSON, or null. */
+export const numberValue = (metadata: Record<string, unknown>, tag: string): number | null => {
   const value = (metadata[tag] as { Value?: unknown[] } | undefined)?.Value?.[0];
   return typeof value === 'number' ? value : null;
 };

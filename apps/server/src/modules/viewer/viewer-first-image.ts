@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import {
+  type TFirstImageDescriptor,
   type TStudyScope,
   compareSeriesForDisplay,
   compareStackInstances,
@@ -9,10 +10,10 @@ import type { AppContext } from '../../context.js';
 import { instances, series, studies } from '../../db/schema.js';
 import { multipartContentType, multipartStream, newBoundary } from '../dicomweb-retrieve/multipart.js';
 import { seriesAttributes } from '../dicomweb-retrieve/qido.js';
-import { notFound } from '../dicomweb-retrieve/retrieve-repository.js';
+import { findStoredInstance, notFound } from '../dicomweb-retrieve/retrieve-repository.js';
 import { visibleStudies } from '../dicomweb-retrieve/study-access.js';
 import { chooseFrameEncoding } from '../dicomweb-retrieve/transfer-syntax-negotiation.js';
-import { type TStreamAnswer, readFrame, swap16 } from '../dicomweb-retrieve/wado.js';
+import { type TStreamAnswer, numberValue, readFrame, swap16 } from '../dicomweb-retrieve/wado.js';
 
 /**
  * The image a viewer opens a study on, in one answer (VIEWER.md "First image in one request").
@@ -28,16 +29,6 @@ import { type TStreamAnswer, readFrame, swap16 } from '../dicomweb-retrieve/wado
  * WADO-RS Retrieve Frames sends it for `transfer-syntax=*` (stored syntax; big-endian 16-bit
  * swapped). The caller's scope is checked as on every DICOMweb read: a study it may not see is 404.
  */
-export interface TFirstImageDescriptor {
-  /** The series' QIDO-RS attributes (PS3.18 Table 10.6.3-4). */
-  series: Record<string, unknown>;
-  sopInstanceUid: string;
-  frameNumber: 1;
-  /** Frames in the whole stack, for 'Img: 1/N'. */
-  stackFrames: number;
-  /** The instance's PS3.18 JSON, as in the series metadata. */
-  metadata: Record<string, unknown>;
-}
 
 /** Any media type: frames in the stored syntax, as the viewer's loader asks for them. */
 const STORED_SYNTAX = [{ type: '*/*', params: {}, q: 1 }] as const;
@@ -73,7 +64,6 @@ export async function viewerFirstImage(
   const stack = (
     await ctx.db
       .select({
-        id: instances.id,
         sopInstanceUid: instances.sopInstanceUid,
         instanceNumber: instances.instanceNumber,
         numberOfFrames: instances.numberOfFrames,
@@ -83,30 +73,14 @@ export async function viewerFirstImage(
   ).sort(compareStackInstances);
   const top = stack[0];
   if (!top) throw notFound('Image');
-  const [stored] = await ctx.db
-    .select({
-      id: instances.id,
-      sopInstanceUid: instances.sopInstanceUid,
-      transferSyntaxUid: instances.transferSyntaxUid,
-      blobKey: instances.blobKey,
-      sizeBytes: instances.sizeBytes,
-      sha256: instances.sha256,
-      numberOfFrames: instances.numberOfFrames,
-      frames: instances.frames,
-      metadata: sql<Record<string, unknown>>`${instances.metadata}`,
-    })
-    .from(instances)
-    .where(eq(instances.id, top.id));
-  if (!stored) throw notFound('Image');
-  const instance = {
-    ...stored,
-    seriesInstanceUid: first.series.seriesInstanceUid,
-    studyInstanceUid: studyUid,
-  };
-  const bitsAllocated = (instance.metadata['00280100'] as { Value?: unknown[] } | undefined)?.Value?.[0];
+  const instance = await findStoredInstance(ctx.db, scope, {
+    studyUid,
+    seriesUid: first.series.seriesInstanceUid,
+    sopUid: top.sopInstanceUid,
+  });
   const encoding = chooseFrameEncoding(
     instance.transferSyntaxUid,
-    typeof bitsAllocated === 'number' ? bitsAllocated : null,
+    numberValue(instance.metadata, '00280100'),
     STORED_SYNTAX,
   );
   // Read before the answer starts, so a frame that cannot be cut is a 409, not a broken stream.

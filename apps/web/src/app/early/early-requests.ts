@@ -61,8 +61,9 @@ function startEarlyRequests(pathname: string, origin: string): void {
   if (!address) return;
   const study = address.studyInstanceUid;
   // First, the image itself: one request whose URL the address names, answered before the rest.
-  const firstImage = study ? fetchFirstImage(firstImageUrl(origin, study)) : null;
-  if (study && firstImage) rememberEarlyResponse(firstImageUrl(origin, study), firstImage);
+  const firstImageAt = study ? firstImageUrl(origin, study) : null;
+  const firstImage = firstImageAt ? fetchFirstImage(firstImageAt) : null;
+  if (firstImageAt && firstImage) rememberEarlyResponse(firstImageAt, firstImage);
   const get = (path: string) =>
     rememberEarlyResponse(path, fetch(path, { credentials: 'same-origin', headers: deviceHeaders() }));
   // The session as identity.ts reads it for every role but the assignor (whose session reads the

@@ -76,15 +76,6 @@ export function fetchFirstImage(url: string): Promise<Response> {
   return fetch(url, { credentials: 'same-origin' });
 }
 
-/** The JSON part of the first-image answer. */
-export interface TFirstImageDescriptor {
-  series: TDicomJson;
-  sopInstanceUid: string;
-  frameNumber: number;
-  stackFrames: number;
-  metadata: TDicomJson;
-}
-
 /** The name of the page's early reads of a study's first series (lib/early-responses.ts chains). */
 export const firstSeriesReadsOf = (studyInstanceUid: string) => `first-series:${studyInstanceUid}`;
 

@@ -1,12 +1,7 @@
+import type { TFirstImageDescriptor } from '@radflow/core/display-order';
 import { takeEarlyResponse } from '../../../lib/early-responses';
 import { TAG, numbersOf, type TDicomJson } from '../data-source/dicom-json';
-import {
-  fetchFirstImage,
-  fetchFrame,
-  firstImageUrl,
-  seriesSummaries,
-  type TFirstImageDescriptor,
-} from '../data-source/dicomweb-reads';
+import { fetchFirstImage, fetchFrame, firstImageUrl, seriesSummaries } from '../data-source/dicomweb-reads';
 import { warmStudy, type TSeriesSummary } from '../data-source/dicomweb-source';
 import { buildStack, dicomwebRoot, frameImageId } from '../data-source/image-ids';
 import {
@@ -150,7 +145,9 @@ async function readFirstImageAnswer(studyInstanceUid: string, origin: string): P
   );
   const [descriptorPart, frame] = parts ?? [];
   if (!descriptorPart || !frame) return { reason: 'the first image answer is not a readable multipart' };
-  const descriptor = JSON.parse(new TextDecoder().decode(descriptorPart.bytes)) as TFirstImageDescriptor;
+  const descriptor = JSON.parse(
+    new TextDecoder().decode(descriptorPart.bytes),
+  ) as TFirstImageDescriptor<TDicomJson>;
   const series = seriesSummaries([descriptor.series])[0];
   if (!series) return { reason: 'the first image answer names no series' };
   const imageId = frameImageId(dicomwebRoot(origin), studyInstanceUid, {

@@ -17,12 +17,18 @@ const JPEG_BASELINE_CT = 'transfer_syntax/ct_jpeg_baseline_process1.dcm';
  * A string, so no test-runner helper ends up in the page.
  */
 const WATCH_PREVIEW = `
-  window.__preview = { seen: 0, first: null, last: null, window: '' };
+  window.__preview = { seen: 0, first: null, last: null, window: '', early: null };
   const grab = (canvas) => {
     const g = canvas.getContext('2d');
     return { width: canvas.width, height: canvas.height, data: g.getImageData(0, 0, canvas.width, canvas.height).data };
   };
   const watch = () => {
+    const early = document.querySelector('[data-testid="viewport-early"] canvas');
+    if (early && early.width > 0) {
+      const r = early.getBoundingClientRect();
+      const p = window.__preview;
+      p.early = { seen: (p.early ? p.early.seen : 0) + 1, rect: { left: r.left, top: r.top, width: r.width, height: r.height }, shot: grab(early) };
+    }
     const canvas = document.querySelector('[data-testid="first-image-preview"] canvas');
     const box = canvas && canvas.parentElement;
     if (canvas && box && box.offsetParent !== null && getComputedStyle(box.parentElement).display !== 'none' && canvas.width > 0) {
@@ -39,7 +45,20 @@ const WATCH_PREVIEW = `
   requestAnimationFrame(watch);
 `;
 
+interface TRectSeen {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 interface TPreviewSeen {
+  /** The early script's first image (before the app ran): times seen, where, its last pixels. */
+  early: {
+    seen: number;
+    rect: TRectSeen;
+    shot: { width: number; height: number; data: Uint8ClampedArray };
+  } | null;
   seen: number;
   first: { width: number; height: number } | null;
   last: { width: number; height: number; data: Uint8ClampedArray } | null;
@@ -48,6 +67,14 @@ interface TPreviewSeen {
 
 /** The last preview frame against the Cornerstone canvas, compared in the page. */
 interface TComparison {
+  early: {
+    seen: number;
+    rect: TRectSeen;
+    size: { width: number; height: number };
+    sameAsPreview: boolean;
+  } | null;
+  earlyGone: boolean;
+  cornerstoneRect: TRectSeen;
   seen: number;
   first: { width: number; height: number } | null;
   previewSize: { width: number; height: number } | null;
@@ -116,7 +143,20 @@ describe('Viewer: the first image before the tools', () => {
         if (d > 2) off += 1;
         worst = Math.max(worst, d);
       }
+      const r = canvas.getBoundingClientRect();
+      const earlyData = p.early?.shot.data;
       return {
+        early: p.early && {
+          seen: p.early.seen,
+          rect: p.early.rect,
+          size: { width: p.early.shot.width, height: p.early.shot.height },
+          sameAsPreview:
+            earlyData !== undefined &&
+            earlyData.length === preview.length &&
+            earlyData.every((value, i) => value === preview[i]),
+        },
+        earlyGone: document.getElementById('radflow-early-preview') === null,
+        cornerstoneRect: { left: r.left, top: r.top, width: r.width, height: r.height },
         seen: p.seen,
         first: p.first,
         previewSize: p.last ? { width: p.last.width, height: p.last.height } : null,
@@ -128,6 +168,13 @@ describe('Viewer: the first image before the tools', () => {
         worst,
       };
     });
+    // The early script drew the slice before the app ran, exactly where and as the viewport does,
+    // and the app removed it once its own page showed the image.
+    expect(seen.early?.seen).toBeGreaterThan(0);
+    expect(seen.early?.rect).toEqual(seen.cornerstoneRect);
+    expect(seen.early?.size).toEqual(seen.cornerstoneSize);
+    expect(seen.early?.sameAsPreview).toBe(true);
+    expect(seen.earlyGone).toBe(true);
     expect(seen.seen).toBeGreaterThan(0);
     // The loading page's viewport and the workspace's have one size: the image does not jump.
     expect(seen.first).toEqual(seen.cornerstoneSize);
@@ -173,5 +220,6 @@ describe('Viewer: the first image before the tools', () => {
     await viewer.waitForImage();
     await viewer.expectOverlay(/Img: 1\/1/);
     expect((await previewSeen()).seen).toBe(0);
+    expect((await previewSeen()).early).toBeNull();
   });
 });

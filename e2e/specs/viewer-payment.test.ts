@@ -9,6 +9,21 @@ const RUN = uniqueTag();
 const PATIENT = `P${RUN}`.slice(0, 8);
 const VIEWER = 'viewer@demo.local';
 
+/**
+ * Runs in the page before the app: notes every viewport canvas that appears (the early script's
+ * first image, the loading page's, Cornerstone's). The note survives the in-app redirect to /share.
+ */
+const WATCH_IMAGES = `
+  window.__imageSeen = [];
+  const look = () => {
+    for (const selector of ['[data-testid="viewport-early"] canvas', '[data-testid="first-image-preview"] canvas', 'canvas.cornerstone-canvas']) {
+      if (document.querySelector(selector) && !window.__imageSeen.includes(selector)) window.__imageSeen.push(selector);
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+`;
+
 /** The staff side: the row's Payment action and its dialog (payments module). */
 class PaymentDialog {
   readonly root: Locator;
@@ -86,9 +101,14 @@ describe('Viewer payment', () => {
     // The viewer opens the study: 'Payment needed', then the payment page after 2 s.
     open = await openSignedIn(VIEWER);
     const { page } = open;
+    await page.addInitScript({ content: WATCH_IMAGES });
     await new ViewerScreen(page).open(study.uid, study.id);
     await page.getByText('Payment needed').first().waitFor();
     await page.waitForURL((url) => url.pathname === '/share' && url.searchParams.get('link') === VIEWER);
+    // No image was shown while the payment was due: not the early one, not the loading page's.
+    expect(await page.evaluate(() => (window as unknown as { __imageSeen: string[] }).__imageSeen)).toEqual(
+      [],
+    );
     const payment = new AccountPaymentPage(page);
     await payment.dues.getByText('₹750.00').waitFor();
     expect(await payment.dues.getByText('Report and images').count()).toBe(1);

@@ -1,4 +1,4 @@
-import { type TRole, isSoleDoctor } from './roles.js';
+import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**
  * Menus per role (spec-core §2 "Menu per role", spec-lab §6 "Lab menu"). The allowed paths of a
@@ -197,9 +197,6 @@ const EXTRA_PATHS: Partial<Record<TRole, readonly string[]>> = {
   ROLE_DASHBOARD_VIEWER: ['/admin-page/eskag-dashboard'],
 };
 
-/** Roles that never open a study (no viewer or report editor). */
-const NO_STUDY_ROLES: readonly TRole[] = ['ROLE_ADMIN_BILLER', 'ROLE_RADFLOW_SALES', 'ROLE_DASHBOARD_VIEWER'];
-
 function rowsFor(role: TRole, ctx: TMenuContext): TMenuRow[] {
   return MENU_ROWS[role].filter((row) => !row.when || row.when(ctx));
 }
@@ -238,7 +235,7 @@ export function allowedRoutePatterns(ctx: TMenuContext): string[] {
   }
   // Parametrised forms of menu screens.
   if (patterns.has('/lab/create-bill')) patterns.add('/lab/create-bill/:id');
-  if (ctx.roles.some((r) => !NO_STUDY_ROLES.includes(r))) {
+  if (opensStudies(ctx.roles)) {
     patterns.add('/viewer/:studyInstanceUids/:id');
     patterns.add('/report-edit/:studyInstanceUids/:id/*');
   }

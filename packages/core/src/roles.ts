@@ -55,6 +55,14 @@ export function effectiveRoles(roles: readonly TRole[], hybridModeOn: boolean): 
   return hybridModeOn ? ['ROLE_OFFLINE_HYBRID'] : sortRolesForDisplay(roles);
 }
 
+/** Roles that never open a study (no viewer or report editor). */
+const NO_STUDY_ROLES: readonly TRole[] = ['ROLE_ADMIN_BILLER', 'ROLE_RADFLOW_SALES', 'ROLE_DASHBOARD_VIEWER'];
+
+/** Whether a user with these roles may open studies at all (the viewer and report editor routes). */
+export function opensStudies(roles: readonly TRole[]): boolean {
+  return roles.some((r) => !NO_STUDY_ROLES.includes(r));
+}
+
 export function hasRole(roles: readonly TRole[], ...wanted: TRole[]): boolean {
   return wanted.some((r) => roles.includes(r));
 }

@@ -1,7 +1,8 @@
 import { decideRoute, matchRoute } from '@radflow/core';
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
+import { dropEarlyPreview } from '../../lib/early-preview-layer';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import type { TSession } from '../../features/auth/session';
 import { PublicLayout, ShellLayout } from './ShellLayout';
@@ -27,6 +28,12 @@ export function RouteGuard({ session, children }: { session: TSession | null; ch
     search,
     user: session ? { email: session.user.email, ctx: session.menuContext } : null,
   });
+  const showsViewer =
+    decision.action === 'allow' && session !== null && matchRoute('/viewer/:studyInstanceUids/:id', pathname);
+  // The early script's first image (lib/early-preview-layer.ts) belongs to the viewer page only.
+  useEffect(() => {
+    if (!showsViewer) dropEarlyPreview();
+  }, [showsViewer]);
   if (decision.action === 'redirect') return <Navigate to={decision.to} replace />;
 
   const screen =

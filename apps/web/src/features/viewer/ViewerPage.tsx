@@ -10,6 +10,7 @@ import { useSharePaymentPolling, useViewerContext, useViewerHeartbeat } from './
 import { PAYMENT_REDIRECT_DELAY_MS, paymentRedirectPath, viewerEntryOf } from './viewer-entry';
 import { startFirstImage, workspaceMayLoad } from './first-image/first-image';
 import { ViewerSkeleton } from './first-image/ViewerSkeleton';
+import { dropEarlyPreview } from '../../lib/early-preview-layer';
 
 /** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
 const isOn = (value: string | null) => value !== null && value !== 'false' && value !== '0';
@@ -69,17 +70,32 @@ export default function ViewerPage() {
     if (warning) showError(warning);
   }, [warning, showError]);
 
+  const refusal = paymentNotDone
+    ? MESSAGES.paymentNeeded
+    : context.isError
+      ? MESSAGES.notFound
+      : opening?.kind === 'blocked'
+        ? opening.message
+        : null;
+  // The page's early preview never stays over a refusal (it applies the same rules, but the
+  // answers may change between its reads and the app's).
+  useEffect(() => {
+    if (refusal !== null) dropEarlyPreview();
+  }, [refusal]);
+
   // The viewer route takes the whole window (RouteGuard); a study that does not open is told on a
   // page of the shell, so its bar and menu lead elsewhere.
-  const notice = (text: string) => (
-    <ShellLayout>
-      <ViewerNotice text={text} />
-    </ShellLayout>
-  );
-  if (paymentNotDone) return notice(MESSAGES.paymentNeeded);
-  if (context.isError) return notice(MESSAGES.notFound);
-  if (!context.data || !opening) return <FullPageMessage text="Opening the study…" />;
-  if (opening.kind === 'blocked') return notice(opening.message);
+  if (refusal !== null) {
+    return (
+      <ShellLayout>
+        <ViewerNotice text={refusal} />
+      </ShellLayout>
+    );
+  }
+  // A viewer session sees no image before the payment check has answered (spec-core §4).
+  if (!context.data || opening?.kind !== 'open' || paymentNotDone === undefined) {
+    return <FullPageMessage text="Opening the study…" />;
+  }
   // The page frame with the first image while the tools load (never for a study that may not open).
   const loading = <ViewerSkeleton context={context.data} />;
   if (!codeMayLoad) return loading;

@@ -87,6 +87,8 @@ describe('viewer-api', () => {
     expect(api.calls('GET', '/api/customer-report/share-info')).toHaveLength(0);
 
     const on = renderHook(() => useSharePaymentPolling(true), { wrapper: wrapper() });
+    // Not known before the first answer: the viewer shows no image until it is.
+    expect(on.result.current).toBeUndefined();
     await waitFor(() => expect(on.result.current).toBe(true));
   });
 });

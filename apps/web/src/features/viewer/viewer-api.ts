@@ -191,10 +191,11 @@ export function useWeasisLaunch(id: number) {
 
 /**
  * spec-core §4 Viewer payment: a viewer-role session polls GET /customer-report/share-info every 2
- * minutes (§9); true once the answer says the payment is not done. Quiet: a failed poll is retried
- * at the next interval.
+ * minutes (§9); true once the answer says the payment is not done, undefined until the first
+ * answer (the viewer shows no image before it), false when not polled. Quiet: a failed poll counts
+ * as no payment due and is retried at the next interval.
  */
-export function useSharePaymentPolling(enabled: boolean): boolean {
+export function useSharePaymentPolling(enabled: boolean): boolean | undefined {
   const query = useQuery({
     queryKey: SHARE_INFO_QUERY_KEY,
     queryFn: ({ signal }) =>
@@ -204,7 +205,9 @@ export function useSharePaymentPolling(enabled: boolean): boolean {
     refetchIntervalInBackground: true,
     retry: false,
   });
-  return enabled && query.data?.paymentNotDone === true;
+  if (!enabled) return false;
+  if (query.data) return query.data.paymentNotDone === true;
+  return query.isError ? false : undefined;
 }
 
 /**

@@ -4,15 +4,15 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-
-/** The series panel's width: the skeleton and the workspace give the viewports the same room. */
-export const SERIES_PANEL_WIDTH = 240;
+import { SERIES_PANEL_WIDTH, VIEWER_HEADER_HEIGHT } from './viewer-geometry';
 
 /**
  * The viewer's page frame, shared by the loading page (ViewerSkeleton) and the workspace, so the
  * viewport the first image is drawn in has the same place and size in both: it covers the window
  * (fixed, above the shell's bar and drawer, below dialogs and snackbars), so the route keeps the
- * shell's guard without the shell taking reading space.
+ * shell's guard without the shell taking reading space. Its header and series panel have fixed sizes
+ * (viewer-geometry.ts), so the page's early preview can draw the first image in the right place
+ * before this frame exists.
  */
 export function ViewerFrame({
   testId,
@@ -48,6 +48,8 @@ export function ViewerFrame({
           alignItems: 'center',
           gap: 1,
           pl: 1.5,
+          flex: 'none',
+          height: VIEWER_HEADER_HEIGHT,
           borderBottom: 1,
           borderColor: 'divider',
         }}

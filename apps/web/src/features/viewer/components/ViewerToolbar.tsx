@@ -99,9 +99,12 @@ export function ViewerToolbar({
         gap: 0.5,
         px: 1,
         py: 0.5,
-        flexWrap: 'wrap',
-        borderBottom: 1,
-        borderColor: 'divider',
+        // One row of fixed height (viewer-geometry.ts): a narrow window scrolls the tools sideways
+        // instead of wrapping them onto a second row, which would move the images down.
+        flexWrap: 'nowrap',
+        overflowX: 'auto',
+        scrollbarWidth: 'thin',
+        '& > *': { flexShrink: 0 },
       }}
     >
       <ToggleButtonGroup

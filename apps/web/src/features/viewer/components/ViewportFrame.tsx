@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import type { DragEvent, ReactNode } from 'react';
+import { VIEWPORT_BORDER } from './viewer-geometry';
 
 /**
  * The black, bordered box of one viewport (the stack panes and the three MPR views): the element
@@ -35,7 +36,7 @@ export function ViewportFrame({
         minWidth: 0,
         minHeight: 0,
         bgcolor: '#000',
-        border: 2,
+        border: `${VIEWPORT_BORDER}px solid`,
         borderColor: active ? 'primary.main' : 'grey.900',
         overflow: 'hidden',
       }}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { TViewportReadout } from '../engine/viewport-state';
 import { firstImageState, markFirstImagePainted, subscribeFirstImage, type TFirstImage } from './first-image';
 import { fitTransform } from './native-frame';
+import { paintPreview } from './paint-preview';
 
 /** The first image while it is held (first-image.ts), else null. */
 export function useFirstImage(): TFirstImage | null {
@@ -36,10 +37,8 @@ export function firstImageReadout(
 }
 
 /**
- * The first image in a viewport's place, drawn as Cornerstone's CPU stack viewport will draw it: a
- * canvas of the element's CSS size (Cornerstone's CPU canvas is not scaled by devicePixelRatio),
- * black, the image fitted and centred with smoothing. It takes the pointer, so nothing reaches a
- * viewport that has no image yet.
+ * The first image in a viewport's place, drawn as Cornerstone's CPU stack viewport will draw it
+ * (paint-preview.ts). It takes the pointer, so nothing reaches a viewport that has no image yet.
  */
 export function FirstImageCanvas({ image }: { image: TFirstImage }) {
   const box = useRef<HTMLDivElement | null>(null);
@@ -49,25 +48,8 @@ export function FirstImageCanvas({ image }: { image: TFirstImage }) {
     const target = canvas.current;
     const frame = box.current;
     if (!target || !frame) return undefined;
-    const { pixels } = image;
-    const source = document.createElement('canvas');
-    source.width = pixels.columns;
-    source.height = pixels.rows;
-    source.getContext('2d')?.putImageData(new ImageData(pixels.rgba, pixels.columns, pixels.rows), 0, 0);
     const draw = () => {
-      const { clientWidth: width, clientHeight: height } = frame;
-      if (width < 1 || height < 1) return;
-      target.width = width;
-      target.height = height;
-      const g = target.getContext('2d');
-      if (!g) return;
-      g.setTransform(1, 0, 0, 1, 0, 0);
-      g.fillStyle = 'black';
-      g.fillRect(0, 0, width, height);
-      g.imageSmoothingEnabled = true;
-      g.setTransform(...fitTransform(pixels, width, height).matrix);
-      g.drawImage(source, 0, 0, pixels.columns, pixels.rows, 0, 0, pixels.columns, pixels.rows);
-      markFirstImagePainted();
+      if (paintPreview(target, image.pixels, frame.clientWidth, frame.clientHeight)) markFirstImagePainted();
     };
     draw();
     const observer = new ResizeObserver(draw);

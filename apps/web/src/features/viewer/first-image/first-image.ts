@@ -1,4 +1,5 @@
 import type { TFirstImageDescriptor } from '@radflow/core/display-order';
+import { dropEarlyPreview } from '../../../lib/early-preview-layer';
 import { takeEarlyResponse } from '../../../lib/early-responses';
 import { TAG, numbersOf, type TDicomJson } from '../data-source/dicom-json';
 import { fetchFirstImage, fetchFrame, firstImageUrl, seriesSummaries } from '../data-source/dicomweb-reads';
@@ -48,7 +49,11 @@ let settled: Promise<void> = Promise.resolve();
 
 function setState(next: TFirstImageState): void {
   state = next;
-  if (next.status === 'none') settle();
+  if (next.status === 'none') {
+    settle();
+    // Nothing of the app's will show this image: the page's early preview of it goes too.
+    dropEarlyPreview();
+  }
   for (const listener of listeners) listener();
 }
 
@@ -58,8 +63,12 @@ export const subscribeFirstImage = (listener: () => void) => {
 };
 export const firstImageState = (): TFirstImageState => state;
 
-/** The page's preview canvas has drawn the first image: the viewer's code may now load. */
+/**
+ * The page's preview canvas has drawn the first image: the viewer's code may now load, and the
+ * early script's preview (the same pixels in the same place) is no longer needed.
+ */
 export function markFirstImagePainted(): void {
+  dropEarlyPreview();
   settle();
 }
 

@@ -13,7 +13,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
-import { PgliteDurability } from './pglite-durability.js';
+import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
 import * as schema from './schema.js';
 
 /** One database type for both drivers (ARCHITECTURE §3). */
@@ -190,12 +190,25 @@ const durabilities = new WeakMap<PGlite, PgliteDurability>();
  * Makes what `db` committed so far survive a power cut. PostgreSQL already did at COMMIT
  * (`synchronous_commit` on): nothing to do. PGlite on a data directory: its WAL is synced from
  * outside (pglite-durability.ts), since PGlite's own fsync cannot reach the disk. In-memory PGlite
- * (tests): nothing to sync.
+ * (tests): nothing to sync. `commitAt`: where the caller's commit record begins, when its
+ * transaction read it ({@link walInsertPositionQuery}); else the database is asked.
  */
-export function syncCommitted(db: Db): Promise<void> {
+export function syncCommitted(db: Db, commitAt?: string): Promise<void> {
+  const durability = durabilityOf(db);
+  return durability ? durability.sync(commitAt) : Promise.resolve();
+}
+
+/**
+ * The statement to end a transaction with, before COMMIT, whose `wal_insert_position` row
+ * {@link syncCommitted} then takes; null when `db` needs no sync from outside.
+ */
+export function walInsertPositionQuery(db: Db): string | null {
+  return durabilityOf(db) ? WAL_INSERT_POSITION : null;
+}
+
+function durabilityOf(db: Db): PgliteDurability | undefined {
   const client = (db as unknown as { $client?: unknown }).$client;
-  const durability = client instanceof PGlite ? durabilities.get(client) : undefined;
-  return durability ? durability.sync() : Promise.resolve();
+  return client instanceof PGlite ? durabilities.get(client) : undefined;
 }
 
 /** The PGlite client's syncs (tests and the bench). */

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, pgliteDurabilityOf, syncCommitted } from './client.js';
+import { openPglite, pgliteDurabilityOf, syncCommitted, walInsertPositionQuery } from './client.js';
 
 describe('PGlite durability (syncs from outside)', () => {
   let dir: string;
@@ -52,5 +52,46 @@ describe('PGlite durability (syncs from outside)', () => {
     const before = stats.syncs;
     await Promise.all(Array.from({ length: 10 }, () => syncCommitted(handle.db)));
     expect(stats.syncs - before).toBeLessThanOrEqual(2);
+  });
+
+  it('syncs a commit that read where its record begins without asking the database', async () => {
+    const stats = pgliteDurabilityOf(handle.client)!.stats;
+    const positionQuery = walInsertPositionQuery(handle.db);
+    expect(positionQuery).toMatch(/pg_current_wal_insert_lsn/);
+    const commit = async (body: string) => {
+      const results = await handle.client.transaction((tx) =>
+        tx.exec(`insert into t (body) values ('${body}');\n${positionQuery}`),
+      );
+      return results.at(-1)!.rows[0] as { wal_insert_position: string };
+    };
+    const { wal_insert_position: position } = await commit('z');
+    expect(position).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
+    const before = { ...stats };
+    await syncCommitted(handle.db, position);
+    expect(stats.asked).toBe(before.asked);
+    expect(stats.syncs).toBe(before.syncs + 1);
+    expect(stats.walFiles).toBe(before.walFiles + 1);
+
+    // Callers arriving while a sync runs share the next one, which covers the latest position.
+    const positions = await Promise.all(
+      ['a', 'b', 'c'].map(async (body) => (await commit(body)).wal_insert_position),
+    );
+    const syncsBefore = stats.syncs;
+    await Promise.all(positions.map((p) => syncCommitted(handle.db, p)));
+    expect(stats.syncs - syncsBefore).toBeLessThanOrEqual(2);
+    expect(stats.asked).toBe(before.asked);
+
+    // A commit record that begins near a segment's end may end in the next segment: both synced.
+    const segment = 16n * 2n ** 20n;
+    const [high = '0', low = '0'] = position.split('/');
+    const at = (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+    const nearEnd = (at / segment + 1n) * segment - 100n;
+    const walFiles = stats.walFiles;
+    await syncCommitted(
+      handle.db,
+      `${(nearEnd >> 32n).toString(16)}/${(nearEnd & 0xffffffffn).toString(16)}`,
+    );
+    expect(stats.walFiles - walFiles).toBe(2);
+    expect(stats.asked).toBe(before.asked);
   });
 });

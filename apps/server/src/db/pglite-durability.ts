@@ -19,6 +19,10 @@ import type { PGlite } from '@electric-sql/pglite';
  *   wrote must be on disk. A checkpoint comes once per `max_wal_size` (1 GB) of WAL in PGlite's
  *   single-user mode, and at close. Between a checkpoint and the next such sync a power cut may
  *   still lose earlier commits; on PostgreSQL proper the server does all this itself.
+ *
+ * Where the WAL ends after a commit is asked of the database when the sync starts (one more query
+ * per sync), unless the caller says where its commit record begins ({@link WAL_INSERT_POSITION}):
+ * the index writer reads it with its statements, in the same call, before its COMMIT.
  */
 export class PgliteDurability {
   private lastLsn: bigint | undefined;
@@ -27,8 +31,11 @@ export class PgliteDurability {
   private timeline = '00000001';
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
-  /** Syncs done, for tests and the bench. */
-  readonly stats = { syncs: 0, walFiles: 0, fullSyncs: 0 };
+  /** The highest commit position of the callers waiting for the next sync (none: ask the database). */
+  private nextCommitAt: bigint | undefined;
+  private nextAsks = false;
+  /** Syncs done (`asked`: those that asked the database where the WAL ends), for tests and the bench. */
+  readonly stats = { syncs: 0, asked: 0, walFiles: 0, fullSyncs: 0 };
 
   private constructor(
     private readonly client: PGlite,
@@ -55,16 +62,28 @@ export class PgliteDurability {
   /**
    * Resolves once everything committed before the call is on disk. Callers arriving while a sync
    * runs share the next one (a sync started earlier may predate their commit).
+   *
+   * `commitAt`: the caller's last commit record begins there (the value of
+   * {@link WAL_INSERT_POSITION} read in its transaction just before COMMIT), so the sync need not
+   * ask the database where the WAL ends.
    */
-  sync(): Promise<void> {
+  sync(commitAt?: string): Promise<void> {
+    const position = commitAt === undefined ? undefined : parseLsn(commitAt);
     if (!this.running) {
-      this.running = this.syncOnce().finally(() => this.settle());
+      this.running = this.syncOnce(position).finally(() => this.settle());
       return this.running;
     }
-    this.next ??= this.running.then(
-      () => this.syncOnce(),
-      () => this.syncOnce(),
-    );
+    if (position === undefined) this.nextAsks = true;
+    else if (this.nextCommitAt === undefined || position > this.nextCommitAt) this.nextCommitAt = position;
+    if (!this.next) {
+      const run = () => {
+        const commitAtNext = this.nextAsks ? undefined : this.nextCommitAt;
+        this.nextAsks = false;
+        this.nextCommitAt = undefined;
+        return this.syncOnce(commitAtNext);
+      };
+      this.next = this.running.then(run, run);
+    }
     return this.next;
   }
 
@@ -75,18 +94,23 @@ export class PgliteDurability {
     this.running?.catch(() => undefined);
   }
 
-  private async syncOnce(): Promise<void> {
+  /**
+   * Syncs what was committed so far: up to where the WAL ends now (asked), or, given where the last
+   * commit record begins, through the segment that holds its end.
+   */
+  private async syncOnce(commitAt?: bigint): Promise<void> {
     this.stats.syncs++;
-    const [lsn, stamp] = await Promise.all([this.currentLsn(), this.controlFileStamp()]);
+    const [lsn, stamp] = await Promise.all([commitAt ?? this.currentLsn(), this.controlFileStamp()]);
+    const through = commitAt === undefined ? lsn : commitAt + COMMIT_RECORD_BOUND;
     if (stamp !== this.controlStamp) {
       // A checkpoint (or another pg_control update): everything, then the WAL is covered too.
       await this.syncEverything();
       this.controlStamp = stamp;
-      this.lastLsn = lsn;
+      this.advance(lsn);
       return;
     }
     const from = (this.lastLsn ?? lsn) / this.segmentBytes;
-    const to = lsn / this.segmentBytes;
+    const to = through / this.segmentBytes;
     if (to - from > 64n) {
       await this.syncEverything();
     } else {
@@ -102,13 +126,18 @@ export class PgliteDurability {
       ]);
       this.stats.walFiles += files.length;
     }
-    this.lastLsn = lsn;
+    this.advance(lsn);
+  }
+
+  /** Synced up to `lsn`: the next sync starts from its segment. */
+  private advance(lsn: bigint): void {
+    if (this.lastLsn === undefined || lsn > this.lastLsn) this.lastLsn = lsn;
   }
 
   private async currentLsn(): Promise<bigint> {
+    this.stats.asked++;
     const { rows } = await this.client.query<{ lsn: string }>(`select pg_current_wal_lsn()::text as lsn`);
-    const [high = '0', low = '0'] = (rows[0]?.lsn ?? '0/0').split('/');
-    return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+    return parseLsn(rows[0]?.lsn ?? '0/0');
   }
 
   /** XLogFileName: timeline, then the segment number split in "log" and "seg" parts, 8 hex digits each. */
@@ -144,6 +173,28 @@ export class PgliteDurability {
         await Promise.all(batch.slice(i, i + 16).map((file) => syncPath(file)));
     }
   }
+}
+
+/**
+ * The last statement of a transaction that will tell {@link PgliteDurability.sync} where its commit
+ * record begins: the WAL insert position (a row with `wal_insert_position`). PGlite is one session
+ * of a single-user PostgreSQL (no background writers): nothing else inserts WAL between this and
+ * the COMMIT that follows it in the same transaction, so the commit record starts there.
+ */
+export const WAL_INSERT_POSITION = 'select pg_current_wal_insert_lsn()::text as wal_insert_position;';
+
+/**
+ * Bytes from where a commit record begins to where it surely ends: a commit record of a transaction
+ * without subtransactions, dropped relations or catalog changes (the index writer's) is under 100
+ * bytes, plus a page header when it crosses a page. The segment that holds its end is synced; only
+ * the rare commit near a segment's end also syncs the next one (which may not exist: skipped).
+ */
+const COMMIT_RECORD_BOUND = 64n * 1024n;
+
+/** A PostgreSQL LSN (`16/B374D848`) as a byte position. */
+function parseLsn(text: string): bigint {
+  const [high = '0', low = '0'] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
 /**

@@ -1,5 +1,9 @@
+import fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
+import { openPglite, pgliteDurabilityOf } from '../../src/db/client.js';
 import { instances, reportStatuses, studies } from '../../src/db/schema.js';
 import {
   BlobNotDurable,
@@ -168,6 +172,30 @@ describe('the index writer (group commit)', () => {
       expect((await studyRow(study))?.instanceCount).toBe(1);
     },
   );
+
+  it('on a data directory, syncs each batch from the WAL position read with its statements', async () => {
+    const dir = await fs.mkdtemp(path.join(tmpdir(), 'rf-index-writer-'));
+    const handle = await openPglite({ dataDir: path.join(dir, 'db') });
+    try {
+      await handle.migrate();
+      const group = await createTestGroup(handle.db);
+      const center = await createTestCenter(handle.db, { groupId: group.id });
+      const stats = pgliteDurabilityOf(handle.client)!.stats;
+      const before = { ...stats };
+      const writer = new IndexWriter(handle.db);
+      const study = nextUid();
+      await writer.write(row({ id: center.id, groupId: group.id }, study));
+      await Promise.all([0, 1].map(() => writer.write(row({ id: center.id, groupId: group.id }, study))));
+      expect(writer.stats.batches).toBe(2);
+      expect(stats.syncs - before.syncs).toBe(2);
+      expect(stats.asked).toBe(before.asked);
+      const [saved] = await handle.db.select().from(studies).where(eq(studies.studyInstanceUid, study));
+      expect(saved?.instanceCount).toBe(3);
+    } finally {
+      await handle.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('inlines text as literals that read back exactly', () => {
     expect(literal("it's")).toBe("'it''s'");

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
-import { type Db, syncCommitted } from '../../db/client.js';
+import { type Db, syncCommitted, walInsertPositionQuery } from '../../db/client.js';
 import { phaseClock } from './ingest-phases.js';
 
 /**
@@ -325,6 +325,7 @@ export function pgliteOf(db: Db): PGlite | undefined {
 function runnerOf(db: Db): Runner {
   const lite = pgliteOf(db);
   if (lite) {
+    const positionQuery = walInsertPositionQuery(db);
     // PGlite is one session: the transaction holds it, so no other query lands inside ours while
     // the blobs are synced.
     return async (statements, durable, size) => {
@@ -337,16 +338,22 @@ function runnerOf(db: Db): Runner {
         clock.add(phase, now - mark, size);
         mark = now;
       };
+      let commitAt: string | undefined;
       const rows = await lite.transaction(async (tx) => {
-        const results = await tx.exec(statements);
+        // The WAL position read in the same call, last: the sync after the commit need not ask.
+        const results = await tx.exec(positionQuery ? statements + positionQuery : statements);
         lap('indexStatements');
         await durable();
         lap('blobDurableWait');
-        return results.flatMap((r) => r.rows as ResultRow[]);
+        const resultRows = results.flatMap(
+          (r) => r.rows as Array<ResultRow & { wal_insert_position?: string }>,
+        );
+        commitAt = resultRows.at(-1)?.wal_insert_position;
+        return resultRows;
       });
       lap('commit');
       // PGlite cannot sync its own WAL: done from outside before anything is acknowledged.
-      await syncCommitted(db);
+      await syncCommitted(db, commitAt);
       lap('walSync');
       return rows;
     };

@@ -74,7 +74,10 @@ function graphFromManifest(): { entry: string; chunks: Map<string, TChunk> } | n
 /** The chunk graph from index.html and the chunks' own `import … from "./x.js"` / `import("./x.js")`. */
 function graphFromFiles(): { entry: string; chunks: Map<string, TChunk> } {
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const entrySrc = /<script[^>]*type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1];
+  // The entry's own tag, or the modulepreload link index.html's loader starts it from (vite.config.ts).
+  const entrySrc =
+    /<script[^>]*type="module"[^>]*src="\/?([^"]+)"/.exec(html)?.[1] ??
+    /<link[^>]*rel="modulepreload"[^>]*href="\/?([^"]+)"[^>]*data-entry/.exec(html)?.[1];
   if (!entrySrc) throw new Error(`no module script in ${dist}/index.html`);
   const chunks = new Map<string, TChunk>();
   for (const name of readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'))) {

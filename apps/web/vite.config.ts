@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
-import { EARLY_SCRIPT_LOADED } from './src/lib/early-script';
+import { APP_START_WAIT_MS, EARLY_PREVIEW_SETTLED, EARLY_SCRIPT_LOADED } from './src/lib/early-script';
 
 /**
  * The page's early requests (src/app/early/early-requests.ts): bundled on its own, so that it shares
@@ -65,22 +65,47 @@ function earlyRequests(): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, { bundle, chunk }) {
+      handler(html, { bundle, chunk }) {
         const modules =
           bundle && chunk ? viewerRouteChunks(bundle, chunk.fileName).map((f) => `${base}${f}`) : [];
+        // The app's entry is started by the loader below, not by its own tag: on a viewer address
+        // after the early preview (its evaluation would hold the thread the preview is drawn on),
+        // elsewhere as soon as the document is parsed, as a module script tag would. It downloads
+        // at once on every page (modulepreload). Without a recognisable tag nothing is changed.
+        const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\s*/.exec(html);
+        const entry = entryTag?.[1];
+        const start = entry
+          ? [
+              `var started=0;function start(){if(started)return;started=1;var add=function(){var m=document.createElement('script');m.type='module';m.crossOrigin='';m.src=${JSON.stringify(entry)};document.head.appendChild(m)};`,
+              `if(document.readyState==='loading')document.addEventListener('DOMContentLoaded',add);else add()}`,
+            ].join('')
+          : 'function start(){}';
         const load = [
           // The app waits for this promise before it looks for an early answer (lib/early-responses.ts).
           `var s=document.createElement('script');window.${EARLY_SCRIPT_LOADED}=new Promise(function(r){s.onload=s.onerror=r});`,
           `s.src=${JSON.stringify(`${base}${fileName}`)};document.head.appendChild(s);`,
-          `${JSON.stringify(modules)}.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)})`,
+          `${JSON.stringify(modules)}.forEach(function(h){var l=document.createElement('link');l.rel='modulepreload';l.href=h;document.head.appendChild(l)});`,
+          `window.${EARLY_SCRIPT_LOADED}.then(function(){return window.${EARLY_PREVIEW_SETTLED}}).then(start,start);setTimeout(start,${APP_START_WAIT_MS})`,
         ].join('');
-        return [
-          {
-            tag: 'script',
-            injectTo: 'head-prepend',
-            children: `if(location.pathname.indexOf('/viewer/')===0){${load}}`,
-          },
-        ];
+        return {
+          html: entryTag ? html.replace(entryTag[0], '') : html,
+          tags: [
+            ...(entry
+              ? [
+                  {
+                    tag: 'link',
+                    attrs: { rel: 'modulepreload', crossorigin: '', href: entry, 'data-entry': '' },
+                    injectTo: 'head-prepend' as const,
+                  },
+                ]
+              : []),
+            {
+              tag: 'script',
+              injectTo: 'head-prepend',
+              children: `${start}if(location.pathname.indexOf('/viewer/')===0){${load}}else start()`,
+            },
+          ],
+        };
       },
     },
   };

@@ -5,6 +5,7 @@ import { signOut } from '../api/identity';
 import { FullPageMessage } from '../components/FullPageMessage';
 import { useSession } from '../features/auth/session';
 import { browserLocation } from '../lib/browser-location';
+import { dropEarlyPreview } from '../lib/early-preview-layer';
 import { ApiFailureBridge } from './ApiFailureBridge';
 import { appDomainRedirect } from './app-domain';
 import { RouteGuard } from './shell/RouteGuard';
@@ -16,6 +17,7 @@ export function AppRoot() {
 
   useEffect(() => {
     if (!redirectTo) return;
+    dropEarlyPreview();
     void signOut()
       .catch(() => undefined)
       .finally(() => browserLocation.assign(redirectTo));

@@ -1,5 +1,6 @@
 import { deviceHeaders } from '../../api/device';
 import { SESSION_PATHS } from '../../api/session-paths';
+import { EARLY_PREVIEW_SETTLED } from '../../lib/early-script';
 import {
   dicomwebUrls,
   fetchDicomJson,
@@ -118,13 +119,15 @@ function startEarlyRequests(pathname: string, origin: string): void {
   later(SESSION_PATHS.mapping);
   later(SESSION_PATHS.teleInfo);
   if (!study || !firstImage) return;
-  // Copies taken now, before any reader of the app's can have read the answers.
+  // Copies taken now, before any reader of the app's can have read the answers. index.html's
+  // loader starts the app once this has settled (lib/early-script.ts).
   if (context) {
-    void showEarlyPreview({
+    const settled = showEarlyPreview({
       firstImage: firstImage.body,
       currentUser: jsonCopyOf(currentUser),
       context: jsonCopyOf(context),
     }).catch(() => undefined);
+    (window as unknown as Record<string, unknown>)[EARLY_PREVIEW_SETTLED] = settled;
   }
   rememberEarlyChain(
     firstSeriesReadsOf(study),

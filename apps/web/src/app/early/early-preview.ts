@@ -1,7 +1,11 @@
 import { effectiveRoles, hasRole, opensStudies, type TRole } from '@radflow/core/roles';
-import { firstViewportArea } from '../../features/viewer/components/viewer-geometry';
+import { VIEWER_Z_INDEX, firstViewportArea } from '../../features/viewer/components/viewer-geometry';
 import type { TDicomJson } from '../../features/viewer/data-source/dicom-json';
-import { partsOf, previewPixels, syntaxOfContentType } from '../../features/viewer/first-image/native-frame';
+import {
+  firstImageAnswerOf,
+  previewPixels,
+  syntaxOfContentType,
+} from '../../features/viewer/first-image/native-frame';
 import { paintPreview } from '../../features/viewer/first-image/paint-preview';
 import { viewerEntryOf } from '../../features/viewer/viewer-entry';
 import { EARLY_PREVIEW_ID, dropEarlyPreview, earlyPreviewDone } from '../../lib/early-preview-layer';
@@ -39,11 +43,10 @@ function wouldOpen(user: unknown, context: unknown): boolean {
 }
 
 function decode(body: TFirstImageBody) {
-  const [descriptorPart, frame] = partsOf(body.contentType, body.bytes) ?? [];
-  if (!descriptorPart || !frame) return null;
-  const descriptor = JSON.parse(new TextDecoder().decode(descriptorPart.bytes)) as { metadata?: TDicomJson };
-  if (!descriptor.metadata) return null;
-  const decoded = previewPixels(descriptor.metadata, syntaxOfContentType(frame.contentType), frame.bytes);
+  const answer = firstImageAnswerOf<{ metadata?: TDicomJson }>(body.contentType, body.bytes);
+  const metadata = answer?.descriptor.metadata;
+  if (!answer || !metadata) return null;
+  const decoded = previewPixels(metadata, syntaxOfContentType(answer.frame.contentType), answer.frame.bytes);
   return decoded.ok ? decoded.pixels : null;
 }
 
@@ -69,8 +72,8 @@ export async function showEarlyPreview(inputs: {
   const layer = document.createElement('div');
   layer.id = EARLY_PREVIEW_ID;
   layer.dataset.testid = 'viewport-early';
-  // Above the viewer's frame (MUI drawer z-index + 50) as it appears around it, below dialogs.
-  layer.style.cssText = `position:fixed;left:${area.left}px;top:${area.top}px;width:${area.width}px;height:${area.height}px;z-index:1251;background:#000`;
+  // Just above the viewer's frame as it appears around it, below dialogs.
+  layer.style.cssText = `position:fixed;left:${area.left}px;top:${area.top}px;width:${area.width}px;height:${area.height}px;z-index:${VIEWER_Z_INDEX + 1};background:#000`;
   layer.addEventListener('contextmenu', (event) => event.preventDefault());
   const canvas = document.createElement('canvas');
   canvas.style.cssText = 'position:absolute;width:100%;height:100%;image-rendering:pixelated';

@@ -95,8 +95,9 @@ function startEarlyRequests(pathname: string, origin: string): void {
   const firstImageAt = study ? firstImageUrl(origin, study) : null;
   const firstImage = firstImageAt ? readFirstImage(fetchFirstImage(firstImageAt)) : null;
   if (firstImageAt && firstImage) rememberEarlyResponse(firstImageAt, firstImage.response);
+  const ask = (path: string) => fetch(path, { credentials: 'same-origin', headers: deviceHeaders() });
   const get = (path: string) => {
-    const answer = fetch(path, { credentials: 'same-origin', headers: deviceHeaders() });
+    const answer = ask(path);
     rememberEarlyResponse(path, answer);
     return answer;
   };
@@ -110,9 +111,7 @@ function startEarlyRequests(pathname: string, origin: string): void {
   // those are in: the server (on the embedded database, one thread for every query) answers the
   // first image first. Kept at once, so the app's read of one waits for it instead of asking again.
   const later = (path: string) => {
-    const answer = firstPaint.then(() =>
-      fetch(path, { credentials: 'same-origin', headers: deviceHeaders() }),
-    );
+    const answer = firstPaint.then(() => ask(path));
     rememberEarlyResponse(path, answer);
   };
   later(SESSION_PATHS.preferences);

@@ -4,7 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { SERIES_PANEL_WIDTH, VIEWER_HEADER_HEIGHT } from './viewer-geometry';
+import { SERIES_PANEL_WIDTH, VIEWER_HEADER_HEIGHT, VIEWER_Z_INDEX } from './viewer-geometry';
 
 /**
  * The viewer's page frame, shared by the loading page (ViewerSkeleton) and the workspace, so the
@@ -36,7 +36,7 @@ export function ViewerFrame({
       sx={{
         position: 'fixed',
         inset: 0,
-        zIndex: (theme) => theme.zIndex.drawer + 50,
+        zIndex: VIEWER_Z_INDEX,
         bgcolor: 'background.default',
         display: 'flex',
         flexDirection: 'column',

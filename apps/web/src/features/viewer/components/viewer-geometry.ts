@@ -6,6 +6,12 @@
  * script is bundled apart from the app.
  */
 
+/**
+ * The viewer frame's stacking level: above the shell's bar and drawer (MUI's drawer level, 1200,
+ * + 50), below dialogs (1300) and snackbars; the early preview sits one above it.
+ */
+export const VIEWER_Z_INDEX = 1250;
+
 /** The header row (title, toolbar, close), its bottom border included: one row, never wrapped. */
 export const VIEWER_HEADER_HEIGHT = 48;
 

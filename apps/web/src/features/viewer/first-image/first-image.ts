@@ -6,8 +6,8 @@ import { fetchFirstImage, fetchFrame, firstImageUrl, seriesSummaries } from '../
 import { warmStudy, type TSeriesSummary } from '../data-source/dicomweb-source';
 import { buildStack, dicomwebRoot, frameImageId } from '../data-source/image-ids';
 import {
+  firstImageAnswerOf,
   firstPartOf,
-  partsOf,
   previewPixels,
   syntaxOfContentType,
   type TBodyPart,
@@ -148,15 +148,12 @@ async function readFirstImageAnswer(studyInstanceUid: string, origin: string): P
   const response = (await takeEarlyResponse(url)) ?? (await fetchFirstImage(url));
   if (response.status === 404 || response.status === 405) return null;
   if (!response.ok) return { reason: `the first image answered ${response.status}` };
-  const parts = partsOf(
+  const answer = firstImageAnswerOf<TFirstImageDescriptor<TDicomJson>>(
     response.headers.get('content-type') ?? '',
     new Uint8Array(await response.arrayBuffer()),
   );
-  const [descriptorPart, frame] = parts ?? [];
-  if (!descriptorPart || !frame) return { reason: 'the first image answer is not a readable multipart' };
-  const descriptor = JSON.parse(
-    new TextDecoder().decode(descriptorPart.bytes),
-  ) as TFirstImageDescriptor<TDicomJson>;
+  if (!answer) return { reason: 'the first image answer is not a readable multipart' };
+  const { descriptor, frame } = answer;
   const series = seriesSummaries([descriptor.series])[0];
   if (!series) return { reason: 'the first image answer names no series' };
   const imageId = frameImageId(dicomwebRoot(origin), studyInstanceUid, {

@@ -92,6 +92,20 @@ export function partsOf(contentType: string, body: Uint8Array<ArrayBuffer>): TBo
   return parts;
 }
 
+/**
+ * The server's first-image answer (`GET /api/viewer/studies/:study/first-image`) read: its JSON part
+ * (the series, the instance's metadata, the stack's frame count) and the frame part; null when it is
+ * not that. Read by the early script and by the app alike.
+ */
+export function firstImageAnswerOf<TDescriptor>(
+  contentType: string,
+  body: Uint8Array<ArrayBuffer>,
+): { descriptor: TDescriptor; frame: TBodyPart } | null {
+  const [descriptorPart, frame] = partsOf(contentType, body) ?? [];
+  if (!descriptorPart || !frame) return null;
+  return { descriptor: JSON.parse(new TextDecoder().decode(descriptorPart.bytes)) as TDescriptor, frame };
+}
+
 /** The first part of a WADO-RS multipart/related answer, or the body itself when it is not multipart. */
 export function firstPartOf(contentType: string, body: Uint8Array<ArrayBuffer>): TBodyPart | null {
   return partsOf(contentType, body)?.[0] ?? null;

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
       await forwarding.stop();
       await app.close();
       await handle.close();
+      await blobs.close();
       app.log.info('stopped');
       process.exit(0);
     } catch (error) {

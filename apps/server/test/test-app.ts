@@ -83,6 +83,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await handle.close();
+      if (blobs instanceof FsBlobStore) await blobs.close();
       await rm(blobRoot, { recursive: true, force: true });
     },
   };

@@ -192,10 +192,19 @@ const durabilities = new WeakMap<PGlite, PgliteDurability>();
  * outside (pglite-durability.ts), since PGlite's own fsync cannot reach the disk. In-memory PGlite
  * (tests): nothing to sync. `commitAt`: where the caller's commit record begins, when its
  * transaction read it ({@link walInsertPositionQuery}); else the database is asked.
+ * `onThisThread`: the caller has nothing else to do meanwhile (see PgliteDurability.syncHere).
  */
-export function syncCommitted(db: Db, commitAt?: string): Promise<void> {
+export function syncCommitted(
+  db: Db,
+  commitAt?: string,
+  opts: { onThisThread?: boolean } = {},
+): Promise<void> {
   const durability = durabilityOf(db);
-  return durability ? durability.sync(commitAt) : Promise.resolve();
+  if (!durability) return Promise.resolve();
+  // A lone committer that knows its position waits less without the pool hop.
+  return opts.onThisThread && commitAt !== undefined
+    ? durability.syncHere(commitAt)
+    : durability.sync(commitAt);
 }
 
 /**

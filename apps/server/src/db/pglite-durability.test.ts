@@ -17,6 +17,14 @@ describe('PGlite durability (syncs from outside)', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
+  /** A transaction ending with the statement that reads where its commit record begins. */
+  const commit = async (body: string) => {
+    const results = await handle.client.transaction((tx) =>
+      tx.exec(`insert into t (body) values ('${body}');\n${walInsertPositionQuery(handle.db)}`),
+    );
+    return results.at(-1)!.rows[0] as { wal_insert_position: string };
+  };
+
   it('syncs the WAL segments a commit wrote, each segment a commit crossed, and everything after a checkpoint', async () => {
     const durability = pgliteDurabilityOf(handle.client);
     expect(durability).toBeDefined();
@@ -58,12 +66,6 @@ describe('PGlite durability (syncs from outside)', () => {
     const stats = pgliteDurabilityOf(handle.client)!.stats;
     const positionQuery = walInsertPositionQuery(handle.db);
     expect(positionQuery).toMatch(/pg_current_wal_insert_lsn/);
-    const commit = async (body: string) => {
-      const results = await handle.client.transaction((tx) =>
-        tx.exec(`insert into t (body) values ('${body}');\n${positionQuery}`),
-      );
-      return results.at(-1)!.rows[0] as { wal_insert_position: string };
-    };
     const { wal_insert_position: position } = await commit('z');
     expect(position).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
     const before = { ...stats };
@@ -93,5 +95,31 @@ describe('PGlite durability (syncs from outside)', () => {
     );
     expect(stats.walFiles - walFiles).toBe(2);
     expect(stats.asked).toBe(before.asked);
+  });
+
+  it('syncs a lone commit on this thread, unless a sync is under way or a checkpoint must be covered', async () => {
+    const stats = pgliteDurabilityOf(handle.client)!.stats;
+    const { wal_insert_position: position } = await commit('lone');
+    const before = { ...stats };
+    const lone = syncCommitted(handle.db, position, { onThisThread: true });
+    // Synced before the call returned: no thread-pool hop to wait for, no question asked.
+    expect(stats.syncs).toBe(before.syncs + 1);
+    expect(stats.walFiles).toBe(before.walFiles + 1);
+    await lone;
+    expect(stats.asked).toBe(before.asked);
+
+    // Another sync under way (it may predate the commit): the next one in the pool, shared.
+    const { wal_insert_position: joinedAt } = await commit('joined');
+    const running = syncCommitted(handle.db);
+    const joined = syncCommitted(handle.db, joinedAt, { onThisThread: true });
+    expect(stats.syncs).toBe(before.syncs + 2);
+    await Promise.all([running, joined]);
+    expect(stats.syncs).toBe(before.syncs + 3);
+
+    // A checkpoint since the last sync: everything, in the pool.
+    await handle.client.exec('checkpoint');
+    const fullSyncs = stats.fullSyncs;
+    await syncCommitted(handle.db, (await commit('after')).wal_insert_position, { onThisThread: true });
+    expect(stats.fullSyncs).toBe(fullSyncs + 1);
   });
 });

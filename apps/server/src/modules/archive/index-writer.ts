@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { type Db, syncCommitted, walInsertPositionQuery } from '../../db/client.js';
 import { phaseClock } from './ingest-phases.js';
+import { ingestsInFlight } from './ingests-in-flight.js';
 
 /**
  * The index write of received instances, group-committed (ARCHIVE.md "index write").
@@ -352,8 +353,10 @@ function runnerOf(db: Db): Runner {
         return resultRows;
       });
       lap('commit');
-      // PGlite cannot sync its own WAL: done from outside before anything is acknowledged.
-      await syncCommitted(db, commitAt);
+      // PGlite cannot sync its own WAL: done from outside before anything is acknowledged. A lone
+      // instance (one C-STORE association) waits for the sync with nothing else to do: it is done
+      // here, without the thread pool's hop; with other ingests under way this thread is theirs.
+      await syncCommitted(db, commitAt, { onThisThread: size === 1 && ingestsInFlight.count <= 1 });
       lap('walSync');
       return rows;
     };

@@ -9,6 +9,7 @@ import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf, pgliteOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
 import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
+import { ingestsInFlight } from './ingests-in-flight.js';
 import {
   type Digest,
   type IngestFailure,
@@ -153,9 +154,6 @@ async function centerOf(ctx: AppContext, centerId: number): Promise<{ id: number
 const fillEmpty = (column: string) =>
   sql.raw(`case when studies.${column} = '' then excluded.${column} else studies.${column} end`);
 
-/** Ingests under way in this process: a lone one prepares its instance here, without a thread hop. */
-let ingestsInFlight = 0;
-
 const workersByDb = new WeakMap<AppContext['db'], boolean>();
 function workersFor(ctx: AppContext): boolean {
   let use = workersByDb.get(ctx.db);
@@ -169,7 +167,7 @@ function workersFor(ctx: AppContext): boolean {
  * i.e. when other ingests are under way on a database that uses them.
  */
 export function hashWhileReceiving(ctx: AppContext): boolean {
-  return ingestsInFlight === 0 || !workersFor(ctx);
+  return ingestsInFlight.count === 0 || !workersFor(ctx);
 }
 
 /** An instance parsed, and its bytes when this thread has them; the digest when already made. */
@@ -195,7 +193,7 @@ async function prepare(
   let offThread: ReturnType<typeof ingestPool.prepare> = null;
   if (workersFor(ctx)) {
     offThread =
-      ingestsInFlight > 1
+      ingestsInFlight.count > 1
         ? ingestPool.prepare({
             ...(input.bytes ? { bytes: input.bytes } : { filePath: input.filePath! }),
             ...(input.sha256 ? { sha256: input.sha256 } : {}),
@@ -254,11 +252,11 @@ export async function ingestInstance(
     | { bytes: Uint8Array; filePath?: undefined; sha256?: string },
   opts: IngestOptions,
 ): Promise<IngestResult> {
-  ingestsInFlight++;
+  ingestsInFlight.enter();
   try {
     return await ingestPrepared(ctx, input, opts);
   } finally {
-    ingestsInFlight--;
+    ingestsInFlight.leave();
   }
 }
 

@@ -78,6 +78,16 @@ describe('FsBlobStore', () => {
     ]);
     expect((await store.read('m/2/big.dcm')).equals(big)).toBe(true);
     for (let i = 0; i < 20; i++) expect((await store.read(`m/2/${i}.dcm`)).toString()).toBe(`body ${i}`);
+    // What is left in the temp directory is at most the empty files kept for the next blobs, and
+    // closing the store removes them.
+    const left = await fs.readdir(store.tempDir());
+    expect(left.length).toBeLessThanOrEqual(2);
+    for (const name of left) expect((await fs.stat(path.join(store.tempDir(), name))).size).toBe(0);
+    await store.close();
+    expect(await fs.readdir(store.tempDir())).toEqual([]);
+    // A closed store still stores (a blob written during shutdown), without keeping spares.
+    expect(await store.putBytes('m/3/late.dcm', Buffer.from('late'))).toEqual({ sizeBytes: 4 });
+    expect((await store.read('m/3/late.dcm')).toString()).toBe('late');
     expect(await fs.readdir(store.tempDir())).toEqual([]);
   });
 

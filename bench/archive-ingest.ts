@@ -24,9 +24,13 @@
  * RADFLOW_INGEST_PHASES=1 (env, passed to the server): the server's mean milliseconds per instance
  *   of each ingest phase (receive, parse, sha256, blob write and sync, statements, commit, WAL sync…)
  *   are printed after the table, one line per 500 instances.
+ * Each timed phase, either server's, starts after a `sync` (settleDisk): Orthanc does not sync the
+ * files it writes, so the kernel writes them back some 30 s later, which used to land in whichever
+ * phase ran then (usually Radflow's next, whose every instance waits for its syncs).
  * Beside wall time, each phase reports the server's CPU time per instance (utime + stime of its
  * process from /proc, all threads): on a shared, busy machine that is the figure to compare.
  */
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -180,6 +184,14 @@ async function stowAll(
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * Writes back every dirty page before a timed phase: what the previous phase left to the kernel
+ * (Orthanc's files, unsynced) is flushed here, not during the next server's measurement.
+ */
+async function settleDisk(): Promise<void> {
+  await new Promise<void>((done, failed) => execFile('sync', (error) => (error ? failed(error) : done())));
+}
+
 // ---------------------------------------------------------------- C-STORE
 async function storescu(port: number, calledAet: string, files: readonly string[], profile: string) {
   const run = await runStorescu({
@@ -300,6 +312,7 @@ async function main(): Promise<void> {
     const cstoreSeries = ['cstore', ...Array.from({ length: CONCURRENT }, (_, i) => `c${i}`)];
     for (let round = 0; only.has('cstore') && round < rounds; round++) {
       const s = series[cstoreSeries[round]!]!;
+      await settleDisk();
       rss.reset();
       const cpuFrom = await cpuMs(radflowPid);
       started = performance.now();
@@ -313,6 +326,7 @@ async function main(): Promise<void> {
       const radflowPeak = rss.peakMb('radflow');
       let orthancRate = null;
       if (orthanc) {
+        await settleDisk();
         rss.reset();
         const orthancSeconds = await storescu(orthanc.port, orthanc.aeTitle, s.files, profile);
         await waitForCount(() => orthancCount(orthanc, s.studyInstanceUid), slices, 10_000);
@@ -341,6 +355,7 @@ async function main(): Promise<void> {
     ] as const) {
       if (!only.has('stow')) break;
       const s = series[phase]!;
+      await settleDisk();
       rss.reset();
       const cpuFrom = await cpuMs(radflowPid);
       const seconds = await stowAll(`${radflow.baseUrl}/api/dicomweb/studies`, s.files, perRequest, auth);
@@ -350,6 +365,7 @@ async function main(): Promise<void> {
       if (indexed !== slices) throw new Error(`${label}: QIDO shows ${indexed} instances on Radflow`);
       let orthancRate = null;
       if (orthanc) {
+        await settleDisk();
         rss.reset();
         const orthancSeconds = await stowAll(`${orthanc.baseUrl}/dicom-web/studies`, s.files, perRequest, {});
         const orthancPeak = rss.peakMb('orthanc');
@@ -374,6 +390,7 @@ async function main(): Promise<void> {
         await Promise.all(studies.map((s) => storescu(port, calledAet, s.files, profile)));
         return (performance.now() - begun) / 1000;
       };
+      await settleDisk();
       rss.reset();
       const cpuFrom = await cpuMs(radflowPid);
       const seconds = await concurrent(radflow.dicomPort, RADFLOW_AET);
@@ -386,6 +403,7 @@ async function main(): Promise<void> {
       }
       let orthancRate = null;
       if (orthanc) {
+        await settleDisk();
         rss.reset();
         const orthancSeconds = await concurrent(orthanc.port, orthanc.aeTitle);
         await rss.sample();

@@ -10,6 +10,7 @@ import {
   isAssignorBillerVerifier,
   isCenterUser,
   isRole,
+  isViewerSession,
   isSoleDoctor,
   sortRolesForDisplay,
 } from './roles.js';
@@ -117,6 +118,14 @@ describe('hasRole', () => {
   it('is true when any of the wanted roles is held', () => {
     expect(hasRole(['ROLE_TYPIST'], 'ROLE_DOCTOR', 'ROLE_TYPIST')).toBe(true);
     expect(hasRole(['ROLE_TYPIST'], 'ROLE_DOCTOR')).toBe(false);
+  });
+});
+
+describe('isViewerSession (a shared link opened)', () => {
+  it('is the viewer role, alone or beside others', () => {
+    expect(isViewerSession(['ROLE_VIEWER'])).toBe(true);
+    expect(isViewerSession(['ROLE_CUSTOMER', 'ROLE_VIEWER'])).toBe(true);
+    expect(isViewerSession(['ROLE_DOCTOR'])).toBe(false);
   });
 });
 

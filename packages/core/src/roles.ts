@@ -68,6 +68,14 @@ export function hasRole(roles: readonly TRole[], ...wanted: TRole[]): boolean {
 }
 
 /**
+ * A viewer session (spec-core §4 share): someone who opened a shared link. They see the study's
+ * images only once the payment check has answered, and 'Stop viewing' instead of Logout.
+ */
+export function isViewerSession(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_VIEWER');
+}
+
+/**
  * spec-core §6 "Only a sole doctor counts as a radiologist for some restrictions": a user whose
  * only role is ROLE_DOCTOR.
  */

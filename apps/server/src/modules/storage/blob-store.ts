@@ -155,6 +155,9 @@ class DirSyncs {
 const DSYNC_TEMP_FLAGS =
   fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DSYNC;
 
+/** Temp files kept open ahead: one for the next blob, one behind it. */
+const SPARE_TEMP_FILES = 2;
+
 /**
  * Temp files for {@link FsBlobStore.putBytes}, created ahead of need in the thread pool. Creating a
  * file is a journalled metadata change: on ext4 the open(O_CREAT) waits whenever the journal is
@@ -169,10 +172,7 @@ class SpareTempFiles {
   private readonly opening = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(
-    private readonly newPath: () => string,
-    private readonly keep = 2,
-  ) {}
+  constructor(private readonly newPath: () => string) {}
 
   /** A spare when one is ready, else one opened now, on this thread. */
   take(): { path: string; fd: number } {
@@ -184,7 +184,7 @@ class SpareTempFiles {
   }
 
   private refill(): void {
-    while (!this.closed && this.spares.length + this.opening.size < this.keep) {
+    while (!this.closed && this.spares.length + this.opening.size < SPARE_TEMP_FILES) {
       const file = this.newPath();
       const opened = new Promise<void>((resolve) =>
         open(file, DSYNC_TEMP_FLAGS, 0o666, (error, fd) => {

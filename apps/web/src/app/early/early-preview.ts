@@ -1,4 +1,4 @@
-import { effectiveRoles, hasRole, opensStudies, type TRole } from '@radflow/core/roles';
+import { effectiveRoles, isViewerSession, opensStudies, type TRole } from '@radflow/core/roles';
 import { VIEWER_Z_INDEX, firstViewportArea } from '../../features/viewer/components/viewer-geometry';
 import type { TDicomJson } from '../../features/viewer/data-source/dicom-json';
 import {
@@ -36,7 +36,7 @@ function wouldOpen(user: unknown, context: unknown): boolean {
   const who = user as { roles?: unknown; hybridModeOn?: unknown } | null;
   if (!who || !Array.isArray(who.roles)) return false;
   const roles = effectiveRoles(who.roles as TRole[], who.hybridModeOn === true);
-  if (!opensStudies(roles) || hasRole(roles, 'ROLE_VIEWER')) return false;
+  if (!opensStudies(roles) || isViewerSession(roles)) return false;
   const study = context as Parameters<typeof viewerEntryOf>[0] | null;
   if (!study?.entry || typeof study.entry.allowed !== 'boolean') return false;
   return viewerEntryOf(study).kind === 'open';

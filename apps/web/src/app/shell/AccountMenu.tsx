@@ -9,11 +9,11 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
+import { isViewerSession } from '@radflow/core';
 import { useState } from 'react';
 import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
 import { useSignedInSession } from '../../features/auth/session';
 import { hardRefresh, useSignOut } from '../../features/auth/useAuthActions';
-import { isViewer } from './drawer-extras';
 
 /**
  * The account menu of spec-core §2 Shell: identifier, email, Hard Refresh, Update Password, Logout.
@@ -24,7 +24,7 @@ export function AccountMenu() {
   const signOut = useSignOut();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const viewer = isViewer(roles);
+  const viewer = isViewerSession(roles);
   const close = () => setAnchor(null);
 
   return (

@@ -14,7 +14,8 @@ import { PublicLayout, ShellLayout } from './ShellLayout';
  * render and the bar's re-render at every query's start and end would hold the page's one thread
  * while the first image waits (VIEWER.md "Speed").
  */
-const FULL_WINDOW_ROUTES = ['/viewer/:studyInstanceUids/:id'] as const;
+const VIEWER_ROUTE = '/viewer/:studyInstanceUids/:id';
+const FULL_WINDOW_ROUTES = [VIEWER_ROUTE] as const;
 
 /**
  * The route guard of spec-core §2, as decided by core `decideRoute`: 'allow' renders the screen,
@@ -28,8 +29,7 @@ export function RouteGuard({ session, children }: { session: TSession | null; ch
     search,
     user: session ? { email: session.user.email, ctx: session.menuContext } : null,
   });
-  const showsViewer =
-    decision.action === 'allow' && session !== null && matchRoute('/viewer/:studyInstanceUids/:id', pathname);
+  const showsViewer = decision.action === 'allow' && session !== null && matchRoute(VIEWER_ROUTE, pathname);
   // The early script's first image (lib/early-preview-layer.ts) belongs to the viewer page only.
   useEffect(() => {
     if (!showsViewer) dropEarlyPreview();

@@ -35,7 +35,3 @@ export function drawerExtras(roles: readonly TRole[]): TDrawerExtra[] {
 export function hasNotificationBell(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_CENTER');
 }
-
-export function isViewer(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_VIEWER');
-}

@@ -11,6 +11,7 @@ import {
   type TAccountPayment,
   type TPaymentDue,
   formatPaymentAmount,
+  isViewerSession,
 } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -143,7 +144,7 @@ export function AccountPaymentPage({ email }: { email: string }) {
     );
   }
   const { user, roles } = session.data;
-  if (user.email.toLowerCase() !== email.toLowerCase() || !roles.includes('ROLE_VIEWER'))
+  if (user.email.toLowerCase() !== email.toLowerCase() || !isViewerSession(roles))
     return <Notice severity="error">{SHARE_MESSAGES.linkNotFound}</Notice>;
   return <PaymentStatus email={email} />;
 }

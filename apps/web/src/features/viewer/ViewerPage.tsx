@@ -1,4 +1,4 @@
-import { MESSAGES } from '@radflow/core';
+import { MESSAGES, isViewerSession } from '@radflow/core';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
@@ -32,10 +32,10 @@ export default function ViewerPage() {
   const session = useSignedInSession();
   const navigate = useNavigate();
   const { showError } = useFeedback();
-  const isViewerSession = session.roles.includes('ROLE_VIEWER');
+  const viewerSession = isViewerSession(session.roles);
   // spec-core §2 Viewer entry: typists get the editor (no group setting enables the bare viewer for them yet).
   const isTypist = session.roles.includes('ROLE_TYPIST') && !session.roles.includes('ROLE_DOCTOR');
-  const paymentNotDone = useSharePaymentPolling(isViewerSession);
+  const paymentNotDone = useSharePaymentPolling(viewerSession);
   const context = useViewerContext(id);
   const opening = context.data ? viewerEntryOf(context.data) : null;
   const warning = opening?.kind === 'open' ? opening.warning : null;

@@ -438,6 +438,11 @@ export const reportStatuses = pgTable(
     signedOffAfterPrint: boolean('signed_off_after_print').notNull().default(false),
     printedAt: timestamp('printed_at', { withTimezone: true }),
     signedOffAt: timestamp('signed_off_at', { withTimezone: true }),
+    /**
+     * When images last arrived while the row was SIGNED_OFF (archive DECISIONS.md "images after
+     * sign-off"): the lists flag the row while this is later than `signedOffAt`; the report stays.
+     */
+    newImagesAfterSignOffAt: timestamp('new_images_after_sign_off_at', { withTimezone: true }),
     firstSignedOffAt: timestamp('first_signed_off_at', { withTimezone: true }),
     shareLink: text('share_link'),
     /** When the share link was made (its expiry counts from here; a new link starts again). */
@@ -537,6 +542,41 @@ export const studyEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('study_events_report_idx').on(t.reportStatusId, t.createdAt)],
+);
+
+/**
+ * The archive's audit log of refused ingests (archive DECISIONS.md "instance ownership"): an
+ * instance sent by a center for a study another center of the group stored first. One row per
+ * instance, written in the ingest's transaction; nothing of the instance is kept.
+ */
+export const ingestRefusals = pgTable(
+  'ingest_refusals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    /** The center that sent the instance (not the study's). */
+    centerId: integer('center_id')
+      .notNull()
+      .references(() => centers.id),
+    /** The study it was refused for (another center's). */
+    studyId: integer('study_id').references(() => studies.id, { onDelete: 'set null' }),
+    studyInstanceUid: text('study_instance_uid').notNull(),
+    sopInstanceUid: text('sop_instance_uid').notNull(),
+    sopClassUid: text('sop_class_uid').notNull(),
+    source: text('source', { enum: INSTANCE_SOURCES }).notNull(),
+    callingAet: text('calling_aet'),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The refused file's hash (its bytes are not kept). */
+    sha256: text('sha256').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ingest_refusals_group_created_idx').on(t.groupId, t.createdAt),
+    index('ingest_refusals_study_idx').on(t.studyId),
+  ],
 );
 
 export type TStudyRow = typeof studies.$inferSelect;

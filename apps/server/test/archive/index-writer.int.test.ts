@@ -97,7 +97,7 @@ describe('the index writer (group commit)', () => {
     const outcomes = await Promise.all([0, 1, 2].map(() => writer.write(row(center, study))));
     expect(writer.stats).toMatchObject({ batches: 1, instances: 3, largestBatch: 3, retriedBatches: 0 });
     expect(new Set(outcomes.map((o) => o.reportStatusId)).size).toBe(1);
-    expect(outcomes.every((o) => !o.duplicate)).toBe(true);
+    expect(outcomes.every((o) => o.disposition === 'STORED')).toBe(true);
     const saved = await studyRow(study);
     expect(saved).toMatchObject({
       instanceCount: 3,

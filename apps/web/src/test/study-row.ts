@@ -16,6 +16,7 @@ export function buildStudyRow(overrides: Partial<TStudyListRow> = {}): TStudyLis
     urgent: false,
     reworked: false,
     signedOffAfterPrint: false,
+    newImagesAfterSignOffAt: null,
     backedUpAt: null,
     deletedAt: null,
     assignedTo: null,

@@ -68,7 +68,10 @@ export const ZUploadFileResult = z
     studyInstanceUid: z.string().nullable(),
     reportStatusId: z.number().int().nullable(),
     duplicate: z.boolean(),
-    /** Why the file was refused (not DICOM, truncated, …). */
+    /**
+     * Why the file was refused (not DICOM, truncated, another center's study, …); for a stored file,
+     * a note: an instance already stored with other bytes keeps its first version.
+     */
     reason: z.string().nullable(),
   })
   .meta({ id: 'UploadFileResult' });

@@ -127,6 +127,11 @@ export const ZStudyListRow = z
     reworked: z.boolean(),
     /** Signed off again after the center printed it (Reprint Needed). */
     signedOffAfterPrint: z.boolean(),
+    /**
+     * Ours: when images last arrived after the report was signed off ('New images after sign-off'),
+     * null when none did since the latest sign-off. The report is not changed by them.
+     */
+    newImagesAfterSignOffAt: ZInstant,
     backedUpAt: ZInstant,
     /** Ours: when the study was marked deleted (status DELETED), else null. */
     deletedAt: ZInstant,

@@ -15,6 +15,8 @@ export const WORKLIST_MESSAGES = {
   reworked: 'Report has been Reworked (all report for this study have been deleted)',
   /** spec-core §4: the alert after a re-sign-off. */
   reSignedOff: 'Report has been Signed Off again, please ask center to re-print it.',
+  /** Ours: images arrived after the report was signed off (the report is unchanged). */
+  newImagesAfterSignOff: 'New images after sign-off',
   /** spec-core §4: viewing a deleted study. */
   studyDeleted: 'Study has been deleted',
   /** spec-core §4: the details form's submit button on a CREATED study (see sendsForReporting). */

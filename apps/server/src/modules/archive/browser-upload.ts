@@ -14,7 +14,7 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../plugins/auth.js';
-import { type IngestResult, ingestInstance } from './ingest.js';
+import { type IngestResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
 import { type TUploadTarget, resolveAttachTarget, resolveUploadCenter } from './upload-access.js';
 
 /**
@@ -50,7 +50,7 @@ function toFileResult(fileName: string, result: IngestResult): TUploadFileResult
         studyInstanceUid: result.studyInstanceUid,
         reportStatusId: result.reportStatusId,
         duplicate: result.duplicate,
-        reason: null,
+        reason: result.keptFirst ? KEPT_FIRST_REASON : null,
       }
     : {
         fileName,

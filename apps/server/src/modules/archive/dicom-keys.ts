@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /**
  * Names of stored instances and their bulk data, in one place: the blob key an instance is kept
@@ -13,13 +13,17 @@ function keySegment(uid: string): string {
 }
 
 /**
- * Where an instance's bytes live: `dicom/<groupId>/<2 hex of the study UID's hash>/<studyUid>/<sopUid>.dcm`.
- * The hash prefix spreads studies over 256 directories. A re-sent instance maps to the same key, so
- * its new copy replaces the old one by an atomic rename.
+ * Where one received copy of an instance goes:
+ * `dicom/<groupId>/<2 hex of the study UID's hash>/<studyUid>/<sopUid>.<12 hex>.dcm`. The hash
+ * prefix spreads studies over 256 directories. Every copy gets a name of its own (the random
+ * part), so writing it never replaces a stored file: whether it is indexed, or the first copy is
+ * kept, is the index's decision (DECISIONS.md "instance ownership"), and a copy not indexed is
+ * deleted. The index names the file (`instances.blob_key`); nothing derives it from the UIDs.
  */
 export function instanceBlobKey(groupId: number, studyInstanceUid: string, sopInstanceUid: string): string {
   const prefix = sha256Hex(studyInstanceUid).slice(0, 2);
-  return `dicom/${groupId}/${prefix}/${keySegment(studyInstanceUid)}/${keySegment(sopInstanceUid)}.dcm`;
+  const copy = randomBytes(6).toString('hex');
+  return `dicom/${groupId}/${prefix}/${keySegment(studyInstanceUid)}/${keySegment(sopInstanceUid)}.${copy}.dcm`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
 import { createFindService } from './c-find.js';
-import { type IngestFailureCode, hashWhileReceiving, ingestInstance } from './ingest.js';
+import { type IngestFailureCode, KEPT_FIRST_REASON, hashWhileReceiving, ingestInstance } from './ingest.js';
 import { phaseClock } from './ingest-phases.js';
 import { SharedBytesPool } from './shared-bytes.js';
 
@@ -56,8 +56,16 @@ const STATUS_OF: Record<IngestFailureCode, number> = {
   NOT_DICOM: DimseStatus.CannotUnderstand,
   INVALID: DimseStatus.CannotUnderstand,
   REFUSED: DimseStatus.ProcessingFailure,
+  FOREIGN_STUDY: DimseStatus.NotAuthorized,
   STORAGE: DimseStatus.OutOfResources,
 };
+
+/**
+ * Warning, elements discarded (PS3.4 Table B.2-1): an instance already stored with other bytes
+ * keeps its first version (DECISIONS.md "instance ownership"); a warning, not a failure, so the
+ * sender does not retry it forever.
+ */
+const WARNING_KEPT_FIRST = 0xb006;
 
 /** Starts the SCP on DICOM_PORT (0: a free port) with AE title DICOM_AET, listening on HOST. */
 export async function startDicomServices(
@@ -115,7 +123,8 @@ export async function startDicomServices(
         answeredAt.set(instance.associationId, performance.now());
         if (answeredAt.size > 1000) answeredAt.clear();
       }
-      if (result.ok) return undefined;
+      if (result.ok)
+        return result.keptFirst ? { status: WARNING_KEPT_FIRST, errorComment: KEPT_FIRST_REASON } : undefined;
       log?.warn(
         { callingAet: instance.callingAet, sopInstanceUid: instance.sopInstanceUid, reason: result.reason },
         'C-STORE instance refused',

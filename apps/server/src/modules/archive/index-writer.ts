@@ -70,10 +70,18 @@ export interface IndexRow {
   receivedAt: Date;
 }
 
+/**
+ * What the index did with an instance (DECISIONS.md "instance ownership"): STORED a new instance;
+ * SAME the instance was stored already with these very bytes; KEPT_FIRST it was stored already
+ * with other bytes, which were not taken; FOREIGN the study is another center's: refused.
+ */
+export type IndexDisposition = 'STORED' | 'SAME' | 'KEPT_FIRST' | 'FOREIGN';
+
 export interface IndexOutcome {
   studyId: number;
-  reportStatusId: number;
-  duplicate: boolean;
+  /** Null only for FOREIGN (the caller is not told the other center's row). */
+  reportStatusId: number | null;
+  disposition: IndexDisposition;
 }
 
 /** Instances in one transaction at most: bounds the query text (each carries its JSON metadata). */
@@ -115,15 +123,22 @@ const STUDY_FILL_COLUMNS = [
  * skips parse and analysis of these long statements, and after a few runs its plan is cached
  * (PGlite: ~7 of the ~9 ms of CPU an instance cost went to these two statements). The first
  * upserts the study, which locks its row until commit (ingests of one study are serialised
- * there); the second, a statement of its own so its snapshot is taken after that lock was granted,
- * writes the rest: the previous copy (a re-send), the series with its count, the old series' count
- * when a re-send moved the instance, the instance, the study's counts, and a new study's report row
- * with its STUDY_CREATED event. Its result row carries `job`, so the rows of a batch are told apart
- * whatever else the driver returns.
+ * there); it changes an existing study only for its own center and a new SOP instance. The second,
+ * a statement of its own so its snapshot is taken after that lock was granted, decides and writes
+ * the rest (archive DECISIONS.md "instance ownership"):
+ * - the study is another center's (`foreign`): nothing is attached; the attempt goes to
+ *   `ingest_refusals` and, once an hour at most, to the study's timeline;
+ * - the SOP instance is stored already (`prev`): nothing changes, the first copy stays; the
+ *   answer tells identical bytes from other ones;
+ * - else the series with its count, the instance, the study's counts, a new study's report row
+ *   with its STUDY_CREATED event, and on a signed-off row the "new images after sign-off" mark
+ *   (with one timeline event per sign-off).
+ * Its result row carries `job`, so the rows of a batch are told apart whatever else the driver
+ * returns.
  */
 export const PREPARE_STATEMENTS = `
 prepare radflow_ingest_study (integer, integer, text, text, text, text, text, text, text, text,
-  text, text, text, text, text, text, timestamptz) as
+  text, text, text, text, text, text, timestamptz, text) as
 insert into studies as s (group_id, center_id, study_instance_uid, patient_name, patient_id,
   patient_sex, patient_age, patient_birth_date, study_date, study_time, study_description,
   accession_number, study_identifier, institution_name, referring_physician_name, modalities,
@@ -136,60 +151,50 @@ on conflict (group_id, study_instance_uid) do update set
   ).join(',\n  ')},
   modalities = array(select distinct m from unnest(s.modalities || excluded.modalities) as m
     where m <> '' order by m),
-  last_instance_at = excluded.last_instance_at;
+  last_instance_at = excluded.last_instance_at
+  where s.center_id = excluded.center_id
+    and not exists (select 1 from instances i where i.study_id = s.id and i.sop_instance_uid = $18);
 prepare radflow_ingest_instance (integer, text, text, text, text, text, integer, text, text, text,
   integer, integer, integer, integer, text, bigint, text, json, jsonb, text, text, timestamptz,
   integer, text, text, text, text, text, text, text, integer, text, jsonb, integer) as
 with st as (
-  select id from studies where group_id = $1 and study_instance_uid = $2
+  select id, center_id from studies where group_id = $1 and study_instance_uid = $2
 ),
 prev as (
-  select i.id, i.series_id, i.size_bytes, ps.series_instance_uid as series_uid
-    from instances i join series ps on ps.id = i.series_id
+  select i.id, i.sha256 from instances i
    where i.study_id = (select id from st) and i.sop_instance_uid = $3
+),
+go as (
+  select st.id from st where st.center_id = $23 and not exists (select 1 from prev)
 ),
 se as (
   insert into series as x (study_id, series_instance_uid, modality, series_description,
     series_number, body_part_examined, instance_count)
-  select st.id, $4, $5, $6, $7, $8,
-    case when exists (select 1 from prev where prev.series_uid = $4) then 0 else 1 end
-    from st
+  select go.id, $4, $5, $6, $7, $8, 1 from go
   on conflict (study_id, series_instance_uid) do update set
     modality = case when x.modality = '' then excluded.modality else x.modality end,
     series_description = case when x.series_description = '' then excluded.series_description
       else x.series_description end,
     series_number = coalesce(x.series_number, excluded.series_number),
-    instance_count = x.instance_count + excluded.instance_count
+    instance_count = x.instance_count + 1
   returning x.id, (x.xmax = 0) as inserted
-),
-moved_from as (
-  update series set instance_count = series.instance_count - 1
-    from prev where series.id = prev.series_id and prev.series_uid <> $4
-  returning series.id
 ),
 ins as (
   insert into instances as i (study_id, series_id, sop_instance_uid, sop_class_uid,
     transfer_syntax_uid, instance_number, number_of_frames, rows, columns, blob_key, size_bytes,
     sha256, metadata, frames, source, calling_aet, received_at)
-  select st.id, se.id, $3, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
-    from st, se
-  on conflict (study_id, sop_instance_uid) do update set
-    series_id = excluded.series_id, sop_class_uid = excluded.sop_class_uid,
-    transfer_syntax_uid = excluded.transfer_syntax_uid,
-    instance_number = excluded.instance_number, number_of_frames = excluded.number_of_frames,
-    rows = excluded.rows, columns = excluded.columns, blob_key = excluded.blob_key,
-    size_bytes = excluded.size_bytes, sha256 = excluded.sha256, metadata = excluded.metadata,
-    frames = excluded.frames, source = excluded.source, calling_aet = excluded.calling_aet,
-    received_at = excluded.received_at
+  select go.id, se.id, $3, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22
+    from go, se
+  on conflict (study_id, sop_instance_uid) do nothing
   returning i.id
 ),
 counts as (
   update studies set
-    instance_count = studies.instance_count + case when exists (select 1 from prev) then 0 else 1 end,
+    instance_count = studies.instance_count + 1,
     series_count = studies.series_count
       + coalesce((select case when se.inserted then 1 else 0 end from se), 0),
-    size_bytes = studies.size_bytes + $16 - coalesce((select prev.size_bytes from prev), 0)
-   where studies.id = (select id from st)
+    size_bytes = studies.size_bytes + $16
+   where studies.id = (select id from go) and exists (select 1 from ins)
   returning studies.id
 ),
 existing as (
@@ -200,7 +205,7 @@ created as (
     patient_id, patient_sex, patient_age, referring_physician_name, accession_number)
   select st.id, $1, $23, 'CREATED', $24, $25, $26, $27, $28, $29, $30
     from st
-   where not exists (select 1 from existing)
+   where st.center_id = $23 and not exists (select 1 from existing)
   returning id
 ),
 event as (
@@ -208,12 +213,51 @@ event as (
   select created.id, 'STUDY_CREATED', $31, $32, 'CREATED', $33
     from created
   returning id
+),
+signed as (
+  select r.id, r.new_images_after_sign_off_at > r.signed_off_at as marked
+    from report_statuses r
+   where r.study_id = (select id from go) and r.status = 'SIGNED_OFF' and exists (select 1 from ins)
+),
+mark as (
+  update report_statuses r set new_images_after_sign_off_at = $22
+    from signed where r.id = signed.id
+  returning r.id
+),
+mark_event as (
+  insert into study_events (report_status_id, event_type, actor_user_id, actor_label, detail)
+  select signed.id, 'NEW_IMAGES_AFTER_SIGN_OFF', $31, $32, $33
+    from signed where signed.marked is not true
+  returning id
+),
+refused as (
+  insert into ingest_refusals (group_id, center_id, study_id, study_instance_uid, sop_instance_uid,
+    sop_class_uid, source, calling_aet, actor_user_id, sha256, reason)
+  select $1, $23, st.id, $2, $3, $9, $20, $21, $31, $17, 'FOREIGN_STUDY'
+    from st where st.center_id <> $23
+  returning id
+),
+refused_event as (
+  insert into study_events (report_status_id, event_type, actor_user_id, actor_label, detail)
+  select existing.id, 'FOREIGN_IMAGES_REFUSED', $31, $32,
+    $33 || jsonb_build_object('centerId', $23, 'callingAet', $21)
+    from existing, refused
+   where not exists (
+     select 1 from study_events x
+      where x.report_status_id = existing.id and x.event_type = 'FOREIGN_IMAGES_REFUSED'
+        and x.created_at > now() - interval '1 hour')
+  returning id
 )
-select $34 as job, (select id from st) as study_id, exists (select 1 from prev) as duplicate,
+select $34 as job, (select id from st) as study_id,
+  case when exists (select 1 from refused) then 'FOREIGN'
+       when exists (select 1 from prev where prev.sha256 = $17) then 'SAME'
+       when exists (select 1 from prev) then 'KEPT_FIRST'
+       else 'STORED' end as outcome,
   coalesce((select id from existing), (select id from created)) as report_status_id,
   (select count(*) from ins)::integer + (select count(*) from counts)::integer as written;
 `;
-// moved_from and event run whether or not the final select reads them (data-modifying CTEs).
+// created, event, mark, mark_event, refused_event run whether or not the final select reads
+// them (data-modifying CTEs).
 
 /** The EXECUTEs of one instance (the statements are prepared in the session: PREPARE_STATEMENTS). */
 export function instanceStatements(row: IndexRow, job: number): string {
@@ -239,6 +283,7 @@ export function instanceStatements(row: IndexRow, job: number): string {
     L(s.referringPhysicianName),
     L(row.modality),
     receivedAt,
+    L(row.sopInstanceUid),
   ];
   const instance = [
     L(row.groupId),
@@ -284,7 +329,7 @@ execute radflow_ingest_instance (${instance.join(', ')});
 type ResultRow = {
   job: number | string;
   study_id: number | string | null;
-  duplicate: boolean;
+  outcome: IndexDisposition;
   report_status_id: number | string | null;
   written: number | string;
 };
@@ -530,12 +575,16 @@ export class IndexWriter {
     for (const r of results) {
       if (r.job === undefined || r.written === undefined) continue;
       const job = Number(r.job);
-      if (r.report_status_id === null || r.study_id === null || Number(r.written) !== 2)
+      // A new instance writes its row and the study's counts; the other outcomes write neither.
+      const written = Number(r.written);
+      if (r.study_id === null || written !== (r.outcome === 'STORED' ? 2 : 0))
         throw new Error('the instance index write returned no row');
+      if (r.report_status_id === null && r.outcome !== 'FOREIGN')
+        throw new Error('the instance index write returned no report row');
       outcomes[job] = {
         studyId: Number(r.study_id),
-        reportStatusId: Number(r.report_status_id),
-        duplicate: r.duplicate,
+        reportStatusId: r.outcome === 'FOREIGN' ? null : Number(r.report_status_id),
+        disposition: r.outcome,
       };
     }
     if (outcomes.some((o) => o === undefined) || outcomes.length !== rows.length)

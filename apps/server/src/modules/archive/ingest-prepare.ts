@@ -17,7 +17,8 @@ import { bulkDataUri } from './dicom-keys.js';
  * imports nothing of the server beyond dicom-keys.
  */
 
-export type IngestFailureCode = 'NOT_DICOM' | 'INVALID' | 'REFUSED' | 'STORAGE';
+/** FOREIGN_STUDY: the instance's study belongs to another center (DECISIONS.md "instance ownership"). */
+export type IngestFailureCode = 'NOT_DICOM' | 'INVALID' | 'REFUSED' | 'FOREIGN_STUDY' | 'STORAGE';
 
 export interface IngestFailure {
   ok: false;

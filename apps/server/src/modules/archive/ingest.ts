@@ -4,7 +4,15 @@ import path from 'node:path';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type Tx, syncCommitted } from '../../db/client.js';
-import { centers, instances, reportStatuses, series, studies, studyEvents } from '../../db/schema.js';
+import {
+  centers,
+  ingestRefusals,
+  instances,
+  reportStatuses,
+  series,
+  studies,
+  studyEvents,
+} from '../../db/schema.js';
 import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf, pgliteOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
@@ -56,10 +64,20 @@ export interface IngestOptions {
 
 export type { IngestFailureCode } from './ingest-prepare.js';
 
+/**
+ * The answers of the ownership rule (DECISIONS.md "instance ownership"). Short enough for a
+ * C-STORE Error Comment (64 characters), and naming no other center.
+ */
+export const FOREIGN_STUDY_REASON = 'The study belongs to another center: instance not stored';
+export const KEPT_FIRST_REASON = 'Already stored with other content: first version kept';
+
 export type IngestResult =
   | {
       ok: true;
+      /** The SOP instance was stored already: nothing changed. */
       duplicate: boolean;
+      /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
+      keptFirst: boolean;
       sopInstanceUid: string;
       sopClassUid: string;
       studyInstanceUid: string;
@@ -366,6 +384,7 @@ async function ingestPrepared(
     if (opts.reportStatusId != null) {
       const result = await ctx.db.transaction((tx) => indexInstance(tx, ctx.now(), index));
       await syncCommitted(ctx.db);
+      if (!result.ok || result.duplicate) dropCopy(ctx, key);
       return result;
     }
     // Committed once the blob is durable, together with what else arrived meanwhile.
@@ -374,9 +393,13 @@ async function ingestPrepared(
       clock.add('total', performance.now() - started);
       clock.done();
     }
+    if (written.disposition !== 'STORED') dropCopy(ctx, key);
+    if (written.disposition === 'FOREIGN' || written.reportStatusId === null)
+      return fail('FOREIGN_STUDY', FOREIGN_STUDY_REASON, prepared);
     return {
       ok: true,
-      duplicate: written.duplicate,
+      duplicate: written.disposition !== 'STORED',
+      keptFirst: written.disposition === 'KEPT_FIRST',
       sopInstanceUid: prepared.sopInstanceUid,
       sopClassUid: prepared.sopClassUid,
       studyInstanceUid: prepared.studyInstanceUid,
@@ -385,11 +408,22 @@ async function ingestPrepared(
       reportStatusId: written.reportStatusId,
     };
   } catch (error) {
-    if (error instanceof IngestRefusal) return error.failure;
+    if (error instanceof IngestRefusal) {
+      dropCopy(ctx, key);
+      return error.failure;
+    }
     if (error instanceof BlobNotDurable)
       return fail('STORAGE', `The instance could not be stored: ${error.message}`, prepared);
     return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, prepared);
   }
+}
+
+/**
+ * A copy the index did not take (a re-send, a refusal) is deleted; should that fail, the orphan
+ * sweep takes it a day later. Its name is its own (dicom-keys.ts), so nothing else is touched.
+ */
+function dropCopy(ctx: AppContext, key: string): void {
+  void ctx.blobs.delete(key).catch(() => undefined);
 }
 
 async function checkAttachTarget(
@@ -475,12 +509,19 @@ function indexRow(now: Date, input: IndexInput): IndexRow {
   };
 }
 
+/**
+ * The upload-study action's index write (drizzle, one transaction per file): the same rules as the
+ * index writer's statements (index-writer.ts PREPARE_STATEMENTS, DECISIONS.md "instance
+ * ownership"), plus attaching the report row.
+ */
 async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<IngestResult> {
   const { parsed, groupId, centerId, opts } = input;
   const fields = studyFields(parsed);
   const modality = text(parsed.index.modality);
 
-  const [study] = await tx
+  // Locks the study row until commit; an existing study changes only for its own center and a
+  // new SOP instance.
+  await tx
     .insert(studies)
     .values({
       groupId,
@@ -510,90 +551,113 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
         ),
         lastInstanceAt: sql.raw('excluded.last_instance_at'),
       },
-    })
-    .returning({ id: studies.id, instanceCount: studies.instanceCount });
-  if (!study) throw new Error('study upsert returned no row');
+      setWhere: sql`studies.center_id = excluded.center_id and not exists (select 1 from ${instances} i where i.study_id = studies.id and i.sop_instance_uid = ${parsed.sopInstanceUid})`,
+    });
+  const [study] = await tx
+    .select({ id: studies.id, centerId: studies.centerId })
+    .from(studies)
+    .where(and(eq(studies.groupId, groupId), eq(studies.studyInstanceUid, parsed.studyInstanceUid)));
+  if (!study) throw new Error('study upsert left no row');
 
-  const [seriesRow] = await tx
-    .insert(series)
-    .values({
+  if (study.centerId !== centerId) {
+    await tx.insert(ingestRefusals).values({
+      groupId,
+      centerId,
       studyId: study.id,
-      seriesInstanceUid: parsed.seriesInstanceUid,
-      modality,
-      seriesDescription: text(parsed.index.seriesDescription),
-      seriesNumber: int32(parsed.index.seriesNumber),
-      bodyPartExamined: text(parsed.index.bodyPartExamined),
-    })
-    .onConflictDoUpdate({
-      target: [series.studyId, series.seriesInstanceUid],
-      set: {
-        modality: sql.raw(`case when series.modality = '' then excluded.modality else series.modality end`),
-        seriesDescription: sql.raw(
-          `case when series.series_description = '' then excluded.series_description else series.series_description end`,
-        ),
-        seriesNumber: sql.raw('coalesce(series.series_number, excluded.series_number)'),
-      },
-    })
-    .returning({ id: series.id, isNew: sql<boolean>`(xmax = 0)` });
-  if (!seriesRow) throw new Error('series upsert returned no row');
+      studyInstanceUid: parsed.studyInstanceUid,
+      sopInstanceUid: parsed.sopInstanceUid,
+      sopClassUid: parsed.sopClassUid,
+      source: opts.source,
+      callingAet: opts.callingAet ?? null,
+      actorUserId: opts.actorUserId ?? null,
+      sha256: input.sha256,
+      reason: 'FOREIGN_STUDY',
+    });
+    const [owner] = await tx
+      .select({ id: reportStatuses.id })
+      .from(reportStatuses)
+      .where(eq(reportStatuses.studyId, study.id))
+      .orderBy(asc(reportStatuses.id))
+      .limit(1);
+    if (owner) {
+      await tx.execute(sql`
+        insert into ${studyEvents} (report_status_id, event_type, actor_user_id, actor_label, detail)
+        select ${owner.id}, 'FOREIGN_IMAGES_REFUSED', ${opts.actorUserId ?? null}, ${opts.actorUserId ? null : (opts.callingAet ?? opts.source)},
+          ${JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId, callingAet: opts.callingAet ?? null })}::jsonb
+         where not exists (
+           select 1 from ${studyEvents} x
+            where x.report_status_id = ${owner.id} and x.event_type = 'FOREIGN_IMAGES_REFUSED'
+              and x.created_at > now() - interval '1 hour')`);
+    }
+    return fail('FOREIGN_STUDY', FOREIGN_STUDY_REASON, parsed);
+  }
 
   // The study row is locked by the upsert above: no other ingest of this study runs between here and commit.
   const [previous] = await tx
-    .select({ id: instances.id, seriesId: instances.seriesId, sizeBytes: instances.sizeBytes })
+    .select({ id: instances.id, sha256: instances.sha256 })
     .from(instances)
     .where(and(eq(instances.studyId, study.id), eq(instances.sopInstanceUid, parsed.sopInstanceUid)));
 
-  const row = {
-    studyId: study.id,
-    seriesId: seriesRow.id,
-    sopInstanceUid: parsed.sopInstanceUid,
-    sopClassUid: parsed.sopClassUid,
-    transferSyntaxUid: parsed.transferSyntaxUid,
-    instanceNumber: int32(parsed.index.instanceNumber),
-    numberOfFrames: int32(parsed.index.numberOfFrames) ?? 1,
-    rows: int32(parsed.index.rows),
-    columns: int32(parsed.index.columns),
-    blobKey: input.key,
-    sizeBytes: input.sizeBytes,
-    sha256: input.sha256,
-    metadata: JSON.parse(input.metadata) as unknown,
-    frames: input.frames,
-    source: opts.source,
-    callingAet: opts.callingAet ?? null,
-    receivedAt: now,
-  };
-  if (previous) {
-    await tx.update(instances).set(row).where(eq(instances.id, previous.id));
-    if (previous.seriesId !== seriesRow.id) {
-      await tx
-        .update(series)
-        .set({ instanceCount: sql`${series.instanceCount} - 1` })
-        .where(eq(series.id, previous.seriesId));
-      await tx
-        .update(series)
-        .set({ instanceCount: sql`${series.instanceCount} + 1` })
-        .where(eq(series.id, seriesRow.id));
-    }
-  } else {
-    await tx.insert(instances).values(row);
+  if (!previous) {
+    const [seriesRow] = await tx
+      .insert(series)
+      .values({
+        studyId: study.id,
+        seriesInstanceUid: parsed.seriesInstanceUid,
+        modality,
+        seriesDescription: text(parsed.index.seriesDescription),
+        seriesNumber: int32(parsed.index.seriesNumber),
+        bodyPartExamined: text(parsed.index.bodyPartExamined),
+        instanceCount: 1,
+      })
+      .onConflictDoUpdate({
+        target: [series.studyId, series.seriesInstanceUid],
+        set: {
+          modality: sql.raw(`case when series.modality = '' then excluded.modality else series.modality end`),
+          seriesDescription: sql.raw(
+            `case when series.series_description = '' then excluded.series_description else series.series_description end`,
+          ),
+          seriesNumber: sql.raw('coalesce(series.series_number, excluded.series_number)'),
+          instanceCount: sql.raw('series.instance_count + 1'),
+        },
+      })
+      .returning({ id: series.id, isNew: sql<boolean>`(xmax = 0)` });
+    if (!seriesRow) throw new Error('series upsert returned no row');
+    await tx.insert(instances).values({
+      studyId: study.id,
+      seriesId: seriesRow.id,
+      sopInstanceUid: parsed.sopInstanceUid,
+      sopClassUid: parsed.sopClassUid,
+      transferSyntaxUid: parsed.transferSyntaxUid,
+      instanceNumber: int32(parsed.index.instanceNumber),
+      numberOfFrames: int32(parsed.index.numberOfFrames) ?? 1,
+      rows: int32(parsed.index.rows),
+      columns: int32(parsed.index.columns),
+      blobKey: input.key,
+      sizeBytes: input.sizeBytes,
+      sha256: input.sha256,
+      metadata: JSON.parse(input.metadata) as unknown,
+      frames: input.frames,
+      source: opts.source,
+      callingAet: opts.callingAet ?? null,
+      receivedAt: now,
+    });
     await tx
-      .update(series)
-      .set({ instanceCount: sql`${series.instanceCount} + 1` })
-      .where(eq(series.id, seriesRow.id));
+      .update(studies)
+      .set({
+        instanceCount: sql`${studies.instanceCount} + 1`,
+        seriesCount: sql`${studies.seriesCount} + ${seriesRow.isNew ? 1 : 0}`,
+        sizeBytes: sql`${studies.sizeBytes} + ${input.sizeBytes}`,
+      })
+      .where(eq(studies.id, study.id));
   }
-  await tx
-    .update(studies)
-    .set({
-      instanceCount: sql`${studies.instanceCount} + ${previous ? 0 : 1}`,
-      seriesCount: sql`${studies.seriesCount} + ${seriesRow.isNew ? 1 : 0}`,
-      sizeBytes: sql`${studies.sizeBytes} + ${input.sizeBytes - (previous?.sizeBytes ?? 0)}`,
-    })
-    .where(eq(studies.id, study.id));
 
   const reportStatusId = await reportRowFor(tx, { ...input, studyId: study.id });
+  if (!previous) await markImagesAfterSignOff(tx, now, study.id, input);
   return {
     ok: true,
     duplicate: previous !== undefined,
+    keptFirst: previous !== undefined && previous.sha256 !== input.sha256,
     sopInstanceUid: parsed.sopInstanceUid,
     sopClassUid: parsed.sopClassUid,
     studyInstanceUid: parsed.studyInstanceUid,
@@ -601,6 +665,32 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
     studyId: study.id,
     reportStatusId,
   };
+}
+
+/** The study's signed-off rows are marked, with one timeline event per sign-off (as the writer's `mark`). */
+async function markImagesAfterSignOff(tx: Tx, now: Date, studyId: number, input: IndexInput): Promise<void> {
+  const { opts, parsed } = input;
+  const rows = await tx
+    .select({
+      id: reportStatuses.id,
+      marked: sql<boolean | null>`${reportStatuses.newImagesAfterSignOffAt} > ${reportStatuses.signedOffAt}`,
+    })
+    .from(reportStatuses)
+    .where(and(eq(reportStatuses.studyId, studyId), eq(reportStatuses.status, 'SIGNED_OFF')));
+  for (const row of rows) {
+    await tx
+      .update(reportStatuses)
+      .set({ newImagesAfterSignOffAt: now })
+      .where(eq(reportStatuses.id, row.id));
+    if (row.marked === true) continue;
+    await tx.insert(studyEvents).values({
+      reportStatusId: row.id,
+      eventType: 'NEW_IMAGES_AFTER_SIGN_OFF',
+      actorUserId: opts.actorUserId ?? null,
+      actorLabel: opts.actorUserId ? null : (opts.callingAet ?? opts.source),
+      detail: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
+    });
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { AppError, UPLOAD_MAX_FILE_BYTES } from '@radflow/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { type IngestResult, ingestInstance } from './ingest.js';
+import { type IngestResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
 import { MultipartError, parseContentType, readRelatedParts } from './multipart-related.js';
 import type { TUploadTarget } from './upload-access.js';
 
@@ -16,6 +16,8 @@ import type { TUploadTarget } from './upload-access.js';
 export const FAILURE_REASON = {
   /** Processing failure. */
   PROCESSING_FAILURE: 0x0110,
+  /** Refused: not authorized (PS3.7 C.5.24): the study belongs to another center. */
+  NOT_AUTHORIZED: 0x0124,
   /** Refused: out of resources. */
   OUT_OF_RESOURCES: 0xa700,
   /** Error: data set does not match SOP class (also: the instance is not of the study in the path). */
@@ -46,11 +48,23 @@ function failureReason(result: Extract<IngestResult, { ok: false }>, isStudyMism
       return FAILURE_REASON.OUT_OF_RESOURCES;
     case 'REFUSED':
       return FAILURE_REASON.PROCESSING_FAILURE;
+    case 'FOREIGN_STUDY':
+      return FAILURE_REASON.NOT_AUTHORIZED;
   }
 }
 
+/** PS3.18 Table 10.5.3-3 Warning Reason: elements discarded (the first version was kept). */
+export const WARNING_REASON_KEPT_FIRST = 0xb006;
+
+/**
+ * Error Comment (0000,0902) in an instance's item: the reason in words, as C-STORE answers it
+ * (dcm4chee does the same); LO, so no backslash or control characters.
+ */
+// eslint-disable-next-line no-control-regex
+const comment = (text: string) => ({ vr: 'LO', Value: [text.replace(/[\\\u0000-\u001f]/g, ' ')] });
+
 export interface StoreResponse {
-  /** 200 every instance stored, 202 some failed, 409 none stored (PS3.18 §10.5.3). */
+  /** 200 every instance stored, 202 some failed or warned, 409 none stored (PS3.18 §10.5.3). */
   status: 200 | 202 | 409;
   body: DicomJson;
 }
@@ -64,6 +78,7 @@ export function buildStoreResponse(
   const referenced: DicomJson[] = [];
   const failed: DicomJson[] = [];
   const studyUids = new Set<string>();
+  let warnings = 0;
   for (const { result, isStudyMismatch } of outcomes) {
     if (result.ok) {
       studyUids.add(result.studyInstanceUid);
@@ -73,12 +88,20 @@ export function buildStoreResponse(
         '00081190': ur(
           `${root}/studies/${result.studyInstanceUid}/series/${result.seriesInstanceUid}/instances/${result.sopInstanceUid}`,
         ),
+        ...(result.keptFirst
+          ? {
+              '00081196': { vr: 'US', Value: [WARNING_REASON_KEPT_FIRST] },
+              '00000902': comment(KEPT_FIRST_REASON),
+            }
+          : {}),
       });
+      if (result.keptFirst) warnings++;
     } else {
       failed.push({
         '00081150': ui(result.sopClassUid),
         '00081155': ui(result.sopInstanceUid),
         '00081197': { vr: 'US', Value: [failureReason(result, isStudyMismatch ?? false)] },
+        '00000902': comment(result.reason),
       });
     }
   }
@@ -87,7 +110,7 @@ export function buildStoreResponse(
   if (studyUids.size === 1) body['00081190'] = ur(`${root}/studies/${[...studyUids][0]}`);
   if (failed.length > 0) body['00081198'] = { vr: 'SQ', Value: failed };
   if (referenced.length > 0) body['00081199'] = { vr: 'SQ', Value: referenced };
-  const status = failed.length === 0 ? 200 : referenced.length === 0 ? 409 : 202;
+  const status = failed.length === 0 && warnings === 0 ? 200 : referenced.length === 0 ? 409 : 202;
   return { status, body };
 }
 

@@ -39,6 +39,11 @@ function toStudyDetail(
     urgent: r.urgent,
     reworked: r.reworked,
     signedOffAfterPrint: r.signedOffAfterPrint,
+    // As the lists (worklist study-list.repository.ts): only images since the latest sign-off.
+    newImagesAfterSignOffAt:
+      r.newImagesAfterSignOffAt && r.signedOffAt && r.newImagesAfterSignOffAt > r.signedOffAt
+        ? iso(r.newImagesAfterSignOffAt)
+        : null,
     backedUpAt: iso(r.backedUpAt),
     deletedAt: iso(r.deletedAt),
     assignedTo: row.assignedTo,

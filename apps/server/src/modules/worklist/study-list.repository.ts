@@ -159,6 +159,8 @@ const ROW_FIELDS = {
   urgent: rs.urgent,
   reworked: rs.reworked,
   signedOffAfterPrint: rs.signedOffAfterPrint,
+  // Only images since the latest sign-off count (archive DECISIONS.md "images after sign-off").
+  newImagesAfterSignOffAt: sql`case when ${rs.newImagesAfterSignOffAt} > ${rs.signedOffAt} then ${isoOf(rs.newImagesAfterSignOffAt)} end`,
   backedUpAt: isoOf(rs.backedUpAt),
   deletedAt: isoOf(rs.deletedAt),
   assignedTo: userField('email', rs.assignedToUserId),

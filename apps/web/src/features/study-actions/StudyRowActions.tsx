@@ -1,3 +1,4 @@
+import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternateOutlined';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CallSplitIcon from '@mui/icons-material/CallSplit';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -207,6 +208,16 @@ export function StudyRowActions({
         <Tooltip title={WORKLIST_MESSAGES.reworked}>
           <ReportProblemIcon
             titleAccess={WORKLIST_MESSAGES.reworked}
+            color="warning"
+            fontSize="small"
+            sx={{ mx: 0.5 }}
+          />
+        </Tooltip>
+      )}
+      {row.newImagesAfterSignOffAt && (
+        <Tooltip title={WORKLIST_MESSAGES.newImagesAfterSignOff}>
+          <AddPhotoAlternateIcon
+            titleAccess={WORKLIST_MESSAGES.newImagesAfterSignOff}
             color="warning"
             fontSize="small"
             sx={{ mx: 0.5 }}

@@ -22,6 +22,9 @@ const EVENT_LABELS: Record<string, string> = {
   AUDITOR_UNASSIGNED: 'Auditor removed',
   AUDIT_APPROVED: 'Audit approved',
   AUDIT_REJECTED: 'Audit rejected',
+  // The archive's (DECISIONS.md "instance ownership").
+  NEW_IMAGES_AFTER_SIGN_OFF: 'New images after sign-off',
+  FOREIGN_IMAGES_REFUSED: "Another center's images refused",
 };
 
 export function eventLabel(eventType: string): string {

@@ -177,7 +177,7 @@ describe('a study belongs to the center that first stored it', () => {
 
   it("STOW-RS from center B (session or token) into A's study fails with the reason; nothing is attached", async () => {
     const world = await twoCenters();
-    await signedOffStudyOfA(world);
+    const rowId = await signedOffStudyOfA(world);
     const sop = corpus.find((f) => f.path === LIVER[0])!.sop_instance_uid!;
     const before = await storedInstance(world.group.id, sop);
 
@@ -213,6 +213,12 @@ describe('a study belongs to the center that first stored it', () => {
       [world.centerB.id, 'STOW', world.centerBUser.user.id],
       [world.centerB.id, 'STOW', world.centerBUser.user.id],
     ]);
+    // A's timeline: one event for the hour, naming no user of the other center.
+    const refused = (await timeline(world.center.client, rowId)).filter(
+      (e) => e.eventType === 'FOREIGN_IMAGES_REFUSED',
+    );
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ actorEmail: null, actorName: null, actorLabel: 'Another center' });
   });
 
   it("a STOW by A cannot append an instance to B's study either", async () => {

@@ -126,8 +126,9 @@ const STUDY_FILL_COLUMNS = [
  * there); it changes an existing study only for its own center and a new SOP instance. The second,
  * a statement of its own so its snapshot is taken after that lock was granted, decides and writes
  * the rest (archive DECISIONS.md "instance ownership"):
- * - the study is another center's (`foreign`): nothing is attached; the attempt goes to
- *   `ingest_refusals` and, once an hour at most, to the study's timeline;
+ * - the study is another center's (`refused`): nothing is attached; the attempt goes to
+ *   `ingest_refusals` (who, how) and, once an hour at most, to the study's timeline (which
+ *   names neither the user nor the AE title of the other center: its users read it);
  * - the SOP instance is stored already (`prev`): nothing changes, the first copy stays; the
  *   answer tells identical bytes from other ones;
  * - else the series with its count, the instance, the study's counts, a new study's report row
@@ -239,8 +240,8 @@ refused as (
 ),
 refused_event as (
   insert into study_events (report_status_id, event_type, actor_user_id, actor_label, detail)
-  select existing.id, 'FOREIGN_IMAGES_REFUSED', $31, $32,
-    $33 || jsonb_build_object('centerId', $23, 'callingAet', $21)
+  select existing.id, 'FOREIGN_IMAGES_REFUSED', null, 'Another center',
+    $33 || jsonb_build_object('centerId', $23)
     from existing, refused
    where not exists (
      select 1 from study_events x

@@ -582,8 +582,8 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
     if (owner) {
       await tx.execute(sql`
         insert into ${studyEvents} (report_status_id, event_type, actor_user_id, actor_label, detail)
-        select ${owner.id}, 'FOREIGN_IMAGES_REFUSED', ${opts.actorUserId ?? null}, ${opts.actorUserId ? null : (opts.callingAet ?? opts.source)},
-          ${JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId, callingAet: opts.callingAet ?? null })}::jsonb
+        select ${owner.id}, 'FOREIGN_IMAGES_REFUSED', null, 'Another center',
+          ${JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId })}::jsonb
          where not exists (
            select 1 from ${studyEvents} x
             where x.report_status_id = ${owner.id} and x.event_type = 'FOREIGN_IMAGES_REFUSED'

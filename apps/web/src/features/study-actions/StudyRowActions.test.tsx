@@ -153,13 +153,17 @@ describe('StudyRowActions', () => {
     expect(screen.queryByRole('img', { name: WORKLIST_MESSAGES.newImagesAfterSignOff })).toBeNull();
   });
 
-  it("flags a signed-off row whose images arrived after the sign-off: 'New images after sign-off'", SLOW, async () => {
-    await renderRow({
-      roles: ['ROLE_ADMIN'],
-      row: buildStudyRow({ status: 'SIGNED_OFF', newImagesAfterSignOffAt: '2026-11-26T10:00:00.000Z' }),
-    });
-    expect(screen.getByRole('img', { name: WORKLIST_MESSAGES.newImagesAfterSignOff })).toBeTruthy();
-  });
+  it(
+    "flags a signed-off row whose images arrived after the sign-off: 'New images after sign-off'",
+    SLOW,
+    async () => {
+      await renderRow({
+        roles: ['ROLE_ADMIN'],
+        row: buildStudyRow({ status: 'SIGNED_OFF', newImagesAfterSignOffAt: '2026-11-26T10:00:00.000Z' }),
+      });
+      expect(screen.getByRole('img', { name: WORKLIST_MESSAGES.newImagesAfterSignOff })).toBeTruthy();
+    },
+  );
 
   it('assigns a doctor picked from the user map', SLOW, async () => {
     const row = buildStudyRow();

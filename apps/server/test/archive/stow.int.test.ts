@@ -60,7 +60,9 @@ describe('STOW-RS', () => {
         const [failed] = seq(body, '00081198');
         expect(failed?.['00081197']?.Value, file.path).toEqual([0xc000]);
         // The reason in words (PS3.18 item, as C-STORE's Error Comment).
-        expect(String(failed?.['00000902']?.Value?.[0]).length, file.path).toBeGreaterThan(5);
+        const comment = failed?.['00000902']?.Value?.[0];
+        expect(typeof comment, file.path).toBe('string');
+        expect((comment as string).length, file.path).toBeGreaterThan(5);
         expect(body['00081199']).toBeUndefined();
       }
     }

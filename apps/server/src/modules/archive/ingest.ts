@@ -33,16 +33,21 @@ import { computePatientAge } from './patient-age.js';
  * Ingest of one DICOM instance, whichever way it came in (STOW-RS, C-STORE, browser upload, router).
  *
  * Order of writes, and what a crash leaves:
- * 1. the bytes go to the blob store under a key derived from (group, study UID, SOP UID): a new
- *    key by a hard link (never replaces a name), a re-sent one by an atomic rename after the bytes
- *    are synced; a reader sees the old copy or the new one, never half of one;
+ * 1. the bytes go to the blob store under a name of their own (dicom-keys.ts: group, study UID,
+ *    SOP UID and a random part), by a hard link that never replaces a name: a stored file is never
+ *    touched by a later copy, whoever sends it;
  * 2. one transaction upserts study, series and instance rows, the counts, and for a study new to
  *    the group its report-status row and STUDY_CREATED event. Its statements may run while the blob
  *    is being synced; it commits only once the blob is durable (index-writer.ts), together with
  *    the other instances that arrived meanwhile, and only then is the instance acknowledged.
  * A crash before the commit leaves at most an orphan blob (no index row points at it): never a
  * visible half instance. The orphan sweep (orphan-sweep.ts) deletes blobs under `dicom/` older
- * than a day that no `instances.blob_key` names; a re-send of the instance replaces it anyway.
+ * than a day that no `instances.blob_key` names.
+ *
+ * Ownership (DECISIONS.md "instance ownership"): the index write decides whether the copy becomes
+ * the instance. A study belongs to the center that first stored it: another center's instance of
+ * it is refused (FOREIGN_STUDY) and audited; a SOP instance already stored keeps its first copy
+ * (`duplicate`, and `keptFirst` when the bytes differ). A copy not taken is deleted at once.
  *
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented

@@ -35,7 +35,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const { lock, signOff, readReports } = reportingCalls(() => t);
+const { lock, signOff, readReports, addendum: addendumOf } = reportingCalls(() => t);
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const seq = (body: Record<string, { Value?: unknown[] }>, tag: string) =>
   (body[tag]?.Value ?? []) as Array<Record<string, { Value?: unknown[] }>>;
@@ -367,5 +367,16 @@ describe('images arriving after sign-off', () => {
     );
     const [row] = await t.db.select().from(reportStatuses).where(eq(reportStatuses.id, rowId));
     expect(row?.status).toBe('SIGNED_OFF');
+
+    // A later sign-off (an addendum) covers them: the flag goes; images after it flag the row again.
+    const addendum = await addendumOf(world.doctor.client, rowId, '<p>Slices 2 and 3 seen.</p>');
+    expect(addendum.statusCode, addendum.body).toBe(200);
+    expect(rowOf(await list(world.center.client, '/api/report-status/'))?.newImagesAfterSignOffAt).toBeNull();
+    expect((await stow(world.center.client, [readFixture(LIVER[3]!)])).statusCode).toBe(200);
+    expect(
+      rowOf(await list(world.center.client, '/api/report-status/'))?.newImagesAfterSignOffAt,
+    ).not.toBeNull();
+    const events = (await timeline(world.center.client, rowId)).map((e) => e.eventType);
+    expect(events.filter((e) => e === 'NEW_IMAGES_AFTER_SIGN_OFF')).toHaveLength(2);
   });
 });

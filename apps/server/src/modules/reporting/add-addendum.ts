@@ -69,6 +69,9 @@ export async function addAddendum(
       hasBeenSignedOff: true,
       isPrinted: r.printedAt !== null,
     });
+    // An addendum is a sign-off: it answers the images that arrived after the last one (the row's
+    // 'New images after sign-off' mark, archive DECISIONS.md "images after sign-off").
+    await tx.update(reportStatuses).set({ newImagesAfterSignOffAt: null }).where(eq(reportStatuses.id, id));
     if (effects.signedOffAfterPrint) {
       await tx
         .update(reportStatuses)

@@ -4,15 +4,26 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { RETRY_TRIES } from '@radflow/core';
-import { describeRefused, formatBytes, uploadedText } from './upload-batches';
+import {
+  type TRefusedSummary,
+  describeNoted,
+  describeRefused,
+  formatBytes,
+  uploadedText,
+} from './upload-batches';
 import type { TUploadOutcome } from './upload-files';
 import type { TUploadState } from './useUpload';
 
-function RefusedFiles({ outcome }: { outcome: TUploadOutcome }) {
-  const summary = describeRefused(outcome.refused);
+function FileSummary({
+  summary,
+  severity,
+}: {
+  summary: TRefusedSummary | null;
+  severity: 'warning' | 'info';
+}) {
   if (!summary) return null;
   return (
-    <Alert severity="warning">
+    <Alert severity={severity}>
       {summary.heading}
       <Box component="ul" sx={{ m: 0, pl: 2, maxHeight: '30vh', overflowY: 'auto' }}>
         {summary.lines.map((line, i) => (
@@ -28,7 +39,8 @@ const storedText = (outcome: TUploadOutcome) =>
 
 /**
  * The upload's progress (bytes percent, 'file uploaded N out of M') and, once over, what became of
- * the files: the ones refused with their reasons, a failure with the server's message, a cancel.
+ * the files: the ones refused with their reasons, the ones stored already (first version kept), a
+ * failure with the server's message, a cancel.
  */
 export function UploadProgressPanel({ state }: { state: Exclude<TUploadState, { phase: 'idle' }> }) {
   const { progress } = state;
@@ -64,7 +76,8 @@ export function UploadProgressPanel({ state }: { state: Exclude<TUploadState, { 
       {state.phase === 'done' && (
         <>
           <Typography variant="body2">{storedText(state.outcome)}</Typography>
-          <RefusedFiles outcome={state.outcome} />
+          <FileSummary summary={describeRefused(state.outcome.refused)} severity="warning" />
+          <FileSummary summary={describeNoted(state.outcome.results)} severity="info" />
         </>
       )}
       {state.phase === 'failed' && <Alert severity="error">The upload stopped: {state.message}</Alert>}

@@ -4,6 +4,7 @@ import { buildFile } from '../../test/fake-xhr';
 import {
   BATCH_LIMITS,
   addPickedFiles,
+  describeNoted,
   describeRefused,
   formatBytes,
   splitIntoBatches,
@@ -88,6 +89,19 @@ describe('describeRefused', () => {
     });
     expect(describeRefused([result('a.txt', 'not a DICOM file')])?.heading).toBe('1 file was refused:');
     expect(describeRefused([result('ok.dcm', null)])).toBeNull();
+  });
+
+  it('lists the stored files the server noted (first version kept), not the refused ones', () => {
+    const kept = {
+      ...result('a.dcm', null),
+      duplicate: true,
+      reason: 'Already stored with other content: first version kept',
+    };
+    expect(describeNoted([kept, result('ok.dcm', null), result('b.txt', 'not a DICOM file')])).toEqual({
+      heading: '1 file was stored already:',
+      lines: ['a.dcm — Already stored with other content: first version kept'],
+    });
+    expect(describeNoted([result('ok.dcm', null)])).toBeNull();
   });
 });
 

@@ -84,6 +84,19 @@ export function describeRefused(results: readonly TUploadFileResult[]): TRefused
   };
 }
 
+/**
+ * Stored files the server answered with a note: an instance stored already with other content,
+ * whose first version was kept (archive DECISIONS.md "instance ownership").
+ */
+export function describeNoted(results: readonly TUploadFileResult[]): TRefusedSummary | null {
+  const noted = results.filter((r) => r.ok && r.reason);
+  if (noted.length === 0) return null;
+  return {
+    heading: `${plural(noted.length, 'file was', 'files were')} stored already:`,
+    lines: noted.map((r) => `${r.fileName} — ${r.reason}`),
+  };
+}
+
 export interface TPickRefusal {
   name: string;
   reason: string;

@@ -251,6 +251,18 @@ describe('a study belongs to the center that first stored it', () => {
     expect(plain.json()).toMatchObject({ stored: 0, failed: 1 });
     expect(plain.json().files[0].reason).toMatch(/belongs to another center/);
 
+    // Create Study with A's Study Instance UID cannot take the study over.
+    const claim = await world.centerBUser.client.post('/api/dicom-web/study/create-from-website', {
+      patientName: 'B Patient',
+      labModality: 'CT',
+      patientAge: '40Y',
+      patientSex: 'F',
+      center: world.centerB.id,
+      studyName: 'CT',
+      studyInstanceUID: LIVER_UID,
+    });
+    expect(claim.statusCode, claim.body).toBe(409);
+
     // B's own study created from the website, then A's images uploaded "into" it.
     const created = await world.centerBUser.client.post('/api/dicom-web/study/create-from-website', {
       patientName: 'B Patient',

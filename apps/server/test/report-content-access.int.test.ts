@@ -10,15 +10,16 @@ import type {
 import { formBody } from './archive/helpers.js';
 import { uploadAudio } from './access-matrix-reporting.calls.js';
 import { type TestApp, type TestClient, createTestApp, uniqueMobile } from './test-app.js';
-import { createTestStudy, createTestWorld, signedIn } from './worklist-test-data.js';
+import { createTestStudy, createTestWorld, mapTestUser, signedIn } from './worklist-test-data.js';
 
 /*
- * Security issue §1: who reads a report that is not signed off. The read-only roles of spec-core §5
- * (referring doctor, auditor, customer, viewer, lab supervisor, lab receptionist) read what leaves
- * the center — the signed-off report with its addenda, like the share page and the PDF — and nothing
- * of how it was made: no preliminary text, no versions, no timeline, no history papers, no audio
- * notes. The staff who work on the row (here a doctor and a center) read it all. Each role × each
- * call that answers report content or history, on a REPORTED and a SIGNED_OFF study.
+ * Security issue §1: who reads a report that is not signed off. Only those who write, type or verify
+ * it (doctor, typist, verifier: core readsUnsignedReports) read it before sign-off, with its saved
+ * versions. Every other role that sees the row reads what leaves the center — the signed-off report
+ * with its addenda, like the share page and the PDF — and no versions. The study's working papers
+ * (timeline, history attachments, audio notes) stay with the staff (core readsReportWork); the
+ * read-only roles of spec-core §5 (referring doctor, auditor, customer, viewer, lab roles) get none.
+ * Each role × each call that answers report content or history, on a REPORTED and a SIGNED_OFF study.
  */
 
 let t: TestApp;
@@ -40,8 +41,10 @@ const READ_ONLY = [
   'ROLE_LABS_SUPERVISOR',
   'ROLE_LABS_RECEPTIONIST',
 ] as const satisfies readonly TRole[];
-const STAFF = ['ROLE_DOCTOR', 'ROLE_CENTER', 'ROLE_ADMIN'] as const satisfies readonly TRole[];
-type TWho = (typeof READ_ONLY)[number] | (typeof STAFF)[number];
+/** Staff who work on the study but do not write its report. */
+const STAFF = ['ROLE_CENTER', 'ROLE_ADMIN', 'ROLE_ASSIGNOR'] as const satisfies readonly TRole[];
+const WRITERS = ['ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_VERIFIER'] as const satisfies readonly TRole[];
+type TWho = (typeof READ_ONLY)[number] | (typeof STAFF)[number] | (typeof WRITERS)[number];
 const AT_CENTER: readonly TRole[] = ['ROLE_CENTER', 'ROLE_LABS_SUPERVISOR', 'ROLE_LABS_RECEPTIONIST'];
 
 interface TStudy {
@@ -113,7 +116,7 @@ beforeAll(async () => {
   const world = await createTestWorld(t.db);
   customerMobile = uniqueMobile();
   const made = {} as typeof users;
-  for (const role of [...READ_ONLY, ...STAFF]) {
+  for (const role of [...READ_ONLY, ...STAFF, ...WRITERS]) {
     const { user, browser } = await signedIn(t, {
       roles: [role],
       groupId: world.group.id,
@@ -123,6 +126,8 @@ beforeAll(async () => {
     made[role] = { id: user.id, email: user.email, browser };
   }
   users = made;
+  // The typist types for the doctor, so sees the doctor's rows.
+  await mapTestUser(t.db, users.ROLE_TYPIST.id, 'ROLE_DOCTOR', users.ROLE_DOCTOR.id);
   reported = await createStudy(world, false);
   signedOff = await createStudy(world, true);
 });
@@ -209,7 +214,40 @@ describe.each(READ_ONLY)('%s reads only what leaves the center', (role) => {
   });
 });
 
-describe.each(STAFF)('%s works on the report and reads it all', (role) => {
+describe.each(STAFF)('%s works on the study but reads only the signed-off report', (role) => {
+  it('no preliminary text and no versions; the timeline, every attachment and the audio notes', async () => {
+    const { browser } = users[role];
+    for (const call of ['report', 'detail', 'history'] as const) {
+      for (const study of [reported, signedOff]) {
+        const res = await calls[call](browser, study);
+        expect(res.statusCode, `${call}: ${res.body}`).toBe(200);
+        expect(res.body).not.toContain(PRELIMINARY);
+        expect(res.body).not.toContain(FIRST_DRAFT);
+      }
+    }
+    expect((await calls.report(browser, reported)).json<TReportsResponse>().reports).toEqual([]);
+    const signed = (await calls.report(browser, signedOff)).json<TReportsResponse>();
+    expect(signed.reports.map((r) => [r.content, r.versions])).toEqual([
+      [`<p>${SIGNED}</p>`, []],
+      [`<p>${ADDENDUM}</p>`, []],
+    ]);
+    const history = (await calls.history(browser, reported)).json<TStudyHistory>();
+    expect(history.timeline.length).toBeGreaterThan(0);
+    expect(history.historyAttachment.map((a: TStudyAttachment) => a.path)).toEqual([reported.historyPath]);
+    for (const call of [
+      'timeline',
+      'historyDownload',
+      'reportAttachmentDownload',
+      'audioList',
+      'audioFile',
+    ] as const) {
+      const res = await calls[call](browser, reported);
+      expect(res.statusCode, `${call}: ${res.body}`).toBe(200);
+    }
+  });
+});
+
+describe.each(WRITERS)('%s writes the report and reads it all', (role) => {
   it('the preliminary report with its versions, the timeline, every attachment and the audio notes', async () => {
     const { browser } = users[role];
     const reports = (await calls.report(browser, reported)).json<TReportsResponse>();
@@ -221,6 +259,8 @@ describe.each(STAFF)('%s works on the report and reads it all', (role) => {
       `<p>${FIRST_DRAFT}</p>`,
       `<p>${SIGNED}</p>`,
     ]);
+    const detail = (await calls.detail(browser, reported)).json<TStudyDetail>();
+    expect(detail.reports.map((r) => r.content)).toEqual([`<p>${PRELIMINARY}</p>`]);
     const history = (await calls.history(browser, reported)).json<TStudyHistory>();
     expect(history.timeline.length).toBeGreaterThan(0);
     expect(history.historyAttachment.map((a: TStudyAttachment) => a.path)).toEqual([reported.historyPath]);

@@ -3,6 +3,7 @@ import {
   isPublishedReport,
   readableAttachmentKinds,
   readsReportWork,
+  readsUnsignedReports,
   reportsForReader,
 } from './content-access.js';
 
@@ -37,9 +38,25 @@ describe('readsReportWork', () => {
   });
 });
 
+describe('readsUnsignedReports', () => {
+  it('the writers (doctor, typist, verifier) only; not centers, admins or assignors', () => {
+    for (const role of ['ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_VERIFIER'] as const) {
+      expect(readsUnsignedReports([role]), role).toBe(true);
+    }
+    for (const role of ['ROLE_CENTER', 'ROLE_ADMIN', 'ROLE_ASSIGNOR', 'ROLE_CUSTOMER'] as const) {
+      expect(readsUnsignedReports([role]), role).toBe(false);
+    }
+  });
+});
+
 describe('reportsForReader', () => {
-  it('staff read every report with its versions, whatever the status', () => {
+  it('writers read every report with its versions, whatever the status', () => {
     expect(reportsForReader(['ROLE_DOCTOR'], 'REPORTED', [unsigned])).toEqual([unsigned]);
+  });
+
+  it('a center reads only what is signed off, without versions', () => {
+    expect(reportsForReader(['ROLE_CENTER'], 'REPORTED', [unsigned])).toEqual([]);
+    expect(reportsForReader(['ROLE_CENTER'], 'SIGNED_OFF', [main])).toEqual([{ ...main, versions: [] }]);
   });
 
   it('a read-only reader gets nothing before the row is SIGNED_OFF', () => {

@@ -1,23 +1,32 @@
 import type { TStudyAttachmentKind } from '../schemas/study-files.js';
 import type { TRole } from '../roles.js';
 import type { TReportStatus } from '../worklist/statuses.js';
+import { isReportWriter } from './documents.js';
 import { isReportReadOnly } from './rules.js';
 
 /*
- * What of a report and of a study's working papers a caller reads (security issue: the patient, the
+ * What of a report and of a study's working papers a caller reads (security issue §1: the patient, the
  * share viewer and the referring doctor read the preliminary text and every version through
- * GET /api/report/{id} while the PDF and the share page withheld it). One rule for every call that
+ * GET /api/report/{id} while the PDF and the share page withheld it). One place for every call that
  * answers report content or history (report get, study detail and history, timeline, attachments,
- * audio notes); the browser hides the same things with it.
+ * audio notes); the browser hides the same things with it. Two questions:
  *
- * Who: the read-only roles of spec-core §5 ("referring doctor, auditor, customer, viewer, lab
- * supervisor, lab receptionist": they read reports but never write, type or verify them) read what
- * leaves the center — the signed-off report with its addenda, like the share page — and nothing of
- * how it was made. Every other role that sees the row takes part in the work on it (writes, types,
- * verifies, edits as a center, assigns, bills, administers) and reads it all, as before.
+ * - The report before sign-off, and its versions: only those who write, type or verify it (core
+ *   `isReportWriter`: doctor, typist, verifier — the same rule that gives them a preliminary PDF).
+ *   Everyone else who sees the row — staff and read-only roles alike — reads what leaves the
+ *   center, as the share page and the PDF show it: the signed-off report with its addenda.
+ * - The study's working papers (timeline with the staff's steps, clinical history attachments, audio
+ *   notes): every role that works on the study (spec-core §6 gives centers the history attachments
+ *   and centers and assignors the timeline), not the read-only roles of spec-core §5 ("referring
+ *   doctor, auditor, customer, viewer, lab supervisor, lab receptionist"), whom the spec gives none.
  */
 
-/** Whether the caller reads a report before sign-off, its versions, and the study's working papers. */
+/** Whether the caller reads a report before sign-off and its saved versions (writers only). */
+export function readsUnsignedReports(roles: readonly TRole[]): boolean {
+  return isReportWriter(roles);
+}
+
+/** Whether the caller reads the study's working papers: timeline, history attachments, audio notes. */
 export function readsReportWork(roles: readonly TRole[]): boolean {
   return !isReportReadOnly(roles);
 }
@@ -38,16 +47,16 @@ export function isPublishedReport(status: TReportStatus, report: TReportFacts): 
 }
 
 /**
- * The reports of a row as the caller reads them: everything for those who work on the report; for
- * the read-only roles only the published ones (main report and addenda), without their versions
- * (who saved what when is the center's working record).
+ * The reports of a row as the caller reads them: everything, with versions, for the writers; for
+ * everyone else only the published ones (main report and addenda), without their versions (who
+ * saved what when is the writers' working record).
  */
 export function reportsForReader<TReport extends TReportFacts & { versions?: readonly unknown[] }>(
   roles: readonly TRole[],
   status: TReportStatus,
   reports: readonly TReport[],
 ): TReport[] {
-  if (readsReportWork(roles)) return [...reports];
+  if (readsUnsignedReports(roles)) return [...reports];
   return reports
     .filter((r) => isPublishedReport(status, r))
     .map((r) => (r.versions === undefined ? r : { ...r, versions: [] }));

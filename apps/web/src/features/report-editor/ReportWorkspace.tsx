@@ -9,6 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import {
   hasReportContent,
   readsReportWork,
+  readsUnsignedReports,
   type TReport,
   type TReportSaveResponse,
   type TStudyDetail,
@@ -62,8 +63,9 @@ export function ReportWorkspace({
   onSaved: () => Promise<readonly TReport[]>;
 }) {
   const session = useSignedInSession();
-  // Versions and audio notes are how the report was made: not for the read-only roles (core
-  // readsReportWork; the server answers them no versions and refuses the notes).
+  // Versions are the writers' (core readsUnsignedReports: the server answers others none); audio
+  // notes are the staff's, not the read-only roles' (core readsReportWork: the server refuses them).
+  const seesVersions = readsUnsignedReports(session.roles);
   const seesWork = readsReportWork(session.roles);
   const me = session.user.email;
   const prefs = session.preferences.EDITOR_PREFERENCES;
@@ -207,7 +209,7 @@ export function ReportWorkspace({
             Sign off
           </Button>
         ) : null}
-        {seesWork ? (
+        {seesVersions ? (
           <Button disabled={reports.length === 0} onClick={() => setVersionsOpen(true)}>
             Versions
           </Button>

@@ -33,14 +33,13 @@ export function readsReportWork(roles: readonly TRole[]): boolean {
 
 /** The facts of a report the rule reads. */
 interface TReportFacts {
-  isAddendum: boolean;
   awaitingVerification: boolean;
   signature: unknown;
 }
 
 /**
  * Whether a report has left the center: the row is SIGNED_OFF and the report itself is signed (not
- * waiting for a verifier). The share page, the share e-mail and the read-only readers use this.
+ * waiting for a verifier). The share page, the share e-mail and every reader but the writers use this.
  */
 export function isPublishedReport(status: TReportStatus, report: TReportFacts): boolean {
   return status === 'SIGNED_OFF' && report.signature !== null && !report.awaitingVerification;

@@ -95,7 +95,7 @@ function toStudyDetail(
 
 /**
  * spec-core §3 `reports` (name, format, content): the row's reports, main report first, as the caller
- * reads them (core reportsForReader: the read-only roles only once signed off).
+ * reads them (core reportsForReader: before sign-off only the writers).
  */
 async function reportsOf(db: DbOrTx, auth: TAuth, row: TStudyDbRow): Promise<TStudyDetail['reports']> {
   const id = row.report.id;

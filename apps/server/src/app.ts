@@ -27,6 +27,7 @@ import { viewerRoutes } from './modules/viewer/viewer.routes.js';
 import { sharePageRoutes } from './modules/share-page/share-page.routes.js';
 import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
+import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
@@ -121,6 +122,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(authPlugin);
+  // Before every route: a viewer account's study content waits for its payment (402).
+  await app.register(paymentGatePlugin);
   await app.register(openapiPlugin);
 
   await app.register(

@@ -44,7 +44,7 @@ function silentWav(): Buffer {
   return Buffer.concat([header, samples]);
 }
 
-function uploadAudio(browser: TestClient, id: number) {
+export function uploadAudio(browser: TestClient, id: number) {
   const body = formBody({ durationMs: '50' }, [{ name: 'note.wav', bytes: silentWav() }]);
   return browser.request({
     method: 'POST',

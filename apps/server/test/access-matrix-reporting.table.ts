@@ -1,5 +1,5 @@
 import type { TRole } from '@radflow/core';
-import { CENTER_USERS, SEES_STUDY, type TMatrixRow, only } from './access-matrix.table.js';
+import { CENTER_USERS, READS_REPORT_WORK, SEES_STUDY, type TMatrixRow, only } from './access-matrix.table.js';
 
 /*
  * The EXPECTED access matrix of the reporting calls (issue 7), read like access-matrix.table.ts: the
@@ -56,7 +56,8 @@ export const REPORTING_MATRIX: readonly TMatrixRow[] = [
     allowed: SEES_STUDY,
     success: 200,
     source:
-      "issue 7 §2 'the read-only roles … can read'; reporting DECISIONS 'Reading reports: whoever may see the row'",
+      "issue 7 §2 'the read-only roles … can read'; reporting DECISIONS 'Reading reports: whoever may see the row' " +
+      '(what each reads: report-content-access.int.test.ts)',
   },
   ...(
     [
@@ -108,9 +109,11 @@ export const REPORTING_MATRIX: readonly TMatrixRow[] = [
     title: `${title} on CREATED`,
     endpoint,
     status: 'CREATED',
-    allowed: SEES_STUDY,
+    allowed: READS_REPORT_WORK,
     success: 200,
-    source: "report-audio DECISIONS 'Who lists and plays: whoever may see the row'",
+    source:
+      "report-audio DECISIONS 'Who lists and plays': whoever works on the row; the read-only roles of spec §5 " +
+      'read the signed-off report, not the dictation behind it (security issue §1, core readsReportWork)',
   })),
   {
     title: 'POST /report-audio/save-audio/{id} on CREATED',

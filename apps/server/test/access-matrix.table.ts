@@ -60,6 +60,23 @@ export const SEES_STUDY: readonly TRole[] = [
   'ROLE_CENTER_SHARE_ALL',
 ];
 
+/**
+ * The roles of SEES_STUDY that work on a study's report (write, type, verify, edit as a center,
+ * assign, bill, administer): all but spec-core §5's read-only roles. Only they read a report before
+ * sign-off, its versions, the timeline, the history papers and the audio notes (security issue §1).
+ */
+export const READS_REPORT_WORK: readonly TRole[] = SEES_STUDY.filter(
+  (r) =>
+    ![
+      'ROLE_REFERRING_DOCTOR',
+      'ROLE_AUDITOR',
+      'ROLE_CUSTOMER',
+      'ROLE_VIEWER',
+      'ROLE_LABS_SUPERVISOR',
+      'ROLE_LABS_RECEPTIONIST',
+    ].includes(r),
+);
+
 /** The endpoints; the test holds one request builder per key. */
 export type TEndpoint =
   | 'listStudies'
@@ -257,7 +274,6 @@ export const MATRIX: readonly TMatrixRow[] = [
       ['GET /history/{id}', 'studyHistory'],
       ['GET /attachments/{id}', 'attachmentLists'],
       ['GET /report-tag/list/{id}', 'studyTags'],
-      ['GET /history/download/{id}/{path}/{fileName}', 'historyDownload'],
     ] as const
   ).map(([title, endpoint]): TMatrixRow => ({
     title,
@@ -270,15 +286,25 @@ export const MATRIX: readonly TMatrixRow[] = [
       "'Who lists and downloads: anyone who can see the study'",
   })),
   {
+    title: 'GET /history/download/{id}/{path}/{fileName}',
+    endpoint: 'historyDownload',
+    status: 'CREATED',
+    allowed: READS_REPORT_WORK,
+    success: 200,
+    source:
+      "spec §6 'Center: add/delete history and film attachments'; core readableAttachmentKinds: the history papers " +
+      'are for the staff who see the row, not the read-only roles of spec §5 (security issue §1)',
+  },
+  {
     title: 'GET /report-status/timeline/{id}',
     endpoint: 'studyTimeline',
     status: 'CREATED',
-    allowed: SEES_STUDY,
+    allowed: READS_REPORT_WORK,
     success: 200,
     source:
       "ours (issue 4 §2 'the study history and the report notification timeline show them'). spec §6 gives the " +
-      "timeline BUTTON to center users and assignors; study-actions DECISIONS 'Who may read a row, its history " +
-      "and its timeline: whoever may see the row' (the same events are in GET /history/{id})",
+      'timeline BUTTON to center users and assignors; every staff role who sees the row reads it; the read-only ' +
+      'roles of spec §5 do not (it names the staff and their steps; security issue §1, core readsReportWork)',
   },
 
   // ---- State actions (spec-core §4 Actions offered, §6, §7 Study actions) -------------------------

@@ -26,6 +26,8 @@ export const INTERNAL_CODES = {
 export const APP_ERROR_KINDS = {
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,
+  /** spec-core §8 'Payment needed': a viewer account's content waits for its payment. */
+  PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

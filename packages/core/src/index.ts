@@ -26,3 +26,4 @@ export * from './schemas/viewer.js';
 export * from './settings/index.js';
 export * from './reporting/index.js';
 export * from './payments/index.js';
+export * from './user-directory.js';

@@ -62,7 +62,8 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
   return token && token.length <= 100 ? token : null;
 }
 
-async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<TAuth | null> {
+/** The caller of a request by its session cookie or API token, or null (nothing is refused here). */
+export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<TAuth | null> {
   const { db, secrets } = app.ctx;
   const authorization = request.headers.authorization;
   if (authorization) {

@@ -9,3 +9,4 @@ export * from './compare.js';
 export * from './drafts.js';
 export * from './sharing.js';
 export * from './account-payment.js';
+export * from './content-access.js';

@@ -11,6 +11,7 @@ import {
   ZReportAudioList,
   ZReportAudioParams,
   canAddReportAudio,
+  readsReportWork,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
@@ -35,13 +36,15 @@ export const reportAudioRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/report-audio/fetch-audio/:id',
     {
-      onRequest: app.requireUser,
+      // A note is dictation about the report being made: the read-only roles (core readsReportWork)
+      // read the signed-off report, not how it was made.
+      onRequest: app.requirePermission(readsReportWork),
       schema: {
         tags,
         security: SIGNED_IN,
         summary: "A study's audio notes, oldest first",
         params: ZReportAudioParams,
-        response: { 200: ZReportAudioList, ...errorResponses(400, 401, 404) },
+        response: { 200: ZReportAudioList, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -92,13 +95,13 @@ export const reportAudioRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/report-audio/file/:id/:audioId',
     {
-      onRequest: app.requireUser,
+      onRequest: app.requirePermission(readsReportWork),
       schema: {
         tags,
         security: SIGNED_IN,
         summary: 'The bytes of one audio note (one byte range supported, for seeking)',
         params: ZReportAudioItemParams,
-        response: { 200: ZBinary, 206: ZBinary, ...errorResponses(400, 401, 404, 416) },
+        response: { 200: ZBinary, 206: ZBinary, ...errorResponses(400, 401, 403, 404, 416) },
       },
     },
     async (request, reply) => {

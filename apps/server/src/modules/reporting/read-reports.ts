@@ -1,4 +1,4 @@
-import { AppError, MESSAGES, type TReportsResponse } from '@radflow/core';
+import { AppError, MESSAGES, type TReportsResponse, reportsForReader } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
@@ -6,13 +6,14 @@ import { findVisibleStudyRow } from '../study-actions/study-actions.repository.j
 import { listReports } from './reporting.repository.js';
 
 /**
- * GET /report/{id}: the row's reports with every saved version, to whoever may see the row (the
- * read-only roles included); 404 otherwise. Comparing two versions is the editor's job: each
- * version's HTML is here.
+ * GET /report/{id}: the row's reports with every saved version to whoever works on the report; the
+ * read-only roles, who may see the row too, get the signed-off report and addenda only, without
+ * versions (core reportsForReader). 404 for a row the caller may not see. Comparing two versions is
+ * the editor's job: each version's HTML is here.
  */
 export async function getReports(db: DbOrTx, auth: TAuth, id: number): Promise<TReportsResponse> {
   const row = await findVisibleStudyRow(db, scopeOfAuth(auth), id);
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
   const reports = (await listReports(db, [id])).get(id) ?? [];
-  return { reportStatusId: id, reports };
+  return { reportStatusId: id, reports: reportsForReader(auth.roles, row.report.status, reports) };
 }

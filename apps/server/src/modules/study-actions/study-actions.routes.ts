@@ -11,6 +11,7 @@ import {
   ZStudyIdParams,
   ZStudyTimeline,
   ZUpdateStudyDetailsRequest,
+  readsReportWork,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
@@ -63,13 +64,15 @@ export const studyActionsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/report-status/timeline/:id',
     {
-      ...base,
+      // spec-core §6 gives the timeline button to centers and assignors; it names the staff and
+      // their steps, so the read-only roles (core readsReportWork) are refused before the lookup.
+      onRequest: app.requirePermission(readsReportWork),
       schema: {
         tags,
         security,
         summary: "The study's timeline, oldest first: who did what, when, from which status to which",
         params: ZStudyIdParams,
-        response: { 200: ZStudyTimeline, ...errorResponses(400, 401, 404) },
+        response: { 200: ZStudyTimeline, ...errorResponses(400, 401, 403, 404) },
       },
     },
     (request) => getStudyTimeline(app.ctx.db, authOf(request), request.params.id),

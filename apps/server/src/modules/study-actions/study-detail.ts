@@ -4,11 +4,13 @@ import {
   type TStudyDetail,
   type TStudyHistory,
   type TStudyTimeline,
+  readsReportWork,
+  reportsForReader,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
-import { listAttachments } from '../study-attachments/attachments.repository.js';
+import { attachmentsForReader, listAttachments } from '../study-attachments/attachments.repository.js';
 import { toStudyDateTime } from '../worklist/list-studies.js';
 import { type TStudyDbRow, findVisibleStudyRow, listStudyEvents } from './study-actions.repository.js';
 import { tagsOfReports } from '../report-tags/tag-visibility.js';
@@ -96,32 +98,55 @@ function toStudyDetail(
   };
 }
 
-/** spec-core §3 `reports` (name, format, content): the row's reports, main report first. */
-async function reportsOf(db: DbOrTx, id: number): Promise<TStudyDetail['reports']> {
+/**
+ * spec-core §3 `reports` (name, format, content): the row's reports, main report first, as the caller
+ * reads them (core reportsForReader: before sign-off only the writers).
+ */
+async function reportsOf(db: DbOrTx, auth: TAuth, row: TStudyDbRow): Promise<TStudyDetail['reports']> {
+  const id = row.report.id;
   const reports = (await listReports(db, [id], { withVersions: false })).get(id) ?? [];
-  return reports.map(({ name, format, content }) => ({ name, format, content }));
+  return reportsForReader(auth.roles, row.report.status, reports).map(({ name, format, content }) => ({
+    name,
+    format,
+    content,
+  }));
 }
 
 /** GET /report-status/id/{id}: the study row (spec-core §3). */
 export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDetail> {
   const row = await loadVisibleRow(db, auth, id);
-  const [tags, reports] = await Promise.all([tagsOfReports(db, tagViewerOf(auth), [id]), reportsOf(db, id)]);
+  const [tags, reports] = await Promise.all([
+    tagsOfReports(db, tagViewerOf(auth), [id]),
+    reportsOf(db, auth, row),
+  ]);
   return toStudyDetail(row, tags, reports);
 }
 
-/** GET /history/{id}: the row with its attachment lists and its timeline. */
+/**
+ * GET /history/{id}: the row with its attachment lists and its timeline. The read-only roles (core
+ * readsReportWork) get no timeline (it names the staff who did what) and only the attachments
+ * readableAttachmentKinds gives them.
+ */
 export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyHistory> {
   const row = await loadVisibleRow(db, auth, id);
+  const seesWork = readsReportWork(auth.roles);
   const [tags, attachments, timeline, reports] = await Promise.all([
     tagsOfReports(db, tagViewerOf(auth), [id]),
     listAttachments(db, id),
-    listStudyEvents(db, id),
-    reportsOf(db, id),
+    seesWork ? listStudyEvents(db, id) : [],
+    reportsOf(db, auth, row),
   ]);
-  return { ...toStudyDetail(row, tags, reports), ...attachments, timeline };
+  return {
+    ...toStudyDetail(row, tags, reports),
+    ...attachmentsForReader(auth.roles, row.report.status, attachments),
+    timeline,
+  };
 }
 
-/** GET /report-status/timeline/{id}: the timeline alone (the report notification timeline dialog). */
+/**
+ * GET /report-status/timeline/{id}: the timeline alone (the report notification timeline dialog).
+ * The route refuses the read-only roles (core readsReportWork) first.
+ */
 export async function getStudyTimeline(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyTimeline> {
   await loadVisibleRow(db, auth, id);
   return listStudyEvents(db, id);

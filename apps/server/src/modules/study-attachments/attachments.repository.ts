@@ -4,7 +4,10 @@ import {
   type TStudyAttachment,
   type TStudyAttachmentKind,
   type TStudyAttachmentLists,
+  type TReportStatus,
+  type TRole,
   type TStudyScope,
+  readableAttachmentKinds,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies, studyAttachments, users } from '../../db/schema.js';
@@ -100,4 +103,18 @@ export async function listVisibleFilms(db: DbOrTx, scope: TStudyScope) {
 export async function findVisibleFilm(db: DbOrTx, scope: TStudyScope, path: string) {
   const [row] = await filmQuery(db, scope, eq(studyAttachments.path, path)).limit(1);
   return row;
+}
+
+/** The attachment lists the caller reads (core readableAttachmentKinds); the other kinds empty. */
+export function attachmentsForReader(
+  roles: readonly TRole[],
+  status: TReportStatus,
+  lists: TStudyAttachmentLists,
+): TStudyAttachmentLists {
+  const kinds = readableAttachmentKinds(roles, status);
+  return {
+    historyAttachment: kinds.includes('HISTORY') ? lists.historyAttachment : [],
+    filmAttachment: kinds.includes('FILM') ? lists.filmAttachment : [],
+    reportAttachment: kinds.includes('REPORT') ? lists.reportAttachment : [],
+  };
 }

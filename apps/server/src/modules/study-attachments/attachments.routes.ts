@@ -21,7 +21,12 @@ import {
 import { authOf } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { findVisibleFilm, listAttachments, listVisibleFilms } from './attachments.repository.js';
+import {
+  attachmentsForReader,
+  findVisibleFilm,
+  listAttachments,
+  listVisibleFilms,
+} from './attachments.repository.js';
 import { deleteAttachment, loadAttachmentForDownload, uploadAttachment } from './manage-attachments.js';
 import { loadVisibleReport } from './visible-report.js';
 
@@ -117,7 +122,7 @@ export const studyAttachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: SIGNED_IN,
         summary: `Download one of a study's ${label} attachments under its original name`,
         params: ZAttachmentDownloadParams,
-        response: { 200: ZBinary, ...errorResponses(400, 401, 404) },
+        response: { 200: ZBinary, ...errorResponses(400, 401, 403, 404) },
       },
     };
     const handler = async (
@@ -148,8 +153,13 @@ export const studyAttachmentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await loadVisibleReport(app.ctx.db, authOf(request), request.params.id);
-      return listAttachments(app.ctx.db, request.params.id);
+      const auth = authOf(request);
+      const row = await loadVisibleReport(app.ctx.db, auth, request.params.id);
+      return attachmentsForReader(
+        auth.roles,
+        row.status,
+        await listAttachments(app.ctx.db, request.params.id),
+      );
     },
   );
 

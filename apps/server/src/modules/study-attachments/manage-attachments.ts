@@ -17,6 +17,7 @@ import {
   canDeleteStudyAttachment,
   canUploadStudyAttachment,
   sniffAttachment,
+  readableAttachmentKinds,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { studyAttachments, studyEvents } from '../../db/schema.js';
@@ -218,7 +219,12 @@ export async function loadAttachmentForDownload(
   auth: TAuth,
   input: { reportStatusId: number; kind: TStudyAttachmentKind; path: string },
 ) {
-  await loadVisibleReport(ctx.db, auth, input.reportStatusId);
+  const row = await loadVisibleReport(ctx.db, auth, input.reportStatusId);
+  // The history papers, and a report attachment before sign-off, are the staff's (core
+  // readableAttachmentKinds): a read-only reader of the row is refused, not told the file is gone.
+  if (!readableAttachmentKinds(auth.roles, row.status).includes(input.kind)) {
+    throw new AppError('FORBIDDEN', MESSAGE_NOT_ALLOWED, 'kind');
+  }
   const attachment = await findAttachment(ctx.db, input);
   if (!attachment) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'path');
   return attachment;

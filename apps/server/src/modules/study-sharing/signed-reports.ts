@@ -1,4 +1,4 @@
-import type { TReport, TReportStatus } from '@radflow/core';
+import { type TReport, type TReportStatus, isPublishedReport } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { listReports } from '../reporting/reporting.repository.js';
 
@@ -13,7 +13,7 @@ export async function signedReportsOf(
 ): Promise<TReport[]> {
   if (row.status !== 'SIGNED_OFF') return [];
   const reports = (await listReports(db, [row.id], { withVersions: false })).get(row.id) ?? [];
-  return reports.filter((r) => r.signature !== null && !r.awaitingVerification);
+  return reports.filter((r) => isPublishedReport(row.status, r));
 }
 
 /** Whether the row's report is ready to leave the center (a signed main report). */

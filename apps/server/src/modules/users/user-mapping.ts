@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { type TRole, getsUserDirectory, isInCenterDirectory, isListedRole } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { type TUserRow, userMappings, users } from '../../db/schema.js';
 import { storedRoles } from './current-user.js';
@@ -7,19 +8,30 @@ import { storedRoles } from './current-user.js';
 type TMappedUser = { email: string; active: boolean };
 
 /**
- * GET /api/user/mapping (spec-core §3 User mapping): per role, the users of the caller's group.
- * A caller who belongs to a center sees only that center's users plus the group's doctors. Explicit
- * mappings of the caller for a role (e.g. a typist's doctors) replace the default list for that role.
+ * GET /api/user/mapping (spec-core §3 User mapping): per role, the users of the caller's group the
+ * caller may pick (core user-directory.ts, security issue §3). Patients, viewer accounts, referring
+ * doctors and auditors pick nobody: an empty mapping. Nobody gets the patients' and viewer
+ * accounts' lists. A caller who belongs to a center sees only that center's users plus the group's
+ * doctors and referring doctors. Explicit mappings of the caller for a role (e.g. a typist's
+ * doctors) replace the default list for that role.
  */
-export async function loadUserMapping(db: DbOrTx, caller: TUserRow): Promise<Record<string, TMappedUser[]>> {
+export async function loadUserMapping(
+  db: DbOrTx,
+  caller: TUserRow,
+  callerRoles: readonly TRole[],
+): Promise<Record<string, TMappedUser[]>> {
+  if (!getsUserDirectory(callerRoles)) return {};
   const groupUsers = await db
     .select({ email: users.email, active: users.active, roles: users.roles, centerId: users.centerId })
     .from(users)
     .where(eq(users.groupId, caller.groupId));
+  const callerCenterId = caller.centerId;
   const visible =
-    caller.centerId === null
+    callerCenterId === null
       ? groupUsers
-      : groupUsers.filter((u) => u.centerId === caller.centerId || u.roles.includes('ROLE_DOCTOR'));
+      : groupUsers.filter((u) =>
+          isInCenterDirectory({ centerId: u.centerId, roles: storedRoles(u) }, callerCenterId),
+        );
 
   const byRole = new Map<string, TMappedUser[]>();
   const add = (role: string, user: TMappedUser) => {
@@ -42,6 +54,7 @@ export async function loadUserMapping(db: DbOrTx, caller: TUserRow): Promise<Rec
 
   return Object.fromEntries(
     [...byRole.entries()]
+      .filter(([role]) => isListedRole(role))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([role, list]) => [role, list.sort((a, b) => a.email.localeCompare(b.email))]),
   );

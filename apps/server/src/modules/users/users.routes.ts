@@ -101,7 +101,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZUserMapping, ...errorResponses(401) },
       },
     },
-    (request) => loadUserMapping(app.ctx.db, authOf(request).user),
+    (request) => loadUserMapping(app.ctx.db, authOf(request).user, authOf(request).roles),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { REPORTING_MESSAGES } from '@radflow/core';
 import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
@@ -69,7 +70,7 @@ describe('/report-edit (edit-only page)', SCREEN, () => {
   it('has no preview with hideReportPreview', async () => {
     fakeApi(handlers(true));
     renderPage();
-    await screen.findByRole('button', { name: 'Versions' });
+    await screen.findByText(REPORTING_MESSAGES.readOnly);
     expect(screen.queryByRole('button', { name: 'Preview' })).toBeNull();
   });
 });

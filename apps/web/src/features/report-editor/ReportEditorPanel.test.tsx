@@ -80,6 +80,9 @@ describe('ReportEditorPanel: opening (lock)', SCREEN, () => {
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(api.calls('POST', `/api/report/lock/${ROW_ID}`)).toHaveLength(0);
     expect(api.calls('GET', `/api/report/draft/${ROW_ID}`)).toHaveLength(0);
+    // How the report was made is not theirs (core readsReportWork): no versions, no audio notes.
+    expect(screen.queryByRole('button', { name: 'Versions' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Audio recordings' })).toBeNull();
   });
 });
 

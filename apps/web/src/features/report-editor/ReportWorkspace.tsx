@@ -6,7 +6,14 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import { hasReportContent, type TReport, type TReportSaveResponse, type TStudyDetail } from '@radflow/core';
+import {
+  hasReportContent,
+  readsReportWork,
+  readsUnsignedReports,
+  type TReport,
+  type TReportSaveResponse,
+  type TStudyDetail,
+} from '@radflow/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
 import { useCallback, useRef, useState } from 'react';
@@ -56,6 +63,10 @@ export function ReportWorkspace({
   onSaved: () => Promise<readonly TReport[]>;
 }) {
   const session = useSignedInSession();
+  // Versions are the writers' (core readsUnsignedReports: the server answers others none); audio
+  // notes are the staff's, not the read-only roles' (core readsReportWork: the server refuses them).
+  const seesVersions = readsUnsignedReports(session.roles);
+  const seesWork = readsReportWork(session.roles);
   const me = session.user.email;
   const prefs = session.preferences.EDITOR_PREFERENCES;
   const queryClient = useQueryClient();
@@ -198,9 +209,11 @@ export function ReportWorkspace({
             Sign off
           </Button>
         ) : null}
-        <Button disabled={reports.length === 0} onClick={() => setVersionsOpen(true)}>
-          Versions
-        </Button>
+        {seesVersions ? (
+          <Button disabled={reports.length === 0} onClick={() => setVersionsOpen(true)}>
+            Versions
+          </Button>
+        ) : null}
         {prefs.hideReportPreview ? null : (
           <Button aria-pressed={previewOpen} onClick={() => setPreviewOpen((v) => !v)}>
             {previewOpen ? 'Hide preview' : 'Preview'}
@@ -211,7 +224,7 @@ export function ReportWorkspace({
           isEditing={editable}
           getCustomHtml={editable ? () => content : undefined}
         />
-        <AudioRecordingsButton row={row} />
+        {seesWork ? <AudioRecordingsButton row={row} /> : null}
       </Stack>
       {previewOpen && !prefs.hideReportPreview ? (
         <PrintPreview

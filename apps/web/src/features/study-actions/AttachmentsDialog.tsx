@@ -23,6 +23,7 @@ import {
   type TStudyAttachment,
   type TStudyAttachmentKind,
   type TStudyAttachmentLists,
+  readableAttachmentKinds,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
@@ -77,7 +78,11 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
     queryKey: attachmentsQueryKey(row.id),
     queryFn: ({ signal }) => fetchAttachments(row.id, signal),
   });
-  const current = KINDS[tab] ?? KINDS[0]!;
+  // The kinds the caller reads (core readableAttachmentKinds, the server's rule): the read-only
+  // roles see no history papers, and report attachments only after sign-off.
+  const readable = readableAttachmentKinds(actor.roles, row.status);
+  const kinds = KINDS.filter((k) => readable.includes(k.kind));
+  const current = kinds[tab] ?? kinds[0] ?? KINDS[1]!;
   const may = attachmentPermissions(actor, row, current.kind);
   const files: TStudyAttachment[] = details.data?.[current.list] ?? [];
 
@@ -125,7 +130,7 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
       </DialogTitle>
       <DialogContent>
         <Tabs value={tab} onChange={(_e, next: number) => setTab(next)} aria-label="Attachment kind">
-          {KINDS.map((k) => (
+          {kinds.map((k) => (
             <Tab key={k.kind} label={k.label} disabled={busy} />
           ))}
         </Tabs>

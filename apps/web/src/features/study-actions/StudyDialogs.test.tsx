@@ -123,6 +123,30 @@ describe('AttachmentsDialog', () => {
   });
 });
 
+describe('AttachmentsDialog for a read-only role', () => {
+  it(
+    'shows a referring doctor no history tab, and report files only after sign-off (core readableAttachmentKinds)',
+    SLOW,
+    async () => {
+      const row = buildStudyRow({ status: 'REPORTED' });
+      renderDialog(AttachmentsDialog, {
+        roles: ['ROLE_REFERRING_DOCTOR'],
+        row,
+        handlers: {
+          [`GET /api/attachments/${row.id}`]: {
+            body: { historyAttachment: [], filmAttachment: [], reportAttachment: [] },
+          },
+        },
+      });
+      const dialog = await findDialog(/^Attachments/);
+      const tabs = within(dialog)
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent);
+      expect(tabs).toEqual(['Film']);
+    },
+  );
+});
+
 describe('ShareStudyDialog', () => {
   it('refuses a mobile outside the pattern, then sends the link by message', SLOW, async () => {
     const row = buildStudyRow({ mobileNumber: null });

@@ -81,4 +81,17 @@ describe('ViewerPage entry (spec-core §2 Viewer entry, §4 Viewer payment)', ()
     });
     expect(router.state.location.search).toBe('?link=viewer%40demo.local');
   });
+
+  it("says 'Payment needed' when the server refuses the study with 402, before the poll has answered", async () => {
+    fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_VIEWER'], { email: 'viewer@demo.local' })),
+      'GET /api/viewer/7/context': {
+        status: 402,
+        body: { errorStatusCode: 402, errorDescription: 'Payment needed', additionalInfo: null, txnId: 't' },
+      },
+      'GET /api/customer-report/share-info': { body: { paymentNotDone: false, paymentPolling: false } },
+    });
+    renderViewer();
+    expect((await screen.findByTestId('viewer-notice')).textContent).toBe('Payment needed');
+  });
 });

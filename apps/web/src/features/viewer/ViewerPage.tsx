@@ -1,6 +1,7 @@
 import { MESSAGES, isViewerSession } from '@radflow/core';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { ShellLayout } from '../../app/shell/ShellLayout';
 import { ViewerNotice } from './components/ViewerNotice';
@@ -70,13 +71,17 @@ export default function ViewerPage() {
     if (warning) showError(warning);
   }, [warning, showError]);
 
-  const refusal = paymentNotDone
-    ? MESSAGES.paymentNeeded
-    : context.isError
-      ? MESSAGES.notFound
-      : opening?.kind === 'blocked'
-        ? opening.message
-        : null;
+  // The server refuses a viewer account's content with 402 while the payment is due (payments
+  // payment-gate): that answer says 'Payment needed' even before the poll does.
+  const paymentRefused = context.error instanceof ApiError && context.error.status === 402;
+  const refusal =
+    paymentNotDone || paymentRefused
+      ? MESSAGES.paymentNeeded
+      : context.isError
+        ? MESSAGES.notFound
+        : opening?.kind === 'blocked'
+          ? opening.message
+          : null;
   // The page's early preview never stays over a refusal (it applies the same rules, but the
   // answers may change between its reads and the app's).
   useEffect(() => {

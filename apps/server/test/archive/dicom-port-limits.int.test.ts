@@ -142,6 +142,10 @@ describe('the DICOM port under idle connections', () => {
       (await closedWithin(seventh, 2_000))?.afterMs ?? Infinity,
       'seventh connection still open',
     ).toBeLessThan(1_000);
+    // A DICOM peer over the cap is told why: an A-ASSOCIATE-RJ, transient, local limit exceeded.
+    const refused = await echo(dicom.port);
+    expect(refused.exitCode).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toMatch(/Association Rejected[\s\S]*Local.Limit.Exceeded/i);
     // ... until a connection ends.
     for (const socket of first) socket.destroy();
     await Promise.all(firstClosed);

@@ -463,7 +463,8 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         this.discardUnfinished();
         for (const find of this.finds.values()) find.abort();
       });
-      this.takeOverReceive(socket);
+      // Without the lean path, any bytes count as activity for the idle timer (PDUs are not seen).
+      if (!this.takeOverReceive(socket)) socket.on('data', () => this.pduArrived());
       this.startTimer('artim');
     }
 
@@ -528,10 +529,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
      * PDU goes to dcmjs-dimse's own `_processPdu` as it arrived. Without that method (another
      * library version) dcmjs-dimse keeps the socket and the overrides below do the work.
      */
-    private takeOverReceive(socket: Socket): void {
+    private takeOverReceive(socket: Socket): boolean {
       const library = this as unknown as { _processPdu?: (pdu: Buffer) => unknown; lastPduTime?: number };
       const processPdu = library._processPdu;
-      if (typeof processPdu !== 'function') return;
+      if (typeof processPdu !== 'function') return false;
       const toLibrary = (pdu: Buffer) => {
         try {
           void Promise.resolve(processPdu.call(this, pdu)).catch((error: Error) =>
@@ -556,6 +557,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         receiver.push(chunk);
         if (receiver.completedPdus !== before) this.pduArrived();
       });
+      return true;
     }
 
     /** A C-STORE-RQ on an accepted context is received here; anything else goes to dcmjs-dimse. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { createFileMetaHeader, parseInstance } from '@radflow/dicom';
-import { DimseStatus, cStore, runTool } from '@radflow/dicom/dimse';
+import { DimseStatus, cStore, runStorescu, runTool } from '@radflow/dicom/dimse';
 import { studies } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp } from '../test-app.js';
@@ -117,6 +117,21 @@ describe('bad DICOM is not acknowledged', () => {
     );
     expect(outcome.results.at(-1)!.status).toBe('SEND');
     expect(await storedStudies(names.map((name) => bad[name]!.studyUid))).toEqual([]);
+  });
+
+  it('C-STORE from DCMTK storescu: the invalid Study UID is refused with its reason', async () => {
+    const run = await runStorescu({
+      host: '127.0.0.1',
+      port: dicom.port,
+      callingAet: AET,
+      calledAet: 'RADFLOW',
+      files: [bad['study-dots.dcm']!.file],
+      extraArgs: ['-d'],
+    });
+    const output = run.stdout + run.stderr;
+    expect(output).toMatch(/Status\s*:\s*0xc000/i);
+    expect(output).toMatch(/Invalid Study Instance UID: an empty component/);
+    expect(await storedStudies(['..'])).toEqual([]);
   });
 
   it('STOW-RS: each bad part fails with 0xC000 and nothing of it is stored', async () => {

@@ -10,7 +10,14 @@ import {
   startDicomServices,
 } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';
-import { associateRequestPdu, firstPduType, openSocket, whenClosed } from './dimse-wire.js';
+import {
+  associateRequestPdu,
+  cStoreCommand,
+  firstPduType,
+  openSocket,
+  pDataPdu,
+  whenClosed,
+} from './dimse-wire.js';
 import { FIXTURES_DIR, LIVER, corpus, fixturePath, setAeTitles } from './fixtures.js';
 
 /**
@@ -120,6 +127,21 @@ describe('the DICOM port under idle connections', () => {
     expect(close?.afterMs ?? Infinity, 'idle association still open').toBeLessThan(4_000);
     // The last PDU before the close is an A-ABORT (type 7, 10 bytes).
     expect(close!.received.readUInt8(close!.received.length - 10)).toBe(0x07);
+  }, 20_000);
+
+  it('a C-STORE whose data set stops half-way is aborted after the idle timeout too', async () => {
+    const dicom = await start({ DICOM_IDLE_TIMEOUT_SECONDS: 1 });
+    const socket = await open(dicom.port, '127.0.0.4');
+    const accepted = firstPduType(socket);
+    const closed = closedWithin(socket, 8_000);
+    const CR_STORAGE = '1.2.840.10008.5.1.4.1.1.1';
+    socket.write(associateRequestPdu(AET, 'RADFLOW', CR_STORAGE));
+    expect(await accepted).toBe(0x02);
+    // The command, then the first fragment of the data set (not the last), then nothing.
+    socket.write(pDataPdu(1, 0x03, cStoreCommand(CR_STORAGE, '1.2.3.4.5')));
+    socket.write(pDataPdu(1, 0x00, Buffer.alloc(64)));
+    const close = await closed;
+    expect(close?.afterMs ?? Infinity, 'half-sent C-STORE still open').toBeLessThan(4_000);
   }, 20_000);
 
   it('connections beyond one address’s cap are closed at once; the global cap leaves room for others', async () => {

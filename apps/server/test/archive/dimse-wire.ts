@@ -18,8 +18,12 @@ function item(type: number, value: Buffer): Buffer {
 
 const aeTitle = (title: string) => Buffer.from(title.padEnd(16, ' ').slice(0, 16), 'latin1');
 
-/** An A-ASSOCIATE-RQ proposing Verification in implicit VR little endian. */
-export function associateRequestPdu(callingAet: string, calledAet: string): Buffer {
+/** An A-ASSOCIATE-RQ proposing one abstract syntax (default Verification) in implicit VR little endian, context 1. */
+export function associateRequestPdu(
+  callingAet: string,
+  calledAet: string,
+  abstractSyntax = VERIFICATION,
+): Buffer {
   const fixed = Buffer.alloc(68);
   fixed.writeUInt16BE(1, 0);
   aeTitle(calledAet).copy(fixed, 4);
@@ -33,7 +37,7 @@ export function associateRequestPdu(callingAet: string, calledAet: string): Buff
       0x20,
       Buffer.concat([
         Buffer.from([1, 0, 0, 0]),
-        item(0x30, Buffer.from(VERIFICATION)),
+        item(0x30, Buffer.from(abstractSyntax)),
         item(0x40, Buffer.from(IMPLICIT_VR_LE)),
       ]),
     ),
@@ -76,4 +80,42 @@ export function firstPduType(socket: Socket): Promise<number> {
     socket.once('data', (chunk: Buffer) => resolve(chunk.readUInt8(0)));
     socket.once('close', () => reject(new Error('closed before any PDU')));
   });
+}
+
+/** A P-DATA-TF PDU with one PDV (control: bit 0 command, bit 1 last fragment). */
+export function pDataPdu(pcid: number, control: number, value: Buffer): Buffer {
+  const pdu = Buffer.alloc(12 + value.length);
+  pdu.writeUInt8(0x04, 0);
+  pdu.writeUInt32BE(6 + value.length, 2);
+  pdu.writeUInt32BE(2 + value.length, 6);
+  pdu.writeUInt8(pcid, 10);
+  pdu.writeUInt8(control, 11);
+  value.copy(pdu, 12);
+  return pdu;
+}
+
+/** The command set of a C-STORE-RQ with a data set to follow (implicit VR little endian, PS3.7 §9.3.1.1). */
+export function cStoreCommand(sopClassUid: string, sopInstanceUid: string): Buffer {
+  const even = (text: string) => Buffer.from(text.length % 2 ? `${text}\0` : text, 'latin1');
+  const us = (n: number) => Buffer.from([n & 0xff, n >> 8]);
+  const elements: Array<[number, Buffer]> = [
+    [0x0002, even(sopClassUid)],
+    [0x0100, us(0x0001)],
+    [0x0110, us(1)],
+    [0x0700, us(0)],
+    [0x0800, us(0x0000)],
+    [0x1000, even(sopInstanceUid)],
+  ];
+  const body = Buffer.concat(
+    elements.map(([tag, value]) => {
+      const head = Buffer.alloc(8);
+      head.writeUInt16LE(tag, 2);
+      head.writeUInt32LE(value.length, 4);
+      return Buffer.concat([head, value]);
+    }),
+  );
+  const groupLength = Buffer.alloc(12);
+  groupLength.writeUInt32LE(4, 4);
+  groupLength.writeUInt32LE(body.length, 8);
+  return Buffer.concat([groupLength, body]);
 }

@@ -250,6 +250,7 @@ export function addressKeyOf(address: string): string {
     .map((group) => Number.parseInt(group || '0', 16).toString(16))
     .join(':')}::/64`;
 }
+
 /**
  * Our maximum receive PDU (dcmjs-dimse's own default). A sender cuts each instance into PDUs of at
  * most this length: DCMTK's storescu sends 16 KB PDUs to a peer that offers 16 KB (a 0.5 MB slice
@@ -493,8 +494,9 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     private timerFired(): void {
       if (this.connection.destroyed) return;
       if (this.timerKind === 'idle') {
-        // The peer waits for us: our own slowness is not its idleness.
-        if (this.answering > 0 || this.receiving) {
+        // The peer waits for us: our own slowness is not its idleness. (A data set being received
+        // does not count: that is the peer's to send, and a peer that stops mid-way is idle.)
+        if (this.answering > 0) {
           this.timer?.refresh();
           return;
         }

@@ -22,6 +22,18 @@ const port = (fallback: number) =>
       .default(fallback),
   );
 
+/** A whole number of `unit` between `min` and `max`, `fallback` when unset. */
+const count = (fallback: number, min: number, max: number, unit: string) =>
+  z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: `must be a number of ${unit}` })
+      .int(`must be a whole number of ${unit}`)
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`)
+      .default(fallback),
+  );
+
 /**
  * The server's configuration: one schema over process.env (ARCHITECTURE §7, issue 2 §2).
  * Unset or empty variables take their defaults.
@@ -61,6 +73,17 @@ export const ZServerConfig = z.object({
       .regex(/^[\x20-\x7e]{1,16}$/, 'must be 1 to 16 printable ASCII characters')
       .default('RADFLOW'),
   ),
+  /**
+   * The DICOM port's limits (PS3.8 §9.1.5; one address must not hold the port every center shares):
+   * connections at once in all, and from one address (an IPv6 /64 is one address); more are
+   * answered 'local limit exceeded' and closed.
+   */
+  DICOM_MAX_CONNECTIONS: count(256, 1, 10_000, 'connections'),
+  DICOM_MAX_CONNECTIONS_PER_ADDRESS: count(16, 1, 10_000, 'connections'),
+  /** ARTIM: a connection must complete its A-ASSOCIATE-RQ within this many seconds. */
+  DICOM_ASSOCIATION_REQUEST_TIMEOUT_SECONDS: count(10, 1, 600, 'seconds'),
+  /** An association that sends no PDU for this many seconds (while we owe it no answer) is aborted. */
+  DICOM_IDLE_TIMEOUT_SECONDS: count(60, 1, 86_400, 'seconds'),
   /** A study counts as fully uploaded once no instance has arrived for this many seconds (issue 3 §2). */
   UPLOAD_QUIET_SECONDS: z.preprocess(
     emptyAsUndefined,

@@ -17,6 +17,7 @@ export * from './study-access.js';
 export * from './schemas/forwarding.js';
 export * from './schemas/jobs.js';
 export * from './zip-rules.js';
+export * from './dicom-uid.js';
 export * from './worklist/index.js';
 export * from './schemas/worklist.js';
 export * from './schemas/study-files.js';

@@ -20,7 +20,14 @@ export type DicomParseErrorCode =
   /** A Type 1 identifying UID (SOP Instance, Study, Series) is absent, so the object cannot be indexed. */
   | 'MISSING_UID'
   /** The Pixel Data value is shorter than its header says (only raised by {@link assertIngestable}). */
-  | 'PIXEL_DATA_TRUNCATED';
+  | 'PIXEL_DATA_TRUNCATED'
+  /**
+   * The data set is in the other VR encoding than its transfer syntax says (implicit VR behind an
+   * explicit VR syntax, or the reverse): readable here, not by others (only {@link assertIngestable}).
+   */
+  | 'TRANSFER_SYNTAX_MISMATCH'
+  /** A Study, Series or SOP Instance UID outside the UID grammar, PS3.5 §9.1 (only {@link assertIngestable}). */
+  | 'INVALID_UID';
 
 /** A DICOM input that cannot be used, with a machine-readable code and a human-readable reason. */
 export class DicomParseError extends Error {

@@ -21,6 +21,7 @@ export {
   type PixelDataTag,
 } from './parse.js';
 export * from './dicom-json.js';
+export { VR_MAX_LENGTH, fitDatasetToVrs, fitElementToVr } from './vr-limits.js';
 export * from './frames.js';
 export * from './file-meta.js';
 export { anonymizeDataset, anonymizePart10, remapUid, type AnonymizeOptions } from './anonymize.js';

@@ -8,6 +8,7 @@
  * located but never copied.
  */
 import { inflateRawSync, inflateSync } from 'node:zlib';
+import { dicomUidProblem } from '@radflow/core/dicom-uid';
 import dicomParser from 'dicom-parser';
 import type { ByteArrayParser, DataSet, Element } from 'dicom-parser';
 import { createCharsetDecoder, type CharsetDecoder } from './charset.js';
@@ -708,10 +709,32 @@ export function parseInstance(bytes: Uint8Array, options: ParseInstanceOptions =
 }
 
 /**
- * The ingest rule on top of parsing: an instance whose pixel data is cut short is refused (the
- * corpus's truncated files must be rejected with a clear reason, PS3.5 §7.1.1 value lengths).
+ * The ingest rules on top of parsing, for every way in: an instance is refused when its data set
+ * is not in the VR encoding its transfer syntax says, when a Study, Series or SOP Instance UID is
+ * outside the UID grammar (`dicomUidProblem` of @radflow/core), or when its pixel data is cut short
+ * (the corpus's truncated files must be rejected with a clear reason, PS3.5 §7.1.1 value lengths).
  */
 export function assertIngestable(parsed: ParsedInstance): void {
+  // The stored file must be readable by anyone as its transfer syntax says: a data set in the
+  // other VR encoding (implicit VR sent on an explicit VR context) is read here, not by others.
+  const declared = describeTransferSyntax(parsed.transferSyntaxUid);
+  if (!parsed.isTransferSyntaxDetected && declared.isExplicitVr !== parsed.transferSyntax.isExplicitVr) {
+    throw new DicomParseError(
+      'TRANSFER_SYNTAX_MISMATCH',
+      parsed.transferSyntax.isExplicitVr
+        ? 'Data set is explicit VR; transfer syntax says implicit VR'
+        : 'Data set is implicit VR; transfer syntax says explicit VR',
+    );
+  }
+  const uids = [
+    ['Study Instance UID', parsed.studyInstanceUid],
+    ['Series Instance UID', parsed.seriesInstanceUid],
+    ['SOP Instance UID', parsed.sopInstanceUid],
+  ] as const;
+  for (const [name, uid] of uids) {
+    const problem = dicomUidProblem(uid);
+    if (problem) throw new DicomParseError('INVALID_UID', `Invalid ${name}: ${problem}`);
+  }
   const pixelData = parsed.pixelData;
   if (pixelData && !pixelData.isComplete) {
     const available = Math.max(0, parsed.datasetBytes.length - pixelData.offset);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isValidDicomUid } from '../dicom-uid.js';
 
 /** spec-core §5 Create Study: modality choices; spec-lab §3 lists the extra ones (showExtraModalityType). */
 export const CREATE_STUDY_MODALITIES = ['CT', 'MR', 'DX', 'US', 'MG', 'XA', 'IR'] as const;
@@ -38,7 +39,7 @@ export const ZCreateStudyRequest = z
       .string()
       .trim()
       .max(64)
-      .regex(/^(|[0-9]+(\.[0-9]+)*)$/, 'studyInstanceUID must be a DICOM UID')
+      .refine((uid) => uid === '' || isValidDicomUid(uid), 'studyInstanceUID must be a DICOM UID')
       .optional()
       .default(''),
     invoiceNumber: optional('Invoice number', 40),

@@ -6,6 +6,7 @@
 import dcmjs, { type DcmjsDenaturalizedDataset } from 'dcmjs';
 import type { association as Assoc, requests, responses } from 'dcmjs-dimse';
 import type { DicomJsonDataset } from '../dicom-json.js';
+import { fitDatasetToVrs } from '../vr-limits.js';
 import { DimseStatus } from './constants.js';
 import type { dimse as DimseLibrary } from './library.js';
 
@@ -165,12 +166,19 @@ export async function answerFind(
   for (const match of answer.matches) {
     const response = Response.fromRequest(request);
     response.setStatus(FindStatus.Pending);
-    response.setDataset(new library.Dataset(jsonToElements(match), syntax));
+    // Whatever was stored, the answer must encode: over-long values are cut to their VR's maximum.
+    response.setDataset(new library.Dataset(jsonToElements(fitDatasetToVrs(match)), syntax));
     if (!transport.sendNow) {
       held.push(response);
       continue;
     }
-    transport.sendNow(response);
+    try {
+      transport.sendNow(response);
+    } catch (error) {
+      // Not expected after the fitting; still, one answer must not abort the association.
+      const reason = error instanceof Error ? error.message : String(error);
+      return callback([final(FindStatus.UnableToProcess, `Answer not encodable: ${reason}`)]);
+    }
     // dcmjs-dimse takes ~5 ms of CPU to encode one response (its write buffers are 256 KB each):
     // a turn of the event loop after each keeps HTTP requests served and lets a C-CANCEL in.
     await waitForSocket(transport.socket);

@@ -13,6 +13,12 @@
 
 /** PDU types (PS3.8 Table 9-11). */
 const P_DATA_TF = 0x04;
+/**
+ * A PDU other than P-DATA-TF is gathered whole before dcmjs-dimse reads it: an A-ASSOCIATE-RQ
+ * with 128 presentation contexts and user identity stays far below this. A larger length is an
+ * attack on memory (a peer could announce 4 GB), not a request.
+ */
+const MAX_OTHER_PDU_LENGTH = 1 << 20;
 /** Command Field (0000,0100) of a C-STORE-RQ and a C-STORE-RSP. */
 export const C_STORE_RQ = 0x0001;
 const C_STORE_RSP = 0x8001;
@@ -180,6 +186,11 @@ export class PDataReceiver {
   private commandPdvs: Array<{ pcid: number; control: number; value: Buffer }> = [];
   private mode: Mode = 'command';
   private failed = false;
+  /**
+   * PDUs received whole so far: the SCP's idle timer counts these, not bytes, so a peer trickling
+   * a PDU byte by byte does not keep its association alive.
+   */
+  completedPdus = 0;
 
   constructor(private readonly handler: PDataHandler) {}
 
@@ -204,9 +215,11 @@ export class PDataReceiver {
         const type = head.bytes.readUInt8(0);
         const length = head.bytes.readUInt32BE(2);
         if (type === P_DATA_TF) {
-          if (length === 0) continue;
+          if (length === 0) this.completedPdus++;
           this.pduLeft = length;
         } else {
+          if (length > MAX_OTHER_PDU_LENGTH)
+            throw new Error(`a PDU of type ${type} of ${length} bytes: at most ${MAX_OTHER_PDU_LENGTH}`);
           this.other = [Buffer.from(head.bytes)];
           this.otherLength = 6;
           this.pduLeft = length;
@@ -229,6 +242,7 @@ export class PDataReceiver {
         this.pduLeft -= head.next - at;
         at = head.next;
         if (!head.bytes) return;
+        if (this.pduLeft === 0) this.completedPdus++;
         const length = head.bytes.readUInt32BE(0);
         if (length < 2 || length - 2 > this.pduLeft)
           throw new Error(`PDV of ${length} bytes in a PDU with ${this.pduLeft} bytes left`);
@@ -244,6 +258,7 @@ export class PDataReceiver {
       at += take;
       this.pdvLeft -= take;
       this.pduLeft -= take;
+      if (this.pduLeft === 0) this.completedPdus++;
       const isCommand = (this.pdvControl & 0x01) !== 0;
       if (!isCommand && this.mode === 'store') this.handler.storeData(value);
       else this.pdvParts.push(value);
@@ -268,6 +283,7 @@ export class PDataReceiver {
   }
 
   private endOther(): void {
+    this.completedPdus++;
     const pdu = Buffer.concat(this.other!, this.otherLength);
     this.other = undefined;
     this.otherLength = 0;

@@ -149,11 +149,26 @@ export interface StoreScpOptions {
    * A-ASSOCIATE-AC; default {@link DEFAULT_MAX_RECEIVE_PDU}. What we send stays within the peer's.
    */
   readonly maxReceivePduLength?: number;
-  /** Associations at once; more are rejected as transient 'local limit exceeded' (default 32). */
-  readonly maxAssociations?: number;
-  /** Drop a connection that sends no A-ASSOCIATE-RQ within this time (default 30 s). */
-  readonly associationTimeoutMs?: number;
-  /** Abort an association that sends nothing for this long (default 120 s). */
+  /**
+   * Connections at once, every address together (default {@link DEFAULT_PORT_LIMITS}); one more
+   * is answered A-ASSOCIATE-RJ transient 'local limit exceeded' at once and closed.
+   */
+  readonly maxConnections?: number;
+  /**
+   * Connections at once from one remote address (an IPv6 /64 counts as one address): one address
+   * can never take the whole port from the others. Refused like one over `maxConnections`.
+   */
+  readonly maxConnectionsPerAddress?: number;
+  /**
+   * ARTIM (PS3.8 §9.1.5): a connection whose A-ASSOCIATE-RQ is not complete within this time is
+   * closed — bytes trickling in do not stop it — and so is one still open this long after our
+   * A-ASSOCIATE-RJ or A-RELEASE-RP.
+   */
+  readonly associationRequestTimeoutMs?: number;
+  /**
+   * An association from which no whole PDU arrived for this long, while no C-STORE or C-FIND of
+   * it is being answered, is aborted (A-ABORT, then closed).
+   */
   readonly idleTimeoutMs?: number;
   readonly logger?: DimseLogger;
 }
@@ -197,6 +212,45 @@ interface Incoming {
 }
 
 const DEFAULT_IN_MEMORY_MAX_BYTES = 16 * 2 ** 20;
+
+/**
+ * The port's limits when the caller sets none (the server's come from its configuration). Each
+ * accepted association may hold an instance of up to 16 MB in memory: the global cap bounds that.
+ */
+export const DEFAULT_PORT_LIMITS = {
+  maxConnections: 256,
+  maxConnectionsPerAddress: 16,
+  associationRequestTimeoutMs: 10_000,
+  idleTimeoutMs: 60_000,
+} as const;
+
+/** dcmjs-dimse's own timers, which count any byte as activity, are left with nothing to do. */
+const LIBRARY_TIMER_OFF_MS = 2 ** 31 - 1;
+
+/** A-ASSOCIATE-RJ transient, service provider (presentation), local limit exceeded (PS3.8 §9.3.4). */
+const LOCAL_LIMIT_REJECT = Buffer.from([0x03, 0, 0, 0, 0, 4, 0, 2, 3, 2]);
+
+/**
+ * The key a connection is counted under: its IPv4 address, or the /64 prefix of an IPv6 one (a
+ * single host usually holds a whole /64, so counting /128s would cap nothing).
+ */
+export function addressKeyOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = address.split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || '0', 16).toString(16))
+    .join(':')}::/64`;
+}
+
 /**
  * Our maximum receive PDU (dcmjs-dimse's own default). A sender cuts each instance into PDUs of at
  * most this length: DCMTK's storescu sends 16 KB PDUs to a peer that offers 16 KB (a 0.5 MB slice
@@ -359,7 +413,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   const { PresentationContextResult, SopClass } = dimse.constants;
   const serviceClasses = new Set<string>(Object.values(SopClass) as string[]);
   const host = options.host ?? '127.0.0.1';
-  const maxAssociations = options.maxAssociations ?? 32;
+  const maxConnections = options.maxConnections ?? DEFAULT_PORT_LIMITS.maxConnections;
+  const maxPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_PORT_LIMITS.maxConnectionsPerAddress;
+  const artimMs = options.associationRequestTimeoutMs ?? DEFAULT_PORT_LIMITS.associationRequestTimeoutMs;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_PORT_LIMITS.idleTimeoutMs;
   const inMemoryMaxBytes = options.inMemoryMaxBytes ?? DEFAULT_IN_MEMORY_MAX_BYTES;
   const inMemoryWithoutFile = options.inMemoryWithoutFile ?? false;
   const sha256WhileReceiving = options.sha256WhileReceiving ?? false;
@@ -369,6 +426,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   const tempDir = options.tempDir ?? (await mkdtemp(join(tmpdir(), 'radflow-scp-')));
 
   const sockets = new Set<Socket>();
+  /** Open connections per address key ({@link addressKeyOf}). */
+  const perAddress = new Map<string, number>();
+  /** When a refusal was last logged per address key: a flood of connections logs once a minute. */
+  const refusalLogged = new Map<string, number>();
   const pendingStores = new Set<Promise<void>>();
 
   class RadflowStoreScp extends Scp {
@@ -385,6 +446,11 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     private readonly finds = new Map<number, AbortController>();
     /** The C-STORE whose data set the lean receive path is reading (pdata-receive.ts). */
     private receiving: { incoming: Incoming; pcid: number; command: CommandSet } | undefined;
+    /** The ARTIM or the idle timer, whichever the connection's state runs. */
+    private timer: NodeJS.Timeout | undefined;
+    private timerKind: 'artim' | 'idle' | undefined;
+    /** C-STOREs and C-FINDs of this association being answered: it is not idle meanwhile. */
+    private answering = 0;
 
     constructor(socket: Socket, opts: ConstructorParameters<typeof Scp>[1]) {
       super(socket, opts);
@@ -394,10 +460,65 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       Object.assign(this, { connected: true, connectedTime: Date.now() });
       this.on('networkError', (error: Error) => this.networkFailure(error));
       socket.on('close', () => {
+        this.stopTimer();
         this.discardUnfinished();
         for (const find of this.finds.values()) find.abort();
       });
-      this.takeOverReceive(socket);
+      // Without the lean path, any bytes count as activity for the idle timer (PDUs are not seen).
+      if (!this.takeOverReceive(socket)) socket.on('data', () => this.pduArrived());
+      this.startTimer('artim');
+    }
+
+    /**
+     * ARTIM runs from the connection to a complete A-ASSOCIATE-RQ, and again after our RJ or
+     * RELEASE-RP until the peer closes; the idle timer runs while the association is open.
+     */
+    private startTimer(kind: 'artim' | 'idle'): void {
+      this.stopTimer();
+      this.timerKind = kind;
+      this.timer = setTimeout(() => this.timerFired(), kind === 'artim' ? artimMs : idleTimeoutMs);
+      this.timer.unref();
+    }
+
+    private stopTimer(): void {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerKind = undefined;
+    }
+
+    /** A whole PDU arrived: the open association is not idle. */
+    private pduArrived(): void {
+      if (this.timerKind === 'idle') this.timer?.refresh();
+    }
+
+    private timerFired(): void {
+      if (this.connection.destroyed) return;
+      if (this.timerKind === 'idle') {
+        // The peer waits for us: our own slowness is not its idleness. (A data set being received
+        // does not count: that is the peer's to send, and a peer that stops mid-way is idle.)
+        if (this.answering > 0) {
+          this.timer?.refresh();
+          return;
+        }
+        log?.warn?.(
+          { callingAet: this.callingAet, remoteAddress: this.remoteAddress, idleTimeoutMs },
+          'DIMSE association idle: aborted',
+        );
+        try {
+          this.sendAbort();
+        } catch {
+          // The socket may already be unwritable: closing is what matters.
+        }
+      } else {
+        log?.info?.(
+          { callingAet: this.callingAet, remoteAddress: this.remoteAddress, artimMs },
+          'DIMSE connection closed by the ARTIM timer',
+        );
+      }
+      this.stopTimer();
+      this.connection.end(() => this.connection.destroy());
+      // A peer that does not read must not hold the socket either.
+      setTimeout(() => this.connection.destroy(), 1000).unref();
     }
 
     private networkFailure(error: Error): void {
@@ -410,10 +531,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
      * PDU goes to dcmjs-dimse's own `_processPdu` as it arrived. Without that method (another
      * library version) dcmjs-dimse keeps the socket and the overrides below do the work.
      */
-    private takeOverReceive(socket: Socket): void {
+    private takeOverReceive(socket: Socket): boolean {
       const library = this as unknown as { _processPdu?: (pdu: Buffer) => unknown; lastPduTime?: number };
       const processPdu = library._processPdu;
-      if (typeof processPdu !== 'function') return;
+      if (typeof processPdu !== 'function') return false;
       const toLibrary = (pdu: Buffer) => {
         try {
           void Promise.resolve(processPdu.call(this, pdu)).catch((error: Error) =>
@@ -434,8 +555,11 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       socket.removeAllListeners('data');
       socket.on('data', (chunk: Buffer) => {
         library.lastPduTime = Date.now();
+        const before = receiver.completedPdus;
         receiver.push(chunk);
+        if (receiver.completedPdus !== before) this.pduArrived();
       });
+      return true;
     }
 
     /** A C-STORE-RQ on an accepted context is received here; anything else goes to dcmjs-dimse. */
@@ -466,6 +590,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       const { incoming, pcid, command } = receiving;
       incoming.receivedAt = performance.now();
       incoming.sink.end();
+      this.answering++;
       const work = incoming.sink.done.then(() => {
         incoming.size = incoming.sink.received;
         return this.store(
@@ -479,26 +604,42 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         );
       });
       pendingStores.add(work);
-      void work.finally(() => pendingStores.delete(work));
+      void work.finally(() => {
+        pendingStores.delete(work);
+        this.answered();
+      });
+    }
+
+    /** An answer went out: the idle time counts from now. */
+    private answered(): void {
+      this.answering--;
+      this.timer?.refresh();
     }
 
     override associationRequested(association: Association): void {
+      this.stopTimer();
       void this.answerAssociation(association);
+    }
+
+    override sendAssociationReject(result?: number, source?: number, reason?: number): void {
+      super.sendAssociationReject(result, source, reason);
+      this.startTimer('artim');
+    }
+
+    override sendAssociationAccept(): void {
+      super.sendAssociationAccept();
+      this.startTimer('idle');
+    }
+
+    override sendAssociationReleaseResponse(): void {
+      super.sendAssociationReleaseResponse();
+      this.startTimer('artim');
     }
 
     private async answerAssociation(association: Association): Promise<void> {
       this.callingAet = association.getCallingAeTitle().trim();
       this.calledAet = association.getCalledAeTitle().trim();
       let decision: AssociationDecision;
-      if (sockets.size > maxAssociations) {
-        log?.warn?.({ callingAet: this.callingAet }, 'DIMSE association refused: too many associations');
-        this.sendAssociationReject(
-          RejectResult.Transient,
-          RejectSource.ServiceProviderPresentation,
-          RejectReason.LocalLimitExceeded,
-        );
-        return;
-      }
       if (!options.acceptAnyCalledAet && this.calledAet !== options.aeTitle.trim()) {
         decision = 'reject-called-aet';
       } else {
@@ -604,6 +745,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
       }
       const controller = new AbortController();
       const messageId = request.getMessageId();
+      this.answering++;
       this.finds.set(messageId, controller);
       const work = answerFind(
         dimse,
@@ -627,6 +769,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         .finally(() => {
           this.finds.delete(messageId);
           pendingStores.delete(work);
+          this.answered();
         });
       pendingStores.add(work);
     }
@@ -695,6 +838,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     }
 
     override cStoreRequest(request: CStoreRequest, callback: (response: CStoreResponse) => void): void {
+      this.answering++;
       const work = this.store(
         this.byRequest.get(request),
         request.getAffectedSopClassUid(),
@@ -707,7 +851,10 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
         },
       );
       pendingStores.add(work);
-      void work.finally(() => pendingStores.delete(work));
+      void work.finally(() => {
+        pendingStores.delete(work);
+        this.answered();
+      });
     }
 
     private async store(
@@ -781,15 +928,38 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
     }
   }
 
+  /** Over a cap: an A-ASSOCIATE-RJ (transient, local limit exceeded) before any request, then closed. */
+  const refuse = (socket: Socket, key: string, reason: string) => {
+    const now = Date.now();
+    if ((refusalLogged.get(key) ?? 0) < now - 60_000) {
+      if (refusalLogged.size > 1000) refusalLogged.clear();
+      refusalLogged.set(key, now);
+      log?.warn?.({ remoteAddress: socket.remoteAddress, reason }, 'DIMSE connection refused');
+    }
+    socket.on('error', () => undefined);
+    socket.end(LOCAL_LIMIT_REJECT, () => socket.destroy());
+    setTimeout(() => socket.destroy(), 1000).unref();
+  };
+
   const server = createServer((socket) => {
+    const key = addressKeyOf(socket.remoteAddress ?? '');
+    const fromAddress = perAddress.get(key) ?? 0;
+    if (fromAddress >= maxPerAddress) return refuse(socket, key, 'too many connections from this address');
+    if (sockets.size >= maxConnections) return refuse(socket, key, 'too many connections');
     socket.setNoDelay(true);
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    perAddress.set(key, fromAddress + 1);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      const left = (perAddress.get(key) ?? 1) - 1;
+      if (left > 0) perAddress.set(key, left);
+      else perAddress.delete(key);
+    });
     try {
       new RadflowStoreScp(socket, {
-        associationTimeout: options.associationTimeoutMs ?? 30_000,
-        pduTimeout: options.idleTimeoutMs ?? 120_000,
-        connectTimeout: options.idleTimeoutMs ?? 120_000,
+        associationTimeout: LIBRARY_TIMER_OFF_MS,
+        pduTimeout: LIBRARY_TIMER_OFF_MS,
+        connectTimeout: LIBRARY_TIMER_OFF_MS,
       });
     } catch (error) {
       log?.error?.({ err: error }, 'DIMSE connection setup failed');

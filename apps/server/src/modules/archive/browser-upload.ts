@@ -158,6 +158,13 @@ export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Pro
   let target: TUploadTarget | null = null;
   const files: TUploadFileResult[] = [];
   let fileParts = 0;
+  /** The first file refused as bad DICOM (unreadable, invalid): the 400 names it when nothing was stored. */
+  let firstBadFile: string | null = null;
+  const record = (fileName: string, result: IngestResult) => {
+    if (!result.ok && (result.failureCode === 'NOT_DICOM' || result.failureCode === 'INVALID'))
+      firstBadFile ??= result.reason.startsWith(fileName) ? result.reason : `${fileName}: ${result.reason}`;
+    files.push(toFileResult(fileName, result));
+  };
 
   const resolveTarget = async (): Promise<TUploadTarget> => {
     if (target) return target;
@@ -184,7 +191,7 @@ export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Pro
       },
     );
     if (!result.ok) request.log.info({ fileName, reason: result.reason }, 'uploaded file refused');
-    files.push(toFileResult(fileName, result));
+    record(fileName, result);
   };
 
   for await (const part of request.parts()) {
@@ -216,27 +223,23 @@ export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Pro
             const name = `${fileName}/${entryName}`;
             if (entryPath) await ingest(name, entryPath);
             else
-              files.push(
-                toFileResult(name, {
-                  ok: false,
-                  failureCode: 'INVALID',
-                  reason: `${name} ${refusal}`,
-                  sopClassUid: null,
-                  sopInstanceUid: null,
-                }),
-              );
+              record(name, {
+                ok: false,
+                failureCode: 'INVALID',
+                reason: `${name} ${refusal}`,
+                sopClassUid: null,
+                sopInstanceUid: null,
+              });
           });
         } catch (error) {
           if (error instanceof AppError) throw error;
-          files.push(
-            toFileResult(fileName, {
-              ok: false,
-              failureCode: 'INVALID',
-              reason: `Not a readable zip: ${(error as Error).message}`,
-              sopClassUid: null,
-              sopInstanceUid: null,
-            }),
-          );
+          record(fileName, {
+            ok: false,
+            failureCode: 'INVALID',
+            reason: `Not a readable zip: ${(error as Error).message}`,
+            sopClassUid: null,
+            sopInstanceUid: null,
+          });
         }
       } else {
         await ingest(fileName, filePath);
@@ -248,6 +251,9 @@ export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Pro
   if (fileParts === 0) throw new AppError('BAD_REQUEST', 'No files in the upload', 'file');
 
   const stored = files.filter((f) => f.ok).length;
+  // Bad input is a 400 naming the file; once something was stored, the per-file list tells the rest
+  // (like STOW-RS's 202: what was stored stays stored).
+  if (stored === 0 && firstBadFile) throw new AppError('BAD_REQUEST', firstBadFile, 'file');
   const reportStatusIds = [
     ...new Set(files.flatMap((f) => (f.reportStatusId === null ? [] : [f.reportStatusId]))),
   ];

@@ -19,6 +19,11 @@ export interface DicomServicesConfig {
   HOST: string;
   /** Matches per C-FIND at most (default `C_FIND_MAX_MATCHES`, 1000). */
   C_FIND_MAX_MATCHES?: number;
+  /** The port's limits (config.ts; unset: `DEFAULT_PORT_LIMITS` of the SCP). */
+  DICOM_MAX_CONNECTIONS?: number;
+  DICOM_MAX_CONNECTIONS_PER_ADDRESS?: number;
+  DICOM_ASSOCIATION_REQUEST_TIMEOUT_SECONDS?: number;
+  DICOM_IDLE_TIMEOUT_SECONDS?: number;
 }
 
 export interface DicomServices {
@@ -67,6 +72,20 @@ const STATUS_OF: Record<IngestFailureCode, number> = {
  */
 const WARNING_KEPT_FIRST = 0xb006;
 
+/** The configured caps and timers; what is unset keeps the SCP's default. */
+function portLimitsOf(config: DicomServicesConfig) {
+  const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000);
+  const limits = {
+    maxConnections: config.DICOM_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.DICOM_MAX_CONNECTIONS_PER_ADDRESS,
+    associationRequestTimeoutMs: seconds(config.DICOM_ASSOCIATION_REQUEST_TIMEOUT_SECONDS),
+    idleTimeoutMs: seconds(config.DICOM_IDLE_TIMEOUT_SECONDS),
+  };
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as {
+    [K in keyof typeof limits]?: number;
+  };
+}
+
 /** Starts the SCP on DICOM_PORT (0: a free port) with AE title DICOM_AET, listening on HOST. */
 export async function startDicomServices(
   ctx: AppContext,
@@ -90,6 +109,7 @@ export async function startDicomServices(
     // A lone association's instance is hashed while the next network read is awaited, not after.
     sha256WhileReceiving: () => hashWhileReceiving(ctx),
     ...(log ? { logger: log } : {}),
+    ...portLimitsOf(config),
     find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
       (await centerOf(callingAet)) !== null ? 'accept' : 'reject-calling-aet',

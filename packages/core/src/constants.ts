@@ -41,3 +41,8 @@ export const LOGIN_RATE_WINDOW_SECONDS = 900;
 export const LOGIN_MAX_FAILURES_PER_IDENTIFIER = 5;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
 export const SESSION_TTL_HOURS = 12;
+
+/** Personal API tokens for DICOM clients (GET /api/user/token) live this long, then a new one is minted. */
+export const API_TOKEN_TTL_DAYS = 90;
+/** Live tokens a user may hold at once (each DICOM client its own); past this they revoke one first. */
+export const API_TOKEN_MAX_PER_USER = 20;

@@ -139,7 +139,30 @@ export const ZUserMapping = z
   .record(z.string(), z.array(z.object({ email: z.string(), active: z.boolean() })))
   .meta({ id: 'UserMapping' });
 
-export const ZApiToken = z.object({ token: z.string() }).meta({ id: 'ApiToken' });
+/**
+ * GET /api/user/token: a new personal token for DICOM clients, shown this once (the server keeps only
+ * its hash). `token` is the spec's field; the rest is ours.
+ */
+export const ZApiToken = z
+  .object({ token: z.string(), id: z.number().int(), expiresAt: z.string() })
+  .meta({ id: 'ApiToken' });
+
+/** One of the caller's live API tokens (GET /api/user/token/list): never the token, only its hint. */
+export const ZApiTokenInfo = z
+  .object({
+    id: z.number().int(),
+    /** The token's first characters. */
+    hint: z.string(),
+    /** The device of the session that minted it. */
+    deviceId: z.string().nullable(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ApiTokenInfo' });
+export type TApiTokenInfo = z.infer<typeof ZApiTokenInfo>;
+export const ZApiTokenList = z.array(ZApiTokenInfo).meta({ id: 'ApiTokenList' });
+export const ZApiTokenParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const ZStudyType = z
   .object({ id: z.number().int(), name: z.string(), modality: z.string() })

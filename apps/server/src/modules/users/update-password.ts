@@ -1,7 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { AppError } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema.js';
+import { revokeApiTokensOfUser } from '../auth/api-token.js';
 import { recordLoginEvent } from '../auth/login-events.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import type { TAuth } from '../../plugins/auth.js';
@@ -11,7 +12,7 @@ export const MESSAGE_WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 
 /**
  * POST /api/user-create/update-password: checks the current password, stores the new hash, ends the
- * user's other sessions and revokes their API tokens (token_version + 1), in one transaction with
+ * user's other sessions and revokes their API tokens, in one transaction with
  * the PASSWORD_CHANGED audit line.
  */
 export async function updatePassword(
@@ -30,11 +31,9 @@ export async function updatePassword(
   }
   const passwordHash = await hashPassword(opts.newPassword);
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1` })
-      .where(eq(users.id, auth.user.id));
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, auth.user.id));
     await revokeSessions(tx, auth.user.id, auth.sessionId);
+    await revokeApiTokensOfUser(tx, auth.user.id);
     await recordLoginEvent(tx, {
       eventType: 'PASSWORD_CHANGED',
       email: auth.user.email,

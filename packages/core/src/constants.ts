@@ -46,3 +46,8 @@ export const SESSION_TTL_HOURS = 12;
 export const API_TOKEN_TTL_DAYS = 90;
 /** Live tokens a user may hold at once (each DICOM client its own); past this they revoke one first. */
 export const API_TOKEN_MAX_PER_USER = 20;
+/**
+ * Past the free failures (LOGIN_MAX_FAILURES_PER_*), each further failure doubles the wait before
+ * the next attempt, from this many seconds up to LOGIN_RATE_WINDOW_SECONDS: a slow-down, not a lock.
+ */
+export const LOGIN_BACKOFF_BASE_SECONDS = 30;

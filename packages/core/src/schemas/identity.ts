@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../roles.js';
 import { MOBILE_PATTERN, OTP_PATTERN, PASSWORD_MIN_LENGTH, normalizeLoginIdentifier } from '../validation.js';
 import { MESSAGES } from '../messages.js';
+import { MESSAGE_PASSWORD_TOO_SHORT, passwordLength } from '../password-rules.js';
 
 export const ZRole = z.enum(ROLES);
 
@@ -72,8 +73,12 @@ export const ZUpdatePasswordRequest = z
     currentPassword: z.string().min(1, 'currentPassword is required').max(200),
     newPassword: z
       .string()
-      .min(PASSWORD_MIN_LENGTH, `newPassword must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(200),
+      .min(PASSWORD_MIN_LENGTH, MESSAGE_PASSWORD_TOO_SHORT)
+      .max(200)
+      // Spaces around the password do not count towards its length (password-rules.ts).
+      .refine((v) => v.length < PASSWORD_MIN_LENGTH || passwordLength(v) >= PASSWORD_MIN_LENGTH, {
+        message: MESSAGE_PASSWORD_TOO_SHORT,
+      }),
   })
   .meta({ id: 'UpdatePasswordRequest' });
 export type TUpdatePasswordRequest = z.infer<typeof ZUpdatePasswordRequest>;
@@ -116,6 +121,8 @@ export const LOGIN_EVENT_TYPES = [
   'DEVICE_APPROVED',
   'DEVICE_REJECTED',
   'PASSWORD_CHANGED',
+  /** Ours: a wrong current password on change-password (counts towards the sign-in throttle). */
+  'PASSWORD_CHANGE_FAILED',
 ] as const;
 export const ZLoginEventType = z.enum(LOGIN_EVENT_TYPES);
 

@@ -187,7 +187,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         ...authed,
         summary: "Change the caller's password; ends their other sessions",
         body: ZUpdatePasswordRequest,
-        response: { 200: ZOk, ...errorResponses(400, 401) },
+        response: { 200: ZOk, ...errorResponses(400, 401, 429) },
       },
     },
     async (request) => {

@@ -109,7 +109,11 @@ export function AccountMenu() {
           {viewer ? 'Stop viewing' : 'Logout'}
         </MenuItem>
       </Menu>
-      <UpdatePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <UpdatePasswordDialog
+        open={passwordOpen}
+        onClose={() => setPasswordOpen(false)}
+        owner={{ email: user.email, identifier: user.identifier }}
+      />
       <ApiTokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
     </>
   );

@@ -14,6 +14,7 @@ export const EVENT_LABELS: Record<TLoginEventType, string> = {
   DEVICE_APPROVED: 'Device approved',
   DEVICE_REJECTED: 'Device rejected',
   PASSWORD_CHANGED: 'Password changed',
+  PASSWORD_CHANGE_FAILED: 'Wrong current password on password change',
 };
 
 export const STATUS_COLORS: Record<TAuditRow['status'], 'warning' | 'success' | 'error'> = {

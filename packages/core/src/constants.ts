@@ -51,3 +51,9 @@ export const API_TOKEN_MAX_PER_USER = 20;
  * the next attempt, from this many seconds up to LOGIN_RATE_WINDOW_SECONDS: a slow-down, not a lock.
  */
 export const LOGIN_BACKOFF_BASE_SECONDS = 30;
+/**
+ * POST /api/user/customer/is-new answers a client address this many look-ups, and a mobile number
+ * this many, within LOGIN_RATE_WINDOW_SECONDS (a customer checks their own number once or twice).
+ */
+export const CUSTOMER_LOOKUP_MAX_PER_ADDRESS = 10;
+export const CUSTOMER_LOOKUP_MAX_PER_NUMBER = 5;

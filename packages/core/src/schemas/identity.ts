@@ -123,6 +123,8 @@ export const LOGIN_EVENT_TYPES = [
   'PASSWORD_CHANGED',
   /** Ours: a wrong current password on change-password (counts towards the sign-in throttle). */
   'PASSWORD_CHANGE_FAILED',
+  /** Ours: a POST /user/customer/is-new look-up (its rate limit counts these). */
+  'CUSTOMER_LOOKUP',
 ] as const;
 export const ZLoginEventType = z.enum(LOGIN_EVENT_TYPES);
 

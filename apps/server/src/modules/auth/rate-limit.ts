@@ -1,5 +1,7 @@
-import { and, count, eq, gt, inArray, isNotNull, max, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, max, or, type SQL } from 'drizzle-orm';
 import {
+  CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+  CUSTOMER_LOOKUP_MAX_PER_NUMBER,
   LOGIN_BACKOFF_BASE_SECONDS,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_MAX_FAILURES_PER_IDENTIFIER,
@@ -98,7 +100,7 @@ async function backoff(
     LOGIN_RATE_WINDOW_SECONDS,
   );
   const wait = Math.ceil((row.last.getTime() + delaySeconds * 1000 - now.getTime()) / 1000);
-  return Math.max(0, wait);
+  return wait;
 }
 
 /** The 429 of the throttle, with Retry-After. */
@@ -107,4 +109,62 @@ export function tooManyAttempts(waitSeconds: number): TooManyRequestsError {
     `Too many failed sign-in attempts. Please try again ${describeWait(waitSeconds)}.`,
     waitSeconds,
   );
+}
+
+/**
+ * The limit on POST /api/user/customer/is-new (a scanner answered 40 look-ups in 0.1 s): at most
+ * CUSTOMER_LOOKUP_MAX_PER_ADDRESS answered look-ups per client address and
+ * CUSTOMER_LOOKUP_MAX_PER_NUMBER per mobile number in the window, counted from CUSTOMER_LOOKUP lines
+ * of login_events (across processes). The line is written first and counted with the others, so
+ * parallel requests cannot all slip under the limit; a refused look-up takes its line back, so
+ * hammering does not push the window forward. Returns the seconds to wait, or 0 (the look-up counts).
+ */
+export async function customerLookupRetryAfterSeconds(
+  db: DbOrTx,
+  input: {
+    mobile: string;
+    clientAddress: string;
+    deviceId: string | null;
+    deviceName: string | null;
+    now: Date;
+  },
+): Promise<number> {
+  const [own] = await db
+    .insert(loginEvents)
+    .values({
+      eventType: 'CUSTOMER_LOOKUP',
+      email: input.mobile,
+      clientAddress: input.clientAddress,
+      deviceId: input.deviceId,
+      deviceName: input.deviceName,
+      createdAt: input.now,
+    })
+    .returning({ id: loginEvents.id });
+  const since = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
+  const waits = await Promise.all([
+    lookupWait(
+      db,
+      eq(loginEvents.clientAddress, input.clientAddress),
+      since,
+      CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+    ),
+    lookupWait(db, eq(loginEvents.email, input.mobile), since, CUSTOMER_LOOKUP_MAX_PER_NUMBER),
+  ]);
+  const wait = Math.max(
+    ...waits.map((at) => (at ? Math.max(1, Math.ceil((at.getTime() - input.now.getTime()) / 1000)) : 0)),
+  );
+  if (wait > 0 && own) await db.delete(loginEvents).where(eq(loginEvents.id, own.id));
+  return wait;
+}
+
+/** With more than `limit` look-ups in scope (this one included), when the oldest that holds this one back leaves the window. */
+async function lookupWait(db: DbOrTx, scope: SQL, since: Date, limit: number): Promise<Date | null> {
+  const recent = await db
+    .select({ at: loginEvents.createdAt })
+    .from(loginEvents)
+    .where(and(scope, eq(loginEvents.eventType, 'CUSTOMER_LOOKUP'), gt(loginEvents.createdAt, since)))
+    .orderBy(desc(loginEvents.createdAt), desc(loginEvents.id))
+    .limit(limit + 1);
+  const blocking = recent[limit];
+  return blocking ? new Date(blocking.at.getTime() + LOGIN_RATE_WINDOW_SECONDS * 1000) : null;
 }

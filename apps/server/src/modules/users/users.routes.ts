@@ -219,11 +219,19 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['session'],
-        summary: 'Whether no account is registered with this mobile number',
+        summary: 'Whether no customer account is registered with this mobile number',
+        description:
+          'Only customer accounts count (a staff number answers isNew: true). Limited per client address ' +
+          'and per number: 429 with Retry-After past that.',
         body: ZMobileRequest,
-        response: { 200: ZIsNewCustomerResponse, ...errorResponses(400) },
+        response: { 200: ZIsNewCustomerResponse, ...errorResponses(400, 429) },
       },
     },
-    async (request) => ({ isNew: await isNewCustomer(app.ctx, request.body.mobile) }),
+    async (request) => ({
+      isNew: await isNewCustomer(app.ctx, request.body.mobile, {
+        clientAddress: request.ip,
+        ...deviceOf(request),
+      }),
+    }),
   );
 };

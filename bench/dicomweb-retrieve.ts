@@ -19,7 +19,8 @@ import { buildApp } from '../apps/server/src/app.js';
 import { type DbHandle, openPglite, openPostgres } from '../apps/server/src/db/client.js';
 import { centers, groups, users } from '../apps/server/src/db/schema.js';
 import { ingestInstance } from '../apps/server/src/modules/archive/ingest.js';
-import { deriveApiToken } from '../apps/server/src/modules/auth/api-token.js';
+import { mintApiToken } from '../apps/server/src/modules/auth/api-token.js';
+import { createSession } from '../apps/server/src/modules/auth/sessions.js';
 import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
 import { startOrthanc } from '../packages/dicom/src/dimse/peers.js';
 
@@ -153,9 +154,11 @@ async function main(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const ours = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/dicomweb`;
-  const auth = {
-    authorization: `Bearer ${await deriveApiToken(app.ctx.secrets, user!.id, user!.tokenVersion)}`,
-  };
+  // The token GET /api/user/token would mint from a session of this user.
+  const now = app.ctx.now();
+  const { sessionId } = await createSession(app.ctx.db, { userId: user!.id, deviceId: null, now });
+  const { token } = await mintApiToken(app.ctx.db, { user: user!, sessionId, now });
+  const auth = { authorization: `Bearer ${token}` };
 
   const orthanc = await startOrthanc();
   try {

@@ -5,7 +5,7 @@ import { api } from 'dicomweb-client';
 import XMLHttpRequest from 'xhr2';
 import { readFixture } from '../../../packages/dicom/src/test-fixtures.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
-import { deriveApiToken } from '../src/modules/auth/api-token.js';
+import { apiTokenFor } from './api-token.helpers.js';
 import {
   type TestApp,
   createTestApp,
@@ -80,7 +80,7 @@ describe('dicomweb-client from Node reads our archive', () => {
       seriesUid = result.seriesInstanceUid;
     }
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const token = await deriveApiToken(t.app.ctx.secrets, user.id, user.tokenVersion);
+    const token = await apiTokenFor(t, user);
     client = newClient(`${address}/api/dicomweb`, { Authorization: `Bearer ${token}` });
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { isValidOutcome, manifest, readFixture } from '../../../packages/dicom/src/test-fixtures.js';
-import { deriveApiToken } from '../src/modules/auth/api-token.js';
+import { apiTokenFor } from './api-token.helpers.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
 import {
   type TestApp,
@@ -28,7 +28,7 @@ async function load(path: string, bytes = readFixture(path)) {
   const group = await createTestGroup(t.db);
   const center = await createTestCenter(t.db, { groupId: group.id });
   const staff = await createTestUser(t.db, { groupId: group.id, roles: ['ROLE_ASSIGNOR'] });
-  const token = await deriveApiToken(t.app.ctx.secrets, staff.id, staff.tokenVersion);
+  const token = await apiTokenFor(t, staff);
   const result = await ingestInstance(t.app.ctx, { bytes }, { centerId: center.id, source: 'STOW' });
   if (!result.ok) throw new Error(`${path}: ${result.reason}`);
   const get = (url: string, accept?: string) =>

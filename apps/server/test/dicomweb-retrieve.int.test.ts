@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { canUseApiToken, isRole } from '@radflow/core';
 import { extractFrames, parseInstance } from '@radflow/dicom';
 import { readFixture } from '../../../packages/dicom/src/test-fixtures.js';
-import { deriveApiToken } from '../src/modules/auth/api-token.js';
+import { apiTokenFor } from './api-token.helpers.js';
+import type { TUserRow } from '../src/db/schema.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
 import {
   type TestApp,
@@ -56,8 +58,8 @@ class Caller {
 const value = (dataset: TDataset | undefined, tag: string) => dataset?.[tag]?.Value?.[0];
 const uidsOf = (datasets: TDataset[], tag: string) => datasets.map((d) => value(d, tag));
 
-async function callerFor(user: { id: number; tokenVersion: number }) {
-  return new Caller(await deriveApiToken(t.app.ctx.secrets, user.id, user.tokenVersion));
+async function callerFor(user: TUserRow) {
+  return new Caller(await apiTokenFor(t, user));
 }
 
 /** A group with two centers and its people; files are ingested for center A. */
@@ -541,7 +543,14 @@ describe('Who sees what', () => {
     const f = a.file(CT_SMALL);
     const studyUrl = `/api/dicomweb/studies/${f.study}`;
     for (const user of outsiders) {
-      const caller = await callerFor(user);
+      // Viewers and customers hold no API token (core canUseApiToken): they read through a session.
+      let caller: Caller;
+      if (canUseApiToken(user.roles.filter(isRole))) caller = await callerFor(user);
+      else {
+        const browser = new TestClient(t.app);
+        expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
+        caller = new Caller(null, browser);
+      }
       expect(await caller.json('/api/dicomweb/studies')).toEqual([]);
       expect(await caller.json(`/api/dicomweb/instances?SOPInstanceUID=${f.sop}`)).toEqual([]);
       for (const url of [

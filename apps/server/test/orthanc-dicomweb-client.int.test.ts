@@ -8,7 +8,7 @@ import {
 } from '@radflow/dicom/dimse/peers';
 import { readFixture } from '../../../packages/dicom/src/test-fixtures.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
-import { deriveApiToken } from '../src/modules/auth/api-token.js';
+import { apiTokenFor } from './api-token.helpers.js';
 import {
   type TestApp,
   createTestApp,
@@ -52,7 +52,7 @@ describe.runIf(hasOrthanc)('Orthanc as a DICOMweb client of /api/dicomweb', () =
       sent.set(result.sopInstanceUid, sha256(bytes));
     }
     const staff = await createTestUser(t.db, { groupId: group.id, roles: ['ROLE_ASSIGNOR'] });
-    const token = await deriveApiToken(t.app.ctx.secrets, staff.id, staff.tokenVersion);
+    const token = await apiTokenFor(t, staff);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;

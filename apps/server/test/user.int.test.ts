@@ -155,7 +155,7 @@ describe('POST /api/user-create/update-password', () => {
     });
   });
 
-  it('refuses a new password shorter than 5 characters, naming the field', async () => {
+  it('refuses a new password shorter than 8 characters, naming the field', async () => {
     const browser = await signedIn(await createTestUser(t.db));
     const res = await browser.post('/api/user-create/update-password', {
       currentPassword: 'x',
@@ -164,7 +164,7 @@ describe('POST /api/user-create/update-password', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       errorStatusCode: 400,
-      errorDescription: 'newPassword must be at least 5 characters',
+      errorDescription: 'newPassword must be at least 8 characters',
       additionalInfo: 'newPassword',
     });
   });

@@ -41,3 +41,19 @@ export const LOGIN_RATE_WINDOW_SECONDS = 900;
 export const LOGIN_MAX_FAILURES_PER_IDENTIFIER = 5;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
 export const SESSION_TTL_HOURS = 12;
+
+/** Personal API tokens for DICOM clients (GET /api/user/token) live this long, then a new one is minted. */
+export const API_TOKEN_TTL_DAYS = 90;
+/** Live tokens a user may hold at once (each DICOM client its own); past this they revoke one first. */
+export const API_TOKEN_MAX_PER_USER = 20;
+/**
+ * Past the free failures (LOGIN_MAX_FAILURES_PER_*), each further failure doubles the wait before
+ * the next attempt, from this many seconds up to LOGIN_RATE_WINDOW_SECONDS: a slow-down, not a lock.
+ */
+export const LOGIN_BACKOFF_BASE_SECONDS = 30;
+/**
+ * POST /api/user/customer/is-new answers a client address this many look-ups, and a mobile number
+ * this many, within LOGIN_RATE_WINDOW_SECONDS (a customer checks their own number once or twice).
+ */
+export const CUSTOMER_LOOKUP_MAX_PER_ADDRESS = 10;
+export const CUSTOMER_LOOKUP_MAX_PER_NUMBER = 5;

@@ -1,5 +1,6 @@
 export * from './roles.js';
 export * from './validation.js';
+export * from './password-rules.js';
 export * from './messages.js';
 export * from './constants.js';
 export * from './errors.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ROLES, type TRole } from './roles.js';
 import {
   canManageGroupSettings,
+  canUseApiToken,
   canManageLoginAudit,
   isTeleUser,
   needsDeviceApproval,
@@ -36,5 +37,16 @@ describe('group management rules', () => {
   });
   it('only tele-radiology users are tele users', () => {
     expect(ROLES.filter((r) => isTeleUser([r]))).toEqual(['ROLE_TELE_RADIOLOGY']);
+  });
+});
+
+describe('canUseApiToken', () => {
+  it('lets the roles that use DICOMweb clients hold a token, not customers, viewers or non-study roles', () => {
+    expect(canUseApiToken(['ROLE_DOCTOR'])).toBe(true);
+    expect(canUseApiToken(['ROLE_CENTER'])).toBe(true);
+    expect(canUseApiToken(['ROLE_CUSTOMER'])).toBe(false);
+    expect(canUseApiToken(['ROLE_VIEWER'])).toBe(false);
+    expect(canUseApiToken(['ROLE_DASHBOARD_VIEWER'])).toBe(false);
+    expect(canUseApiToken(['ROLE_CUSTOMER', 'ROLE_DOCTOR'])).toBe(true);
   });
 });

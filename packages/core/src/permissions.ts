@@ -1,4 +1,4 @@
-import { type TRole, hasRole, isCenterUser } from './roles.js';
+import { type TRole, hasRole, isCenterUser, opensStudies } from './roles.js';
 
 /**
  * Which action a role may take, as pure rules shared by the server (its 403 checks) and the web app
@@ -36,4 +36,14 @@ export function canManageGroupSettings(roles: readonly TRole[]): boolean {
  */
 export function needsDeviceApproval(roles: readonly TRole[]): boolean {
   return !isCenterUser(roles) && !hasRole(roles, 'ROLE_GROUP');
+}
+
+/**
+ * Personal API tokens (GET /api/user/token) are for DICOM clients, so only roles that use DICOMweb
+ * may mint and use one: a role that opens studies (core opensStudies), other than the customer and
+ * the viewer, whose access is a shared link's or a sign-up's, through the web app only.
+ */
+const NO_API_TOKEN_ROLES: readonly TRole[] = ['ROLE_CUSTOMER', 'ROLE_VIEWER'];
+export function canUseApiToken(roles: readonly TRole[]): boolean {
+  return roles.some((r) => !NO_API_TOKEN_ROLES.includes(r) && opensStudies([r]));
 }

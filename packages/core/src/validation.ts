@@ -4,7 +4,10 @@ export const MOBILE_PATTERN = /^[6-9]\d{9}$/;
 export const OTP_PATTERN = /^\d{6}$/;
 /** A standard e-mail pattern (spec-core §5 "E-mail fields must match a standard e-mail pattern"). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const PASSWORD_MIN_LENGTH = 5;
+/**
+ * NIST 800-63B §3.1.1.2: at least 8 characters (the spec's 5 is raised; password-rules.ts has the rest).
+ */
+export const PASSWORD_MIN_LENGTH = 8;
 export const OTP_LENGTH = 6;
 
 /** spec-core §2 Login page: the identifier is lower-cased and trimmed. */

@@ -71,8 +71,6 @@ export const users = pgTable(
     active: boolean('active').notNull().default(true),
     hybridModeOn: boolean('hybrid_mode_on').notNull().default(false),
     proxyUrl: text('proxy_url'),
-    /** Bumped to revoke every API token of the user (they are derived, never stored). */
-    tokenVersion: integer('token_version').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -113,6 +111,30 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Personal API tokens for DICOM clients (GET /api/user/token). Only the SHA-256 of the random token is
+ * stored; the token is shown once. It works on the DICOMweb routes only, until it expires, its owner
+ * revokes it, or the device it was minted from is rejected (modules/auth/api-token.ts).
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    /** The first characters of the token, so its owner can tell their tokens apart in the list. */
+    hint: text('hint').notNull(),
+    /** The device of the session that minted it; rejecting that device revokes the token. */
+    deviceId: text('device_id'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_tokens_hash_key').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
 );
 
 export const DEVICE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;

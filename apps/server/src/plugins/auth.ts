@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { eq } from 'drizzle-orm';
 import { AppError, MESSAGES, SESSION_COOKIE_NAME, type TRole, hasRole } from '@radflow/core';
-import { type TUserRow, users } from '../db/schema.js';
-import { isApiTokenValid, parseApiToken } from '../modules/auth/api-token.js';
+import type { TUserRow } from '../db/schema.js';
+import { findApiTokenUser } from '../modules/auth/api-token.js';
 import { SESSION_TTL_SECONDS, findSessionUser } from '../modules/auth/sessions.js';
 import { rolesOf } from '../modules/users/current-user.js';
 
@@ -62,17 +61,21 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
   return token && token.length <= 100 ? token : null;
 }
 
+/**
+ * API tokens are for DICOM clients: they authenticate the DICOMweb routes and nothing else, so a
+ * leaked token cannot sign off a report or change an account (modules/auth/DECISIONS.md).
+ */
+export const API_TOKEN_ROUTE_PREFIX = '/api/dicomweb/';
+
 /** The caller of a request by its session cookie or API token, or null (nothing is refused here). */
 export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<TAuth | null> {
-  const { db, secrets } = app.ctx;
+  const { db } = app.ctx;
   const authorization = request.headers.authorization;
   if (authorization) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    const parsed = match?.[1] ? parseApiToken(match[1]) : null;
-    if (!match?.[1] || !parsed) return null;
-    const [user] = await db.select().from(users).where(eq(users.id, parsed.userId));
-    if (!user || !user.active || !(await isApiTokenValid(secrets, match[1], user))) return null;
-    return { user, roles: rolesOf(user), sessionId: null };
+    if (!request.routeOptions.url?.startsWith(API_TOKEN_ROUTE_PREFIX)) return null;
+    const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+    const found = token ? await findApiTokenUser(db, token, app.ctx.now()) : null;
+    return found ? { user: found.user, roles: rolesOf(found.user), sessionId: null } : null;
   }
   const token = sessionTokenOf(request);
   if (!token) return null;

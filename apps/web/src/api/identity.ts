@@ -1,10 +1,13 @@
 import {
+  ZApiToken,
+  ZApiTokenList,
   ZCurrentUser,
   ZGroupPreferences,
   ZGenerateOtpResponse,
   ZTeleInfo,
   ZUserMapping,
   resolvePreferences,
+  type TApiTokenInfo,
   type TCurrentUser,
   type TPreferenceSection,
   type TUpdatePasswordRequest,
@@ -66,4 +69,17 @@ export function requestOtp(mobile: string): Promise<{ sent: boolean; expiresInSe
 
 export function updatePassword(request: TUpdatePasswordRequest): Promise<unknown> {
   return apiRequest('/api/user-create/update-password', { json: request });
+}
+
+/** GET /api/user/token: a new API token for a DICOM client, shown once. */
+export function mintApiToken(): Promise<{ token: string; id: number; expiresAt: string }> {
+  return apiRequest('/api/user/token', { schema: ZApiToken });
+}
+
+export function fetchApiTokens(signal?: AbortSignal): Promise<TApiTokenInfo[]> {
+  return apiRequest('/api/user/token/list', { schema: ZApiTokenList, signal });
+}
+
+export function revokeApiToken(id: number): Promise<unknown> {
+  return apiRequest(`/api/user/token/delete/${id}`, { method: 'DELETE' });
 }

@@ -161,6 +161,7 @@ describe('shell', LIST_SCREEN, () => {
     expect(menu.textContent).toContain(user.email);
     expect(within(menu).getByRole('menuitem', { name: 'Hard Refresh' })).toBeTruthy();
     expect(within(menu).getByRole('menuitem', { name: 'Update Password' })).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: 'API tokens' })).toBeTruthy();
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Logout' }));
     expect(await screen.findByLabelText('Mobile number or e-mail')).toBeTruthy();
     expect(api.calls('POST', '/api/do-logout')).toHaveLength(1);
@@ -174,6 +175,8 @@ describe('shell', LIST_SCREEN, () => {
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: 'Stop viewing' })).toBeTruthy();
     expect(within(menu).queryByRole('menuitem', { name: 'Logout' })).toBeNull();
+    // Viewers hold no API token (core canUseApiToken).
+    expect(within(menu).queryByRole('menuitem', { name: 'API tokens' })).toBeNull();
     expect(menu.textContent).not.toContain(user.email);
     expect(menu.textContent).not.toContain(user.identifier);
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../roles.js';
 import { MOBILE_PATTERN, OTP_PATTERN, PASSWORD_MIN_LENGTH, normalizeLoginIdentifier } from '../validation.js';
 import { MESSAGES } from '../messages.js';
+import { MESSAGE_PASSWORD_TOO_SHORT, passwordLength } from '../password-rules.js';
 
 export const ZRole = z.enum(ROLES);
 
@@ -72,8 +73,12 @@ export const ZUpdatePasswordRequest = z
     currentPassword: z.string().min(1, 'currentPassword is required').max(200),
     newPassword: z
       .string()
-      .min(PASSWORD_MIN_LENGTH, `newPassword must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(200),
+      .min(PASSWORD_MIN_LENGTH, MESSAGE_PASSWORD_TOO_SHORT)
+      .max(200)
+      // Spaces around the password do not count towards its length (password-rules.ts).
+      .refine((v) => v.length < PASSWORD_MIN_LENGTH || passwordLength(v) >= PASSWORD_MIN_LENGTH, {
+        message: MESSAGE_PASSWORD_TOO_SHORT,
+      }),
   })
   .meta({ id: 'UpdatePasswordRequest' });
 export type TUpdatePasswordRequest = z.infer<typeof ZUpdatePasswordRequest>;
@@ -116,6 +121,10 @@ export const LOGIN_EVENT_TYPES = [
   'DEVICE_APPROVED',
   'DEVICE_REJECTED',
   'PASSWORD_CHANGED',
+  /** Ours: a wrong current password on change-password (counts towards the sign-in throttle). */
+  'PASSWORD_CHANGE_FAILED',
+  /** Ours: a POST /user/customer/is-new look-up (its rate limit counts these). */
+  'CUSTOMER_LOOKUP',
 ] as const;
 export const ZLoginEventType = z.enum(LOGIN_EVENT_TYPES);
 
@@ -139,7 +148,30 @@ export const ZUserMapping = z
   .record(z.string(), z.array(z.object({ email: z.string(), active: z.boolean() })))
   .meta({ id: 'UserMapping' });
 
-export const ZApiToken = z.object({ token: z.string() }).meta({ id: 'ApiToken' });
+/**
+ * GET /api/user/token: a new personal token for DICOM clients, shown this once (the server keeps only
+ * its hash). `token` is the spec's field; the rest is ours.
+ */
+export const ZApiToken = z
+  .object({ token: z.string(), id: z.number().int(), expiresAt: z.string() })
+  .meta({ id: 'ApiToken' });
+
+/** One of the caller's live API tokens (GET /api/user/token/list): never the token, only its hint. */
+export const ZApiTokenInfo = z
+  .object({
+    id: z.number().int(),
+    /** The token's first characters. */
+    hint: z.string(),
+    /** The device of the session that minted it. */
+    deviceId: z.string().nullable(),
+    createdAt: z.string(),
+    expiresAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: 'ApiTokenInfo' });
+export type TApiTokenInfo = z.infer<typeof ZApiTokenInfo>;
+export const ZApiTokenList = z.array(ZApiTokenInfo).meta({ id: 'ApiTokenList' });
+export const ZApiTokenParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const ZStudyType = z
   .object({ id: z.number().int(), name: z.string(), modality: z.string() })

@@ -13,7 +13,7 @@ import {
   canCreateStudy,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
-import { SIGNED_IN, errorResponses } from '../http.js';
+import { DICOMWEB_SIGNED_IN, SIGNED_IN, errorResponses } from '../http.js';
 import { uploadFiles } from './browser-upload.js';
 import { createStudyFromWebsite } from './create-study.js';
 import { storeInstances, stowBoundary } from './stow.js';
@@ -67,7 +67,7 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   const stowSchema = {
     tags: ['dicomweb'],
-    security: SIGNED_IN,
+    security: DICOMWEB_SIGNED_IN,
     querystring: ZStowQuery,
     description:
       'STOW-RS (PS3.18 §10.5): multipart/related; type="application/dicom". Answers the PS3.18 store response ' +

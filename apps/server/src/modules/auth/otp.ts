@@ -1,10 +1,11 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, arrayContains, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { AppError, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS, PRODUCT_NAME } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { otpCodes, users } from '../../db/schema.js';
 import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { recordLoginEvent } from './login-events.js';
+import { customerLookupRetryAfterSeconds } from './rate-limit.js';
 
 /** At most this many codes per mobile number within the window (protects the SMS budget and the user). */
 export const OTP_MAX_REQUESTS_PER_MOBILE = 5;
@@ -137,12 +138,22 @@ export async function consumeOtp(ctx: AppContext, mobile: string, code: string):
   return consumed.length > 0 ? 'ok' : 'no-code';
 }
 
-/** POST /api/user/customer/is-new: whether no account has this mobile number. */
-export async function isNewCustomer(ctx: AppContext, mobile: string): Promise<boolean> {
-  const [existing] = await ctx.db
+/**
+ * POST /api/user/customer/is-new: whether no customer account has this mobile number. Only customer
+ * accounts count: a staff member's number answers as an unregistered one ({ isNew: true }), so the
+ * call reveals no staff number; staff sign in by e-mail or the OTP they already know to ask for.
+ * Limited per address and per number (rate-limit.ts customerLookupRetryAfterSeconds), 429 past that.
+ */
+export async function isNewCustomer(ctx: AppContext, mobile: string, req: TRequestContext): Promise<boolean> {
+  const now = ctx.now();
+  const wait = await customerLookupRetryAfterSeconds(ctx.db, { mobile, ...req, now });
+  if (wait > 0) {
+    throw new TooManyRequestsError(`Too many look-ups. Please try again ${describeWait(wait)}.`, wait);
+  }
+  const [customer] = await ctx.db
     .select({ id: users.id })
     .from(users)
-    .where(eq(users.mobileNumber, mobile))
+    .where(and(eq(users.mobileNumber, mobile), arrayContains(users.roles, ['ROLE_CUSTOMER'])))
     .limit(1);
-  return !existing;
+  return !customer;
 }

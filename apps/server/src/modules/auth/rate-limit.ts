@@ -1,75 +1,170 @@
-import { and, desc, eq, gt, inArray, max, or } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, max, or, type SQL } from 'drizzle-orm';
 import {
+  CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+  CUSTOMER_LOOKUP_MAX_PER_NUMBER,
+  LOGIN_BACKOFF_BASE_SECONDS,
   LOGIN_MAX_FAILURES_PER_ADDRESS,
   LOGIN_MAX_FAILURES_PER_IDENTIFIER,
   LOGIN_RATE_WINDOW_SECONDS,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
+import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { loginEvents } from '../../db/schema.js';
 
-/** Events that count as a failed sign-in. */
-const FAILURE_EVENTS = ['LOGIN_FAILED', 'OTP_FAILED'];
+/** Events that count as a failed password or code check. */
+const FAILURE_EVENTS = ['LOGIN_FAILED', 'OTP_FAILED', 'PASSWORD_CHANGE_FAILED'];
 
 export interface TRateLimitInput {
   identifier: string;
   userId: number | null;
   clientAddress: string;
+  /** The X-Device-Id of the attempt, when the client sent one. */
+  deviceId: string | null;
   now: Date;
 }
 
 /**
- * The sign-in rate limit, read from the audit log so it holds across server processes: at most
- * LOGIN_MAX_FAILURES_PER_IDENTIFIER failures for an identifier (or its account; a successful sign-in
- * starts the count afresh) and LOGIN_MAX_FAILURES_PER_ADDRESS for a client address within the
- * sliding window of LOGIN_RATE_WINDOW_SECONDS. Returns the seconds until the next attempt is allowed,
- * or 0 when one is allowed now.
+ * The throttle on password and code checks (sign-in, and change-password's current password), read
+ * from the audit log so it holds across server processes. A slow-down, not a lock (NIST 800-63B
+ * §5.2.2; SIGN-IN.md): within the sliding window of LOGIN_RATE_WINDOW_SECONDS,
+ * - per account: LOGIN_MAX_FAILURES_PER_IDENTIFIER free failures since the account's last success,
+ *   counted by the identifier typed or the account. From a device the account has signed in from
+ *   before, only that device's failures count, so an attacker elsewhere cannot keep the owner out;
+ * - per client address: LOGIN_MAX_FAILURES_PER_ADDRESS free failures across all identifiers.
+ * Past the free ones, each further failure doubles the wait after it, from LOGIN_BACKOFF_BASE_SECONDS
+ * up to the window. Returns the seconds until the next attempt is allowed, or 0 when one is allowed now.
  */
 export async function signInRetryAfterSeconds(db: DbOrTx, input: TRateLimitInput): Promise<number> {
-  const windowMs = LOGIN_RATE_WINDOW_SECONDS * 1000;
-  const windowStart = new Date(input.now.getTime() - windowMs);
+  const windowStart = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
 
-  let identifierSince = windowStart;
+  let accountSince = windowStart;
+  let knownDevice = false;
   if (input.userId !== null) {
-    const [last] = await db
-      .select({ at: max(loginEvents.createdAt) })
-      .from(loginEvents)
-      .where(and(eq(loginEvents.userId, input.userId), eq(loginEvents.eventType, 'LOGIN_SUCCESS')));
-    if (last?.at && last.at > identifierSince) identifierSince = last.at;
+    const ofUser = and(eq(loginEvents.userId, input.userId), eq(loginEvents.eventType, 'LOGIN_SUCCESS'));
+    const [[last], [device]] = await Promise.all([
+      db
+        .select({ at: max(loginEvents.createdAt) })
+        .from(loginEvents)
+        .where(ofUser),
+      input.deviceId
+        ? db
+            .select({ id: loginEvents.id })
+            .from(loginEvents)
+            .where(and(ofUser, eq(loginEvents.deviceId, input.deviceId)))
+            .limit(1)
+        : [undefined],
+    ]);
+    if (last?.at && last.at > accountSince) accountSince = last.at;
+    knownDevice = device !== undefined;
   }
-  const byIdentifier = or(
-    eq(loginEvents.email, input.identifier),
-    input.userId !== null ? eq(loginEvents.userId, input.userId) : undefined,
+  const byAccount = and(
+    or(
+      eq(loginEvents.email, input.identifier),
+      input.userId !== null ? eq(loginEvents.userId, input.userId) : undefined,
+    ),
+    knownDevice && input.deviceId
+      ? and(isNotNull(loginEvents.deviceId), eq(loginEvents.deviceId, input.deviceId))
+      : undefined,
   );
   const waits = await Promise.all([
-    retryAfter(db, byIdentifier, identifierSince, LOGIN_MAX_FAILURES_PER_IDENTIFIER, input.now, windowMs),
-    retryAfter(
+    backoff(db, byAccount, accountSince, LOGIN_MAX_FAILURES_PER_IDENTIFIER, input.now),
+    backoff(
       db,
       eq(loginEvents.clientAddress, input.clientAddress),
       windowStart,
       LOGIN_MAX_FAILURES_PER_ADDRESS,
       input.now,
-      windowMs,
     ),
   ]);
   return Math.max(...waits);
 }
 
-/** With `limit` failures since `since`, the next attempt waits until the oldest of them leaves the window. */
-async function retryAfter(
+/**
+ * With n ≥ `free` failures since `since`, the next attempt waits base × 2^(n − free) seconds (at most
+ * the window) after the latest failure.
+ */
+async function backoff(
   db: DbOrTx,
-  scope: ReturnType<typeof or>,
+  scope: SQL | undefined,
   since: Date,
-  limit: number,
+  free: number,
   now: Date,
-  windowMs: number,
 ): Promise<number> {
+  const [row] = await db
+    .select({ n: count(), last: max(loginEvents.createdAt) })
+    .from(loginEvents)
+    .where(and(scope, inArray(loginEvents.eventType, FAILURE_EVENTS), gt(loginEvents.createdAt, since)));
+  if (!row?.last || row.n < free) return 0;
+  const delaySeconds = Math.min(
+    LOGIN_BACKOFF_BASE_SECONDS * 2 ** Math.min(row.n - free, 30),
+    LOGIN_RATE_WINDOW_SECONDS,
+  );
+  const wait = Math.ceil((row.last.getTime() + delaySeconds * 1000 - now.getTime()) / 1000);
+  return wait;
+}
+
+/** The 429 of the throttle, with Retry-After. */
+export function tooManyAttempts(waitSeconds: number): TooManyRequestsError {
+  return new TooManyRequestsError(
+    `Too many failed sign-in attempts. Please try again ${describeWait(waitSeconds)}.`,
+    waitSeconds,
+  );
+}
+
+/**
+ * The limit on POST /api/user/customer/is-new (a scanner answered 40 look-ups in 0.1 s): at most
+ * CUSTOMER_LOOKUP_MAX_PER_ADDRESS answered look-ups per client address and
+ * CUSTOMER_LOOKUP_MAX_PER_NUMBER per mobile number in the window, counted from CUSTOMER_LOOKUP lines
+ * of login_events (across processes). The line is written first and counted with the others, so
+ * parallel requests cannot all slip under the limit; a refused look-up takes its line back, so
+ * hammering does not push the window forward. Returns the seconds to wait, or 0 (the look-up counts).
+ */
+export async function customerLookupRetryAfterSeconds(
+  db: DbOrTx,
+  input: {
+    mobile: string;
+    clientAddress: string;
+    deviceId: string | null;
+    deviceName: string | null;
+    now: Date;
+  },
+): Promise<number> {
+  const [own] = await db
+    .insert(loginEvents)
+    .values({
+      eventType: 'CUSTOMER_LOOKUP',
+      email: input.mobile,
+      clientAddress: input.clientAddress,
+      deviceId: input.deviceId,
+      deviceName: input.deviceName,
+      createdAt: input.now,
+    })
+    .returning({ id: loginEvents.id });
+  const since = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
+  const waits = await Promise.all([
+    lookupWait(
+      db,
+      eq(loginEvents.clientAddress, input.clientAddress),
+      since,
+      CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+    ),
+    lookupWait(db, eq(loginEvents.email, input.mobile), since, CUSTOMER_LOOKUP_MAX_PER_NUMBER),
+  ]);
+  const wait = Math.max(
+    ...waits.map((at) => (at ? Math.max(1, Math.ceil((at.getTime() - input.now.getTime()) / 1000)) : 0)),
+  );
+  if (wait > 0 && own) await db.delete(loginEvents).where(eq(loginEvents.id, own.id));
+  return wait;
+}
+
+/** With more than `limit` look-ups in scope (this one included), when the oldest that holds this one back leaves the window. */
+async function lookupWait(db: DbOrTx, scope: SQL, since: Date, limit: number): Promise<Date | null> {
   const recent = await db
     .select({ at: loginEvents.createdAt })
     .from(loginEvents)
-    .where(and(scope, inArray(loginEvents.eventType, FAILURE_EVENTS), gt(loginEvents.createdAt, since)))
-    .orderBy(desc(loginEvents.createdAt))
-    .limit(limit);
-  const oldest = recent[limit - 1];
-  if (!oldest) return 0;
-  return Math.max(1, Math.ceil((oldest.at.getTime() + windowMs - now.getTime()) / 1000));
+    .where(and(scope, eq(loginEvents.eventType, 'CUSTOMER_LOOKUP'), gt(loginEvents.createdAt, since)))
+    .orderBy(desc(loginEvents.createdAt), desc(loginEvents.id))
+    .limit(limit + 1);
+  const blocking = recent[limit];
+  return blocking ? new Date(blocking.at.getTime() + LOGIN_RATE_WINDOW_SECONDS * 1000) : null;
 }

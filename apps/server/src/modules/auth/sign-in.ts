@@ -2,14 +2,13 @@ import { eq } from 'drizzle-orm';
 import { AppError, MESSAGES, OTP_PATTERN, isMobileNumber } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { type TUserRow, users } from '../../db/schema.js';
-import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { recordDeviceSignIn, requiresDeviceApproval } from '../devices/login-audit.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { rolesOf } from '../users/current-user.js';
 import { type TLoginEventType, recordLoginEvent } from './login-events.js';
 import { consumeOtp } from './otp.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { signInRetryAfterSeconds } from './rate-limit.js';
+import { signInRetryAfterSeconds, tooManyAttempts } from './rate-limit.js';
 import { createSession, deleteExpiredSessions, deleteSessionByToken } from './sessions.js';
 
 export const MESSAGE_INVALID_CREDENTIALS = 'Invalid credentials';
@@ -57,14 +56,12 @@ export async function signIn(
     identifier: input.identifier,
     userId: user?.id ?? null,
     clientAddress: input.clientAddress,
+    deviceId: input.deviceId,
     now,
   });
   if (wait > 0) {
     await event('LOGIN_RATE_LIMITED', `retry after ${wait}s`);
-    throw new TooManyRequestsError(
-      `Too many failed sign-in attempts. Please try again ${describeWait(wait)}.`,
-      wait,
-    );
+    throw tooManyAttempts(wait);
   }
 
   const failure = async (eventType: 'LOGIN_FAILED' | 'OTP_FAILED', detail: string): Promise<never> => {

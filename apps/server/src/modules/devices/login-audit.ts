@@ -14,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { type TDeviceRow, devices, loginEvents, users } from '../../db/schema.js';
 import { recordLoginEvent } from '../auth/login-events.js';
+import { revokeApiTokensOfDevice } from '../auth/api-token.js';
 import { revokeDeviceSessions } from '../auth/sessions.js';
 
 /**
@@ -236,7 +237,10 @@ export async function updateApprovalStatus(
       actorEmail: opts.actor.email,
       createdAt: now,
     });
-    if (opts.status === 'REJECTED') await revokeDeviceSessions(tx, target.userId, opts.deviceId);
+    if (opts.status === 'REJECTED') {
+      await revokeDeviceSessions(tx, target.userId, opts.deviceId);
+      await revokeApiTokensOfDevice(tx, target.userId, opts.deviceId);
+    }
     return toAuditRow(updated, opts.email);
   });
 }

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth.js';
-import { SIGNED_IN, errorResponses } from '../http.js';
+import { DICOMWEB_SIGNED_IN, errorResponses } from '../http.js';
 import { parseAccept } from './multipart.js';
 import { parseQidoQuery } from './qido-query.js';
 import { type QidoContext, searchInstances, searchSeries, searchStudies } from './qido.js';
@@ -51,7 +51,7 @@ export const dicomwebRetrieveRoutes: FastifyPluginAsyncZod = async (app) => {
   // Answers are DICOM JSON text, multipart streams or images: the 200 body is not a zod schema.
   const doc = <const E extends object>(summary: string, extra: E) => ({
     tags,
-    security: SIGNED_IN,
+    security: DICOMWEB_SIGNED_IN,
     summary,
     response: { 200: z.unknown(), ...errorResponses(400, 401, 404, 406) },
     ...extra,

@@ -1,7 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  AppError,
+  MESSAGES,
   ZApiToken,
+  ZApiTokenList,
+  ZApiTokenParams,
   ZCurrentUser,
   ZGenerateOtpResponse,
   ZIsNewCustomerResponse,
@@ -17,7 +21,7 @@ import {
 } from '@radflow/core';
 import { studyTypes } from '../../db/schema.js';
 import { authOf } from '../../plugins/auth.js';
-import { deriveApiToken } from '../auth/api-token.js';
+import { listApiTokens, mintApiToken, revokeApiToken } from '../auth/api-token.js';
 import { generateOtp, isNewCustomer } from '../auth/otp.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
 import { loadGroupPreferences, loadUserPreferences } from '../preferences/preferences.js';
@@ -128,14 +132,50 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       ...signedIn,
       schema: {
         ...authed,
-        summary: 'A personal API token for `Authorization: Bearer` (e.g. DICOMweb clients)',
-        description: 'Derived, never stored; a password change revokes it.',
-        response: { 200: ZApiToken, ...errorResponses(401) },
+        summary: 'A new personal API token for DICOM clients (`Authorization: Bearer` on /api/dicomweb)',
+        description:
+          'Random, shown once (only its hash is kept), valid for API_TOKEN_TTL_DAYS days; DICOMweb only ' +
+          '(STOW for roles that store studies). Revoked by DELETE /user/token/delete/{id}, with the device ' +
+          'it was minted from, and by a password change. 403 for customers and viewers; 409 past the per-user cap.',
+        response: { 200: ZApiToken, ...errorResponses(401, 403, 409) },
       },
     },
     async (request) => {
-      const { user } = authOf(request);
-      return { token: await deriveApiToken(app.ctx.secrets, user.id, user.tokenVersion) };
+      const { user, sessionId } = authOf(request);
+      // Only a browser session mints (plugins/auth.ts refuses tokens outside DICOMweb).
+      if (!sessionId) throw new AppError('UNAUTHORIZED', MESSAGES.pleaseLoginAgain);
+      const minted = await mintApiToken(app.ctx.db, { user, sessionId, now: app.ctx.now() });
+      return { token: minted.token, id: minted.id, expiresAt: minted.expiresAt.toISOString() };
+    },
+  );
+
+  app.get(
+    '/user/token/list',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: "The caller's live API tokens (their hints, never the tokens)",
+        response: { 200: ZApiTokenList, ...errorResponses(401) },
+      },
+    },
+    (request) => listApiTokens(app.ctx.db, authOf(request).user.id, app.ctx.now()),
+  );
+
+  app.delete(
+    '/user/token/delete/:id',
+    {
+      ...signedIn,
+      schema: {
+        ...authed,
+        summary: "Revoke one of the caller's API tokens",
+        params: ZApiTokenParams,
+        response: { 200: ZOk, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await revokeApiToken(app.ctx.db, authOf(request).user.id, request.params.id);
+      return { ok: true as const };
     },
   );
 
@@ -147,7 +187,7 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         ...authed,
         summary: "Change the caller's password; ends their other sessions",
         body: ZUpdatePasswordRequest,
-        response: { 200: ZOk, ...errorResponses(400, 401) },
+        response: { 200: ZOk, ...errorResponses(400, 401, 429) },
       },
     },
     async (request) => {
@@ -179,11 +219,19 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['session'],
-        summary: 'Whether no account is registered with this mobile number',
+        summary: 'Whether no customer account is registered with this mobile number',
+        description:
+          'Only customer accounts count (a staff number answers isNew: true). Limited per client address ' +
+          'and per number: 429 with Retry-After past that.',
         body: ZMobileRequest,
-        response: { 200: ZIsNewCustomerResponse, ...errorResponses(400) },
+        response: { 200: ZIsNewCustomerResponse, ...errorResponses(400, 429) },
       },
     },
-    async (request) => ({ isNew: await isNewCustomer(app.ctx, request.body.mobile) }),
+    async (request) => ({
+      isNew: await isNewCustomer(app.ctx, request.body.mobile, {
+        clientAddress: request.ip,
+        ...deviceOf(request),
+      }),
+    }),
   );
 };

@@ -1,4 +1,5 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import KeyIcon from '@mui/icons-material/Key';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import LogoutIcon from '@mui/icons-material/Logout';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -9,21 +10,24 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
-import { isViewerSession } from '@radflow/core';
+import { canUseApiToken, isViewerSession } from '@radflow/core';
 import { useState } from 'react';
+import { ApiTokensDialog } from '../../features/auth/ApiTokensDialog';
 import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
 import { useSignedInSession } from '../../features/auth/session';
 import { hardRefresh, useSignOut } from '../../features/auth/useAuthActions';
 
 /**
  * The account menu of spec-core §2 Shell: identifier, email, Hard Refresh, Update Password, Logout.
- * A viewer sees 'Stop viewing' instead of Logout and no identifier or email.
+ * A viewer sees 'Stop viewing' instead of Logout and no identifier or email. Ours: 'API tokens' for the
+ * roles that may use DICOMweb clients (core canUseApiToken).
  */
 export function AccountMenu() {
   const { user, roles } = useSignedInSession();
   const signOut = useSignOut();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [tokensOpen, setTokensOpen] = useState(false);
   const viewer = isViewerSession(roles);
   const close = () => setAnchor(null);
 
@@ -80,6 +84,19 @@ export function AccountMenu() {
           </ListItemIcon>
           Update Password
         </MenuItem>
+        {canUseApiToken(roles) && (
+          <MenuItem
+            onClick={() => {
+              close();
+              setTokensOpen(true);
+            }}
+          >
+            <ListItemIcon>
+              <KeyIcon fontSize="small" />
+            </ListItemIcon>
+            API tokens
+          </MenuItem>
+        )}
         <MenuItem
           onClick={() => {
             close();
@@ -92,7 +109,12 @@ export function AccountMenu() {
           {viewer ? 'Stop viewing' : 'Logout'}
         </MenuItem>
       </Menu>
-      <UpdatePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      <UpdatePasswordDialog
+        open={passwordOpen}
+        onClose={() => setPasswordOpen(false)}
+        owner={{ email: user.email, identifier: user.identifier }}
+      />
+      <ApiTokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
     </>
   );
 }

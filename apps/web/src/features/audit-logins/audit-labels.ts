@@ -14,6 +14,8 @@ export const EVENT_LABELS: Record<TLoginEventType, string> = {
   DEVICE_APPROVED: 'Device approved',
   DEVICE_REJECTED: 'Device rejected',
   PASSWORD_CHANGED: 'Password changed',
+  PASSWORD_CHANGE_FAILED: 'Wrong current password on password change',
+  CUSTOMER_LOOKUP: 'Mobile number look-up',
 };
 
 export const STATUS_COLORS: Record<TAuditRow['status'], 'warning' | 'success' | 'error'> = {

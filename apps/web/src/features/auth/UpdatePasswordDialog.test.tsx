@@ -11,20 +11,32 @@ describe('validatePasswordChange', () => {
   it('names the field in words', () => {
     expect(validatePasswordChange({ currentPassword: '', newPassword: 'abc' })).toEqual({
       currentPassword: 'Current password is required',
-      newPassword: 'New password must be at least 5 characters',
+      newPassword: 'New password must be at least 8 characters',
     });
-    expect(validatePasswordChange({ currentPassword: 'old', newPassword: 'abcde' })).toEqual({});
+    expect(validatePasswordChange({ currentPassword: 'old', newPassword: 'better-secret' })).toEqual({});
+  });
+
+  it("refuses the owner's e-mail address or name (core passwordProblem)", () => {
+    const owner = { email: 'asha@clinic.example', identifier: 'Asha Verma' };
+    for (const newPassword of ['asha@clinic.example', 'AshaVerma2024']) {
+      expect(validatePasswordChange({ currentPassword: 'old', newPassword }, owner)).toEqual({
+        newPassword: 'The password must not contain your e-mail address or name',
+      });
+    }
+    expect(validatePasswordChange({ currentPassword: 'old', newPassword: 'better-secret' }, owner)).toEqual(
+      {},
+    );
   });
 });
 
 describe('UpdatePasswordDialog', () => {
-  it('refuses a new password under 5 characters without calling the server', async () => {
+  it('refuses a new password under 8 characters without calling the server', async () => {
     const api = fakeApi({});
     renderScreen(<UpdatePasswordDialog open onClose={() => undefined} />);
     type('Current password', 'demo12345');
     type('New password', 'abc');
     fireEvent.click(screen.getByRole('button', { name: 'Update' }));
-    expect(await screen.findByText('New password must be at least 5 characters')).toBeTruthy();
+    expect(await screen.findByText('New password must be at least 8 characters')).toBeTruthy();
     expect(api.requests).toHaveLength(0);
   });
 

@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { ZUpdatePasswordRequest, type TUpdatePasswordRequest } from '@radflow/core';
+import { ZUpdatePasswordRequest, passwordProblem, type TUpdatePasswordRequest } from '@radflow/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { updatePassword } from '../../api/identity';
@@ -18,10 +18,19 @@ const LABELS: Record<keyof TUpdatePasswordRequest, string> = {
   newPassword: 'New password',
 };
 
-/** Field errors in words a person reads, from the core schema (minimum length 5). */
-export function validatePasswordChange(value: TUpdatePasswordRequest): TErrors {
+/** Whose password it is: the core rule refuses one made of their e-mail address or name. */
+export type TPasswordOwner = { email: string; identifier: string };
+
+/**
+ * Field errors in words a person reads, from the core schema (minimum length 8) and, given the owner,
+ * the core password rule (not their e-mail or name). The server also refuses common passwords.
+ */
+export function validatePasswordChange(value: TUpdatePasswordRequest, owner?: TPasswordOwner): TErrors {
   const parsed = ZUpdatePasswordRequest.safeParse(value);
-  if (parsed.success) return {};
+  if (parsed.success) {
+    const problem = owner ? passwordProblem(value.newPassword, owner) : null;
+    return problem ? { newPassword: problem } : {};
+  }
   const errors: TErrors = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] as keyof TUpdatePasswordRequest;
@@ -35,7 +44,15 @@ export function validatePasswordChange(value: TUpdatePasswordRequest): TErrors {
 }
 
 /** Update Password from the account menu (spec-core §2 Shell, §7 POST /user-create/update-password). */
-export function UpdatePasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function UpdatePasswordDialog({
+  open,
+  onClose,
+  owner,
+}: {
+  open: boolean;
+  onClose: () => void;
+  owner?: TPasswordOwner;
+}) {
   const [value, setValue] = useState<TUpdatePasswordRequest>({ currentPassword: '', newPassword: '' });
   const [errors, setErrors] = useState<TErrors>({});
   const { showInfo } = useSnackbar();
@@ -56,7 +73,7 @@ export function UpdatePasswordDialog({ open, onClose }: { open: boolean; onClose
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validatePasswordChange(value);
+    const found = validatePasswordChange(value, owner);
     setErrors(found);
     if (Object.keys(found).length === 0) mutation.mutate(value);
   };

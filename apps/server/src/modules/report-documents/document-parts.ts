@@ -58,7 +58,8 @@ export function sectionTitle(section: Pick<TDocumentSection, 'title' | 'isAddend
  * regular table is unchanged.
  */
 export function regularTables(html: string): string {
-  if (!/<table/i.test(html)) return html;
+  // Parsing with jsdom costs ~10 ms a report: only a table that needs it pays.
+  if (!/<table/i.test(html) || tablesAreRegular(html)) return html;
   const template = documentWindow().document.createElement('template');
   template.innerHTML = html;
   // Innermost first: a table's own rows are read after the tables inside its cells are settled.
@@ -103,6 +104,35 @@ export function regularTables(html: string): string {
     for (const row of bare) row.remove();
   }
   return template.innerHTML;
+}
+
+const TABLE_TAG = /<(\/?)(table|tr|td|th)\b([^>]*)>/gi;
+
+/**
+ * Whether every table of sanitized HTML already has rows of one width and no spans, read from its
+ * tags alone (the sanitizer writes balanced tags, escapes `<` in text and allows td/th no attribute
+ * but the spans). Unsure is false: the DOM pass decides then.
+ */
+function tablesAreRegular(html: string): boolean {
+  const open: number[][] = [];
+  for (const [, close, name, attributes] of html.matchAll(TABLE_TAG)) {
+    const tag = name!.toLowerCase();
+    const rows = open.at(-1);
+    if (tag === 'table') {
+      if (!close) open.push([]);
+      else {
+        const closed = open.pop();
+        if (!closed || closed.length === 0 || closed.some((cells) => cells === 0 || cells !== closed[0]))
+          return false;
+      }
+    } else if (!close) {
+      if (!rows) return false;
+      if (tag === 'tr') rows.push(0);
+      else if (rows.length === 0 || /span/i.test(attributes ?? '')) return false;
+      else rows[rows.length - 1]! += 1;
+    }
+  }
+  return open.length === 0;
 }
 
 /** A cell's span as a whole number from 1 to `most`, written back (or removed when 1). */

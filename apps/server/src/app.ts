@@ -7,6 +7,7 @@ import type { TSupportContact } from '@radflow/core';
 import type { AppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
+import type { TUploadLimits } from './modules/archive/upload-zip.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { dicomwebRetrieveRoutes } from './modules/dicomweb-retrieve/dicomweb-retrieve.routes.js';
@@ -65,6 +66,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** config SUPPORT_PHONE / SUPPORT_EMAIL: shown to users as who to call. Default: none. */
   support?: Partial<TSupportContact>;
+  /** config UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_COMPRESSION_RATIO: the zips of one browser upload. */
+  uploadLimits?: TUploadLimits;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
   blobs: BlobStore;
 }
@@ -133,7 +136,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(preferencesRoutes);
-      await api.register(archiveRoutes);
+      await api.register(archiveRoutes, { uploadLimits: opts.uploadLimits });
       await api.register(dicomwebRetrieveRoutes);
       await api.register(forwardingRoutes);
       await api.register(jobsRoutes);

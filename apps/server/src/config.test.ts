@@ -75,6 +75,22 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the browser upload limits (zip bombs), 8 GiB and 100:1 by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      UPLOAD_MAX_INFLATED_BYTES: 8 * 1024 ** 3,
+      UPLOAD_MAX_COMPRESSION_RATIO: 100,
+    });
+    expect(
+      loadConfig({ UPLOAD_MAX_INFLATED_BYTES: '2147483648', UPLOAD_MAX_COMPRESSION_RATIO: '20' }),
+    ).toMatchObject({ UPLOAD_MAX_INFLATED_BYTES: 2 ** 31, UPLOAD_MAX_COMPRESSION_RATIO: 20 });
+    expect(() => loadConfig({ UPLOAD_MAX_INFLATED_BYTES: '10' })).toThrow(
+      /UPLOAD_MAX_INFLATED_BYTES: must be at least 1048576/,
+    );
+    expect(() => loadConfig({ UPLOAD_MAX_COMPRESSION_RATIO: '0' })).toThrow(
+      /UPLOAD_MAX_COMPRESSION_RATIO: must be at least 1/,
+    );
+  });
+
   it('reads the support contact, unset by default, and refuses one that is not a phone or e-mail', () => {
     const unset = loadConfig({ SUPPORT_PHONE: '', SUPPORT_EMAIL: '' });
     expect(unset.SUPPORT_PHONE).toBeUndefined();

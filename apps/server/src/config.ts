@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_UPLOAD_LIMITS } from './modules/archive/upload-zip.js';
 
 const booleanFromEnv = (fallback: boolean) =>
   z
@@ -93,6 +94,31 @@ export const ZServerConfig = z.object({
       .min(1, 'must be at least 1')
       .max(86_400, 'must be at most 86400')
       .default(60),
+  ),
+  /**
+   * What the zips of one browser upload may unpack to in total (bytes); more answers 413 before
+   * anything is unpacked (modules/archive/upload-zip.ts).
+   */
+  UPLOAD_MAX_INFLATED_BYTES: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of bytes' })
+      .int('must be a whole number of bytes')
+      .min(1024 * 1024, 'must be at least 1048576 (1 MiB)')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large')
+      .default(DEFAULT_UPLOAD_LIMITS.maxInflatedBytes),
+  ),
+  /**
+   * How many times their own size the zips of one browser upload may unpack to (a zip bomb of
+   * zeros is ~1000); more answers 413. Not applied below 32 MiB unpacked.
+   */
+  UPLOAD_MAX_COMPRESSION_RATIO: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number' })
+      .min(1, 'must be at least 1')
+      .max(100_000, 'must be at most 100000')
+      .default(DEFAULT_UPLOAD_LIMITS.maxCompressionRatio),
   ),
   /**
    * Serve the web app from this directory instead of apps/web/dist (a benchmark or a second build

@@ -41,6 +41,10 @@ async function main(): Promise<void> {
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,
+    uploadLimits: {
+      maxInflatedBytes: config.UPLOAD_MAX_INFLATED_BYTES,
+      maxCompressionRatio: config.UPLOAD_MAX_COMPRESSION_RATIO,
+    },
   });
   app.log.info(
     { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },

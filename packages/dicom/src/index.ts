@@ -9,6 +9,8 @@ export { lookupTag, tagOfKeyword, tagToHex, type DictionaryEntry } from './dicti
 export {
   parseInstance,
   locateDataset,
+  looksLikeDicom,
+  DICOM_HEAD_BYTES,
   type DatasetLocation,
   assertIngestable,
   readText,

@@ -227,14 +227,14 @@ function readFileMeta(bytes: Uint8Array, start: number): MetaResult {
  * archives write them. Recognised from the first element: an even group below the pixel data,
  * then either a VR (explicit) or a 32-bit length that fits (implicit). Big endian is tried too.
  */
-function detectBareEncoding(bytes: Uint8Array): string | undefined {
+function detectBareEncoding(bytes: Uint8Array, totalLength = bytes.length): string | undefined {
   if (bytes.length < 8) return undefined;
   const plausible = (group: number): boolean => group % 2 === 0 && group >= 0x0002 && group <= 0x7fe0;
   const groupLe = le.readUint16(bytes, 0);
   if (plausible(groupLe)) {
     if (isVrAt(bytes, 4)) return TRANSFER_SYNTAX.explicitVrLittleEndian;
     const length = le.readUint32(bytes, 4);
-    if (length === 0xffffffff || 8 + length <= bytes.length) return TRANSFER_SYNTAX.implicitVrLittleEndian;
+    if (length === 0xffffffff || 8 + length <= totalLength) return TRANSFER_SYNTAX.implicitVrLittleEndian;
   }
   const groupBe = be.readUint16(bytes, 0);
   if (plausible(groupBe) && isVrAt(bytes, 4)) return TRANSFER_SYNTAX.explicitVrBigEndian;
@@ -571,6 +571,21 @@ function locate(bytes: Uint8Array): Located {
     );
   }
   return { hasPreamble: false, meta: null, datasetStart: 0, transferSyntaxUid: detected, isDetected: true };
+}
+
+/** How many first bytes of a file {@link looksLikeDicom} needs: the preamble and "DICM". */
+export const DICOM_HEAD_BYTES = 132;
+
+/**
+ * Whether a file whose first bytes are `head` (at least {@link DICOM_HEAD_BYTES} of them, or the
+ * whole file) and whose size is `totalLength` starts the way {@link parseInstance} accepts: "DICM"
+ * at 128 or at 0, a File Meta group (0002) at 0, or a bare data set's first element. For deciding
+ * before the rest of a file is read or unpacked (zip entries); the parse still has the last word.
+ */
+export function looksLikeDicom(head: Uint8Array, totalLength: number): boolean {
+  if (head.length >= 132 && ascii(head, 128, 4) === 'DICM') return true;
+  if (head.length >= 4 && (ascii(head, 0, 4) === 'DICM' || le.readUint16(head, 0) === 0x0002)) return true;
+  return detectBareEncoding(head, totalLength) !== undefined;
 }
 
 /** Where the data set of a file starts, as the file stores it (before any inflating). */

@@ -18,6 +18,12 @@ import { uploadFiles } from './browser-upload.js';
 import { createStudyFromWebsite } from './create-study.js';
 import { storeInstances, stowBoundary } from './stow.js';
 import { listCenterOptions, resolveUploadCenter } from './upload-access.js';
+import type { TUploadLimits } from './upload-zip.js';
+
+export interface TArchiveRoutesOptions {
+  /** config UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_COMPRESSION_RATIO; default DEFAULT_UPLOAD_LIMITS. */
+  uploadLimits?: TUploadLimits | undefined;
+}
 
 const ZStowQuery = z.object({
   /** Group users name the center the studies come from; center users' own center is used. */
@@ -31,7 +37,7 @@ const ZStudyParams = z.object({
 });
 
 /** The ways studies come in over HTTP (issue 3 §3): STOW-RS, browser upload, Create Study; and the center list. */
-export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
+export const archiveRoutes: FastifyPluginAsyncZod<TArchiveRoutesOptions> = async (app, opts) => {
   const uploader = { onRequest: app.requirePermission(canCreateStudy) };
   const tags = ['archive'];
 
@@ -100,11 +106,12 @@ export const archiveRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Parts: optional fields `centerId` (group users) and `reportStatusId` (the upload-study action), before ' +
           `any \`file\` part; then up to ${UPLOAD_MAX_FILES_PER_REQUEST} \`file\` parts of at most ${UPLOAD_MAX_FILE_BYTES} bytes, ` +
-          'DICOM files or zips of them. Answers per file.',
+          'DICOM files or zips of them. Answers per file. A zip entry must start like DICOM to be unpacked; 413 when ' +
+          'the zips would unpack to more than UPLOAD_MAX_INFLATED_BYTES or UPLOAD_MAX_COMPRESSION_RATIO times their size.',
         response: { 200: ZUploadResponse, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
     },
-    (request) => uploadFiles(app.ctx, request),
+    (request) => uploadFiles(app.ctx, request, opts.uploadLimits),
   );
 
   app.post(

@@ -4,7 +4,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import yauzl from 'yauzl';
 import {
   AppError,
   type TUploadFileResult,
@@ -16,16 +15,15 @@ import type { AppContext } from '../../context.js';
 import { authOf } from '../../plugins/auth.js';
 import { type IngestResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
 import { type TUploadTarget, resolveAttachTarget, resolveUploadCenter } from './upload-access.js';
+import { DEFAULT_UPLOAD_LIMITS, type TUploadLimits, UploadBudget, forEachZipEntry } from './upload-zip.js';
 
 /**
  * POST /api/dicom-web/upload: the browser's files (Create Study dialog, upload-study action) as
  * multipart/form-data, each `file` part streamed to a temp file and ingested; a .zip is unpacked
  * entry by entry from its temp file (yauzl reads the central directory: entries with data
- * descriptors work, nothing is held whole in memory). Fields `centerId` (group users) and
+ * descriptors work, nothing is held whole in memory) within the request's limits (upload-zip.ts). Fields `centerId` (group users) and
  * `reportStatusId` (the upload-study action) must come before the files.
  */
-
-const MAX_ZIP_ENTRIES = 100_000;
 
 const tooLarge = (what: string) =>
   new AppError(
@@ -81,79 +79,13 @@ async function isZip(filePath: string, fileName: string): Promise<boolean> {
   }
 }
 
-function openZip(filePath: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolve, reject) =>
-    yauzl.open(filePath, { lazyEntries: true, autoClose: false }, (error, zip) =>
-      error || !zip ? reject(error ?? new Error('zip not opened')) : resolve(zip),
-    ),
-  );
-}
-
-/** Each file entry of a zip in turn, streamed to a temp file that `handle` consumes. */
-async function forEachZipEntry(
+export async function uploadFiles(
   ctx: AppContext,
-  zipPath: string,
-  handle: (entryName: string, filePath: string | null, refusal: string | null) => Promise<void>,
-): Promise<void> {
-  const zip = await openZip(zipPath);
-  try {
-    let count = 0;
-    for (;;) {
-      const entry = await new Promise<yauzl.Entry | null>((resolve, reject) => {
-        const onEntry = (e: yauzl.Entry) => {
-          zip.off('end', onEnd);
-          zip.off('error', onError);
-          resolve(e);
-        };
-        const onEnd = () => {
-          zip.off('entry', onEntry);
-          zip.off('error', onError);
-          resolve(null);
-        };
-        const onError = (error: Error) => {
-          zip.off('entry', onEntry);
-          zip.off('end', onEnd);
-          reject(error);
-        };
-        zip.once('entry', onEntry);
-        zip.once('end', onEnd);
-        zip.once('error', onError);
-        zip.readEntry();
-      });
-      if (!entry) return;
-      if (entry.fileName.endsWith('/')) continue;
-      if (++count > MAX_ZIP_ENTRIES)
-        throw new AppError('PAYLOAD_TOO_LARGE', `A zip may hold at most ${MAX_ZIP_ENTRIES} files`);
-      if (entry.uncompressedSize > UPLOAD_MAX_FILE_BYTES) {
-        await handle(entry.fileName, null, `larger than ${UPLOAD_MAX_FILE_BYTES} bytes`);
-        continue;
-      }
-      const out = tempPath(ctx);
-      try {
-        const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-          zip.openReadStream(entry, (error, s) =>
-            error || !s ? reject(error ?? new Error('no stream')) : resolve(s),
-          ),
-        );
-        await pipeline(stream, createWriteStream(out));
-      } catch (error) {
-        await fs.rm(out, { force: true });
-        await handle(entry.fileName, null, `cannot be unpacked: ${(error as Error).message}`);
-        continue;
-      }
-      try {
-        await handle(entry.fileName, out, null);
-      } finally {
-        await fs.rm(out, { force: true });
-      }
-    }
-  } finally {
-    zip.close();
-  }
-}
-
-export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Promise<TUploadResponse> {
+  request: FastifyRequest,
+  limits: TUploadLimits = DEFAULT_UPLOAD_LIMITS,
+): Promise<TUploadResponse> {
   const auth = authOf(request);
+  const budget = new UploadBudget(limits);
   const fields: { centerId?: number; reportStatusId?: number } = {};
   let target: TUploadTarget | null = null;
   const files: TUploadFileResult[] = [];
@@ -219,18 +151,25 @@ export async function uploadFiles(ctx: AppContext, request: FastifyRequest): Pro
       if (part.file.truncated) throw tooLarge(`File ${fileName}`);
       if (await isZip(filePath, fileName)) {
         try {
-          await forEachZipEntry(ctx, filePath, async (entryName, entryPath, refusal) => {
-            const name = `${fileName}/${entryName}`;
-            if (entryPath) await ingest(name, entryPath);
-            else
-              record(name, {
-                ok: false,
-                failureCode: 'INVALID',
-                reason: `${name} ${refusal}`,
-                sopClassUid: null,
-                sopInstanceUid: null,
-              });
-          });
+          const entryPath = () => tempPath(ctx);
+          await forEachZipEntry(
+            filePath,
+            fileName,
+            budget,
+            entryPath,
+            async (entryName, entryFile, refusal) => {
+              const name = `${fileName}/${entryName}`;
+              if (entryFile) await ingest(name, entryFile);
+              else
+                record(name, {
+                  ok: false,
+                  failureCode: 'INVALID',
+                  reason: `${name} ${refusal}`,
+                  sopClassUid: null,
+                  sopInstanceUid: null,
+                });
+            },
+          );
         } catch (error) {
           if (error instanceof AppError) throw error;
           record(fileName, {

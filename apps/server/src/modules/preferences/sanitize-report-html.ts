@@ -68,6 +68,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'img' && !IMAGE_SOURCE.test(frame.attribs.src ?? ''),
 };
 
+/** The tags and attributes that survive (the documents' tests generate HTML from them). */
+export const REPORT_HTML_ALLOWED = {
+  tags: OPTIONS.allowedTags as readonly string[],
+  attributes: OPTIONS.allowedAttributes as Readonly<Record<string, readonly string[]>>,
+};
+
 /** The report HTML with only what TipTap produces left in it. */
 export function sanitizeReportHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);

@@ -79,10 +79,38 @@ export async function assetDataUrl(ctx: AppContext, id: string): Promise<string 
   return dataUrl;
 }
 
+/** Inline images already decoded, by data URL: whether they decode (the last few hundred kept). */
+const decodable = new Map<string, boolean>();
+
+/**
+ * Whether an inline image decodes as the png or jpeg it says it is. The sanitizer checks only the
+ * form of a data URL, and pdfkit refuses the whole document over one picture it cannot read (a
+ * truncated paste), so such an image is dropped like a foreign link.
+ */
+async function decodes(dataUrl: string): Promise<boolean> {
+  const known = decodable.get(dataUrl);
+  if (known !== undefined) return known;
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  let ok: boolean;
+  try {
+    const image = sharp(bytes, { failOn: 'truncated' });
+    const { format } = await image.metadata();
+    ok = (format === 'png' || format === 'jpeg') && (await image.raw().toBuffer()).length > 0;
+  } catch {
+    ok = false;
+  }
+  if (decodable.size >= 256) decodable.delete(decodable.keys().next().value as string);
+  decodable.set(dataUrl, ok);
+  return ok;
+}
+
 /** An img src as something a document may embed (a data URL), or null to drop the image. */
 export async function resolveImageSrc(ctx: AppContext, src: string): Promise<string | null> {
   const trimmed = src.trim();
-  if (DATA_IMAGE.test(trimmed)) return trimmed.replace(/^data:image\/jpg;/i, 'data:image/jpeg;');
+  if (DATA_IMAGE.test(trimmed)) {
+    const dataUrl = trimmed.replace(/^data:image\/jpg;/i, 'data:image/jpeg;');
+    return (await decodes(dataUrl)) ? dataUrl : null;
+  }
   const id = settingAssetIdOf(trimmed);
   return id === null ? null : assetDataUrl(ctx, id);
 }

@@ -1,7 +1,7 @@
 import QRCode from 'qrcode';
 import { REPORT_DOCUMENT_MESSAGES } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import { assetDataUrl, opaqueImage, resolveHtmlImages } from './document-images.js';
+import { assetDataUrl, documentWindow, opaqueImage, resolveHtmlImages } from './document-images.js';
 import type { TDocumentReport, TReportDocumentData } from './report-document-data.js';
 
 /*
@@ -45,6 +45,104 @@ export interface TPartsOptions {
 export function sectionTitle(section: Pick<TDocumentSection, 'title' | 'isAddendum'>): string {
   if (!section.isAddendum) return section.title;
   return /^addendum\b/i.test(section.title) ? section.title : `Addendum: ${section.title}`;
+}
+
+/**
+ * Report tables as both layouts can take them. The sanitizer keeps what an editor (or a pasted
+ * page) wrote: `<table></table>`, rows of different lengths, spans past the table's edge. pdfmake
+ * needs every row as wide as the table and html-to-pdfmake reads a cell under each row span, so an
+ * irregular table failed the whole document. Here a table without cells goes; a span is a whole
+ * number from 1 to what the table holds (a column span at most the fullest row's cell count and
+ * never over a cell spanning down from above, a row span at most the rows left); short rows are
+ * filled with empty cells. What a reader sees of a
+ * regular table is unchanged.
+ */
+export function regularTables(html: string): string {
+  // Parsing with jsdom costs ~10 ms a report: only a table that needs it pays.
+  if (!/<table/i.test(html) || tablesAreRegular(html)) return html;
+  const template = documentWindow().document.createElement('template');
+  template.innerHTML = html;
+  // Innermost first: a table's own rows are read after the tables inside its cells are settled.
+  const tables = Array.from(template.content.querySelectorAll('table')).reverse();
+  for (const table of tables) {
+    const rows = Array.from(table.rows);
+    const widest = Math.max(0, ...rows.map((row) => row.cells.length));
+    if (widest === 0) {
+      table.remove();
+      continue;
+    }
+    const taken = rows.map(() => new Set<number>());
+    rows.forEach((row, r) => {
+      let column = 0;
+      for (const cell of Array.from(row.cells)) {
+        while (taken[r]!.has(column)) column++;
+        // Up to the next column a cell above already spans into: cells may not overlap.
+        let free = 1;
+        while (free < widest && !taken[r]!.has(column + free)) free++;
+        const colSpan = spanOf(cell, 'colspan', free);
+        const rowSpan = spanOf(cell, 'rowspan', rows.length - r);
+        for (let dr = 0; dr < rowSpan; dr++)
+          for (let dc = 0; dc < colSpan; dc++) taken[r + dr]!.add(column + dc);
+        column += colSpan;
+      }
+    });
+    const width = Math.max(...taken.map((cells) => (cells.size === 0 ? 0 : Math.max(...cells) + 1)));
+    rows.forEach((row, r) => {
+      for (let missing = width - taken[r]!.size; missing > 0; missing--) row.insertCell(-1);
+    });
+    // A row whose every column a cell above spans into has no cells of its own, and html-to-pdfmake
+    // skips it while still counting it for the spans: it goes, and the spans over it shrink.
+    const bare = new Set(rows.filter((row) => row.cells.length === 0));
+    if (bare.size === 0) continue;
+    rows.forEach((row, r) => {
+      for (const cell of Array.from(row.cells)) {
+        const span = Number(cell.getAttribute('rowspan') ?? 1);
+        const over = rows.slice(r + 1, r + span).filter((below) => bare.has(below)).length;
+        if (over > 0) spanOf(cell, 'rowspan', span - over);
+      }
+    });
+    for (const row of bare) row.remove();
+  }
+  return template.innerHTML;
+}
+
+const TABLE_TAG = /<(\/?)(table|tr|td|th)\b([^>]*)>/gi;
+
+/**
+ * Whether every table of sanitized HTML already has rows of one width and no spans, read from its
+ * tags alone (the sanitizer writes balanced tags, escapes `<` in text and allows td/th no attribute
+ * but the spans). Unsure is false: the DOM pass decides then.
+ */
+function tablesAreRegular(html: string): boolean {
+  const open: number[][] = [];
+  for (const [, close, name, attributes] of html.matchAll(TABLE_TAG)) {
+    const tag = name!.toLowerCase();
+    const rows = open.at(-1);
+    if (tag === 'table') {
+      if (!close) open.push([]);
+      else {
+        const closed = open.pop();
+        if (!closed || closed.length === 0 || closed.some((cells) => cells === 0 || cells !== closed[0]))
+          return false;
+      }
+    } else if (!close) {
+      if (!rows) return false;
+      if (tag === 'tr') rows.push(0);
+      else if (rows.length === 0 || /span/i.test(attributes ?? '')) return false;
+      else rows[rows.length - 1]! += 1;
+    }
+  }
+  return open.length === 0;
+}
+
+/** A cell's span as a whole number from 1 to `most`, written back (or removed when 1). */
+function spanOf(cell: HTMLTableCellElement, attribute: 'colspan' | 'rowspan', most: number): number {
+  const raw = cell.getAttribute(attribute);
+  const parsed = raw !== null && /^\s*\d+\s*$/.test(raw) ? Number(raw) : 1;
+  const span = Math.min(Math.max(parsed, 1), Math.max(most, 1));
+  if (span === 1) cell.removeAttribute(attribute);
+  else cell.setAttribute(attribute, String(span));
+  return span;
 }
 
 export const QR_CAPTION = 'Scan to open this report online';

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { documentWindow } from './document-images.js';
-import { PRELIMINARY_TEXT, QR_CAPTION, type TDocumentParts, sectionTitle } from './document-parts.js';
+import {
+  PRELIMINARY_TEXT,
+  QR_CAPTION,
+  type TDocumentParts,
+  regularTables,
+  sectionTitle,
+} from './document-parts.js';
 
 /*
  * The report as a PDF (pdfmake 0.3): A4, the layout's margins, the letterhead images in the margins
@@ -90,6 +96,14 @@ function pdfMake(): TPdfMake {
   return made;
 }
 
+/**
+ * The document's title as the PDF's Info dictionary can carry it: pdfkit writes UTF-16, in which a
+ * lone surrogate (a name cut mid-character) makes the whole title unreadable; it becomes U+FFFD.
+ */
+export function pdfMetadataText(text: string): string {
+  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+}
+
 const CM_TO_PT = 72 / 2.54;
 const A4 = { width: 595.28, height: 841.89 };
 const KEY_IMAGE_COLUMNS = 2;
@@ -98,7 +112,7 @@ const KEY_IMAGE_COLUMNS = 2;
 function htmlContent(html: string, images: Record<string, string>, maxImageWidth: number): Content[] {
   if (html.trim() === '') return [];
   htmlToPdfmake ??= require('html-to-pdfmake') as THtmlToPdfmake;
-  const converted = htmlToPdfmake(html, {
+  const converted = htmlToPdfmake(regularTables(html), {
     window: documentWindow(),
     imagesByReference: true,
     // The editor's font families are not embedded: text prints in Roboto (DECISIONS.md).
@@ -245,7 +259,7 @@ export function pdfDefinition(parts: TDocumentParts): TDocumentDefinitions {
   return {
     pageSize: 'A4',
     pageMargins: [margins.left, margins.top, margins.right, margins.bottom],
-    info: { title: parts.title, creator: 'Radflow' },
+    info: { title: pdfMetadataText(parts.title), creator: 'Radflow' },
     defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.15 },
     images,
     // The letterhead fills the top and bottom margins of every page; without it they stay blank

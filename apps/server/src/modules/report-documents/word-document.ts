@@ -1,4 +1,10 @@
-import { PRELIMINARY_TEXT, QR_CAPTION, type TDocumentParts, sectionTitle } from './document-parts.js';
+import {
+  PRELIMINARY_TEXT,
+  QR_CAPTION,
+  type TDocumentParts,
+  regularTables,
+  sectionTitle,
+} from './document-parts.js';
 
 /*
  * The report as a Word file: one HTML document of the same parts as the PDF, turned into docx by
@@ -6,8 +12,48 @@ import { PRELIMINARY_TEXT, QR_CAPTION, type TDocumentParts, sectionTitle } from 
  * converter never downloads anything.
  */
 
+/**
+ * Characters XML 1.0 cannot hold (C0 controls, lone surrogates, U+FFFE/FFFF): a docx carrying one
+ * is refused by Word, and the converter's XML parser fails on some. Names and report text may hold
+ * them (a DICOM header, a pasted text); they print as nothing anyway.
+ */
+const NOT_XML = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
+const xmlText = (s: string) => s.replace(NOT_XML, '');
+/** The same characters written as references (`&#1;`), which the converter decodes. */
+const NOT_XML_REFERENCE = /&#(x[0-9a-f]+|\d+);?/gi;
+function withoutNonXmlReferences(html: string): string {
+  return html.replace(NOT_XML_REFERENCE, (reference, code: string) => {
+    const point = code[0] === 'x' || code[0] === 'X' ? parseInt(code.slice(1), 16) : Number(code);
+    const char = point <= 0x10ffff ? String.fromCodePoint(point) : '';
+    return char !== '' && xmlText(char) === char ? reference : '';
+  });
+}
+
+/** Report HTML (already sanitized) as the converter can take it. */
+const reportHtml = (html: string) => withoutNonXmlReferences(xmlText(regularTables(html)));
+
+/**
+ * A metadata field as the converter (1.23) can carry it. It puts the field into docProps/core.xml
+ * as it is and parses that with an XML parser that keeps text as written (`&lt;` stays four
+ * characters and is written out as `&amp;lt;`): a `<` broke the file and markup in a report name
+ * became fields of its own. Text without `<` goes through as it is (`&`, `>` and `]]>` come out
+ * escaped); text with one goes as a CDATA section, which cannot hold `]]>`: a name with both keeps
+ * its `<` as a full-width '＜' and goes as it is.
+ */
+export function docxMetadataField(text: string): string {
+  const s = docxMetadataText(text);
+  return s.includes('<') ? `<![CDATA[${s}]]>` : s;
+}
+
+/** What the metadata then says: the text itself, less what XML cannot hold (see above). */
+export function docxMetadataText(text: string): string {
+  // Trimmed: the converter pretty-prints core.xml, which drops a field of spaces alone.
+  const s = xmlText(text).trim();
+  return s.includes('<') && s.includes(']]>') ? s.replaceAll('<', '\uff1c') : s;
+}
+
 const escapeHtml = (s: string) =>
-  s.replace(
+  xmlText(s).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
@@ -46,7 +92,7 @@ function signatureHtml(section: TDocumentParts['sections'][number]): string {
 
 /** The one HTML of the Word document (exported for tests). */
 export function wordHtml(parts: TDocumentParts): string {
-  const html: string[] = [parts.reportTextHeader];
+  const html: string[] = [reportHtml(parts.reportTextHeader)];
   if (parts.isPreliminary) {
     html.push(
       `<p style="text-align:center;color:#b00020;font-weight:bold;">${escapeHtml(PRELIMINARY_TEXT)}</p>`,
@@ -57,7 +103,7 @@ export function wordHtml(parts: TDocumentParts): string {
     const title = sectionTitle(section);
     html.push(
       `<h3 style="text-align:center;">${escapeHtml(title)}</h3>`,
-      section.html,
+      reportHtml(section.html),
       signatureHtml(section),
     );
   }
@@ -67,8 +113,9 @@ export function wordHtml(parts: TDocumentParts): string {
       ...parts.keyImages.map((src) => `<p><img src="${src}" width="300" /></p>`),
     );
   }
-  html.push(parts.reportTextFooter);
-  if (parts.disclaimer) html.push(`<div style="font-size:7pt;color:#555555;">${parts.disclaimer}</div>`);
+  html.push(reportHtml(parts.reportTextFooter));
+  if (parts.disclaimer)
+    html.push(`<div style="font-size:7pt;color:#555555;">${reportHtml(parts.disclaimer)}</div>`);
   if (parts.qr) {
     html.push(
       `<p><img src="${parts.qr.dataUrl}" width="90" height="90" /></p>`,
@@ -97,7 +144,7 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
     wordHtml(parts),
     header,
     {
-      title: parts.title,
+      title: docxMetadataField(parts.title),
       creator: 'Radflow',
       pageSize: A4_TWIPS,
       margins: {

@@ -38,6 +38,7 @@ import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { requestOriginPlugin } from './plugins/request-origin.js';
 import { webPlugin } from './plugins/web.js';
 
 export interface BuildAppOptions {
@@ -58,6 +59,11 @@ export interface BuildAppOptions {
   paymentTestGateway?: boolean;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
   publicUrl?: string;
+  /**
+   * config ALLOWED_ORIGINS: pages of other origins whose calls are ours too (besides PUBLIC_URL and
+   * the address a request came to); plugins/request-origin.ts.
+   */
+  allowedOrigins?: readonly string[];
   /** Default: apps/web/dist next to this code. */
   webDistDir?: string;
   /** The clock (tests). */
@@ -109,7 +115,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // An empty JSON body (a bodiless POST from a client that always sends the header) is no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  // The API speaks JSON and (for the sign-in form) form-encoding; other bodies are 415.
+  // The API speaks JSON; the sign-in also takes its form's encoding (registered with its routes
+  // below), upload routes register multipart. Other bodies are 415: a form-encoded, multipart or
+  // text/plain body is what another site's <form> can send (plugins/DECISIONS.md).
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -118,15 +126,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
+  await app.register(requestOriginPlugin, {
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}),
+  });
   await app.register(fastifyCookie);
-  await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(authPlugin);
   await app.register(openapiPlugin);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(authRoutes);
+      // The one form-encoded route: the sign-in form (a parser scoped to the sign-in routes).
+      await api.register(async (signIn) => {
+        await signIn.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
+        await signIn.register(authRoutes);
+      });
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(preferencesRoutes);

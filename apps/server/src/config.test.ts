@@ -86,6 +86,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SUPPORT_EMAIL: 'help' })).toThrow(/SUPPORT_EMAIL: must be an e-mail address/);
   });
 
+  it('reads the extra allowed origins (none by default) and refuses anything but origins', () => {
+    expect(loadConfig({}).ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://a.example.org, http://10.0.0.5:8080' }).ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example.org', 'http://10.0.0.5:8080']);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'https://a.example.org/path' })).toThrow(
+      /ALLOWED_ORIGINS: must be comma-separated origins/,
+    );
+  });
+
   it('refuses a port out of range', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be between 1 and 65535/);
   });

@@ -79,6 +79,26 @@ export const ZServerConfig = z.object({
   /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
   DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
+  /**
+   * Other origins (scheme://host[:port], comma-separated) whose pages may call the API with a
+   * visitor's cookie, besides PUBLIC_URL and the address a request came to (plugins/DECISIONS.md
+   * "Requests from our page"). Default: none.
+   */
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)), {
+        error: 'must be comma-separated origins like https://host:port',
+      }),
+  ),
   SEED_DEMO: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,

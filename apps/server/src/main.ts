@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       ? { emailProvider: new SmtpEmailProvider(handle.db, config.SMTP_URL, config.OUTBOX_MIRROR_FILE) }
       : {}),
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+    allowedOrigins: config.ALLOWED_ORIGINS,
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,

@@ -22,6 +22,9 @@ export interface TBrowserSession {
   context: BrowserContext;
   page: Page;
   baseURL: string;
+  /** What the pages' Content-Security-Policy refused so far (Chromium reports each on the console). */
+  cspViolations: string[];
+  /** Closes the browser; fails when the CSP refused anything (the app must run under its own policy). */
   close(): Promise<void>;
 }
 
@@ -38,14 +41,22 @@ export async function openBrowser(): Promise<TBrowserSession> {
   });
   context.setDefaultTimeout(15_000);
   withDeviceHeaders(context.request);
+  const cspViolations: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
     baseURL,
+    cspViolations,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+      if (cspViolations.length > 0) {
+        throw new Error(`The Content-Security-Policy refused:\n${cspViolations.join('\n')}`);
+      }
     },
   };
 }

@@ -37,6 +37,7 @@ import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { inputLimitsPlugin } from './plugins/input-limits.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { requestOriginPlugin } from './plugins/request-origin.js';
 import { webPlugin } from './plugins/web.js';
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
 
   await app.register(errorsPlugin);
+  await app.register(inputLimitsPlugin);
   await app.register(requestOriginPlugin, {
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}),

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, MESSAGES, type TErrorBody } from '@radflow/core';
 import { TooManyRequestsError } from '../errors.js';
+import { inputErrorOf } from './input-limits.js';
 
 export interface TErrorReply {
   statusCode: number;
@@ -97,7 +98,9 @@ function mediaTypeOf(contentType: string | undefined): string | null {
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      const answer = toErrorReply(error, request.id, { contentType: request.headers['content-type'] });
+      const answer = toErrorReply(inputErrorOf(error, request) ?? error, request.id, {
+        contentType: request.headers['content-type'],
+      });
       if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else
         request.log.info(

@@ -38,6 +38,7 @@ import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { inputLimitsPlugin } from './plugins/input-limits.js';
+import { loadSheddingPlugin } from './plugins/load-shedding.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { requestOriginPlugin } from './plugins/request-origin.js';
 import { webPlugin } from './plugins/web.js';
@@ -65,6 +66,11 @@ export interface BuildAppOptions {
    * the address a request came to); plugins/request-origin.ts.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * config API_MAX_IN_FLIGHT: API calls in progress beyond which a call is answered 503 with
+   * Retry-After (plugins/load-shedding.ts); 0: no bound. Default DEFAULT_MAX_IN_FLIGHT.
+   */
+  maxInFlight?: number;
   /** Default: apps/web/dist next to this code. */
   webDistDir?: string;
   /** The clock (tests). */
@@ -81,6 +87,9 @@ function toTrustProxy(
 ): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
+
+/** API calls in progress before new ones are shed (plugins/DECISIONS.md "Under load"; bench/overload.ts). */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
 
 /** Largest request body the JSON/form API accepts (uploads get their own limits). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -126,6 +135,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     void parseJson(request, text, done);
   });
 
+  await app.register(loadSheddingPlugin, {
+    maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    retryAfterSeconds: 1,
+  });
   await app.register(errorsPlugin);
   await app.register(inputLimitsPlugin);
   await app.register(requestOriginPlugin, {

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'loopback',
       HOST: '0.0.0.0',
       DATABASE_POOL_SIZE: 10,
+      API_MAX_IN_FLIGHT: 64,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.OUTBOX_MIRROR_FILE).toBeUndefined();

@@ -53,6 +53,19 @@ export const ZServerConfig = z.object({
       .max(200, 'must be at most 200')
       .default(10),
   ),
+  /**
+   * API calls in progress beyond which a call is answered 503 with Retry-After instead of queueing
+   * (plugins/load-shedding.ts; /api/health is never refused). 0: no bound. Default 64.
+   */
+  API_MAX_IN_FLIGHT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of calls' })
+      .int('must be a whole number of calls')
+      .min(0, 'must be 0 (no bound) or more')
+      .max(100_000, 'must be at most 100000')
+      .default(64),
+  ),
   DICOM_PORT: port(11112),
   DICOM_AET: z.preprocess(
     emptyAsUndefined,

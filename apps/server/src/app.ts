@@ -71,6 +71,11 @@ export interface BuildAppOptions {
    * Retry-After (plugins/load-shedding.ts); 0: no bound. Default DEFAULT_MAX_IN_FLIGHT.
    */
   maxInFlight?: number;
+  /**
+   * config API_MAX_BUSY_MS: shed calls read after the event loop has been busy this long without
+   * running a timer (plugins/load-shedding.ts); 0: no such check. Default DEFAULT_MAX_BUSY_MS.
+   */
+  maxBusyMs?: number;
   /** Default: apps/web/dist next to this code. */
   webDistDir?: string;
   /** The clock (tests). */
@@ -90,6 +95,8 @@ function toTrustProxy(
 
 /** API calls in progress before new ones are shed (plugins/DECISIONS.md "Under load"; bench/overload.ts). */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
+/** Event-loop busy stretch (ms) after which calls are shed (PGlite's queue; DECISIONS.md). */
+export const DEFAULT_MAX_BUSY_MS = 100;
 
 /** Largest request body the JSON/form API accepts (uploads get their own limits). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -137,6 +144,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   await app.register(loadSheddingPlugin, {
     maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    maxBusyMs: opts.maxBusyMs ?? DEFAULT_MAX_BUSY_MS,
     retryAfterSeconds: 1,
   });
   await app.register(errorsPlugin);

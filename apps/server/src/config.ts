@@ -66,6 +66,20 @@ export const ZServerConfig = z.object({
       .max(100_000, 'must be at most 100000')
       .default(64),
   ),
+  /**
+   * Calls read after the event loop has been busy this many ms without running a timer are answered
+   * 503 with Retry-After (plugins/load-shedding.ts: PGlite's queue, which the count does not see).
+   * 0: no such check. Default 100.
+   */
+  API_MAX_BUSY_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be 0 (off) or more')
+      .max(600_000, 'must be at most 600000')
+      .default(100),
+  ),
   DICOM_PORT: port(11112),
   DICOM_AET: z.preprocess(
     emptyAsUndefined,

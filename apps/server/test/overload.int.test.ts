@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { studyActionFixtures } from './study-actions.fixtures.js';
@@ -72,5 +73,51 @@ describe('a bound on API calls in progress', () => {
     }
     expect(t.app.apiLoad.inFlight()).toBe(0);
     expect((await browser.post('/api/report-status/', {})).statusCode).toBe(200);
+  });
+
+  it('sheds a call that waited behind a long busy stretch of a loaded event loop, not on a quiet one', async () => {
+    // The database in our thread (PGlite) keeps the count near 1: the queue is the unread sockets.
+    const busy = await createTestApp({ maxInFlight: 0, maxBusyMs: 50 });
+    try {
+      // A whole call (a refused sign-in: body, rate limit and account look-up, 401) on the busy app.
+      const call = () =>
+        busy.app.inject({
+          method: 'POST',
+          url: '/api/do-login',
+          headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
+          payload: { email: 'nobody@test.local', password: 'wrong' },
+        });
+      // Holds the thread like a long query would; the call is read after it (inject dispatches later).
+      const spin = (ms: number) => {
+        const end = performance.now() + ms;
+        while (performance.now() < end);
+      };
+
+      // Quiet loop: one long stretch sheds nothing.
+      const quiet = call();
+      spin(120);
+      expect((await quiet).statusCode).toBe(401);
+
+      // A loop busy for most of the last second: the call read after a stretch is shed.
+      await vi.waitFor(
+        async () => {
+          spin(200);
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(busy.app.apiLoad.utilization()).toBeGreaterThan(0.5);
+        },
+        { timeout: 20_000, interval: 0 },
+      );
+      const loaded = call();
+      spin(120);
+      const res = await loaded;
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      // The health check is never shed.
+      const health = busy.app.inject({ method: 'GET', url: '/api/health' });
+      spin(120);
+      expect((await health).statusCode).toBe(200);
+    } finally {
+      await busy.close();
+    }
   });
 });

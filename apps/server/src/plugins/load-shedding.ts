@@ -6,8 +6,8 @@ export const MESSAGE_SERVER_BUSY = 'The server is busy. Please try again in a mo
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The API calls in progress (load-shedding.ts). */
-    apiLoad: { inFlight(): number };
+    /** The API calls in progress, and the event loop's utilization over the last second (load-shedding.ts). */
+    apiLoad: { inFlight(): number; utilization(): number };
   }
 }
 
@@ -45,13 +45,13 @@ export const loadSheddingPlugin = fp(
     const release = (request: FastifyRequest) => {
       if (holding.delete(request)) inFlight -= 1;
     };
-    app.decorate('apiLoad', { inFlight: () => inFlight });
+    let utilization = 0;
+    app.decorate('apiLoad', { inFlight: () => inFlight, utilization: () => utilization });
     if (opts.maxInFlight <= 0 && opts.maxBusyMs <= 0) return;
 
     let lastTick = performance.now();
     let windowStart = lastTick;
     let windowElu: EventLoopUtilization = performance.eventLoopUtilization();
-    let utilization = 0;
     const ticker = setInterval(() => {
       lastTick = performance.now();
       if (lastTick - windowStart < WINDOW_MS) return;

@@ -16,7 +16,14 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { writeCtSeries } from './lib/ct-series.js';
-import { type TBuiltServer, bearerToken, signIn, startBuiltServer, stowFiles } from './lib/radflow-server.js';
+import {
+  BENCH_DEVICE_HEADERS,
+  type TBuiltServer,
+  bearerToken,
+  signIn,
+  startBuiltServer,
+  stowFiles,
+} from './lib/radflow-server.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -59,7 +66,7 @@ async function call(
 ) {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json', ...headers },
+    headers: { cookie, 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS, ...headers },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
@@ -87,7 +94,11 @@ async function postForm(
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const [k, v] of Object.entries(files))
     form.append(k, new Blob([new Uint8Array(v)], { type: 'image/png' }), `${k}.png`);
-  const res = await fetch(`${base}${path}`, { method: 'POST', headers: { cookie }, body: form });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { cookie, ...BENCH_DEVICE_HEADERS },
+    body: form,
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 }
 

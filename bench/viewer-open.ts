@@ -34,6 +34,7 @@ import { type CDPSession, chromium, type Page } from 'playwright-core';
 import { type OrthancPeer, startOrthanc } from '../packages/dicom/src/dimse/peers.js';
 import { writeCtSeries } from './lib/ct-series.js';
 import {
+  BENCH_DEVICE_HEADERS,
   REPO_ROOT,
   type TBuiltServer,
   bearerToken,
@@ -404,7 +405,7 @@ async function studyRowId(
 ): Promise<{ id: number; v: number }> {
   const res = await fetch(`${baseUrl}/api/dicom-web/studies/`, {
     method: 'POST',
-    headers: { cookie, 'content-type': 'application/json' },
+    headers: { cookie, 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
     body: JSON.stringify({ page: 0, size: 50, sortOrder: 'DESC', orderingCriteria: 'id', filters: {} }),
   });
   if (!res.ok) throw new Error(`list: ${res.status} ${await res.text()}`);

@@ -20,6 +20,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE_NAME, tabsForList } from '@radflow/core';
 import { buildApp } from '../apps/server/src/app.js';
@@ -154,7 +155,11 @@ async function send(
   const response = await app.inject({
     method: 'POST',
     url: call.url,
-    headers: { cookie: `${SESSION_COOKIE_NAME}=${call.cookie}`, 'content-type': 'application/json' },
+    headers: {
+      cookie: `${SESSION_COOKIE_NAME}=${call.cookie}`,
+      'content-type': 'application/json',
+      ...BENCH_DEVICE_HEADERS,
+    },
     payload: JSON.stringify(call.body),
   });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

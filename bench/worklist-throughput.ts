@@ -22,6 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE_NAME, tabsForList } from '@radflow/core';
+import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import { openBenchDatabase } from './lib/worklist-bench-db.js';
 import { BENCH_PASSWORD, type TBenchDbKind, type TWorklistSeed } from './lib/worklist-seed.js';
 
@@ -92,7 +93,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: nu
 async function signIn(baseUrl: string, email: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/do-login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
     body: JSON.stringify({ email, password: BENCH_PASSWORD }),
   });
   if (!response.ok) throw new Error(`sign-in of ${email}: ${response.status} ${await response.text()}`);
@@ -270,7 +271,7 @@ async function runOne(kind: TBenchDbKind, studies: number): Promise<TThroughputR
             );
             return {
               ...request,
-              headers: { 'content-type': 'application/json', cookie },
+              headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS, cookie },
               body: JSON.stringify(body),
             };
           },

@@ -13,6 +13,12 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort, stopProcess, waitForPort } from '../../packages/dicom/src/dimse/peers.js';
 
+/**
+ * The device headers of spec-core §7, as the web app sends them: the server refuses a non-GET API
+ * call without them unless it has an Authorization header (apps/server/src/plugins/request-origin.ts).
+ */
+export const BENCH_DEVICE_HEADERS = { 'x-device-id': 'radflow-bench', 'x-device-name': 'Radflow bench' };
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_DIR = join(REPO_ROOT, 'apps/server');
 /** The demo accounts (`SEED_DEMO=true`) share this password. */
@@ -97,7 +103,7 @@ export async function startBuiltServer(options: TBuiltServerOptions): Promise<TB
 export async function signIn(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
   const login = await fetch(`${baseUrl}/api/do-login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-device-id': 'radflow-bench' },
+    headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
     body: JSON.stringify({ email, password }),
   });
   if (!login.ok) throw new Error(`sign-in ${email}: ${login.status} ${await login.text()}`);
@@ -144,6 +150,7 @@ export async function stowFiles(
     const req = httpRequest(url, {
       method: 'POST',
       headers: {
+        ...BENCH_DEVICE_HEADERS,
         ...headers,
         'content-type': `multipart/related; type="application/dicom"; boundary=${boundary}`,
         'content-length': String(contentLength),

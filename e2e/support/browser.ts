@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { randomUUID } from 'node:crypto';
+import { chromium, type APIRequestContext, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's chromium (never a downloaded one); flags proven on this kind of machine (ARCHITECTURE §6). */
@@ -21,6 +22,9 @@ export interface TBrowserSession {
   context: BrowserContext;
   page: Page;
   baseURL: string;
+  /** What the pages' Content-Security-Policy refused so far (Chromium reports each on the console). */
+  cspViolations: string[];
+  /** Closes the browser; fails when the CSP refused anything (the app must run under its own policy). */
   close(): Promise<void>;
 }
 
@@ -36,14 +40,43 @@ export async function openBrowser(): Promise<TBrowserSession> {
     viewport: { width: 1400, height: 900 },
   });
   context.setDefaultTimeout(15_000);
+  withDeviceHeaders(context.request);
+  const cspViolations: string[] = [];
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
     page,
     baseURL,
+    cspViolations,
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+      if (cspViolations.length > 0) {
+        throw new Error(`The Content-Security-Policy refused:\n${cspViolations.join('\n')}`);
+      }
     },
   };
+}
+
+/**
+ * The stories' direct API calls (`page.request`, which shares the profile's cookies) stand for the
+ * web app's own calls, so they carry its device headers (spec-core §7): the server refuses a non-GET
+ * cookie call without them (plugins/request-origin.ts). Added to this request client only, never to
+ * the browser's requests (a context's extraHTTPHeaders would give them to other sites' pages too).
+ */
+function withDeviceHeaders(api: APIRequestContext): void {
+  const device = { 'X-Device-Id': `e2e-api-${randomUUID()}`, 'X-Device-Name': 'Browser story API calls' };
+  for (const method of ['post', 'put', 'patch', 'delete', 'fetch'] as const) {
+    const send = api[method].bind(api) as (
+      url: unknown,
+      options?: { headers?: Record<string, string> },
+    ) => unknown;
+    (api as unknown as Record<string, unknown>)[method] = (
+      url: unknown,
+      options: { headers?: Record<string, string> } = {},
+    ) => send(url, { ...options, headers: { ...device, ...options.headers } });
+  }
 }

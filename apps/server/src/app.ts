@@ -39,7 +39,10 @@ import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
 import { errorsPlugin } from './plugins/errors.js';
+import { inputLimitsPlugin } from './plugins/input-limits.js';
+import { loadSheddingPlugin } from './plugins/load-shedding.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { requestOriginPlugin } from './plugins/request-origin.js';
 import { webPlugin } from './plugins/web.js';
 
 export interface BuildAppOptions {
@@ -60,6 +63,21 @@ export interface BuildAppOptions {
   paymentTestGateway?: boolean;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
   publicUrl?: string;
+  /**
+   * config ALLOWED_ORIGINS: pages of other origins whose calls are ours too (besides PUBLIC_URL and
+   * the address a request came to); plugins/request-origin.ts.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * config API_MAX_IN_FLIGHT: API calls in progress beyond which a call is answered 503 with
+   * Retry-After (plugins/load-shedding.ts); 0: no bound. Default DEFAULT_MAX_IN_FLIGHT.
+   */
+  maxInFlight?: number;
+  /**
+   * config API_MAX_BUSY_MS: shed calls read after the event loop has been busy this long without
+   * running a timer (plugins/load-shedding.ts); 0: no such check. Default DEFAULT_MAX_BUSY_MS.
+   */
+  maxBusyMs?: number;
   /** Default: apps/web/dist next to this code. */
   webDistDir?: string;
   /** The clock (tests). */
@@ -78,6 +96,11 @@ function toTrustProxy(
 ): boolean | string | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
+
+/** API calls in progress before new ones are shed (plugins/DECISIONS.md "Under load"; bench/overload.ts). */
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+/** Event-loop busy stretch (ms) after which calls are shed (PGlite's queue; DECISIONS.md). */
+export const DEFAULT_MAX_BUSY_MS = 100;
 
 /** Largest request body the JSON/form API accepts (uploads get their own limits). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -113,7 +136,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   // An empty JSON body (a bodiless POST from a client that always sends the header) is no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  // The API speaks JSON and (for the sign-in form) form-encoding; other bodies are 415.
+  // The API speaks JSON; the sign-in also takes its form's encoding (registered with its routes
+  // below), upload routes register multipart. Other bodies are 415: a form-encoded, multipart or
+  // text/plain body is what another site's <form> can send (plugins/DECISIONS.md).
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -121,9 +146,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     void parseJson(request, text, done);
   });
 
+  await app.register(loadSheddingPlugin, {
+    maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
+    maxBusyMs: opts.maxBusyMs ?? DEFAULT_MAX_BUSY_MS,
+    retryAfterSeconds: 1,
+  });
   await app.register(errorsPlugin);
+  await app.register(inputLimitsPlugin);
+  await app.register(requestOriginPlugin, {
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}),
+  });
   await app.register(fastifyCookie);
-  await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(authPlugin);
   // Before every route: a viewer account's study content waits for its payment (402).
   await app.register(paymentGatePlugin);
@@ -132,7 +166,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(authRoutes);
+      // The one form-encoded route: the sign-in form (a parser scoped to the sign-in routes).
+      await api.register(async (signIn) => {
+        await signIn.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
+        await signIn.register(authRoutes);
+      });
       await api.register(usersRoutes);
       await api.register(devicesRoutes);
       await api.register(preferencesRoutes);

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'loopback',
       HOST: '0.0.0.0',
       DATABASE_POOL_SIZE: 10,
+      API_MAX_IN_FLIGHT: 64,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.OUTBOX_MIRROR_FILE).toBeUndefined();
@@ -100,6 +101,16 @@ describe('loadConfig', () => {
     ).toMatchObject({ SUPPORT_PHONE: '+91 80 4000-1234', SUPPORT_EMAIL: 'help@radflow.example' });
     expect(() => loadConfig({ SUPPORT_PHONE: 'call us' })).toThrow(/SUPPORT_PHONE: must be a phone number/);
     expect(() => loadConfig({ SUPPORT_EMAIL: 'help' })).toThrow(/SUPPORT_EMAIL: must be an e-mail address/);
+  });
+
+  it('reads the extra allowed origins (none by default) and refuses anything but origins', () => {
+    expect(loadConfig({}).ALLOWED_ORIGINS).toEqual([]);
+    expect(
+      loadConfig({ ALLOWED_ORIGINS: 'https://a.example.org, http://10.0.0.5:8080' }).ALLOWED_ORIGINS,
+    ).toEqual(['https://a.example.org', 'http://10.0.0.5:8080']);
+    expect(() => loadConfig({ ALLOWED_ORIGINS: 'https://a.example.org/path' })).toThrow(
+      /ALLOWED_ORIGINS: must be comma-separated origins/,
+    );
   });
 
   it('refuses a port out of range', () => {

@@ -66,6 +66,33 @@ export const ZServerConfig = z.object({
       .max(200, 'must be at most 200')
       .default(10),
   ),
+  /**
+   * API calls in progress beyond which a call is answered 503 with Retry-After instead of queueing
+   * (plugins/load-shedding.ts; /api/health is never refused). 0: no bound. Default 64.
+   */
+  API_MAX_IN_FLIGHT: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of calls' })
+      .int('must be a whole number of calls')
+      .min(0, 'must be 0 (no bound) or more')
+      .max(100_000, 'must be at most 100000')
+      .default(64),
+  ),
+  /**
+   * Calls read after the event loop has been busy this many ms without running a timer are answered
+   * 503 with Retry-After (plugins/load-shedding.ts: PGlite's queue, which the count does not see).
+   * 0: no such check. Default 100.
+   */
+  API_MAX_BUSY_MS: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of milliseconds' })
+      .int('must be a whole number of milliseconds')
+      .min(0, 'must be 0 (off) or more')
+      .max(600_000, 'must be at most 600000')
+      .default(100),
+  ),
   DICOM_PORT: port(11112),
   DICOM_AET: z.preprocess(
     emptyAsUndefined,
@@ -128,6 +155,26 @@ export const ZServerConfig = z.object({
   /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
   DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
+  /**
+   * Other origins (scheme://host[:port], comma-separated) whose pages may call the API with a
+   * visitor's cookie, besides PUBLIC_URL and the address a request came to (plugins/DECISIONS.md
+   * "Requests from our page"). Default: none.
+   */
+  ALLOWED_ORIGINS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine((list) => list.every((o) => /^https?:\/\/[^/\s?#]+$/.test(o)), {
+        error: 'must be comma-separated origins like https://host:port',
+      }),
+  ),
   SEED_DEMO: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,

@@ -38,6 +38,9 @@ async function main(): Promise<void> {
       ? { emailProvider: new SmtpEmailProvider(handle.db, config.SMTP_URL, config.OUTBOX_MIRROR_FILE) }
       : {}),
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
+    allowedOrigins: config.ALLOWED_ORIGINS,
+    maxInFlight: config.API_MAX_IN_FLIGHT,
+    maxBusyMs: config.API_MAX_BUSY_MS,
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,

@@ -184,7 +184,8 @@ describe('device approval', () => {
       url: '/api/do-login',
       payload: { email: doctor.email, password: doctor.password },
     });
-    expect(res.statusCode).toBe(400);
+    // Every sign-in needs it now (plugins/request-origin.ts: a sign-in without it is another site's form).
+    expect(res.statusCode).toBe(403);
     expect(res.json().additionalInfo).toBe('x-device-id');
   });
 

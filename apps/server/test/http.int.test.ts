@@ -30,7 +30,7 @@ const expectErrorBody = (body: unknown, status: number) =>
 
 describe('bad input never answers 500', () => {
   it('malformed JSON → 400', async () => {
-    const res = await t.app.inject({
+    const res = await new TestClient(t.app).request({
       method: 'POST',
       url: '/api/do-login',
       headers: { 'content-type': 'application/json' },
@@ -41,7 +41,7 @@ describe('bad input never answers 500', () => {
   });
 
   it('an unsupported content type → 415', async () => {
-    const res = await t.app.inject({
+    const res = await new TestClient(t.app).request({
       method: 'POST',
       url: '/api/do-login',
       headers: { 'content-type': 'text/plain' },
@@ -52,7 +52,7 @@ describe('bad input never answers 500', () => {
   });
 
   it('a body over the limit → 413', async () => {
-    const res = await t.app.inject({
+    const res = await new TestClient(t.app).request({
       method: 'POST',
       url: '/api/do-login',
       headers: { 'content-type': 'application/json' },

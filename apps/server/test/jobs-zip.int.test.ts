@@ -376,6 +376,7 @@ describe('who may run the job and get the link (spec-core §5, issue 3 §4)', ()
       method: 'POST',
       url: '/api/batch/run',
       payload: zipJob(reportStatusId),
+      headers: { 'x-device-id': 'anonymous-device', 'x-device-name': 'Test browser' },
     });
     expect(anonymous.statusCode).toBe(401);
   });

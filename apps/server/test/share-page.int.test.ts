@@ -26,7 +26,13 @@ const visit = (url: string, opts: { cookie?: string; method?: 'GET' | 'POST'; bo
     method: opts.method ?? 'GET',
     url,
     remoteAddress: '203.0.113.9',
-    headers: { 'user-agent': 'share-test', ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+    headers: {
+      'user-agent': 'share-test',
+      // The share page's calls carry the device headers, like every call of the web app.
+      'x-device-id': 'share-visitor',
+      'x-device-name': 'Test browser',
+      ...(opts.cookie ? { cookie: opts.cookie } : {}),
+    },
     ...(opts.body ? { payload: opts.body } : {}),
   });
 

@@ -69,6 +69,8 @@ export async function createTestApp(
   };
   const app = await buildApp({
     logger: false,
+    // No shedding on the event loop's busy stretches (a timing signal) unless a test asks for it.
+    maxBusyMs: 0,
     now: () => new Date(clock.now.getTime() + (Date.now() - startedAt)),
     ...opts,
     db: handle.db,

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, MESSAGES, type TErrorBody } from '@radflow/core';
 import { TooManyRequestsError } from '../errors.js';
+import { inputErrorOf } from './input-limits.js';
 
 export interface TErrorReply {
   statusCode: number;
@@ -38,7 +39,11 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
  * Turns any error into the one error body of spec-core §8. Pure: the error handler below and the
  * unit tests use it. Input problems are 4xx, never 500.
  */
-export function toErrorReply(error: unknown, txnId: string): TErrorReply {
+export function toErrorReply(
+  error: unknown,
+  txnId: string,
+  request: { contentType?: string | undefined } = {},
+): TErrorReply {
   if (error instanceof AppError) {
     return {
       statusCode: error.httpStatus,
@@ -61,7 +66,11 @@ export function toErrorReply(error: unknown, txnId: string): TErrorReply {
       return { statusCode: 500, body: body(500, 'Internal server error', null, txnId) };
     }
     const known = fastifyError.code ? CLIENT_ERRORS[fastifyError.code] : undefined;
-    if (known) return { statusCode: known.status, body: body(known.status, known.message, null, txnId) };
+    if (known) {
+      // A refused body names its type (e.g. a form's application/x-www-form-urlencoded on a JSON route).
+      const named = known.status === 415 ? mediaTypeOf(request.contentType) : null;
+      return { statusCode: known.status, body: body(known.status, known.message, named, txnId) };
+    }
     if (fastifyError.validation) {
       return { statusCode: 400, body: body(400, fastifyError.message ?? 'Invalid request', null, txnId) };
     }
@@ -79,11 +88,19 @@ export function toErrorReply(error: unknown, txnId: string): TErrorReply {
   return { statusCode: 500, body: body(500, 'Internal server error', null, txnId) };
 }
 
+/** The media type of a Content-Type header, without its parameters; null when there is none. */
+function mediaTypeOf(contentType: string | undefined): string | null {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  return type ? type.slice(0, 100) : null;
+}
+
 /** One error handler and the JSON 404 for /api paths (issue 2 §2). */
 export const errorsPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-      const answer = toErrorReply(error, request.id);
+      const answer = toErrorReply(inputErrorOf(error, request) ?? error, request.id, {
+        contentType: request.headers['content-type'],
+      });
       if (answer.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else
         request.log.info(

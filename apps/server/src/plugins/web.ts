@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -14,6 +15,43 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </body></html>
 `;
 
+/** The hashes (CSP source form) of the inline scripts of a page: the start-up loader of index.html. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    const [, attributes = '', body = ''] = match;
+    if (/\bsrc\s*=/i.test(attributes) || body === '') continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
+
+/**
+ * The Content-Security-Policy of the app's pages (plugins/DECISIONS.md "Headers"). Scripts: our own
+ * files and the inline start-up script by its hash; 'wasm-unsafe-eval' for the viewer's WebAssembly
+ * codecs (Cornerstone), no eval. Workers from our files or blob:. Styles inline (the UI library
+ * injects style elements at run time). Images: ours, data: and blob: only (report HTML keeps no other
+ * site's image either). Connections: ours, and https: for the zip download through a user's proxy
+ * (spec-core §4). Frames: ours and blob: (printing a PDF); framed only by our own pages.
+ */
+export function pageCsp(scriptHashes: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${[...scriptHashes, "'wasm-unsafe-eval'"].join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self' blob: data: https:",
+    "media-src 'self' blob: data:",
+    "worker-src 'self' blob:",
+    "frame-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
 /**
  * Serves the built single-page app (apps/web/dist) and its history fallback: every GET outside
  * /api that is not a file answers index.html. Unknown /api paths answer the JSON 404.
@@ -22,6 +60,17 @@ export const webPlugin = fp(
   async (app: FastifyInstance, opts: { webDistDir: string }) => {
     const indexFile = path.join(opts.webDistDir, 'index.html');
     const isBuilt = fs.existsSync(indexFile);
+    // Read once: the build does not change under a running server (see `wildcard` below).
+    const csp = pageCsp(isBuilt ? inlineScriptHashes(fs.readFileSync(indexFile, 'utf8')) : []);
+
+    // Every answer, API or file: no sniffing a type we did not send, no framing by another site, and
+    // no path in the Referer to other sites (a share page's address holds its link token). Not
+    // 'no-referrer': with it browsers send `Origin: null` on our own POSTs (request-origin.ts).
+    app.addHook('onSend', async (_request, reply) => {
+      void reply.header('x-content-type-options', 'nosniff');
+      void reply.header('x-frame-options', 'SAMEORIGIN');
+      void reply.header('referrer-policy', 'same-origin');
+    });
     if (isBuilt) {
       await app.register(fastifyStatic, {
         root: opts.webDistDir,
@@ -36,6 +85,7 @@ export const webPlugin = fp(
         // The web build writes .br and .gz beside each file (apps/web/scripts/precompress.mjs).
         preCompressed: true,
         setHeaders(reply, filePath) {
+          if (filePath.endsWith('.html')) void reply.header('content-security-policy', csp);
           // Vite fingerprints everything under assets/; index.html must always be revalidated.
           void reply.header(
             'cache-control',
@@ -47,10 +97,12 @@ export const webPlugin = fp(
       });
     }
 
-    const sendIndex = (reply: FastifyReply) =>
-      isBuilt
+    const sendIndex = (reply: FastifyReply) => {
+      void reply.header('content-security-policy', csp);
+      return isBuilt
         ? reply.header('cache-control', 'no-cache').sendFile('index.html', opts.webDistDir)
         : reply.type('text/html; charset=utf-8').send(NOT_BUILT_PAGE);
+    };
     // The root is a directory to the static handler; it is the app's start page.
     app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
 

@@ -169,7 +169,11 @@ describe('STOW-RS', () => {
       method: 'POST',
       url: '/api/dicomweb/studies',
       payload: stowBody([liver]).payload,
-      headers: { 'content-type': stowBody([]).contentType },
+      headers: {
+        'content-type': stowBody([]).contentType,
+        'x-device-id': 'anonymous-device',
+        'x-device-name': 'Test browser',
+      },
     });
     expect(anon.statusCode).toBe(401);
   });

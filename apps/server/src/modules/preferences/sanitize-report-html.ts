@@ -7,9 +7,12 @@ import sanitizeHtml from 'sanitize-html';
  * do not. What a disallowed tag wraps is kept as text (the words a user typed are not lost).
  */
 
-/** Images: http(s) links, our own uploaded assets, or inline png/jpeg. */
-const IMAGE_SOURCE =
-  /^(https?:\/\/\S+|\/api\/assets\/[A-Za-z0-9]+|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=\s]+)$/i;
+/**
+ * Images: our own uploaded assets or inline png/jpeg. Not another site's: it would be fetched by every
+ * screen, printout and public share page showing the report (a tracking pixel; security issue §2), and
+ * the page's CSP (plugins/web.ts) does not load it anyway.
+ */
+const IMAGE_SOURCE = /^(\/api\/assets\/[A-Za-z0-9]+|data:image\/(png|jpeg);base64,[A-Za-z0-9+/=\s]+)$/i;
 
 const TEXT_ALIGN = [/^(left|right|center|justify|start|end)$/];
 const TEXT_STYLES = {
@@ -60,11 +63,11 @@ const OPTIONS: sanitizeHtml.IOptions = {
     ...Object.fromEntries(HEADINGS.map((h) => [h, { 'text-align': TEXT_ALIGN }])),
   },
   allowedSchemes: ['http', 'https'],
-  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  allowedSchemesByTag: { img: ['data'] },
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   selfClosing: ['img', 'br', 'hr', 'col'],
-  // An image whose source is not one of ours, a web link or inline png/jpeg is dropped whole.
+  // An image whose source is not one of ours or inline png/jpeg is dropped whole.
   exclusiveFilter: (frame) => frame.tag === 'img' && !IMAGE_SOURCE.test(frame.attribs.src ?? ''),
 };
 

@@ -1,0 +1,188 @@
+/**
+ * Overload (security issue §4): the built server on the PGlite bench database of
+ * bench/lib/worklist-seed.ts (seeded on first use and reused), 200 connections for 20 s on the
+ * study list call (autocannon, 10 s client time-out), while one client asks GET /api/health in turn
+ * (each answer timed, the next asked when it came). Once per bound (API_MAX_IN_FLIGHT; 0 = no
+ * bound), on this build or on another (--server-bundle, e.g. a build of main for the "before").
+ * Prints a Markdown table; figures for the notes, never assertions.
+ *
+ * Usage: npm run build -w @radflow/server && npx tsx bench/overload.ts [--bounds 0,64]
+ *        [--studies 50000] [--duration 20] [--connections 200] [--server-bundle path/main.js] [--json]
+ * --server-bundle must sit one level below apps/server (like dist/) so its migrations resolve.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { SESSION_COOKIE_NAME } from '@radflow/core';
+import { freePort } from '../packages/dicom/src/dimse/peers.js';
+import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
+import { openBenchDatabase } from './lib/worklist-bench-db.js';
+import { BENCH_PASSWORD } from './lib/worklist-seed.js';
+
+const args = process.argv.slice(2);
+const value = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const bounds = (value('--bounds') ?? '0,64').split(',').map(Number);
+const studies = Number(value('--studies') ?? 50_000);
+const duration = Number(value('--duration') ?? 20);
+const connections = Number(value('--connections') ?? 200);
+const asJson = args.includes('--json');
+const repoRoot = resolve(import.meta.dirname, '..');
+const bundle = resolve(value('--server-bundle') ?? join(repoRoot, 'apps/server/dist/main.js'));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const CLIENT_TIMEOUT_S = 10;
+const LIST_PATH = '/api/dicom-web/studies/';
+
+async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
+    if (
+      await fetch(`${baseUrl}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('server did not answer /api/health');
+}
+
+/** Asks /api/health one after another until stopped; each answer's time in ms (a failure counts as its time). */
+function healthProbe(baseUrl: string) {
+  const times: number[] = [];
+  let failures = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const ok = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(60_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
+      times.push(performance.now() - started);
+      if (!ok) failures += 1;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    const sorted = [...times].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    return { checks: times.length, failures, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+  };
+}
+
+async function runBound(location: string, adminEmail: string, bound: number) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [bundle], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DICOM_ENABLED: 'false',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'error',
+      DATA_DIR: location,
+      DATABASE_URL: '',
+      API_MAX_IN_FLIGHT: String(bound),
+      // 0 = no bound at all (the count and the event-loop check); else the default check.
+      ...(bound === 0 ? { API_MAX_BUSY_MS: '0' } : {}),
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitForHealth(baseUrl, child);
+    const login = await fetch(`${baseUrl}/api/do-login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
+      body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0] as string)
+      .find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
+    if (!cookie) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
+    const stopProbe = healthProbe(baseUrl);
+    const result = await autocannon({
+      url: `${baseUrl}${LIST_PATH}`,
+      connections,
+      duration,
+      timeout: CLIENT_TIMEOUT_S,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, ...BENCH_DEVICE_HEADERS },
+      body: JSON.stringify({ page: 0, size: 20, sortOrder: 'DESC', orderingCriteria: 'id', filters: {} }),
+    });
+    const health = await stopProbe();
+    const codes = (result as unknown as { statusCodeStats?: Record<string, { count: number }> })
+      .statusCodeStats;
+    const count = (code: string) => codes?.[code]?.count ?? 0;
+    // Let the server finish what autocannon hung up on before it is stopped.
+    await new Promise((r) => setTimeout(r, Math.min(10_000, result.latency.max)));
+    return {
+      bound,
+      answered: result.requests.total,
+      ok: count('200'),
+      busy: count('503'),
+      other: result.non2xx - count('503'),
+      timeouts: result.timeouts,
+      errors: result.errors,
+      okPerSecond: count('200') / duration,
+      latencyP50: result.latency.p50,
+      latencyP99: result.latency.p99,
+      latencyMax: result.latency.max,
+      health,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      const timer = setTimeout(() => (child.kill('SIGKILL'), done()), 20_000);
+      child.once('exit', () => (clearTimeout(timer), done()));
+    });
+  }
+}
+
+async function main() {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: npm run build -w @radflow/server`);
+  const bench = await openBenchDatabase({ kind: 'pglite', studies, log });
+  const admin = bench.seed.groups[0]?.admin.email;
+  const location = bench.location;
+  // The server opens the database itself (PGlite allows one process per data directory).
+  await bench.close();
+  if (!admin) throw new Error('seed has no admin');
+  const rows = [];
+  for (const bound of bounds) {
+    log(`bound ${bound}: ${connections} connections × ${duration} s …`);
+    rows.push(await runBound(location, admin, bound));
+  }
+  if (asJson) {
+    process.stdout.write(`${JSON.stringify({ bundle, studies, connections, duration, rows }, null, 2)}\n`);
+    return;
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(
+    `${connections} connections × ${duration} s on POST ${LIST_PATH} (client time-out ${CLIENT_TIMEOUT_S} s), PGlite ${studies.toLocaleString('en')} studies, ${bundle}; ${availableParallelism()} CPUs, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}`,
+  );
+  out(
+    '| API_MAX_IN_FLIGHT | answers | 200 | 503 | other | time-outs | 200/s | latency p50 / p99 / max ms | health checks | health p50 / p99 / max ms |',
+  );
+  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    out(
+      `| ${r.bound || 'none'} | ${r.answered} | ${r.ok} | ${r.busy} | ${r.other} | ${r.timeouts} | ${r.okPerSecond.toFixed(0)} | ${r.latencyP50} / ${r.latencyP99} / ${r.latencyMax} | ${r.health.checks} (${r.health.failures} failed) | ${r.health.p50.toFixed(0)} / ${r.health.p99.toFixed(0)} / ${r.health.max.toFixed(0)} |`,
+    );
+  }
+}
+
+await main();

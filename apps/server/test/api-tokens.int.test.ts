@@ -75,7 +75,14 @@ describe('API tokens (issue: tokens are for DICOM clients)', () => {
         const security = (operations[method] as { security?: unknown[] }).security ?? [];
         expect(JSON.stringify(security), `${method} ${path}`).not.toContain('apiToken');
         const verb = method.toUpperCase() as 'GET';
-        const anonymous = await t.app.inject({ method: verb, url, remoteAddress: '10.200.0.1' });
+        // With the device headers, so that a non-GET call reaches authentication (request-origin.ts
+        // refuses it with 403 before that otherwise).
+        const anonymous = await t.app.inject({
+          method: verb,
+          url,
+          headers: { 'x-device-id': 'probe', 'x-device-name': 'probe' },
+          remoteAddress: '10.200.0.1',
+        });
         if (anonymous.statusCode !== 401) continue;
         const withToken = await t.app.inject({
           method: verb,

@@ -4,6 +4,8 @@ import type { InjectOptions } from 'fastify';
 import { studyActionFixtures } from './study-actions.fixtures.js';
 import { type TestApp, TestClient, createTestApp, createTestUser, uniqueMobile } from './test-app.js';
 import { shareBuilders } from './share.fixtures.js';
+import { LIVER, readFixture } from './archive/fixtures.js';
+import { stowBody } from './archive/helpers.js';
 
 /**
  * Cross-origin requests (security issue §1, plugins/DECISIONS.md "Requests from our page"): a page of
@@ -111,16 +113,18 @@ describe('cookie-authenticated calls must carry the device headers', () => {
     expect((await fixtures.readRow(row.id)).urgent).toBe(false);
   });
 
-  it('keeps a bearer-token client (no cookie, no device headers) working', async () => {
-    const { row, browser } = await centerWithStudy();
+  it('keeps a bearer-token client (no cookie, no device headers) working: its STOW-RS stores', async () => {
+    // API tokens answer the DICOMweb routes only (modules/auth/DECISIONS.md): a DICOM client's POST.
+    const { browser } = await centerWithStudy();
     const token = (await browser.get('/api/user/token')).json<{ token: string }>().token;
+    const { payload, contentType } = stowBody([readFixture(LIVER[0]!)]);
     const res = await t.app.inject({
       method: 'POST',
-      url: urgent(row.id),
-      headers: { authorization: `Bearer ${token}` },
+      url: '/api/dicomweb/studies',
+      headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+      payload,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect((await fixtures.readRow(row.id)).urgent).toBe(true);
   });
 });
 

@@ -36,6 +36,7 @@ describe('AppError (spec-core §8, issue 2 §2)', () => {
     ['ALREADY_PRESENT', 409, 4002],
     ['INTERNAL', 500, 500],
     ['UPSTREAM_FAILED', 502, 502],
+    ['PAYMENT_REQUIRED', 402, 402],
   ])('%s → HTTP %i, errorStatusCode %i', (kind, httpStatus, errorStatusCode) => {
     const error = new AppError(kind, 'message');
     expect(error.httpStatus).toBe(httpStatus);
@@ -43,7 +44,7 @@ describe('AppError (spec-core §8, issue 2 §2)', () => {
   });
 
   it('covers every kind in the table above', () => {
-    expect(Object.keys(APP_ERROR_KINDS)).toHaveLength(12);
+    expect(Object.keys(APP_ERROR_KINDS)).toHaveLength(13);
   });
 
   it('names the spec internal codes', () => {

@@ -95,9 +95,10 @@ describe('browser upload: zip limits', () => {
 
     const beyond = { ...deflatedEntry('huge.dcm', dicom), declaredSize: 0xfffffff0 };
     const refused = await upload(world.center.client, [{ name: 'huge.zip', bytes: handZip([beyond]) }]);
-    expect(refused.statusCode, refused.body).toBe(200);
-    expect(refused.json()).toMatchObject({ stored: 0, failed: 1 });
-    expect(refused.json().files[0].reason).toMatch(/larger than \d+ bytes/);
+    // A request that stored nothing is a 400 naming the file and why (browser-upload.ts).
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().additionalInfo).toBe('file');
+    expect(refused.json().errorDescription).toMatch(/^huge\.zip\/huge\.dcm .*larger than \d+ bytes/);
     expect(await uploadTempFiles(t)).toEqual([]);
   });
 
@@ -107,9 +108,9 @@ describe('browser upload: zip limits', () => {
     const padded = Buffer.concat([Buffer.from(dicom), Buffer.alloc(8 * MiB)]);
     const entry = { ...deflatedEntry('liar.dcm', padded), declaredSize: dicom.length };
     const res = await upload(world.center.client, [{ name: 'lies.zip', bytes: handZip([entry]) }]);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ stored: 0, failed: 1 });
-    expect(res.json().files[0].reason).toMatch(/bytes/);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().additionalInfo).toBe('file');
+    expect(res.json().errorDescription).toMatch(/^lies\.zip\/liar\.dcm .*bytes/);
     expect(await uploadTempFiles(t)).toEqual([]);
   });
 

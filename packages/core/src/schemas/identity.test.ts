@@ -66,21 +66,21 @@ describe('ZOtpCode', () => {
   });
 });
 
-describe('ZUpdatePasswordRequest (minimum length 5)', () => {
-  it('accepts a new password of 5 characters', () => {
+describe('ZUpdatePasswordRequest (minimum length 8, NIST 800-63B)', () => {
+  it('accepts a new password of 8 characters', () => {
     expect(
-      ZUpdatePasswordRequest.safeParse({ currentPassword: 'demo12345', newPassword: 'abcde' }).success,
+      ZUpdatePasswordRequest.safeParse({ currentPassword: 'demo12345', newPassword: 'abcdefgh' }).success,
     ).toBe(true);
   });
 
-  it('refuses a new password of 4 characters, naming newPassword', () => {
-    const result = ZUpdatePasswordRequest.safeParse({ currentPassword: 'demo12345', newPassword: 'abcd' });
+  it('refuses a new password of 7 characters, naming newPassword', () => {
+    const result = ZUpdatePasswordRequest.safeParse({ currentPassword: 'demo12345', newPassword: 'abcdefg' });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path)).toEqual([['newPassword']]);
   });
 
   it('requires the current password', () => {
-    const result = ZUpdatePasswordRequest.safeParse({ currentPassword: '', newPassword: 'abcdef' });
+    const result = ZUpdatePasswordRequest.safeParse({ currentPassword: '', newPassword: 'abcdefgh' });
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.path)).toEqual([['currentPassword']]);
   });

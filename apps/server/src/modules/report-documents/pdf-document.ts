@@ -99,9 +99,13 @@ function pdfMake(): TPdfMake {
 /**
  * The document's title as the PDF's Info dictionary can carry it: pdfkit writes UTF-16, in which a
  * lone surrogate (a name cut mid-character) makes the whole title unreadable; it becomes U+FFFD.
+ * Control characters are left out: an all-ASCII title is written in PDFDocEncoding, where 0x18–0x1F
+ * are accents (a name with U+0018 read back as '˘'), and no name needs one.
  */
 export function pdfMetadataText(text: string): string {
-  return text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 }
 
 const CM_TO_PT = 72 / 2.54;

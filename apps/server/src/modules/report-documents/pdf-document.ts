@@ -103,9 +103,12 @@ function pdfMake(): TPdfMake {
  * are accents (a name with U+0018 read back as '˘'), and no name needs one.
  */
 export function pdfMetadataText(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- the control characters are what it removes
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+  );
 }
 
 const CM_TO_PT = 72 / 2.54;

@@ -48,12 +48,13 @@ describe('POST /api/user/customer/is-new reveals no staff number and cannot be s
     expect((await isNew(new TestClient(t.app), mobile)).statusCode).toBe(429);
   });
 
-  it('40 look-ups fired at once from one address get at most the limit answered', async () => {
+  it('40 look-ups fired at once from one address get exactly the limit answered', async () => {
     const scanner = new TestClient(t.app);
     const answers = await Promise.all(Array.from({ length: 40 }, () => isNew(scanner, uniqueMobile())));
     const answered = answers.filter((r) => r.statusCode === 200).length;
-    expect(answered).toBeGreaterThan(0);
-    expect(answered).toBeLessThanOrEqual(CUSTOMER_LOOKUP_MAX_PER_ADDRESS);
+    // Neither more (all slipping under the count) nor fewer (on PostgreSQL, parallel look-ups that
+    // wrote first and counted after all saw each other and were all refused).
+    expect(answered).toBe(CUSTOMER_LOOKUP_MAX_PER_ADDRESS);
     expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, isNotNull, max, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, isNotNull, max, or, sql, type SQL } from 'drizzle-orm';
 import {
   CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
   CUSTOMER_LOOKUP_MAX_PER_NUMBER,
@@ -111,13 +111,20 @@ export function tooManyAttempts(waitSeconds: number): TooManyRequestsError {
   );
 }
 
+/** pg_advisory_xact_lock classes of the customer look-up limit (its two keys never meet). */
+const LOOKUP_LOCK_BY_ADDRESS = 71_001;
+const LOOKUP_LOCK_BY_NUMBER = 71_002;
+
 /**
  * The limit on POST /api/user/customer/is-new (a scanner answered 40 look-ups in 0.1 s): at most
  * CUSTOMER_LOOKUP_MAX_PER_ADDRESS answered look-ups per client address and
  * CUSTOMER_LOOKUP_MAX_PER_NUMBER per mobile number in the window, counted from CUSTOMER_LOOKUP lines
- * of login_events (across processes). The line is written first and counted with the others, so
- * parallel requests cannot all slip under the limit; a refused look-up takes its line back, so
- * hammering does not push the window forward. Returns the seconds to wait, or 0 (the look-up counts).
+ * of login_events (across processes). Count and insert are one step under transaction-level advisory
+ * locks on the address and on the number (always in that order, so two look-ups never wait on each
+ * other crosswise): parallel requests can neither all slip under the limit nor, as a
+ * write-first-then-count scheme did on PostgreSQL, all see each other and all be refused. A refused
+ * look-up writes nothing, so hammering does not push the window forward. Returns the seconds to
+ * wait, or 0 (the look-up is counted).
  */
 export async function customerLookupRetryAfterSeconds(
   db: DbOrTx,
@@ -129,42 +136,53 @@ export async function customerLookupRetryAfterSeconds(
     now: Date;
   },
 ): Promise<number> {
-  const [own] = await db
-    .insert(loginEvents)
-    .values({
-      eventType: 'CUSTOMER_LOOKUP',
-      email: input.mobile,
-      clientAddress: input.clientAddress,
-      deviceId: input.deviceId,
-      deviceName: input.deviceName,
-      createdAt: input.now,
-    })
-    .returning({ id: loginEvents.id });
-  const since = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
-  const waits = await Promise.all([
-    lookupWait(
-      db,
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(${LOOKUP_LOCK_BY_ADDRESS}::int, hashtext(${input.clientAddress}))`,
+    );
+    await tx.execute(
+      sql`SELECT pg_advisory_xact_lock(${LOOKUP_LOCK_BY_NUMBER}::int, hashtext(${input.mobile}))`,
+    );
+    const since = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
+    const byAddress = await lookupWait(
+      tx,
       eq(loginEvents.clientAddress, input.clientAddress),
       since,
       CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
-    ),
-    lookupWait(db, eq(loginEvents.email, input.mobile), since, CUSTOMER_LOOKUP_MAX_PER_NUMBER),
-  ]);
-  const wait = Math.max(
-    ...waits.map((at) => (at ? Math.max(1, Math.ceil((at.getTime() - input.now.getTime()) / 1000)) : 0)),
-  );
-  if (wait > 0 && own) await db.delete(loginEvents).where(eq(loginEvents.id, own.id));
-  return wait;
+    );
+    const byNumber = await lookupWait(
+      tx,
+      eq(loginEvents.email, input.mobile),
+      since,
+      CUSTOMER_LOOKUP_MAX_PER_NUMBER,
+    );
+    const wait = Math.max(
+      ...[byAddress, byNumber].map((at) =>
+        at ? Math.max(1, Math.ceil((at.getTime() - input.now.getTime()) / 1000)) : 0,
+      ),
+    );
+    if (wait === 0) {
+      await tx.insert(loginEvents).values({
+        eventType: 'CUSTOMER_LOOKUP',
+        email: input.mobile,
+        clientAddress: input.clientAddress,
+        deviceId: input.deviceId,
+        deviceName: input.deviceName,
+        createdAt: input.now,
+      });
+    }
+    return wait;
+  });
 }
 
-/** With more than `limit` look-ups in scope (this one included), when the oldest that holds this one back leaves the window. */
+/** With `limit` look-ups in scope already, when the oldest of the latest `limit` leaves the window. */
 async function lookupWait(db: DbOrTx, scope: SQL, since: Date, limit: number): Promise<Date | null> {
   const recent = await db
     .select({ at: loginEvents.createdAt })
     .from(loginEvents)
     .where(and(scope, eq(loginEvents.eventType, 'CUSTOMER_LOOKUP'), gt(loginEvents.createdAt, since)))
     .orderBy(desc(loginEvents.createdAt), desc(loginEvents.id))
-    .limit(limit + 1);
-  const blocking = recent[limit];
+    .limit(limit);
+  const blocking = recent[limit - 1];
   return blocking ? new Date(blocking.at.getTime() + LOGIN_RATE_WINDOW_SECONDS * 1000) : null;
 }

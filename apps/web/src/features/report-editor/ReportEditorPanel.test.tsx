@@ -72,11 +72,16 @@ describe('ReportEditorPanel: opening (lock)', SCREEN, () => {
   it('shows a referring doctor the report read-only, without locking', async () => {
     const api = fakeApi({
       ...base(buildUser(['ROLE_REFERRING_DOCTOR'])),
-      [`GET /api/report/${ROW_ID}`]: reportsBody([buildReport([buildVersion({ kind: 'SIGN_OFF' })])]),
+      // As the server answers a reader (core reportsForReader): the signed report without versions.
+      [`GET /api/report/${ROW_ID}`]: reportsBody([
+        buildReport([], { content: '<p>Lungs are clear.</p>', signedOffBy: 'doc@demo.local' }),
+      ]),
     });
     renderEditor();
     expect(await screen.findByText(REPORTING_MESSAGES.readOnly)).toBeTruthy();
-    expect((await editorOf()).isEditable).toBe(false);
+    const editor = await editorOf();
+    expect(editor.isEditable).toBe(false);
+    await waitFor(() => expect(editor.getHTML()).toBe('<p>Lungs are clear.</p>'));
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     expect(api.calls('POST', `/api/report/lock/${ROW_ID}`)).toHaveLength(0);
     expect(api.calls('GET', `/api/report/draft/${ROW_ID}`)).toHaveLength(0);

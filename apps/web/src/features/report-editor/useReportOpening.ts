@@ -46,6 +46,16 @@ const textOfSaved = (saved: TSavedCopy | null, fallbackName: string): TOpeningTe
   baseVersion: saved?.version ?? null,
 });
 
+/**
+ * What a reader opens: the report as the server answered it. Readers other than the writers get it
+ * without its versions (core reportsForReader), so its text cannot come from the last version.
+ */
+const textOfReport = (main: TReport | null, fallbackName: string): TOpeningText => ({
+  name: main?.name ?? fallbackName,
+  content: main?.content ?? '',
+  baseVersion: main?.versions[main.versions.length - 1]?.version ?? null,
+});
+
 const textOfDraft = (draft: TDraftCopy, saved: TSavedCopy | null, fallbackName: string): TOpeningText => ({
   name: draft.name || saved?.name || fallbackName,
   content: draft.content,
@@ -79,7 +89,7 @@ export function useReportOpening(input: {
     started.current = true;
     const { id, actor, me } = input;
     const readOnly = (reason: string | null) =>
-      setState({ phase: 'ready', text: textOfSaved(saved, fallbackName), readOnlyReason: reason });
+      setState({ phase: 'ready', text: textOfReport(input.main, fallbackName), readOnlyReason: reason });
     if (actor === null) {
       readOnly(isReportReadOnly(input.roles) ? REPORTING_MESSAGES.readOnly : null);
       return;

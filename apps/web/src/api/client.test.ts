@@ -80,6 +80,36 @@ describe('apiRequest', () => {
     expect(request?.credentials).toBe('same-origin');
   });
 
+  it('asks again, after its Retry-After, a call the busy server shed (503), then shows the answer', async () => {
+    let calls = 0;
+    const api = fakeApi({
+      'POST /api/report/save/7': () =>
+        ++calls < 3
+          ? { status: 503, body: errorBody(503, 'The server is busy.'), headers: { 'Retry-After': '0' } }
+          : { body: { saved: true } },
+    });
+    await expect(apiRequest('/api/report/save/7', { json: { content: 'x' } })).resolves.toEqual({
+      saved: true,
+    });
+    expect(api.calls('POST', '/api/report/save/7')).toHaveLength(3);
+    expect(failures).toEqual([]);
+  });
+
+  it('shows a 503 without Retry-After at once, and one that stays busy after the retries', async () => {
+    const plain = fakeApi({ 'GET /api/user/mapping': { status: 503, body: errorBody(503, 'Down') } });
+    await expect(apiRequest('/api/user/mapping')).rejects.toBeInstanceOf(ApiError);
+    expect(plain.calls('GET', '/api/user/mapping')).toHaveLength(1);
+    const busy = fakeApi({
+      'GET /api/user/mapping': {
+        status: 503,
+        body: errorBody(503, 'The server is busy.'),
+        headers: { 'Retry-After': '0' },
+      },
+    });
+    await expect(apiRequest('/api/user/mapping')).rejects.toBeInstanceOf(ApiError);
+    expect(busy.calls('GET', '/api/user/mapping')).toHaveLength(4);
+  });
+
   it('posts a form url-encoded', async () => {
     const api = fakeApi({ 'POST /api/do-login': { body: {} } });
     await apiRequest('/api/do-login', { method: 'POST', form: { email: 'a@b.c', password: 'p&q' } });

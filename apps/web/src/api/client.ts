@@ -97,6 +97,15 @@ export interface TRequestOptions<T> {
 
 export { deviceHeaders } from './device';
 
+/** How often a call the server shed as busy is asked again before its 503 is shown. */
+const BUSY_RETRIES = 3;
+const isShed = (response: Response) => response.status === 503 && response.headers.has('Retry-After');
+/** The server's Retry-After in ms, at most 5 s (a number of seconds; anything else: 1 s). */
+const busyWaitMs = (response: Response) => {
+  const seconds = Number(response.headers.get('Retry-After'));
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 5) * 1000 : 1000;
+};
+
 export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
   const headers = new Headers(deviceHeaders());
   let body: BodyInit | undefined;
@@ -113,15 +122,15 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
   try {
     // A GET the page's early requests already made (lib/early-responses.ts) is answered from there.
     const early = method === 'GET' ? await earlyAnswer(path) : undefined;
-    response =
-      early ??
-      (await fetch(path, {
-        method,
-        headers,
-        body,
-        credentials: 'same-origin',
-        signal: options.signal,
-      }));
+    const send = () =>
+      fetch(path, { method, headers, body, credentials: 'same-origin', signal: options.signal });
+    response = early ?? (await send());
+    // A busy server sheds a call before doing anything of it (503 + Retry-After, the server's
+    // load-shedding.ts), so asking again is safe for any method: a save is not lost to a busy second.
+    for (let retry = 0; retry < BUSY_RETRIES && isShed(response); retry++) {
+      await new Promise((resolve) => setTimeout(resolve, busyWaitMs(response)));
+      response = await send();
+    }
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw failedRequest(0, null, options.quiet);

@@ -11,7 +11,7 @@ export interface TRecordedRequest {
   form(): Record<string, string>;
 }
 
-export type TFakeReply = { status?: number; body?: unknown; text?: string };
+export type TFakeReply = { status?: number; body?: unknown; text?: string; headers?: Record<string, string> };
 type THandler = (request: TRecordedRequest) => TFakeReply | Promise<TFakeReply>;
 
 /**
@@ -49,7 +49,10 @@ export function fakeApi(handlers: Record<string, THandler | TFakeReply>) {
     const text = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
     return new Response(text, {
       status: reply.status ?? 200,
-      headers: { 'Content-Type': reply.text !== undefined ? 'text/plain' : 'application/json' },
+      headers: {
+        'Content-Type': reply.text !== undefined ? 'text/plain' : 'application/json',
+        ...reply.headers,
+      },
     });
   });
   vi.stubGlobal('fetch', fetchStub);

@@ -11,11 +11,15 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { canUseApiToken, isViewerSession } from '@radflow/core';
-import { useState } from 'react';
-import { ApiTokensDialog } from '../../features/auth/ApiTokensDialog';
-import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
+import { Suspense, lazy, useState } from 'react';
 import { useSignedInSession } from '../../features/auth/session';
+import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
 import { hardRefresh, useSignOut } from '../../features/auth/useAuthActions';
+
+/** Opened from the menu only: kept out of the list page's bundle (bench/web-bundle.ts budget). */
+const ApiTokensDialog = lazy(() =>
+  import('../../features/auth/ApiTokensDialog').then((m) => ({ default: m.ApiTokensDialog })),
+);
 
 /**
  * The account menu of spec-core §2 Shell: identifier, email, Hard Refresh, Update Password, Logout.
@@ -114,7 +118,11 @@ export function AccountMenu() {
         onClose={() => setPasswordOpen(false)}
         owner={{ email: user.email, identifier: user.identifier }}
       />
-      <ApiTokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
+      {tokensOpen && (
+        <Suspense fallback={null}>
+          <ApiTokensDialog open onClose={() => setTokensOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

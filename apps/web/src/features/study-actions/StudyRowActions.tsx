@@ -1,3 +1,4 @@
+import type { SvgIconComponent } from '@mui/icons-material';
 import AddPhotoAlternateIcon from '@mui/icons-material/AddPhotoAlternateOutlined';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CallSplitIcon from '@mui/icons-material/CallSplit';
@@ -95,6 +96,15 @@ const isDialogAction = (key: TRowActionKey): key is TDialogKey => key in DIALOGS
 
 const labelOf = (key: TRowActionKey, row: TStudyListRow) =>
   key === 'urgent' ? urgentLabel(row) : ROW_ACTION_LABELS[key];
+
+/** A warning mark on the row (reworked, new images after sign-off, re-signed after print). */
+function RowFlag({ Icon, title }: { Icon: SvgIconComponent; title: string }) {
+  return (
+    <Tooltip title={title}>
+      <Icon titleAccess={title} color="warning" fontSize="small" sx={{ mx: 0.5 }} />
+    </Tooltip>
+  );
+}
 
 /**
  * The action buttons of one study row (spec-core §2 dialogs, §4 Actions offered): the list's most
@@ -204,36 +214,11 @@ export function StudyRowActions({
 
   return (
     <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center', whiteSpace: 'nowrap' }}>
-      {row.reworked && (
-        <Tooltip title={WORKLIST_MESSAGES.reworked}>
-          <ReportProblemIcon
-            titleAccess={WORKLIST_MESSAGES.reworked}
-            color="warning"
-            fontSize="small"
-            sx={{ mx: 0.5 }}
-          />
-        </Tooltip>
-      )}
+      {row.reworked && <RowFlag Icon={ReportProblemIcon} title={WORKLIST_MESSAGES.reworked} />}
       {row.newImagesAfterSignOffAt && (
-        <Tooltip title={WORKLIST_MESSAGES.newImagesAfterSignOff}>
-          <AddPhotoAlternateIcon
-            titleAccess={WORKLIST_MESSAGES.newImagesAfterSignOff}
-            color="warning"
-            fontSize="small"
-            sx={{ mx: 0.5 }}
-          />
-        </Tooltip>
+        <RowFlag Icon={AddPhotoAlternateIcon} title={WORKLIST_MESSAGES.newImagesAfterSignOff} />
       )}
-      {row.signedOffAfterPrint && (
-        <Tooltip title={WORKLIST_MESSAGES.reSignedOff}>
-          <PrintIcon
-            titleAccess={WORKLIST_MESSAGES.reSignedOff}
-            color="warning"
-            fontSize="small"
-            sx={{ mx: 0.5 }}
-          />
-        </Tooltip>
-      )}
+      {row.signedOffAfterPrint && <RowFlag Icon={PrintIcon} title={WORKLIST_MESSAGES.reSignedOff} />}
       {inline.map(button)}
       {menu.length > 0 && (
         <>

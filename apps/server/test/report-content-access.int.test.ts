@@ -214,6 +214,23 @@ describe.each(READ_ONLY)('%s reads only what leaves the center', (role) => {
   });
 });
 
+/** The study's working papers (timeline, history attachments, audio notes) all answer the caller. */
+async function expectReadsReportWork(browser: TestClient) {
+  const history = (await calls.history(browser, reported)).json<TStudyHistory>();
+  expect(history.timeline.length).toBeGreaterThan(0);
+  expect(history.historyAttachment.map((a: TStudyAttachment) => a.path)).toEqual([reported.historyPath]);
+  for (const call of [
+    'timeline',
+    'historyDownload',
+    'reportAttachmentDownload',
+    'audioList',
+    'audioFile',
+  ] as const) {
+    const res = await calls[call](browser, reported);
+    expect(res.statusCode, `${call}: ${res.body}`).toBe(200);
+  }
+}
+
 describe.each(STAFF)('%s works on the study but reads only the signed-off report', (role) => {
   it('no preliminary text and no versions; the timeline, every attachment and the audio notes', async () => {
     const { browser } = users[role];
@@ -231,19 +248,7 @@ describe.each(STAFF)('%s works on the study but reads only the signed-off report
       [`<p>${SIGNED}</p>`, []],
       [`<p>${ADDENDUM}</p>`, []],
     ]);
-    const history = (await calls.history(browser, reported)).json<TStudyHistory>();
-    expect(history.timeline.length).toBeGreaterThan(0);
-    expect(history.historyAttachment.map((a: TStudyAttachment) => a.path)).toEqual([reported.historyPath]);
-    for (const call of [
-      'timeline',
-      'historyDownload',
-      'reportAttachmentDownload',
-      'audioList',
-      'audioFile',
-    ] as const) {
-      const res = await calls[call](browser, reported);
-      expect(res.statusCode, `${call}: ${res.body}`).toBe(200);
-    }
+    await expectReadsReportWork(browser);
   });
 });
 
@@ -261,18 +266,6 @@ describe.each(WRITERS)('%s writes the report and reads it all', (role) => {
     ]);
     const detail = (await calls.detail(browser, reported)).json<TStudyDetail>();
     expect(detail.reports.map((r) => r.content)).toEqual([`<p>${PRELIMINARY}</p>`]);
-    const history = (await calls.history(browser, reported)).json<TStudyHistory>();
-    expect(history.timeline.length).toBeGreaterThan(0);
-    expect(history.historyAttachment.map((a: TStudyAttachment) => a.path)).toEqual([reported.historyPath]);
-    for (const call of [
-      'timeline',
-      'historyDownload',
-      'reportAttachmentDownload',
-      'audioList',
-      'audioFile',
-    ] as const) {
-      const res = await calls[call](browser, reported);
-      expect(res.statusCode, `${call}: ${res.body}`).toBe(200);
-    }
+    await expectReadsReportWork(browser);
   });
 });

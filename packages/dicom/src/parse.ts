@@ -302,9 +302,11 @@ function walkDataset(
     if (group === 0xfffc && elementNumber === 0xfffc) break; // Data Set Trailing Padding
     const isPixel = PIXEL_TAGS.has(key);
     const untilTag = isPixel ? key : undefined;
-    const element = syntax.isExplicitVr
-      ? dicomParser.readDicomElementExplicit(stream, warnings, untilTag)
-      : dicomParser.readDicomElementImplicit(stream, untilTag, vrCallback);
+    const element = isBigEndianUndefinedUn(bytes, stream.position, syntax)
+      ? readUndefinedLengthUn(bytes, stream, key)
+      : syntax.isExplicitVr
+        ? dicomParser.readDicomElementExplicit(stream, warnings, untilTag)
+        : dicomParser.readDicomElementImplicit(stream, untilTag, vrCallback);
     elements[element.tag] = element;
     if (isPixel) {
       pixelElement = element;
@@ -324,6 +326,38 @@ function walkDataset(
     );
   }
   return { dataSet, pixelElement };
+}
+
+/**
+ * A UN element of undefined length in a big endian data set. PS3.5 §6.2.2 (CP-246): its value is
+ * a sequence encoded in implicit VR little endian whatever the transfer syntax; dicom-parser reads
+ * it with the data set's (big endian) parser and fails ('item tag (FFFE,E000) not found'), DCMTK
+ * reads it. Only top-level elements are seen here: one nested inside a sequence item is read by
+ * dicom-parser on its own.
+ */
+function isBigEndianUndefinedUn(bytes: Uint8Array, position: number, syntax: TransferSyntaxInfo): boolean {
+  return (
+    syntax.isBigEndian &&
+    syntax.isExplicitVr &&
+    position + 12 <= bytes.length &&
+    bytes[position + 4] === 0x55 && // 'U'
+    bytes[position + 5] === 0x4e && // 'N'
+    be.readUint32(bytes, position + 8) === 0xffffffff
+  );
+}
+
+function readUndefinedLengthUn(
+  bytes: Uint8Array,
+  stream: InstanceType<typeof dicomParser.ByteStream>,
+  key: string,
+): Element {
+  const dataOffset = stream.position + 12;
+  const element: Element = { tag: key, vr: 'UN', length: 0xffffffff, dataOffset, hadUndefinedLength: true };
+  const littleEndian = new dicomParser.ByteStream(le, bytes, dataOffset);
+  dicomParser.readSequenceItemsImplicit(littleEndian, element, implicitVrCallback);
+  // The items' data sets read their values little endian; the walk goes on in big endian.
+  stream.seek(littleEndian.position - stream.position);
+  return element;
 }
 
 function implicitVrCallback(tag: string): string {

@@ -37,6 +37,7 @@ export const TRANSFER_SYNTAX = {
   htj2kLosslessRpcl: '1.2.840.10008.1.2.4.202',
   htj2k: '1.2.840.10008.1.2.4.203',
   rleLossless: '1.2.840.10008.1.2.5',
+  deflatedImageFrameCompression: '1.2.840.10008.1.2.8.1',
 } as const;
 
 type Flags = Partial<Omit<TransferSyntaxInfo, 'uid' | 'name'>>;
@@ -150,6 +151,8 @@ const DEFINITIONS: ReadonlyArray<readonly [string, string, Flags]> = [
   ],
   ['1.2.840.10008.1.2.4.203', 'High-Throughput JPEG 2000 Image Compression', encapsulated({ isLossy: true })],
   ['1.2.840.10008.1.2.5', 'RLE Lossless', encapsulated()],
+  // PS3.5 §8.2.16 (Sup 244): one fragment per frame, each the raw deflate of the native frame.
+  ['1.2.840.10008.1.2.8.1', 'Deflated Image Frame Compression', encapsulated()],
 ];
 
 const TABLE: ReadonlyMap<string, TransferSyntaxInfo> = new Map(

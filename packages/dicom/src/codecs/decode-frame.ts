@@ -8,14 +8,8 @@ import { FrameDecodeError } from './errors.js';
 import { decodeJpeg12 } from './jpeg-dct.js';
 import { decodeJpeg8, decodeJpegLossless, readJpegFrameHeader } from './jpeg.js';
 import { decodeRle } from './rle.js';
-import {
-  interleavePlanes,
-  swapWords,
-  toSampleWidth,
-  unpackBits,
-  ybrFull422ToRgb,
-  ybrFullToRgb,
-} from './samples.js';
+import { decodeNativeFrame, isNativeFrameSyntax } from './native.js';
+import { interleavePlanes, toSampleWidth, ybrFullToRgb } from './samples.js';
 import { type WasmOutput, loadHtJ2k, loadJ2k, loadJpegLs, runDecoder } from './wasm.js';
 
 export interface DecodeFrameInput {
@@ -44,12 +38,6 @@ export interface DecodedFrame {
   photometricInterpretation: string;
 }
 
-const NATIVE_LITTLE_ENDIAN = new Set<string>([
-  TRANSFER_SYNTAX.implicitVrLittleEndian,
-  TRANSFER_SYNTAX.explicitVrLittleEndian,
-  TRANSFER_SYNTAX.deflatedExplicitVrLittleEndian,
-  TRANSFER_SYNTAX.encapsulatedUncompressedExplicitVrLittleEndian,
-]);
 const JPEG_DCT = new Set<string>([TRANSFER_SYNTAX.jpegBaseline, TRANSFER_SYNTAX.jpegExtended]);
 const JPEG_LOSSLESS = new Set<string>([TRANSFER_SYNTAX.jpegLossless, TRANSFER_SYNTAX.jpegLosslessSv1]);
 const JPEG_LS = new Set<string>([TRANSFER_SYNTAX.jpegLsLossless, TRANSFER_SYNTAX.jpegLsNearLossless]);
@@ -60,8 +48,12 @@ const HTJ2K = new Set<string>([
   TRANSFER_SYNTAX.htj2k,
 ]);
 const DECODABLE = new Set<string>([
-  ...NATIVE_LITTLE_ENDIAN,
+  TRANSFER_SYNTAX.implicitVrLittleEndian,
+  TRANSFER_SYNTAX.explicitVrLittleEndian,
+  TRANSFER_SYNTAX.deflatedExplicitVrLittleEndian,
+  TRANSFER_SYNTAX.encapsulatedUncompressedExplicitVrLittleEndian,
   TRANSFER_SYNTAX.explicitVrBigEndian,
+  TRANSFER_SYNTAX.deflatedImageFrameCompression,
   ...JPEG_DCT,
   ...JPEG_LOSSLESS,
   ...JPEG_LS,
@@ -206,10 +198,10 @@ export async function decodeFrame(input: DecodeFrameInput): Promise<DecodedFrame
   if (rows < 1 || columns < 1 || samplesPerPixel < 1) {
     throw new FrameDecodeError('CORRUPT_FRAME', 'Rows, Columns and Samples per Pixel are needed');
   }
-  // 64 bits: Double Float Pixel Data (7FE0,0009), native little endian only.
-  const isNativeLe = NATIVE_LITTLE_ENDIAN.has(syntax);
-  const widths = isNativeLe ? [1, 8, 16, 32, 64] : [1, 8, 16, 32];
-  if (!widths.includes(bitsAllocated) || (bitsAllocated === 1 && samplesPerPixel !== 1)) {
+  // Native pixels (also big endian, deflated per frame): the conversions shared with the viewer.
+  if (isNativeFrameSyntax(syntax)) return decodeNativeFrame(input);
+  if (bitsAllocated === 1) throw unsupported(input, '1-bit samples in an encapsulated syntax');
+  if (![8, 16, 32].includes(bitsAllocated)) {
     throw unsupported(input, `${samplesPerPixel} sample(s) of ${bitsAllocated} bits allocated`);
   }
   const photometric = input.photometricInterpretation.trim().toUpperCase();
@@ -222,32 +214,6 @@ export async function decodeFrame(input: DecodeFrameInput): Promise<DecodedFrame
     bitsAllocated: bits,
     photometricInterpretation: photometricAfter(input),
   });
-
-  if (isNativeLe || syntax === TRANSFER_SYNTAX.explicitVrBigEndian) {
-    if (bitsAllocated === 1) {
-      if (input.bytes.length * 8 < pixels) throw new FrameDecodeError('CORRUPT_FRAME', 'the frame is cut');
-      return result(unpackBits(input.bytes, pixels), 8);
-    }
-    let data = input.bytes;
-    if (syntax === TRANSFER_SYNTAX.explicitVrBigEndian && bitsAllocated > 8) {
-      data = swapWords(data, bitsAllocated === 16 ? 2 : 4);
-    }
-    if (samplesPerPixel === 3 && /^YBR_(FULL|PARTIAL)_422$/.test(photometric)) {
-      if (bitsAllocated !== 8) throw unsupported(input, `${photometric} with ${bitsAllocated}-bit samples`);
-      if (data.length < rows * Math.ceil(columns / 2) * 4) {
-        throw new FrameDecodeError('CORRUPT_FRAME', 'the frame is cut');
-      }
-      return result(ybrFull422ToRgb(data, rows, columns));
-    }
-    const size = pixels * samplesPerPixel * (bitsAllocated / 8);
-    if (data.length < size) throw new FrameDecodeError('CORRUPT_FRAME', 'the frame is cut');
-    data = data.subarray(0, size);
-    if (samplesPerPixel > 1 && input.planarConfiguration === 1) {
-      data = interleavePlanes(data, pixels, samplesPerPixel, bitsAllocated / 8);
-    }
-    return result(toRgbIfYbr(input, data));
-  }
-  if (bitsAllocated === 1) throw unsupported(input, '1-bit samples in an encapsulated syntax');
 
   let data: Uint8Array;
   if (syntax === TRANSFER_SYNTAX.rleLossless) data = decodeRle(input.bytes, input);

@@ -46,8 +46,29 @@ export function ybrFullToRgb(data: Uint8Array): Uint8Array {
   return data;
 }
 
-/** Native YBR_FULL_422 (Y1 Y2 Cb Cr per two pixels, §C.7.6.3.1.2) to interleaved RGB. */
-export function ybrFull422ToRgb(data: Uint8Array, rows: number, columns: number): Uint8Array {
+/** YBR_PARTIAL (ITU-R BT.601 studio range, PS3.3 §C.7.6.3.1.2) to RGB in place, 8-bit interleaved. */
+export function ybrPartialToRgb(data: Uint8Array): Uint8Array {
+  for (let i = 0; i + 2 < data.length; i += 3) {
+    const y = 1.164383 * ((data[i] as number) - 16);
+    const cb = (data[i + 1] as number) - 128;
+    const cr = (data[i + 2] as number) - 128;
+    data[i] = clamp8(y + 1.596027 * cr);
+    data[i + 1] = clamp8(y - 0.391762 * cb - 0.812968 * cr);
+    data[i + 2] = clamp8(y + 2.017232 * cb);
+  }
+  return data;
+}
+
+/**
+ * Native YBR_FULL_422 / YBR_PARTIAL_422 (Y1 Y2 Cb Cr for each two pixels of a row,
+ * §C.7.6.3.1.2) to interleaved RGB.
+ */
+export function ybr422ToRgb(
+  data: Uint8Array,
+  rows: number,
+  columns: number,
+  range: 'full' | 'partial',
+): Uint8Array {
   const out = new Uint8Array(rows * columns * 3);
   const pairsPerRow = Math.ceil(columns / 2);
   for (let r = 0; r < rows; r++) {
@@ -63,7 +84,7 @@ export function ybrFull422ToRgb(data: Uint8Array, rows: number, columns: number)
       }
     }
   }
-  return ybrFullToRgb(out);
+  return range === 'full' ? ybrFullToRgb(out) : ybrPartialToRgb(out);
 }
 
 /**

@@ -75,6 +75,19 @@ export interface NativeFrame {
 const unsupported = (message: string) => new FrameDecodeError('UNSUPPORTED', message);
 const corrupt = (message: string) => new FrameDecodeError('CORRUPT_FRAME', message);
 
+/** Why native pixel data in this photometric interpretation is not drawn, or null. */
+export function nativePhotometricProblem(photometricInterpretation: string): string | null {
+  const photometric = photometricInterpretation.trim().toUpperCase();
+  const compressedOnly = COMPRESSED_ONLY[photometric];
+  if (compressedOnly) {
+    return `Photometric Interpretation ${photometric} exists only in ${compressedOnly}, not in native pixel data`;
+  }
+  if (!NATIVE_PHOTOMETRICS.has(photometric)) {
+    return `Photometric Interpretation ${photometric || '(none)'} is not drawn (retired or unknown)`;
+  }
+  return null;
+}
+
 /**
  * Why a native frame of this photometric interpretation / sample layout is not drawn, or null
  * when {@link decodeNativeFrame} draws it. Lets a caller refuse before fetching the frame.
@@ -104,12 +117,30 @@ export function nativeLayoutProblem(
 
 async function inflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
   // DecompressionStream: in browsers and Node ≥ 18 alike, so this module stays free of node:zlib.
-  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  const input = new ReadableStream<BufferSource>({
+    start(controller) {
+      controller.enqueue(bytes as Uint8Array<ArrayBuffer>);
+      controller.close();
+    },
+  });
+  const reader = input.pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
   try {
-    return new Uint8Array(await new Response(stream).arrayBuffer());
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks.push(read.value);
+      length += read.value.length;
+    }
   } catch (error) {
     throw corrupt(`the deflated frame does not inflate (${String(error)})`);
   }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }
 
 /** Bytes of one native frame on the wire: YBR_*_422 carries two samples a pixel. */

@@ -5,12 +5,11 @@ import { Enums } from '@cornerstonejs/core';
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { TAG, numberOf, numbersOf } from '../data-source/dicom-json';
 import {
-  unsupportedSyntaxOf,
+  unsupportedImageText,
   type TLoadedSeries,
   type TViewerDataSource,
 } from '../data-source/dicomweb-source';
 import { frameOfImageId, type TFrameRef } from '../data-source/image-ids';
-import { unsupportedSyntaxText } from '@radflow/core';
 import type { ViewerEngine } from '../engine/viewer-engine';
 import { useViewportReadout } from '../engine/viewport-state';
 import type { TViewportContent } from '../layout';
@@ -89,7 +88,7 @@ export function ViewportPane({
     () =>
       series !== null &&
       series.stack.length > 0 &&
-      series.stack.every((i) => unsupportedSyntaxOf(series, i.sopInstanceUid)),
+      series.stack.every((i) => unsupportedImageText(series, i.sopInstanceUid)),
     [series],
   );
 
@@ -177,8 +176,8 @@ export function ViewportPane({
     : (preview?.orientation ?? null);
   const unsupported = series
     ? allUnsupported
-      ? unsupportedSyntaxOf(series, series.stack[0]?.sopInstanceUid ?? '')
-      : frame && unsupportedSyntaxOf(series, frame.sopInstanceUid)
+      ? unsupportedImageText(series, series.stack[0]?.sopInstanceUid ?? '')
+      : frame && unsupportedImageText(series, frame.sopInstanceUid)
     : null;
   const edges = orientation ? edgeLabels(orientation, readout ?? {}) : null;
 
@@ -190,7 +189,7 @@ export function ViewportPane({
   };
 
   let cover: React.ReactNode = null;
-  if (unsupported) cover = <ImagePlaceholder kind="unsupported" text={unsupportedSyntaxText(unsupported)} />;
+  if (unsupported) cover = <ImagePlaceholder kind="unsupported" text={unsupported} />;
   else if (loaded.isError || cornerstoneReadout?.failed)
     cover = <ImagePlaceholder kind="failed" text={FAILED_IMAGE_TEXT} />;
 

@@ -3,9 +3,10 @@ import {
   imageLoadPoolManager,
   init as initCore,
   metaData,
+  registerImageLoader,
   setUseCPURendering,
 } from '@cornerstonejs/core';
-import { init as initImageLoader } from '@cornerstonejs/dicom-image-loader';
+import { init as initImageLoader, wadors } from '@cornerstonejs/dicom-image-loader';
 import {
   AngleTool,
   ArrowAnnotateTool,
@@ -19,6 +20,7 @@ import {
   init as initTools,
 } from '@cornerstonejs/tools';
 import { firstImageFrameFor } from '../first-image/first-image';
+import { OWN_DECODE_PROVIDER_PRIORITY, ownDecodeProvider, withOwnDecode } from './own-decode-loader';
 
 let ready: Promise<void> | null = null;
 
@@ -60,6 +62,13 @@ export function initCornerstone(): Promise<void> {
     metaData.addProvider(firstImageFrameProvider, FIRST_IMAGE_PROVIDER_PRIORITY);
     imageLoadPoolManager.setMaxSimultaneousRequests(Enums.RequestType.Prefetch, PREFETCH_REQUESTS);
     initImageLoader({ maxWebWorkers: Math.max(1, Math.floor((navigator.hardwareConcurrency || 2) / 2)) });
+    // After the loader's own registration: native layouts it draws wrong are decoded first by the
+    // server's code (own-decode.ts); everything else goes to it unchanged.
+    metaData.addProvider(ownDecodeProvider, OWN_DECODE_PROVIDER_PRIORITY);
+    registerImageLoader(
+      'wadors',
+      withOwnDecode(wadors.loadImage) as Parameters<typeof registerImageLoader>[1],
+    );
     initTools();
     for (const tool of [
       WindowLevelTool,

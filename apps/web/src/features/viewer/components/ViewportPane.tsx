@@ -4,11 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Enums } from '@cornerstonejs/core';
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { TAG, numberOf, numbersOf } from '../data-source/dicom-json';
-import {
-  unsupportedImageText,
-  type TLoadedSeries,
-  type TViewerDataSource,
-} from '../data-source/dicomweb-source';
+import type { TLoadedSeries, TViewerDataSource } from '../data-source/dicomweb-source';
+import { unsupportedImageText } from '../data-source/unsupported-image';
 import { frameOfImageId, type TFrameRef } from '../data-source/image-ids';
 import type { ViewerEngine } from '../engine/viewer-engine';
 import { useViewportReadout } from '../engine/viewport-state';

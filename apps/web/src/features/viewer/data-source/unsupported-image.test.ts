@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TDicomJson } from './dicom-json';
-import { type TLoadedSeries, unsupportedImageText } from './dicomweb-source';
+import type { TLoadedSeries } from './dicomweb-source';
+import { unsupportedImageText } from './unsupported-image';
 
 /** Issue 21 §2: what the browser will not draw says why, by syntax or by pixel layout. */
 function seriesOf(syntax: string, photometric: string): TLoadedSeries {

@@ -132,7 +132,10 @@ async function inflateRaw(bytes: Uint8Array): Promise<Uint8Array> {
       length += read.value.length;
     }
   } catch (error) {
-    throw corrupt(`the deflated frame does not inflate (${String(error)})`);
+    // A fragment has even length (PS3.5 §A.4): a pad byte may follow the deflate stream, which
+    // Chromium's DecompressionStream reports as "junk after end" once it has given all the data.
+    // What came out is kept; a stream that really broke comes out short and the caller says so.
+    if (length === 0) throw corrupt(`the deflated frame does not inflate (${String(error)})`);
   }
   const out = new Uint8Array(length);
   let at = 0;

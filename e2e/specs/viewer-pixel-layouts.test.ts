@@ -129,6 +129,17 @@ describe.skipIf(!hasDcmtk)('Viewer: pixel layouts Cornerstone alone drew wrong (
       ['deflated-mask', asUpload(buildImage(mask('1.2.840.10008.1.2.8.1')).bytes, 'mask-deflated.dcm')],
       ['big-endian-mask', asUpload(dcmconvBigEndian(buildImage(mask()).bytes), 'mask-be.dcm')],
     ];
+    files.push([
+      'ybr-rct',
+      asUpload(
+        buildImage({
+          ...ybr422,
+          photometricInterpretation: 'YBR_RCT',
+          frames: [new Uint8Array(SIZE * SIZE * 3)],
+        }).bytes,
+        'rct.dcm',
+      ),
+    ]);
     const ct = corpusCopy('ct/study_liver/ct_liver_01.dcm', `${RUN}-be`);
     const bigEndianCt = withPrivateUnSequence(dcmconvBigEndian(ct.buffer));
     files.push(['big-endian-ct', asUpload(bigEndianCt, 'ct-be.dcm')]);
@@ -170,6 +181,14 @@ describe.skipIf(!hasDcmtk)('Viewer: pixel layouts Cornerstone alone drew wrong (
     const viewer = await open('big-endian-mask');
     await viewer.waitForImage();
     await expectSides(viewer.viewport(), [255, 255, 255], [0, 0, 0]);
+  });
+
+  it('a native frame labelled YBR_RCT (JPEG 2000 only) shows the unsupported placeholder naming it', async () => {
+    const viewer = await open('ybr-rct');
+    const placeholder = viewer.viewport().getByTestId('image-unsupported');
+    await placeholder
+      .getByText(/Unsupported image: Photometric Interpretation YBR_RCT exists only in JPEG 2000/)
+      .waitFor();
   });
 
   it('a big-endian CT with undefined-length and UN sequences is stored and draws', async () => {

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { documentWindow } from './document-images.js';
 import { SCRIPT_CASES, scriptParts } from './document-scripts.fixtures.js';
 import { renderPdf } from './pdf-document.js';
+import { paragraphOf, renderWord } from './word-document.js';
 
 /*
  * Issue 21 §1: the signed PDF must print every script our centers' patients write. For each script
  * a report whose patient name and body are in it is rendered, and the PDF's text is read back with
  * pdfjs: it must be the same Unicode in logical order (a missing glyph, a reordered Indic vowel
  * sign or a right-to-left word written backwards all fail), and every glyph drawn must be one the
- * embedded font has (no .notdef boxes).
+ * embedded font has (no .notdef boxes). The Word file names, on each run, the East Asian or
+ * complex-script font Word needs and marks right-to-left runs and paragraphs.
  */
 
 interface TPdfRead {
@@ -95,6 +99,51 @@ describe('the report PDF prints every script', () => {
       const { text } = await readPdf(await renderPdf(scriptParts(name, body)));
       expect(nfc(text)).toContain(name);
       expect(nfc(text)).toContain(body);
+    },
+    30_000,
+  );
+});
+
+function docxEntry(bytes: Uint8Array, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        });
+      });
+      zip.on('end', () => reject(new Error(`${name} not in the docx`)));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('the Word file marks every script for Word', () => {
+  it.each(SCRIPT_CASES)(
+    '$script: the runs of the name and the body carry the font Word needs, right to left where it is',
+    async ({ name, body, word }) => {
+      const xml = await docxEntry(await renderWord(scriptParts(name, body)), 'word/document.xml');
+      const doc = new (documentWindow().DOMParser)().parseFromString(xml, 'application/xml');
+      expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+      const runs = Array.from(doc.getElementsByTagName('w:r'));
+      for (const text of [name, body]) {
+        const run = runs.find((r) => r.getElementsByTagName('w:t')[0]?.textContent === text);
+        expect(run, `a run holding ${text}`).toBeDefined();
+        const fonts = run!.getElementsByTagName('w:rFonts')[0];
+        expect(fonts?.getAttribute('w:eastAsia') ?? undefined, 'w:eastAsia').toBe(word.eastAsia);
+        expect(fonts?.getAttribute('w:cs') ?? undefined, 'w:cs').toBe(word.cs);
+        expect(run!.getElementsByTagName('w:rtl'), 'w:rtl').toHaveLength(word.rtl ? 1 : 0);
+        const paragraph = paragraphOf(run!);
+        const bidi = Array.from(paragraph?.getElementsByTagName('w:bidi') ?? []).filter(
+          (b) => b.parentElement?.parentElement === paragraph,
+        );
+        expect(bidi, 'w:bidi').toHaveLength(word.rtl ? 1 : 0);
+      }
     },
     30_000,
   );

@@ -9,14 +9,14 @@ import {
   regularTables,
   sectionTitle,
 } from './document-parts.js';
-import { ROBOTO_REGULAR, fontRegistry } from './pdf-fonts.js';
+import { ROBOTO_REGULAR, fontRegistry } from './document-fonts.js';
 import { installScriptShaping } from './pdf-shaping.js';
 
 /*
  * The report as a PDF (pdfmake 0.3): A4, the layout's margins, the letterhead images in the margins
  * of every page, page numbers. Report HTML becomes pdfmake content through html-to-pdfmake on the
  * shared jsdom window. pdfmake may neither fetch a URL nor read a file: fonts live in its virtual
- * file system, images are data URLs. Every script prints: pdf-fonts.ts, pdf-shaping.ts.
+ * file system, images are data URLs. Every script prints: document-fonts.ts, pdf-shaping.ts.
  */
 
 const require = createRequire(import.meta.url);
@@ -38,7 +38,7 @@ let pdfMakeInstance: TPdfMake | null = null;
 let htmlToPdfmake: THtmlToPdfmake | null = null;
 
 /**
- * pdfmake, set up once per process: Roboto and the Noto faces of other scripts (pdf-fonts.ts) named
+ * pdfmake, set up once per process: Roboto and the Noto faces of other scripts (document-fonts.ts) named
  * in its virtual file system, parsed once and shared by every document; script runs, bidi order
  * and readable text added to pdfmake and pdfkit (pdf-shaping.ts); every URL and local file refused.
  */

@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import bidiFactory from 'bidi-js';
-import { ROBOTO_ONLY, scriptRuns } from './pdf-fonts.js';
+import { ROBOTO_ONLY, RTL_LETTER, firstStrongIsRtl, scriptRuns } from './document-fonts.js';
 
 /*
  * What pdfmake 0.3 and pdfkit lack for scripts other than Latin, added to them once per process
  * (issue 21 §1; DECISIONS.md, Fonts):
- *   1. font fallback: each word pdfmake measures is split into runs of one face (pdf-fonts.ts);
+ *   1. font fallback: each word pdfmake measures is split into runs of one face (document-fonts.ts);
  *   2. bidi: pdfmake lays a line's words left to right in logical order; each line is put in
  *      visual order (Unicode bidi, bidi-js) and a right-to-left paragraph is aligned right;
  *   3. text that reads back: fontkit shapes (Arabic joining, Indic reordering and conjuncts) and
@@ -21,8 +21,7 @@ import { ROBOTO_ONLY, scriptRuns } from './pdf-fonts.js';
 const require = createRequire(import.meta.url);
 const bidi = bidiFactory();
 
-/** Letters written right to left (Hebrew, Arabic and their presentation forms). */
-const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+const RTL = RTL_LETTER;
 /** Scripts whose glyphs may not map to the characters in order: right-to-left and Indic. */
 const COMPLEX = /[\u0590-\u08ff\u0900-\u0dff\ufb1d-\ufdff\ufe70-\ufeff]/u;
 
@@ -135,15 +134,6 @@ function installVisualOrder(): void {
     if (line && (rtl || line.inlines.some((inline) => RTL.test(inline.text)))) visualOrder(line, rtl);
     return line;
   };
-}
-
-function firstStrongIsRtl(text: string): boolean {
-  for (const char of text) {
-    const type = bidi.getBidiCharTypeName(char);
-    if (type === 'L') return false;
-    if (type === 'R' || type === 'AL') return true;
-  }
-  return false;
 }
 
 const STYLE_KEYS = [

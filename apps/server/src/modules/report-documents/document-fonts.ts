@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import bidiFactory from 'bidi-js';
 
 /*
  * Fonts for every script a patient's name or a report is written in (issue 21 §1). Roboto prints
  * Latin, Greek and Cyrillic; each other script gets a Noto face, chosen per run of text
  * (`scriptRuns`), loaded from its npm package the first time a run needs it and parsed once per
- * process. pdfkit embeds only the glyphs a document uses (subsets).
+ * process. pdfkit embeds only the glyphs a document uses (subsets). The Word file names the same
+ * faces (`wordFontsOf`); Word does not embed them and falls back to its own where one is missing.
  */
 
 const require = createRequire(import.meta.url);
@@ -20,25 +22,35 @@ interface TFontkit {
   registerFormat(format: { probe(buffer: Uint8Array): boolean }): void;
 }
 
-/** A face: its family name in pdfmake and where its regular and bold files are. */
+/** A face: its family name in pdfmake, its name in Word, where its regular and bold files are. */
 interface TFace {
   family: string;
+  wordName: string;
+  /** Word's slot for it: East Asian (CJK) or complex script (right to left, Indic). */
+  slot: 'eastAsia' | 'cs';
   regular: () => string;
   bold: () => string;
 }
 
 const packageDir = (resolvable: string, up: string) => join(dirname(require.resolve(resolvable)), up);
 /** A @fontsource package's script slice (woff: fontkit reads it; woff2 would need brotli per start). */
-function fontsource(family: string, pkg: string, slice: string): TFace {
+function fontsource(family: string, wordName: string, pkg: string, slice: string): TFace {
   const file = (weight: number) =>
     join(packageDir(`@fontsource/${pkg}/LICENSE`, '.'), 'files', `${pkg}-${slice}-${weight}-normal.woff`);
-  return { family, regular: () => file(400), bold: () => file(700) };
+  return { family, wordName, slot: 'cs', regular: () => file(400), bold: () => file(700) };
 }
 /** An @embedpdf/fonts-* package: whole OpenType files beside its dist folder. */
-function embedpdf(family: string, pkg: string, base: string, ext: 'otf' | 'ttf'): TFace {
+function embedpdf(
+  family: string,
+  wordName: string,
+  slot: TFace['slot'],
+  pkg: string,
+  base: string,
+  ext: 'otf' | 'ttf',
+): TFace {
   const file = (weight: string) =>
     join(packageDir(`@embedpdf/${pkg}`, '../fonts'), `${base}-${weight}.${ext}`);
-  return { family, regular: () => file('Regular'), bold: () => file('Bold') };
+  return { family, wordName, slot, regular: () => file('Regular'), bold: () => file('Bold') };
 }
 
 const ROBOTO_FAMILY = 'Roboto';
@@ -51,20 +63,20 @@ const ROBOTO = {
 };
 
 const F = {
-  devanagari: fontsource('NotoSansDevanagari', 'noto-sans-devanagari', 'devanagari'),
-  bengali: fontsource('NotoSansBengali', 'noto-sans-bengali', 'bengali'),
-  gurmukhi: fontsource('NotoSansGurmukhi', 'noto-sans-gurmukhi', 'gurmukhi'),
-  gujarati: fontsource('NotoSansGujarati', 'noto-sans-gujarati', 'gujarati'),
-  tamil: fontsource('NotoSansTamil', 'noto-sans-tamil', 'tamil'),
-  telugu: fontsource('NotoSansTelugu', 'noto-sans-telugu', 'telugu'),
-  kannada: fontsource('NotoSansKannada', 'noto-sans-kannada', 'kannada'),
-  malayalam: fontsource('NotoSansMalayalam', 'noto-sans-malayalam', 'malayalam'),
-  hebrew: embedpdf('NotoSansHebrew', 'fonts-hebrew', 'NotoSansHebrew', 'ttf'),
-  arabic: embedpdf('NotoNaskhArabic', 'fonts-arabic', 'NotoNaskhArabic', 'ttf'),
-  japanese: embedpdf('NotoSansJP', 'fonts-jp', 'NotoSansJP', 'otf'),
-  simplifiedChinese: embedpdf('NotoSansSC', 'fonts-sc', 'NotoSansHans', 'otf'),
-  traditionalChinese: embedpdf('NotoSansTC', 'fonts-tc', 'NotoSansHant', 'otf'),
-  korean: embedpdf('NotoSansKR', 'fonts-kr', 'NotoSansKR', 'otf'),
+  devanagari: fontsource('NotoSansDevanagari', 'Noto Sans Devanagari', 'noto-sans-devanagari', 'devanagari'),
+  bengali: fontsource('NotoSansBengali', 'Noto Sans Bengali', 'noto-sans-bengali', 'bengali'),
+  gurmukhi: fontsource('NotoSansGurmukhi', 'Noto Sans Gurmukhi', 'noto-sans-gurmukhi', 'gurmukhi'),
+  gujarati: fontsource('NotoSansGujarati', 'Noto Sans Gujarati', 'noto-sans-gujarati', 'gujarati'),
+  tamil: fontsource('NotoSansTamil', 'Noto Sans Tamil', 'noto-sans-tamil', 'tamil'),
+  telugu: fontsource('NotoSansTelugu', 'Noto Sans Telugu', 'noto-sans-telugu', 'telugu'),
+  kannada: fontsource('NotoSansKannada', 'Noto Sans Kannada', 'noto-sans-kannada', 'kannada'),
+  malayalam: fontsource('NotoSansMalayalam', 'Noto Sans Malayalam', 'noto-sans-malayalam', 'malayalam'),
+  hebrew: embedpdf('NotoSansHebrew', 'Noto Sans Hebrew', 'cs', 'fonts-hebrew', 'NotoSansHebrew', 'ttf'),
+  arabic: embedpdf('NotoNaskhArabic', 'Noto Naskh Arabic', 'cs', 'fonts-arabic', 'NotoNaskhArabic', 'ttf'),
+  japanese: embedpdf('NotoSansJP', 'Noto Sans JP', 'eastAsia', 'fonts-jp', 'NotoSansJP', 'otf'),
+  simplifiedChinese: embedpdf('NotoSansSC', 'Noto Sans SC', 'eastAsia', 'fonts-sc', 'NotoSansHans', 'otf'),
+  traditionalChinese: embedpdf('NotoSansTC', 'Noto Sans TC', 'eastAsia', 'fonts-tc', 'NotoSansHant', 'otf'),
+  korean: embedpdf('NotoSansKR', 'Noto Sans KR', 'eastAsia', 'fonts-kr', 'NotoSansKR', 'otf'),
 } satisfies Record<string, TFace>;
 const FACES: TFace[] = Object.values(F);
 
@@ -254,4 +266,43 @@ export function scriptRuns(text: string, context: string = text): TScriptRun[] {
   }
   push(index);
   return runs;
+}
+
+/** Letters written right to left (Hebrew, Arabic and their presentation forms). */
+export const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+export interface TWordFonts {
+  eastAsia?: string;
+  cs?: string;
+  rtl: boolean;
+}
+
+/**
+ * What Word needs to show a run: it picks a run's font by the class of each character (East Asian,
+ * complex script, the rest), so the run names the East Asian and the complex-script face of the
+ * scripts in it (the first of each), the same faces the PDF draws, and is marked right to left
+ * when it holds a right-to-left letter. `context` (the paragraph) chooses the Han face.
+ */
+export function wordFontsOf(text: string, context: string = text): TWordFonts {
+  const fonts: TWordFonts = { rtl: RTL_LETTER.test(text) };
+  if (ROBOTO_ONLY.test(text)) return fonts;
+  for (const char of text) {
+    const script = scriptOf(char.codePointAt(0)!);
+    if (!script) continue;
+    const face = script === 'han' || script === 'kana' ? hanFaces(context)[0]! : script;
+    fonts[face.slot] ??= face.wordName;
+    if (fonts.eastAsia && fonts.cs) break;
+  }
+  return fonts;
+}
+
+const bidi = bidiFactory();
+/** A paragraph's direction (UAX #9 P2–P3): its first strong letter's. */
+export function firstStrongIsRtl(text: string): boolean {
+  for (const char of text) {
+    const type = bidi.getBidiCharTypeName(char);
+    if (type === 'L') return false;
+    if (type === 'R' || type === 'AL') return true;
+  }
+  return false;
 }

@@ -60,6 +60,8 @@ interface TGlyphRun {
 }
 
 interface TEmbeddedFont {
+  font: { hasGlyphForCodePoint(c: number): boolean; glyphForCodePoint(c: number): TGlyph };
+  markCarrier?: TGlyph | null;
   layout(text: string, features?: unknown, onlyWidth?: boolean): unknown;
   subset: { includeGlyph(id: number): number; glyphs: number[] };
   widths: number[];
@@ -290,13 +292,13 @@ function installClusterMapping(proto: TEmbeddedFont): void {
       if (word === '') continue;
       const run = features ? this.layoutRun(word, features) : this.layoutCached(word);
       const rtl = run.direction === 'rtl';
-      positions.push(...run.positions);
       const inOrder = rtl ? [...run.glyphs].reverse() : run.glyphs;
       const characters = Array.from(word, (c) => c.codePointAt(0)!);
-      const mapping = sameNumbers(
+      const simple = sameNumbers(
         inOrder.flatMap((glyph) => glyph.codePoints),
         characters,
-      )
+      );
+      const mapping = simple
         ? run.glyphs.map((glyph) => (rtl ? [...glyph.codePoints].reverse() : glyph.codePoints))
         : wordMapping(
             word,
@@ -304,8 +306,20 @@ function installClusterMapping(proto: TEmbeddedFont): void {
             run.positions.map((p) => (p as { xAdvance: number }).xAdvance),
             rtl,
           );
+      // Right to left, the marks of a glyph would have to go before it: not done (Arabic marks are
+      // glyphs of their own).
+      const carrier = rtl ? null : markCarrier(this);
       run.glyphs.forEach((glyph, i) => {
-        hex.push(`0000${glyphFor(this, glyph, mapping[i]!).toString(16)}`.slice(-4));
+        const position = run.positions[i] as { xAdvance: number };
+        // pdfjs takes a glyph whose text holds a nonspacing mark for one of zero width: an
+        // advancing glyph's marks ride on a zero-width glyph drawn after it (its ZWJ).
+        const [own, marks] = carrier && position.xAdvance > 0 ? splitMarks(mapping[i]!) : [mapping[i]!, []];
+        hex.push(`0000${glyphFor(this, glyph, own).toString(16)}`.slice(-4));
+        positions.push(position);
+        if (marks.length > 0 && carrier) {
+          hex.push(`0000${glyphFor(this, carrier, marks).toString(16)}`.slice(-4));
+          positions.push({ xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: 0 });
+        }
       });
     }
     return [hex, positions];
@@ -358,6 +372,24 @@ function wordMapping(word: string, glyphs: TGlyph[], advances: number[], rtl: bo
   return glyphs.map((_, i) => (advancing[i] ? pieces[next++]! : [WORD_JOINER]));
 }
 const WORD_JOINER = 0x2060;
+
+/** The font's zero-width joiner glyph, if it has one that draws nothing and does not advance. */
+function markCarrier(font: TEmbeddedFont): TGlyph | null {
+  if (font.markCarrier !== undefined) return font.markCarrier;
+  const glyph = font.font.hasGlyphForCodePoint(0x200d) ? font.font.glyphForCodePoint(0x200d) : null;
+  font.markCarrier = glyph && glyph.advanceWidth === 0 ? glyph : null;
+  return font.markCarrier;
+}
+
+/** A piece cut into what its glyph reads as (no nonspacing mark, unless all are) and its marks. */
+function splitMarks(piece: number[]): [number[], number[]] {
+  const isMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
+  const own = piece.filter((c) => !isMark(c));
+  // Marks move after the letters they follow: a mark only before a letter keeps the piece whole.
+  if (own.length === 0 || piece.findIndex(isMark) < piece.findLastIndex((c) => !isMark(c)))
+    return [piece, []];
+  return [own, piece.filter(isMark)];
+}
 
 function sameNumbers(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((n, i) => n === b[i]);

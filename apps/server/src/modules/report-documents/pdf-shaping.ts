@@ -99,7 +99,9 @@ function installScriptRuns(): void {
     for (const item of array) {
       const family = StyleContextStack.getStyleProperty(item, stack, 'font', 'Roboto');
       const runs = family === 'Roboto' ? scriptRuns(item.text, context) : [{ text: item.text, family: null }];
-      if (runs.length === 1 && runs[0]!.family === null) {
+      if (runs.length === 1) {
+        // One face for the whole word (every CJK character is a word of its own to pdfmake).
+        if (runs[0]!.family) item.font = runs[0]!.family;
         split.push(item);
         continue;
       }

@@ -15,7 +15,8 @@ import { ROBOTO_ONLY, RTL_LETTER, firstStrongIsRtl, scriptRuns } from './documen
  *      others to nothing (per occurrence: the same glyph elsewhere keeps its own mapping), and a
  *      right-to-left glyph maps to its characters reversed, as readers reverse visual order.
  * The hooks are pdfmake's and pdfkit's own prototypes (pdfmake/js/*.js, pdfkit's EmbeddedFont),
- * pinned by the exact versions in package.json; document-scripts.test.ts reads every script back.
+ * held by package-lock.json (pdfmake 0.3.11, pdfkit 0.19.1, fontkit 2.0.4); document-scripts.test.ts
+ * reads every script back, so an update that moves them fails there.
  */
 
 const require = createRequire(import.meta.url);

@@ -11,9 +11,10 @@ import { ROBOTO_ONLY, RTL_LETTER, firstStrongIsRtl, scriptRuns } from './documen
  *   3. text that reads back: fontkit shapes (Arabic joining, Indic reordering and conjuncts) and
  *      pdfkit maps each glyph to the characters it was made from, in glyph order, so a reordered
  *      Indic vowel sign read back before its consonant and a right-to-left ligature backwards.
- *      Here a word whose glyphs do not map in order maps its first glyph to the whole word and the
- *      others to nothing (per occurrence: the same glyph elsewhere keeps its own mapping), and a
- *      right-to-left glyph maps to its characters reversed, as readers reverse visual order.
+ *      Here a word whose glyphs do not map in order has its characters cut over its glyphs in
+ *      reading order (per occurrence: the same glyph elsewhere keeps its own mapping; see
+ *      wordMapping), and a right-to-left glyph maps to its characters reversed, as readers reverse
+ *      visual order.
  * The hooks are pdfmake's and pdfkit's own prototypes (pdfmake/js/*.js, pdfkit's EmbeddedFont),
  * held by package-lock.json (pdfmake 0.3.11, pdfkit 0.19.1, fontkit 2.0.4); document-scripts.test.ts
  * reads every script back, so an update that moves them fails there.

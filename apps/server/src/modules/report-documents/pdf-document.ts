@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
@@ -10,12 +9,14 @@ import {
   regularTables,
   sectionTitle,
 } from './document-parts.js';
+import { ROBOTO_REGULAR, fontRegistry } from './document-fonts.js';
+import { installScriptShaping } from './pdf-shaping.js';
 
 /*
  * The report as a PDF (pdfmake 0.3): A4, the layout's margins, the letterhead images in the margins
  * of every page, page numbers. Report HTML becomes pdfmake content through html-to-pdfmake on the
  * shared jsdom window. pdfmake may neither fetch a URL nor read a file: fonts live in its virtual
- * file system, images are data URLs.
+ * file system, images are data URLs. Every script prints: document-fonts.ts, pdf-shaping.ts.
  */
 
 const require = createRequire(import.meta.url);
@@ -33,65 +34,28 @@ type THtmlToPdfmake = (
   options: { window: unknown; imagesByReference: true; ignoreStyles?: string[]; removeExtraBlanks?: boolean },
 ) => { content: Content; images: Record<string, string> };
 
-const ROBOTO = {
-  normal: 'Roboto-Regular.ttf',
-  bold: 'Roboto-Medium.ttf',
-  italics: 'Roboto-Italic.ttf',
-  bolditalics: 'Roboto-MediumItalic.ttf',
-};
-
 let pdfMakeInstance: TPdfMake | null = null;
 let htmlToPdfmake: THtmlToPdfmake | null = null;
 
-interface TFontkit {
-  create(buffer: Uint8Array): unknown;
-  registerFormat(format: { probe(buffer: Uint8Array): boolean }): void;
-}
-
-/** The marker of a font held in the cache below: 'RFCF' and the font's index. */
-const CACHED_FONT_MAGIC = [0x52, 0x46, 0x43, 0x46];
-
 /**
- * Parsed fonts shared by every document. pdfkit parses each font anew for every document (fontkit
- * `create`): with four Roboto faces that was a third of a report's CPU time. fontkit tries its
- * registered formats in turn, so a format of our own that recognises a 5-byte marker "file" and
- * answers the font parsed once serves the same object to every document. Sharing is safe: pdfkit
- * makes its subset and layout cache per document; the fontkit font only caches glyphs.
- */
-function cachedFontFiles(fontDir: string): Record<string, Buffer> {
-  const pdfkitRequire = createRequire(require.resolve('pdfkit'));
-  const fontkit = pdfkitRequire('fontkit') as TFontkit;
-  const parsed: unknown[] = [];
-  const markers: Record<string, Buffer> = {};
-  for (const file of Object.values(ROBOTO)) {
-    parsed.push(fontkit.create(readFileSync(join(fontDir, file))));
-    markers[file] = Buffer.from([...CACHED_FONT_MAGIC, parsed.length - 1]);
-  }
-  const isMarker = (buffer: Uint8Array) =>
-    buffer.length === CACHED_FONT_MAGIC.length + 1 && CACHED_FONT_MAGIC.every((b, i) => buffer[i] === b);
-  // A constructor that returns an object gives that object to `new`: the cached font.
-  function CachedFont(this: unknown, stream: { buffer: Uint8Array }) {
-    return parsed[stream.buffer[CACHED_FONT_MAGIC.length] ?? -1];
-  }
-  CachedFont.probe = isMarker;
-  fontkit.registerFormat(CachedFont as unknown as { probe(buffer: Uint8Array): boolean });
-  return markers;
-}
-
-/**
- * pdfmake, set up once per process: Roboto (Latin, Greek and Cyrillic, so every such patient name
- * prints) parsed once into the font cache above and named in its virtual file system, and every URL
- * and local file refused.
+ * pdfmake, set up once per process: Roboto and the Noto faces of other scripts (document-fonts.ts) named
+ * in its virtual file system, parsed once and shared by every document; script runs, bidi order
+ * and readable text added to pdfmake and pdfkit (pdf-shaping.ts); every URL and local file refused.
  */
 function pdfMake(): TPdfMake {
   if (pdfMakeInstance) return pdfMakeInstance;
   const made = require('pdfmake') as TPdfMake;
-  const fontDir = join(dirname(require.resolve('pdfmake/package.json')), 'build', 'fonts', 'Roboto');
-  for (const [file, marker] of Object.entries(cachedFontFiles(fontDir)))
-    made.virtualfs.writeFileSync(file, marker);
-  made.setFonts({ Roboto: ROBOTO });
+  const robotoDir = join(dirname(require.resolve('pdfmake/package.json')), 'build', 'fonts', 'Roboto');
+  const { files, families } = fontRegistry(robotoDir);
+  for (const [file, marker] of Object.entries(files)) made.virtualfs.writeFileSync(file, marker);
+  made.setFonts(families);
   made.setUrlAccessPolicy(() => false);
   made.setLocalAccessPolicy(() => false);
+  // pdfkit's font class is not exported: one font opened on a scratch document gives its prototype.
+  const PdfKit = require('pdfkit') as new (options: object) => { font(src: Buffer): { _font: object } };
+  const scratch = new PdfKit({ autoFirstPage: false });
+  scratch.font(files[ROBOTO_REGULAR]!);
+  installScriptShaping(Object.getPrototypeOf((scratch as unknown as { _font: object })._font) as object);
   pdfMakeInstance = made;
   return made;
 }
@@ -122,7 +86,8 @@ function htmlContent(html: string, images: Record<string, string>, maxImageWidth
   const converted = htmlToPdfmake(regularTables(html), {
     window: documentWindow(),
     imagesByReference: true,
-    // The editor's font families are not embedded: text prints in Roboto (DECISIONS.md).
+    // The editor's font families are not embedded: text prints in Roboto and, for the scripts
+    // Roboto lacks, in Noto (DECISIONS.md).
     ignoreStyles: ['font-family'],
     removeExtraBlanks: true,
   });

@@ -1,3 +1,6 @@
+import JSZip from 'jszip';
+import { ROBOTO_ONLY, firstStrongIsRtl, wordFontsOf } from './document-fonts.js';
+import { documentWindow } from './document-images.js';
 import {
   PRELIMINARY_TEXT,
   QR_CAPTION,
@@ -9,7 +12,8 @@ import {
 /*
  * The report as a Word file: one HTML document of the same parts as the PDF, turned into docx by
  * @turbodocx/html-to-docx. Every image src is a data URL already (document-images.ts), so the
- * converter never downloads anything.
+ * converter never downloads anything. The converter knows one font per run (w:ascii/w:hAnsi) and
+ * one direction per document: `markScripts` adds what Word needs for other scripts afterwards.
  */
 
 /**
@@ -162,7 +166,172 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
     },
     footer,
   );
-  if (result instanceof ArrayBuffer) return new Uint8Array(result);
-  if (Buffer.isBuffer(result)) return new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
-  return new Uint8Array(await result.arrayBuffer());
+  let bytes: Uint8Array;
+  if (result instanceof ArrayBuffer) bytes = new Uint8Array(result);
+  else if (Buffer.isBuffer(result))
+    bytes = new Uint8Array(result.buffer, result.byteOffset, result.byteLength);
+  else bytes = new Uint8Array(await result.arrayBuffer());
+  // A report all in Latin, Greek or Cyrillic (the usual one) needs nothing more.
+  const text = [parts.title, ...parts.patientRows.flat(), ...parts.sections.flatMap((s) => [s.html, s.title])]
+    .concat(
+      parts.sections.map((s) => s.signature?.name ?? ''),
+      parts.reportTextHeader,
+      parts.reportTextFooter,
+    )
+    .concat(parts.disclaimer);
+  if (text.every((t) => ROBOTO_ONLY.test(t))) return bytes;
+  const zip = await JSZip.loadAsync(bytes);
+  const documentXml = zip.file('word/document.xml');
+  if (!documentXml) return bytes;
+  zip.file('word/document.xml', markScripts(await documentXml.async('string')));
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
+}
+
+/** Child order of w:rPr and w:pPr (ECMA-376 §17.3.2.28, §17.3.1.26): Word refuses a file out of order. */
+const RPR_ORDER = [
+  'rStyle',
+  'rFonts',
+  'b',
+  'bCs',
+  'i',
+  'iCs',
+  'caps',
+  'smallCaps',
+  'strike',
+  'dstrike',
+  'outline',
+  'shadow',
+  'emboss',
+  'imprint',
+  'noProof',
+  'snapToGrid',
+  'vanish',
+  'webHidden',
+  'color',
+  'spacing',
+  'w',
+  'kern',
+  'position',
+  'sz',
+  'szCs',
+  'highlight',
+  'u',
+  'effect',
+  'bdr',
+  'shd',
+  'fitText',
+  'vertAlign',
+  'rtl',
+  'cs',
+  'em',
+  'lang',
+  'eastAsianLayout',
+  'specVanish',
+  'oMath',
+];
+const PPR_ORDER = [
+  'pStyle',
+  'keepNext',
+  'keepLines',
+  'pageBreakBefore',
+  'framePr',
+  'widowControl',
+  'numPr',
+  'suppressLineNumbers',
+  'pBdr',
+  'shd',
+  'tabs',
+  'suppressAutoHyphens',
+  'kinsoku',
+  'wordWrap',
+  'overflowPunct',
+  'topLinePunct',
+  'autoSpaceDE',
+  'autoSpaceDN',
+  'bidi',
+  'adjustRightInd',
+  'snapToGrid',
+  'spacing',
+  'ind',
+  'contextualSpacing',
+  'mirrorIndents',
+  'suppressOverlap',
+  'jc',
+  'textDirection',
+  'textAlignment',
+  'textboxTightWrap',
+  'outlineLvl',
+  'divId',
+  'cnfStyle',
+  'rPr',
+  'sectPr',
+  'pPrChange',
+];
+
+/** `parent`'s child w:`name`, made and put in its place in `order` when missing. */
+function childInOrder(parent: Element, name: string, order: string[]): Element {
+  const existing = Array.from(parent.children).find((c) => c.localName === name);
+  if (existing) return existing;
+  const made = parent.ownerDocument.createElementNS(parent.namespaceURI, `w:${name}`);
+  const rank = order.indexOf(name);
+  const after = Array.from(parent.children).find((c) => order.indexOf(c.localName) > rank);
+  parent.insertBefore(made, after ?? null);
+  return made;
+}
+
+/** The element's first child w:`name` (w:rPr of a run, w:pPr of a paragraph), made first if missing. */
+function firstChild(parent: Element, name: string): Element {
+  const existing = Array.from(parent.children).find((c) => c.localName === name);
+  if (existing) return existing;
+  const made = parent.ownerDocument.createElementNS(parent.namespaceURI, `w:${name}`);
+  parent.insertBefore(made, parent.firstElementChild);
+  return made;
+}
+
+/** The w:p an element is in (CSS selectors cannot name a prefixed XML element). */
+export function paragraphOf(element: Element): Element | null {
+  let at = element.parentElement;
+  while (at && at.tagName !== 'w:p') at = at.parentElement;
+  return at;
+}
+
+/**
+ * word/document.xml with what Word needs for scripts other than Latin, Greek and Cyrillic: every
+ * run names its East Asian and complex-script faces (w:rFonts w:eastAsia / w:cs) and is marked
+ * right to left (w:rtl) when it holds a right-to-left letter; a paragraph whose first strong letter
+ * is right to left is a right-to-left paragraph (w:bidi). The text itself stays in logical order,
+ * as Word stores it.
+ */
+export function markScripts(xml: string): string {
+  const window = documentWindow();
+  const doc = new window.DOMParser().parseFromString(xml, 'application/xml');
+  if (doc.getElementsByTagName('parsererror').length > 0) return xml;
+  for (const paragraph of Array.from(doc.getElementsByTagName('w:p'))) {
+    const runs = Array.from(paragraph.getElementsByTagName('w:r')).filter(
+      (r) => paragraphOf(r) === paragraph,
+    );
+    const texts = runs.map((r) =>
+      Array.from(r.getElementsByTagName('w:t'), (t) => t.textContent ?? '').join(''),
+    );
+    const context = texts.join('');
+    if (ROBOTO_ONLY.test(context)) continue;
+    if (firstStrongIsRtl(context)) childInOrder(firstChild(paragraph, 'pPr'), 'bidi', PPR_ORDER);
+    runs.forEach((run, i) => {
+      const fonts = wordFontsOf(texts[i]!, context);
+      if (!fonts.eastAsia && !fonts.cs && !fonts.rtl) return;
+      const properties = firstChild(run, 'rPr');
+      if (fonts.eastAsia || fonts.cs) {
+        const rFonts = childInOrder(properties, 'rFonts', RPR_ORDER);
+        if (fonts.eastAsia) {
+          rFonts.setAttributeNS(rFonts.namespaceURI, 'w:eastAsia', fonts.eastAsia);
+          rFonts.setAttributeNS(rFonts.namespaceURI, 'w:hint', 'eastAsia');
+        }
+        if (fonts.cs) rFonts.setAttributeNS(rFonts.namespaceURI, 'w:cs', fonts.cs);
+      }
+      if (fonts.rtl) childInOrder(properties, 'rtl', RPR_ORDER);
+    });
+  }
+  // The serializer drops the XML declaration; Word's own files carry it.
+  const declaration = /^<\?xml[^>]*\?>\s*/u.exec(xml)?.[0] ?? '';
+  return declaration + new window.XMLSerializer().serializeToString(doc);
 }

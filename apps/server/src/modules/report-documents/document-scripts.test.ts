@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import { documentWindow } from './document-images.js';
+import { SCRIPT_CASES, scriptParts } from './document-scripts.fixtures.js';
+import { renderPdf } from './pdf-document.js';
+import { paragraphOf, renderWord } from './word-document.js';
+
+/*
+ * Issue 21 §1: the signed PDF must print every script our centers' patients write. For each script
+ * a report whose patient name and body are in it is rendered, and the PDF's text is read back with
+ * pdfjs: it must be the same Unicode in logical order (a missing glyph, a reordered Indic vowel
+ * sign or a right-to-left word written backwards all fail), and every glyph drawn must be one the
+ * embedded font has (no .notdef boxes). The Word file names, on each run, the East Asian or
+ * complex-script font Word needs and marks right-to-left runs and paragraphs.
+ */
+
+interface TPdfRead {
+  /** The pages' text as pdfjs extracts it, whitespace runs as one space. */
+  text: string;
+  /** Characters drawn with a glyph the font does not have (pdfjs: not in the font, or glyph 0). */
+  missing: string[];
+}
+
+async function readPdf(bytes: Uint8Array): Promise<TPdfRead> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  let text = '';
+  const missing: string[] = [];
+  try {
+    for (let i = 1; i <= doc.numPages; i++) {
+      const page = await doc.getPage(i);
+      const content = await page.getTextContent();
+      for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+      const ops = await page.getOperatorList();
+      ops.fnArray.forEach((fn, k) => {
+        if (fn !== pdfjs.OPS.showText) return;
+        const glyphs = ops.argsArray[k][0] as Array<{ unicode?: string; isInFont?: boolean } | number | null>;
+        for (const glyph of glyphs) {
+          // pdfjs marks a space or an invisible mark (a glyph with no outline) as not in the font
+          // too; they draw nothing either way.
+          if (
+            typeof glyph === 'object' &&
+            glyph?.isInFont === false &&
+            !/^[\s\p{Cf}]*$/u.test(glyph.unicode ?? '')
+          )
+            missing.push(glyph.unicode ?? '?');
+        }
+      });
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return { text: text.replace(/\s+/gu, ' '), missing };
+}
+
+/** Canonically equivalent text is the same text: a split vowel may read back decomposed (ো as ে + া). */
+const nfc = (text: string) => text.normalize('NFC');
+const noSpace = (text: string) => nfc(text).replace(/\s+/gu, '');
+
+/**
+ * Where pdfjs (4.10) reads a space inside a word: it takes a glyph that fontkit moved with a GPOS
+ * offset (a reph, a pre-base matra, a mark attached with a distance) for a new word. The letters are
+ * there and in order (first test); these spaces are a reader's artefact left open (DECISIONS.md).
+ */
+const READER_SPACES_INSIDE_WORDS = new Set(['Bengali', 'Telugu', 'Kannada', 'Malayalam']);
+
+describe('the report PDF prints every script', () => {
+  it.each(SCRIPT_CASES)(
+    '$script: the name and the body read back in logical order, every glyph in its font',
+    async ({ name, body }) => {
+      const { text, missing } = await readPdf(await renderPdf(scriptParts(name, body)));
+      expect(missing, 'glyphs the embedded fonts lack').toEqual([]);
+      expect(noSpace(text)).toContain(noSpace(name));
+      expect(noSpace(text)).toContain(noSpace(body));
+    },
+    30_000,
+  );
+
+  it.each(SCRIPT_CASES.filter((c) => !READER_SPACES_INSIDE_WORDS.has(c.script)))(
+    '$script: the words read back with their spaces',
+    async ({ name, body }) => {
+      const { text } = await readPdf(await renderPdf(scriptParts(name, body)));
+      expect(nfc(text)).toContain(name);
+      expect(nfc(text)).toContain(body);
+    },
+    30_000,
+  );
+
+  it.fails.each(SCRIPT_CASES.filter((c) => READER_SPACES_INSIDE_WORDS.has(c.script)))(
+    '$script: known gap, pdfjs reads a space inside some words',
+    async ({ name, body }) => {
+      const { text } = await readPdf(await renderPdf(scriptParts(name, body)));
+      expect(nfc(text)).toContain(name);
+      expect(nfc(text)).toContain(body);
+    },
+    30_000,
+  );
+});
+
+function docxEntry(bytes: Uint8Array, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
+      if (error) return reject(error);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (entry.fileName !== name) return zip.readEntry();
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        });
+      });
+      zip.on('end', () => reject(new Error(`${name} not in the docx`)));
+      zip.readEntry();
+    });
+  });
+}
+
+describe('the Word file marks every script for Word', () => {
+  it.each(SCRIPT_CASES)(
+    '$script: the runs of the name and the body carry the font Word needs, right to left where it is',
+    async ({ name, body, word }) => {
+      const xml = await docxEntry(await renderWord(scriptParts(name, body)), 'word/document.xml');
+      const doc = new (documentWindow().DOMParser)().parseFromString(xml, 'application/xml');
+      expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+      const runs = Array.from(doc.getElementsByTagName('w:r'));
+      for (const text of [name, body]) {
+        const run = runs.find((r) => r.getElementsByTagName('w:t')[0]?.textContent === text);
+        expect(run, `a run holding ${text}`).toBeDefined();
+        const fonts = run!.getElementsByTagName('w:rFonts')[0];
+        expect(fonts?.getAttribute('w:eastAsia') ?? undefined, 'w:eastAsia').toBe(word.eastAsia);
+        expect(fonts?.getAttribute('w:cs') ?? undefined, 'w:cs').toBe(word.cs);
+        expect(run!.getElementsByTagName('w:rtl'), 'w:rtl').toHaveLength(word.rtl ? 1 : 0);
+        const paragraph = paragraphOf(run!);
+        const bidi = Array.from(paragraph?.getElementsByTagName('w:bidi') ?? []).filter(
+          (b) => b.parentElement?.parentElement === paragraph,
+        );
+        expect(bidi, 'w:bidi').toHaveLength(word.rtl ? 1 : 0);
+      }
+    },
+    30_000,
+  );
+});

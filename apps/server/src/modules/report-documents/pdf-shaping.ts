@@ -1,0 +1,427 @@
+import { createRequire } from 'node:module';
+import bidiFactory from 'bidi-js';
+import { ROBOTO_ONLY, RTL_LETTER, firstStrongIsRtl, scriptRuns } from './document-fonts.js';
+
+/*
+ * What pdfmake 0.3 and pdfkit lack for scripts other than Latin, added to them once per process
+ * (issue 21 §1; DECISIONS.md, Fonts):
+ *   1. font fallback: each word pdfmake measures is split into runs of one face (document-fonts.ts);
+ *   2. bidi: pdfmake lays a line's words left to right in logical order; each line is put in
+ *      visual order (Unicode bidi, bidi-js) and a right-to-left paragraph is aligned right;
+ *   3. text that reads back: fontkit shapes (Arabic joining, Indic reordering and conjuncts) and
+ *      pdfkit maps each glyph to the characters it was made from, in glyph order, so a reordered
+ *      Indic vowel sign read back before its consonant and a right-to-left ligature backwards.
+ *      Here a word whose glyphs do not map in order has its characters cut over its glyphs in
+ *      reading order (per occurrence: the same glyph elsewhere keeps its own mapping; see
+ *      wordMapping), and a right-to-left glyph maps to its characters reversed, as readers reverse
+ *      visual order.
+ * The hooks are pdfmake's and pdfkit's own prototypes (pdfmake/js/*.js, pdfkit's EmbeddedFont),
+ * held by package-lock.json (pdfmake 0.3.11, pdfkit 0.19.1, fontkit 2.0.4); document-scripts.test.ts
+ * reads every script back, so an update that moves them fails there.
+ */
+
+const require = createRequire(import.meta.url);
+const bidi = bidiFactory();
+
+const RTL = RTL_LETTER;
+/** Scripts whose glyphs may not map to the characters in order: right-to-left and Indic. */
+const COMPLEX = /[\u0590-\u08ff\u0900-\u0dff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+interface TInline {
+  text: string;
+  font?: unknown;
+  width: number;
+  x: number;
+  alignment?: string;
+  noNewLine?: boolean;
+  lineEnd?: boolean;
+  leadingCut?: number;
+  trailingCut?: number;
+}
+
+interface TLine {
+  inlines: TInline[];
+  leadingCut: number;
+  trailingCut: number;
+}
+
+interface TStyleContextStack {
+  getStyleProperty(item: unknown, stack: unknown, property: string, fallback: unknown): unknown;
+}
+
+interface TGlyph {
+  id: number;
+  codePoints: number[];
+  advanceWidth: number;
+}
+
+interface TGlyphRun {
+  glyphs: TGlyph[];
+  positions: unknown[];
+  direction: 'ltr' | 'rtl';
+}
+
+interface TEmbeddedFont {
+  font: { hasGlyphForCodePoint(c: number): boolean; glyphForCodePoint(c: number): TGlyph };
+  markCarrier?: TGlyph | null;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): unknown;
+  subset: { includeGlyph(id: number): number; glyphs: number[] };
+  widths: number[];
+  unicode: number[][];
+  scale: number;
+  layoutRun(text: string, features?: unknown): TGlyphRun;
+  layoutCached(text: string): TGlyphRun;
+  encode(text: string, features?: unknown): [string[], unknown[]];
+  /** Glyphs added again under another mapping, by "glyph id:code points". */
+  extraGlyphs?: Map<string, number>;
+}
+
+let installed = false;
+
+/** Adds the three to pdfmake and pdfkit; `embeddedFont` is any pdfkit font of a document. */
+export function installScriptShaping(embeddedFontPrototype: object): void {
+  if (installed) return;
+  installed = true;
+  installScriptRuns();
+  installVisualOrder();
+  installClusterMapping(embeddedFontPrototype as TEmbeddedFont);
+}
+
+/** 1. Each word pdfmake measures, split into runs of one face; the runs of a word stay together. */
+function installScriptRuns(): void {
+  const TextInlines = (require('pdfmake/js/TextInlines.js') as { default: { prototype: object } }).default;
+  const StyleContextStack = (require('pdfmake/js/StyleContextStack.js') as { default: TStyleContextStack })
+    .default;
+  const proto = TextInlines.prototype as { measure(array: TInline[], stack: unknown): TInline[] };
+  const measure = proto.measure;
+  proto.measure = function (array: TInline[], stack: unknown) {
+    if (array.every((item) => ROBOTO_ONLY.test(item.text))) return measure.call(this, array, stack);
+    const context = array.map((item) => item.text).join('');
+    const split: TInline[] = [];
+    for (const item of array) {
+      const family = StyleContextStack.getStyleProperty(item, stack, 'font', 'Roboto');
+      const runs = family === 'Roboto' ? scriptRuns(item.text, context) : [{ text: item.text, family: null }];
+      if (runs.length === 1) {
+        // One face for the whole word (every CJK character is a word of its own to pdfmake).
+        if (runs[0]!.family) item.font = runs[0]!.family;
+        split.push(item);
+        continue;
+      }
+      runs.forEach((run, i) => {
+        const last = i === runs.length - 1;
+        const piece: TInline = { ...item, text: run.text };
+        if (run.family) piece.font = run.family;
+        // pdfmake keeps inlines marked noNewLine on one line with the next: one word stays whole.
+        if (!last) {
+          piece.noNewLine = true;
+          delete piece.lineEnd;
+        }
+        split.push(piece);
+      });
+    }
+    return measure.call(this, split, stack);
+  };
+}
+
+/** 2. Each line of a paragraph in visual order; a right-to-left paragraph aligned right. */
+function installVisualOrder(): void {
+  const LayoutBuilder = (require('pdfmake/js/LayoutBuilder.js') as { default: { prototype: object } })
+    .default;
+  const proto = LayoutBuilder.prototype as { buildNextLine(node: { _inlines?: TInline[] }): TLine | null };
+  const buildNextLine = proto.buildNextLine;
+  const paragraphIsRtl = new WeakMap<object, boolean>();
+  proto.buildNextLine = function (node) {
+    let rtl = paragraphIsRtl.get(node);
+    if (rtl === undefined) {
+      rtl = node._inlines ? firstStrongIsRtl(node._inlines.map((inline) => inline.text).join('')) : false;
+      paragraphIsRtl.set(node, rtl);
+    }
+    const line = buildNextLine.call(this, node);
+    if (line && (rtl || line.inlines.some((inline) => RTL.test(inline.text)))) visualOrder(line, rtl);
+    return line;
+  };
+}
+
+const STYLE_KEYS = [
+  'font',
+  'fontSize',
+  'fontFeatures',
+  'characterSpacing',
+  'color',
+  'opacity',
+  'decoration',
+  'decorationColor',
+  'decorationStyle',
+  'decorationThickness',
+  'background',
+  'link',
+  'linkToPage',
+  'linkToDestination',
+  'sup',
+  'sub',
+  'alignment',
+  'height',
+] as const;
+function sameStyle(a: TInline, b: TInline): boolean {
+  const [x, y] = [a as unknown as Record<string, unknown>, b as unknown as Record<string, unknown>];
+  return STYLE_KEYS.every((key) => x[key] === y[key]) && !x._pageNodeRef && !y._pageNodeRef;
+}
+
+/**
+ * The inlines of a line placed in visual order, by their bidi levels (UAX #9 L2, a word being the
+ * unit: fontkit already writes a right-to-left word's glyphs right to left), then neighbours of
+ * one style merged.
+ */
+function visualOrder(line: TLine, rtl: boolean): void {
+  const logical = line.inlines;
+  if (logical.length === 0) return;
+  const text = logical.map((inline) => inline.text).join('');
+  const { levels } = bidi.getEmbeddingLevels(text, rtl ? 'rtl' : 'ltr');
+  const base = rtl ? 1 : 0;
+  let offset = 0;
+  const units = logical.map((inline, index) => {
+    const strong = inline.text.search(/\S/u);
+    const level = strong < 0 ? base : (levels[offset + strong] ?? base);
+    offset += inline.text.length;
+    return { inline, index, level };
+  });
+  const visual = reorderByLevel(units);
+  // The cut spaces of the line's ends: a right-to-left word carries its trailing space on its left.
+  const first = visual[0]!;
+  const cut =
+    first.index === logical.length - 1 && first.level % 2 === 1
+      ? line.trailingCut
+      : first.index === 0
+        ? line.leadingCut
+        : 0;
+  let x = -cut;
+  for (const { inline } of visual) {
+    inline.x = x;
+    x += inline.width;
+    // Justifying shifts inlines in array order, which is no longer left to right.
+    if (rtl && inline.alignment !== 'center') inline.alignment = 'right';
+  }
+  // Neighbouring words of one style become one inline, drawn as one run (visualWords): a reader
+  // (pdfjs) puts the words of one run in reading order, not those of separate runs.
+  const merged: TInline[] = [];
+  for (const inline of logical) {
+    const previous = merged.at(-1);
+    if (previous && sameStyle(previous, inline)) {
+      merged[merged.length - 1] = {
+        ...previous,
+        text: previous.text + inline.text,
+        width: previous.width + inline.width,
+        x: Math.min(previous.x, inline.x),
+        trailingCut: inline.trailingCut,
+        lineEnd: inline.lineEnd,
+        noNewLine: inline.noNewLine,
+      };
+    } else merged.push(inline);
+  }
+  line.inlines = merged;
+}
+
+/**
+ * Text cut into words and spaces, in the order they are drawn from the left (UAX #9 L2 on their
+ * levels; the text's first strong letter sets its direction). The PDF then holds one right-to-left
+ * line as one run of glyphs in visual order, which readers turn back into reading order.
+ */
+function visualWords(text: string): string[] {
+  const { levels } = bidi.getEmbeddingLevels(text, firstStrongIsRtl(text) ? 'rtl' : 'ltr');
+  let offset = 0;
+  const units = (text.match(/\s+|\S+/gu) ?? []).map((word) => {
+    const unit = { word, level: levels[offset] ?? 0 };
+    offset += word.length;
+    return unit;
+  });
+  return reorderByLevel(units).map((unit) => unit.word);
+}
+
+/** UAX #9 L2: from the highest level down to the lowest odd one, reverse every run at or above it. */
+function reorderByLevel<T extends { level: number }>(units: T[]): T[] {
+  const out = [...units];
+  if (out.length < 2) return out;
+  const highest = Math.max(...out.map((unit) => unit.level));
+  const lowestOdd = Math.min(
+    ...out.map((unit) => unit.level).filter((level) => level % 2 === 1),
+    highest + 1,
+  );
+  for (let level = highest; level >= lowestOdd; level--) {
+    for (let i = 0; i < out.length; i++) {
+      if (out[i]!.level < level) continue;
+      let end = i;
+      while (end + 1 < out.length && out[end + 1]!.level >= level) end++;
+      out.splice(i, end - i + 1, ...out.slice(i, end + 1).reverse());
+      i = end;
+    }
+  }
+  return out;
+}
+
+/** 3. Glyphs mapped to the characters they show, in the order a reader extracts them. */
+function installClusterMapping(proto: TEmbeddedFont): void {
+  // fontkit 2.0.4 fails on some Indic mark anchors (Noto Sans Telugu 'abvm': a null anchor), which
+  // failed the whole document: such a word is shaped again without mark positioning, then plain.
+  const layoutRun = proto.layoutRun;
+  proto.layoutRun = function (this: TEmbeddedFont, text: string, features?: unknown) {
+    for (const fallback of [
+      features,
+      { abvm: false, blwm: false },
+      { abvm: false, blwm: false, mark: false, mkmk: false },
+    ]) {
+      try {
+        return layoutRun.call(this, text, fallback);
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+      }
+    }
+    return layoutRun.call(this, text, {
+      abvm: false,
+      blwm: false,
+      mark: false,
+      mkmk: false,
+      dist: false,
+      kern: false,
+    });
+  };
+  const encode = proto.encode;
+  proto.encode = function (this: TEmbeddedFont, text: string, features?: unknown) {
+    if (!COMPLEX.test(text)) return encode.call(this, text, features);
+    const hex: string[] = [];
+    const positions: unknown[] = [];
+    // Words as pdfkit lays them out (layout(): split after each space or tab), each shaped alone;
+    // right-to-left text in visual order, word by word (fontkit reverses each word's glyphs).
+    const words = RTL.test(text) ? visualWords(text) : (text.match(/[^ \t]*[ \t]?/gu) ?? []);
+    for (const word of words) {
+      if (word === '') continue;
+      const run = features ? this.layoutRun(word, features) : this.layoutCached(word);
+      const rtl = run.direction === 'rtl';
+      const inOrder = rtl ? [...run.glyphs].reverse() : run.glyphs;
+      const characters = Array.from(word, (c) => c.codePointAt(0)!);
+      const simple = sameNumbers(
+        inOrder.flatMap((glyph) => glyph.codePoints),
+        characters,
+      );
+      const mapping = simple
+        ? run.glyphs.map((glyph) => (rtl ? [...glyph.codePoints].reverse() : glyph.codePoints))
+        : wordMapping(
+            word,
+            run.glyphs,
+            run.positions.map((p) => (p as { xAdvance: number }).xAdvance),
+            rtl,
+          );
+      // Right to left, the marks of a glyph would have to go before it: not done (Arabic marks are
+      // glyphs of their own).
+      const carrier = rtl ? null : markCarrier(this);
+      run.glyphs.forEach((glyph, i) => {
+        const position = run.positions[i] as { xAdvance: number };
+        // pdfjs takes a glyph whose text holds a nonspacing mark for one of zero width: an
+        // advancing glyph's marks ride on a zero-width glyph drawn after it (its ZWJ).
+        const [own, marks] = carrier && position.xAdvance > 0 ? splitMarks(mapping[i]!) : [mapping[i]!, []];
+        hex.push(`0000${glyphFor(this, glyph, own).toString(16)}`.slice(-4));
+        positions.push(position);
+        if (marks.length > 0 && carrier) {
+          hex.push(`0000${glyphFor(this, carrier, marks).toString(16)}`.slice(-4));
+          positions.push({ xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: 0 });
+        }
+      });
+    }
+    return [hex, positions];
+  };
+}
+
+/**
+ * The characters each glyph of a word reads back as, when its glyphs are not in character order
+ * (a reordered vowel sign, a reph, a half form): the word's characters, in the order a reader takes
+ * them (reversed when right to left), cut into one piece per glyph that advances, from the left.
+ * fontkit's own `codePoints` of a substituted glyph are a reverse cmap look-up, not what it was
+ * made from, so they only size the pieces. pdfjs reads a lone nonspacing mark as zero width, so a
+ * piece that is one (a virama on a half form) takes a neighbour's character too, or the reader
+ * sees a gap and adds a space; a glyph that does not advance (a mark placed over another) reads as
+ * WORD JOINER, which readers skip. A word with more advancing glyphs than characters even in
+ * its canonical decomposition (a split vowel: Bengali ো is ে + া) reads each glyph as itself.
+ */
+function wordMapping(word: string, glyphs: TGlyph[], advances: number[], rtl: boolean): number[][] {
+  // The word's trailing spaces are its last glyphs (its first, right to left) and read as spaces.
+  const spaces = /\s*$/u.exec(word)![0].length;
+  if (spaces > 0 && spaces < glyphs.length) {
+    const core = rtl ? glyphs.slice(spaces) : glyphs.slice(0, -spaces);
+    const coreAdvances = rtl ? advances.slice(spaces) : advances.slice(0, -spaces);
+    const own = (rtl ? glyphs.slice(0, spaces) : glyphs.slice(-spaces)).map((glyph) => glyph.codePoints);
+    const mapped = wordMapping(word.slice(0, -spaces), core, coreAdvances, rtl);
+    return rtl ? [...own, ...mapped] : [...mapped, ...own];
+  }
+  const advancing = glyphs.map((_, i) => (advances[i] ?? 0) > 0);
+  const count = advancing.filter(Boolean).length;
+  let characters = Array.from(word, (c) => c.codePointAt(0)!);
+  if (characters.length < count) characters = Array.from(word.normalize('NFD'), (c) => c.codePointAt(0)!);
+  if (characters.length < count || count === 0) return glyphs.map((glyph) => glyph.codePoints);
+  if (rtl) characters.reverse();
+  let shares = glyphs.filter((_, i) => advancing[i]).map((glyph) => Math.max(1, glyph.codePoints.length));
+  if (shares.reduce((a, b) => a + b, 0) !== characters.length) {
+    shares = shares.map((_, i) => (i < count - 1 ? 1 : characters.length - count + 1));
+  }
+  // Boundaries between pieces; a lone nonspacing mark moves its boundary.
+  const isMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
+  const bounds = [0];
+  for (const share of shares) bounds.push(bounds.at(-1)! + share);
+  for (let i = 0; i < count; i++) {
+    const [from, to] = [bounds[i]!, bounds[i + 1]!];
+    if (to - from !== 1 || !isMark(characters[from]!)) continue;
+    if (i > 0 && from - bounds[i - 1]! > 1) bounds[i] = from - 1;
+    else if (i < count - 1 && bounds[i + 2]! - to > 1) bounds[i + 1] = to + 1;
+  }
+  const pieces = shares.map((_, i) => characters.slice(bounds[i], bounds[i + 1]));
+  let next = 0;
+  return glyphs.map((_, i) => (advancing[i] ? pieces[next++]! : [WORD_JOINER]));
+}
+const WORD_JOINER = 0x2060;
+
+/** The font's zero-width joiner glyph, if it has one that draws nothing and does not advance. */
+function markCarrier(font: TEmbeddedFont): TGlyph | null {
+  if (font.markCarrier !== undefined) return font.markCarrier;
+  const glyph = font.font.hasGlyphForCodePoint(0x200d) ? font.font.glyphForCodePoint(0x200d) : null;
+  font.markCarrier = glyph && glyph.advanceWidth === 0 ? glyph : null;
+  return font.markCarrier;
+}
+
+/** A piece cut into what its glyph reads as (no nonspacing mark, unless all are) and its marks. */
+function splitMarks(piece: number[]): [number[], number[]] {
+  const isMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
+  const own = piece.filter((c) => !isMark(c));
+  // Marks move after the letters they follow: a mark only before a letter keeps the piece whole.
+  if (own.length === 0 || piece.findIndex(isMark) < piece.findLastIndex((c) => !isMark(c)))
+    return [piece, []];
+  return [own, piece.filter(isMark)];
+}
+
+function sameNumbers(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
+/**
+ * The subset glyph id that draws `glyph` and reads back as `codePoints`. The ToUnicode map is one
+ * entry per glyph id, so a glyph that must read back differently here than elsewhere is added to
+ * the subset again (the same outline under a second id).
+ */
+function glyphFor(font: TEmbeddedFont, glyph: TGlyph, codePoints: number[]): number {
+  const gid = font.subset.includeGlyph(glyph.id);
+  if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
+  const mapped = font.unicode[gid];
+  if (mapped == null) {
+    font.unicode[gid] = codePoints;
+    return gid;
+  }
+  if (sameNumbers(mapped, codePoints)) return gid;
+  font.extraGlyphs ??= new Map();
+  const key = `${glyph.id}:${codePoints.join(',')}`;
+  let extra = font.extraGlyphs.get(key);
+  if (extra === undefined) {
+    font.subset.glyphs.push(glyph.id);
+    extra = font.subset.glyphs.length - 1;
+    font.widths[extra] = glyph.advanceWidth * font.scale;
+    font.unicode[extra] = codePoints;
+    font.extraGlyphs.set(key, extra);
+  }
+  return extra;
+}

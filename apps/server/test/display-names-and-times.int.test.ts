@@ -52,7 +52,11 @@ function docxText(bytes: Buffer): Promise<string> {
           stream.on('data', (c: Buffer) => chunks.push(c));
           stream.on('end', () =>
             // The text runs without their markup.
-            resolve(Buffer.concat(chunks).toString('utf8').replace(/<[^>]+>/g, '')),
+            resolve(
+              Buffer.concat(chunks)
+                .toString('utf8')
+                .replace(/<[^>]+>/g, ''),
+            ),
           );
         });
       });
@@ -120,7 +124,9 @@ describe('person names in documents and pages', () => {
   it('the share e-mail and SMS name the patient and greet the physician formatted', async () => {
     const { row, center } = await koreanStudy();
     const to = `ref-${row.id}@clinic.test`;
-    expect((await center.post(`/api/report-status/send-email/${row.id}`, { email: to })).statusCode).toBe(200);
+    expect((await center.post(`/api/report-status/send-email/${row.id}`, { email: to })).statusCode).toBe(
+      200,
+    );
     const [mail] = await t.db.select().from(messageOutbox).where(eq(messageOutbox.recipient, to));
     expect(mail?.subject).toBe(`Report shared with you: ${PATIENT}, MRI BRAIN`);
     expect(mail?.body).toContain(`The report of ${PATIENT}, MRI BRAIN`);
@@ -132,7 +138,9 @@ describe('person names in documents and pages', () => {
     });
     expect(sms.statusCode, sms.body).toBe(200);
     const [message] = await t.db.select().from(messageOutbox).where(eq(messageOutbox.recipient, number));
-    expect(message?.body).toMatch(new RegExp(`^Dear ${REFERRER}, the report of ${PATIENT.replace(/[()]/g, '\\$&')}, MRI BRAIN`));
+    expect(message?.body).toMatch(
+      new RegExp(`^Dear ${REFERRER}, the report of ${PATIENT.replace(/[()]/g, '\\$&')}, MRI BRAIN`),
+    );
   });
 });
 
@@ -160,10 +168,14 @@ describe('times in documents and pages: the group display time zone, labelled', 
   it('a zone Intl does not know is refused by the group settings call, naming the field', async () => {
     const { w } = await koreanStudy();
     const admin = (await signedInAt(t, w, ['ROLE_ADMIN'])).browser;
-    const bad = await admin.post('/api/setting/update-group/ADMIN_PREFERENCES', { displayTimeZone: 'Mars/Olympus' });
+    const bad = await admin.post('/api/setting/update-group/ADMIN_PREFERENCES', {
+      displayTimeZone: 'Mars/Olympus',
+    });
     expect(bad.statusCode, bad.body).toBe(400);
     expect(bad.body).toContain('displayTimeZone');
-    const good = await admin.post('/api/setting/update-group/ADMIN_PREFERENCES', { displayTimeZone: 'Asia/Seoul' });
+    const good = await admin.post('/api/setting/update-group/ADMIN_PREFERENCES', {
+      displayTimeZone: 'Asia/Seoul',
+    });
     expect(good.statusCode, good.body).toBe(200);
     expect(good.json()).toMatchObject({ displayTimeZone: 'Asia/Seoul' });
   });

@@ -61,7 +61,9 @@ export function formatDisplayTime(
   const text = `${year}-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
   if (options.label === false) return text;
   // The zone's offset at that moment: its wall clock read as UTC, minus the instant (whole seconds).
-  const offset = Math.round((Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(ms / 1000) * 1000) / 60_000);
+  const offset = Math.round(
+    (Date.UTC(year, month - 1, day, hour, minute, second) - Math.floor(ms / 1000) * 1000) / 60_000,
+  );
   if (offset === 0) return `${text} UTC`;
   const abs = Math.abs(offset);
   return `${text} UTC${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;

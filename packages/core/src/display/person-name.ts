@@ -15,11 +15,7 @@
  */
 export function formatPersonName(value: string | null | undefined): string {
   if (!value) return '';
-  return value
-    .split('\\')
-    .map(formatOne)
-    .filter(Boolean)
-    .join('; ');
+  return value.split('\\').map(formatOne).filter(Boolean).join('; ');
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;

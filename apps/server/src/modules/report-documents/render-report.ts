@@ -4,7 +4,11 @@ import { renderImage } from '../dicomweb-retrieve/render.js';
 import { HttpError } from '../dicomweb-retrieve/transfer-syntax-negotiation.js';
 import { documentParts } from './document-parts.js';
 import { renderPdf } from './pdf-document.js';
-import { type TKnownGroupSettings, type TReportDocumentData, loadReportDocumentData } from './report-document-data.js';
+import {
+  type TKnownGroupSettings,
+  type TReportDocumentData,
+  loadReportDocumentData,
+} from './report-document-data.js';
 import { renderWord } from './word-document.js';
 
 export type TReportDocumentFormat = 'PDF' | 'WORD';

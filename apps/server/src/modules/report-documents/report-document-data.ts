@@ -145,7 +145,13 @@ export async function loadReportDocumentData(
     groupId: r.groupId,
     status: r.status,
     studyInstanceUid: row.studyInstanceUid,
-    patient: { name: formatPersonName(r.patientName), id: r.patientId, uhid: r.uhid, age: r.patientAge, sex: r.patientSex },
+    patient: {
+      name: formatPersonName(r.patientName),
+      id: r.patientId,
+      uhid: r.uhid,
+      age: r.patientAge,
+      sex: r.patientSex,
+    },
     study: {
       name: r.studyName || row.studyDescription,
       modalities: row.modalities,

@@ -116,7 +116,7 @@ export const ZAdminPreferences = z.object({
   displayTimeZone: z
     .string()
     .max(64)
-    .refine(isDisplayTimeZone, 'Unknown time zone: give an IANA name such as Asia/Kolkata or Europe/Berlin')
+    .refine(isDisplayTimeZone, 'Unknown time zone (an IANA name, e.g. Asia/Kolkata)')
     .default(DEFAULT_DISPLAY_TIME_ZONE),
 });
 

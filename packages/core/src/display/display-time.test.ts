@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DISPLAY_TIME_ZONE, formatDisplayTime, isDisplayTimeZone } from './display-time.js';
+import {
+  DEFAULT_DISPLAY_TIME_ZONE,
+  formatDisplayTime,
+  isDisplayTimeZone,
+  startOfDayIn,
+} from './display-time.js';
 
 describe('formatDisplayTime: one labelled time for every page and document', () => {
   const at = '2026-01-05T20:04:09.500Z';
@@ -36,5 +41,22 @@ describe('formatDisplayTime: one labelled time for every page and document', () 
     expect(isDisplayTimeZone('Europe/Berlin')).toBe(true);
     expect(isDisplayTimeZone('Mars/Olympus')).toBe(false);
     expect(isDisplayTimeZone('')).toBe(false);
+  });
+});
+
+describe('startOfDayIn: where a day of the date filters begins', () => {
+  it('midnight of the zone, as an instant', () => {
+    expect(startOfDayIn('2026-01-06').toISOString()).toBe('2026-01-05T18:30:00.000Z');
+    expect(startOfDayIn('2026-01-06', 'UTC').toISOString()).toBe('2026-01-06T00:00:00.000Z');
+    expect(startOfDayIn('2026-01-06', 'Europe/Berlin').toISOString()).toBe('2026-01-05T23:00:00.000Z');
+    expect(startOfDayIn('2026-07-06', 'Europe/Berlin').toISOString()).toBe('2026-07-05T22:00:00.000Z');
+    expect(startOfDayIn('2026-01-06', 'America/New_York').toISOString()).toBe('2026-01-06T05:00:00.000Z');
+  });
+
+  it('on the day summer time starts or ends', () => {
+    // Berlin: clocks go forward at 02:00 on 29 March 2026 and back at 03:00 on 25 October.
+    expect(startOfDayIn('2026-03-29', 'Europe/Berlin').toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(startOfDayIn('2026-03-30', 'Europe/Berlin').toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfDayIn('2026-10-26', 'Europe/Berlin').toISOString()).toBe('2026-10-25T23:00:00.000Z');
   });
 });

@@ -67,10 +67,13 @@ function docxText(bytes: Buffer): Promise<string> {
 }
 
 /** A signed-off study of a Korean patient (all three PN groups) with a referring physician. */
-async function koreanStudy(displayTimeZone?: string) {
+async function koreanStudy(displayTimeZone?: string, studyName = 'MRI BRAIN') {
   const w = await build.world();
   if (displayTimeZone) await setGroupPreference(t.db, w.group.id, 'ADMIN_PREFERENCES', { displayTimeZone });
-  const { row, study, token } = await build.sharedStudy(w, { referringPhysicianName: RAW_REFERRER });
+  const { row, study, token } = await build.sharedStudy(w, {
+    referringPhysicianName: RAW_REFERRER,
+    studyName,
+  });
   await t.db.update(reportStatuses).set({ patientName: RAW_PATIENT }).where(eq(reportStatuses.id, row.id));
   await t.db.insert(reports).values({
     reportStatusId: row.id,
@@ -141,6 +144,23 @@ describe('person names in documents and pages', () => {
     expect(message?.body).toMatch(
       new RegExp(`^Dear ${REFERRER}, the report of ${PATIENT.replace(/[()]/g, '\\$&')}, MRI BRAIN`),
     );
+  });
+});
+
+describe('a study description with vendor ^ separators (Siemens Program^Protocol)', () => {
+  it('reads with spaces in the PDF, the share page and the e-mail', async () => {
+    const { row, center, body, token } = await koreanStudy(undefined, 'Rorden^Rorden_Prisma');
+    const pdf = await pdfText((await center.post('/api/pdf/download', body)).rawPayload);
+    expect(pdf).toContain('Study Rorden Rorden_Prisma');
+    expect(pdf).not.toContain('^');
+    const page = (await t.app.inject({ method: 'GET', url: `/api/share/${token}` })).json<TSharePage>();
+    expect(page.studyName).toBe('Rorden Rorden_Prisma');
+    const to = `ref-desc-${row.id}@clinic.test`;
+    expect((await center.post(`/api/report-status/send-email/${row.id}`, { email: to })).statusCode).toBe(
+      200,
+    );
+    const [mail] = await t.db.select().from(messageOutbox).where(eq(messageOutbox.recipient, to));
+    expect(mail?.subject).toBe(`Report shared with you: ${PATIENT}, Rorden Rorden_Prisma`);
   });
 });
 

@@ -51,3 +51,17 @@ function joinNative(parts: string[]): string {
   }
   return out;
 }
+
+/**
+ * A DICOM description (LO/SH, e.g. Study Description) as shown: some vendors separate its parts with
+ * `^` (Siemens 'Program^Protocol': 'Rorden^Rorden_Prisma'), which is no person name and keeps its
+ * order; the parts are shown with a space, empty ones dropped. Text without `^` is shown as it is.
+ */
+export function formatDicomText(value: string | null | undefined): string {
+  if (!value) return '';
+  return value
+    .split('^')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .join(' ');
+}

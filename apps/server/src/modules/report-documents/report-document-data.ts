@@ -4,6 +4,7 @@ import {
   MESSAGES,
   PDF_MARGIN_DEFAULTS_CM,
   ZReportTextSetting,
+  formatDicomText,
   formatPersonName,
   groupFlags,
 } from '@radflow/core';
@@ -153,7 +154,7 @@ export async function loadReportDocumentData(
       sex: r.patientSex,
     },
     study: {
-      name: r.studyName || row.studyDescription,
+      name: formatDicomText(r.studyName || row.studyDescription),
       modalities: row.modalities,
       date: formatStudyDate(row.studyDate),
       referringPhysician: formatPersonName(r.referringPhysicianName),

@@ -7,6 +7,7 @@ import {
   type TSharePage,
   type TShareSeries,
   buildShareUrl,
+  formatDicomText,
   formatPersonName,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -61,7 +62,7 @@ export async function getSharePage(
     patientId: row.patientId,
     patientSex: row.patientSex,
     patientAge: row.patientAge,
-    studyName: row.studyName || row.studyDescription,
+    studyName: formatDicomText(row.studyName || row.studyDescription),
     modality: row.modalities.join(', '),
     studyDate: dicomDate(row.studyDate),
     center: row.centerName,

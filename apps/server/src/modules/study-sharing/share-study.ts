@@ -8,6 +8,7 @@ import {
   type ZSendMessageRequest,
   buildShareUrl,
   canSendToReferringDoctor,
+  formatDicomText,
   formatPersonName,
   groupFlags,
 } from '@radflow/core';
@@ -143,7 +144,7 @@ async function recordShare(
 }
 
 function describeStudy(report: TVisibleReport): string {
-  const parts = [formatPersonName(report.patientName), report.studyName.trim()].filter(Boolean);
+  const parts = [formatPersonName(report.patientName), formatDicomText(report.studyName)].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : `study ${report.id}`;
 }
 

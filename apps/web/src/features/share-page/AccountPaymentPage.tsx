@@ -10,6 +10,7 @@ import {
   SHARE_MESSAGES,
   type TAccountPayment,
   type TPaymentDue,
+  formatDicomText,
   formatPaymentAmount,
   formatPersonName,
   isViewerSession,
@@ -53,7 +54,7 @@ function WhoToContact({ payment }: { payment: TAccountPayment }) {
 }
 
 const describeDue = (due: TPaymentDue) =>
-  [formatPersonName(due.patientName), due.studyName.trim()].filter(Boolean).join(', ') ||
+  [formatPersonName(due.patientName), formatDicomText(due.studyName)].filter(Boolean).join(', ') ||
   `Study ${due.reportStatusId}`;
 
 /** What is due, each with the provider's pay link (a full-page navigation: the provider's page). */

@@ -50,6 +50,7 @@ describe('the study list', () => {
   it('shows patient and referring physician formatted, and times in +05:30', SLOW, async () => {
     const row = buildStudyRow({
       patientName: RAW_PATIENT,
+      studyName: 'Rorden^Rorden_Prisma',
       referringPhysicianName: 'Kim^Minjun^^Dr.',
       lastUploadCompletedAt: '2026-01-05T20:04:09.000Z',
     });
@@ -57,6 +58,7 @@ describe('the study list', () => {
     const tr = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
     expect(within(tr).getByText(PATIENT)).toBeTruthy();
     expect(within(tr).getByText('Dr. Minjun Kim')).toBeTruthy();
+    expect(within(tr).getByText('Rorden Rorden_Prisma')).toBeTruthy();
     expect(tr.textContent).not.toContain('^');
     // The column shows the time alone; the cell's title says which zone.
     const uploaded = within(tr).getByText('2026-01-06 01:34:09');
@@ -78,9 +80,12 @@ describe('the study list', () => {
 
 describe('the report editor', () => {
   it('the study header shows the patient formatted, empty components never', () => {
-    const { container } = render(<StudyHeader row={buildDetail({ patientName: RAW_PATIENT })} />);
+    const { container } = render(
+      <StudyHeader row={buildDetail({ patientName: RAW_PATIENT, studyName: 'Rorden^Rorden_Prisma' })} />,
+    );
     const header = container.querySelector<HTMLElement>('dl[aria-label="Study"]')!;
     expect(within(header).getByText(PATIENT)).toBeTruthy();
+    expect(within(header).getByText('Rorden Rorden_Prisma')).toBeTruthy();
     expect(header.textContent).not.toMatch(/[\^=]/);
   });
 

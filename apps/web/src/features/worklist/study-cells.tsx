@@ -7,6 +7,7 @@ import {
   type TStudyColumnId,
   type TStudyListRow,
   displayStatus,
+  formatDicomText,
   formatPersonName,
   paymentColumnText,
   simpleStatus,
@@ -89,7 +90,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'studyName':
       return (
         <Box>
-          <Ellipsis value={text(row.studyName)} />
+          <Ellipsis value={text(formatDicomText(row.studyName))} />
           {row.modality && (
             <Typography variant="caption" color="textSecondary">
               {row.modality}

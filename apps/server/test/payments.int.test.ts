@@ -98,7 +98,7 @@ describe('a payment requested, paid online and confirmed', () => {
       .where(
         and(
           eq(messageOutbox.reportStatusId, row.id),
-          eq(messageOutbox.subject, 'Payment requested: DOE JANE, CT CHEST'),
+          eq(messageOutbox.subject, 'Payment requested: JANE DOE, CT CHEST'),
         ),
       );
     expect(mails.map((m) => m.recipient)).toEqual([viewer.user.email]);

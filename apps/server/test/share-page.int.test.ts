@@ -54,7 +54,7 @@ describe('GET /api/share/{link}', () => {
     expect(res.headers['cache-control']).toBe('private, no-store');
     const page = res.json<TSharePage>();
     expect(page).toMatchObject({
-      patientName: 'SHARMA ASHA',
+      patientName: 'ASHA SHARMA',
       patientAge: '42Y',
       patientSex: 'F',
       studyName: 'MRI BRAIN',
@@ -83,7 +83,7 @@ describe('GET /api/share/{link}', () => {
     const page = (await visit(`/api/share/${token}`)).json<TSharePage>();
     expect(page.isReportReady).toBe(false);
     expect(page.reports).toEqual([]);
-    expect(page.patientName).toBe('SHARMA ASHA');
+    expect(page.patientName).toBe('ASHA SHARMA');
     const pdf = await visit(`/api/share/${token}/report.pdf`);
     expect(pdf.statusCode).toBe(409);
     expect(pdf.json()).toMatchObject({ errorDescription: SHARE_MESSAGES.reportNotReady });

@@ -155,7 +155,7 @@ describe('POST /report-status/send-message/{id}', () => {
     for (const message of outbox) {
       expect(message.body).toContain(`${PUBLIC_URL}/share?link=${row.shareLink}`);
       expect(message.body).toContain('Dear Dr Mehta');
-      expect(message.body).toContain('SHARMA ASHA');
+      expect(message.body).toContain('ASHA SHARMA');
     }
 
     const again = await world.centerUser.browser.post(`/api/report-status/send-message/${report.id}`, {
@@ -231,7 +231,7 @@ describe('POST /report-status/send-email/{id}', () => {
     expect(mail?.from).toBe('reports@radflow.example');
     const [headers, encoded] = mail!.data.split('\r\n\r\n');
     expect(headers).toContain(`To: ${to}`);
-    expect(headers).toContain('Subject: Report shared with you: SHARMA ASHA, MRI BRAIN');
+    expect(headers).toContain('Subject: Report shared with you: ASHA SHARMA, MRI BRAIN');
     const text = Buffer.from(encoded!.replace(/\r\n/g, ''), 'base64').toString('utf8');
     expect(text).toContain(`${PUBLIC_URL}/share?link=${row.shareLink}`);
 

@@ -125,7 +125,7 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
     expect((prefs.GROUP_SWITCHES as Record<string, unknown>)[name]).toBe(false);
   });
 
-  it('admin/performance values default to unset or off', () => {
+  it("admin/performance values default to unset or off; the display time zone to the spec's +05:30", () => {
     expect(prefs.ADMIN_PREFERENCES).toEqual({
       signOffTimeLimit: null,
       showRedAfterTAT: false,
@@ -134,6 +134,7 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
       enableLoginAuditLogs: false,
       anonymizeZipType: 'NONE',
       shareLinkValidityDays: null,
+      displayTimeZone: 'Asia/Kolkata',
     });
   });
 

@@ -12,6 +12,7 @@ import {
   ZVerificationSettings,
 } from './settings/sections.js';
 import { ZLabSlotsSetting, ZLabSlotsUpdate } from './settings/lab-slots.js';
+import { DEFAULT_DISPLAY_TIME_ZONE, isDisplayTimeZone } from './display/display-time.js';
 
 /**
  * User and group preferences (spec-core §3 "User preferences", spec-lab §6 feature switches).
@@ -108,6 +109,15 @@ export const ZAdminPreferences = z.object({
   anonymizeZipType: z.enum(ANONYMIZE_ZIP_TYPES).default('NONE'),
   /** Ours (issue 7 §5 "with an expiry"): days a share link opens after it was made; null = no end. */
   shareLinkValidityDays: z.number().int().positive().max(3650).nullable().default(null),
+  /**
+   * Ours (issue 21 §1 "one display time zone per group"): the IANA zone every page and document of
+   * the group shows times in (core formatDisplayTime); the spec's +05:30 by default.
+   */
+  displayTimeZone: z
+    .string()
+    .max(64)
+    .refine(isDisplayTimeZone, 'Unknown time zone (an IANA name, e.g. Asia/Kolkata)')
+    .default(DEFAULT_DISPLAY_TIME_ZONE),
 });
 
 /** spec-core §3 USER_INFORMATION (copyLinkTitleText) is the contact info of spec-lab §3. */

@@ -1,12 +1,24 @@
-const pad = (n: number) => String(n).padStart(2, '0');
+import { DEFAULT_DISPLAY_TIME_ZONE, formatDisplayTime } from '@radflow/core';
 
-/** A timestamp as yyyy-MM-dd HH:mm:ss in local time (spec-core §9); '—' when absent or unreadable. */
-export function formatTimestamp(value: string | null | undefined): string {
-  if (!value) return '—';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return value;
-  return (
-    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` +
-    `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-  );
+/*
+ * The group's display time zone (ADMIN_PREFERENCES displayTimeZone) is a property of the signed-in
+ * session, like a locale: the session loader sets it here (and a saved setting or a sign-out updates
+ * it), so the many places that show a time, table cells drawn by plain functions among them, need no
+ * zone argument. The public share page passes its zone, which its answer carries.
+ */
+let displayTimeZone = DEFAULT_DISPLAY_TIME_ZONE;
+
+export function setDisplayTimeZone(timeZone: string | null | undefined): void {
+  displayTimeZone = timeZone || DEFAULT_DISPLAY_TIME_ZONE;
+}
+
+/**
+ * A timestamp as yyyy-MM-dd HH:mm:ss in the group's display time zone, labelled 'UTC+05:30' (core
+ * formatDisplayTime); `label: false` where the page states the zone once. '—' when absent.
+ */
+export function formatTimestamp(
+  value: string | null | undefined,
+  options: { timeZone?: string; label?: boolean } = {},
+): string {
+  return formatDisplayTime(value, options.timeZone ?? displayTimeZone, options) || '—';
 }

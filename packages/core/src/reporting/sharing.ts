@@ -82,6 +82,7 @@ export type TShareReport = z.infer<typeof ZShareReport>;
 /** GET /api/share/{link}: the study facts and, once signed off, the report with its addenda. */
 export const ZSharePage = z
   .object({
+    /** As shown (core formatPersonName), like referringPhysician. */
     patientName: z.string(),
     patientId: z.string(),
     patientSex: z.string(),
@@ -98,6 +99,11 @@ export const ZSharePage = z
     hasImages: z.boolean(),
     /** ISO time the link stops opening, or null. */
     expiresAt: z.string().nullable(),
+    /**
+     * The group's display time zone (ADMIN_PREFERENCES displayTimeZone): the page is public, with no
+     * session to read the group's settings from, and shows its times in this zone (formatDisplayTime).
+     */
+    displayTimeZone: z.string(),
   })
   .meta({ id: 'SharePage' });
 export type TSharePage = z.infer<typeof ZSharePage>;

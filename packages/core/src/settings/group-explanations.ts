@@ -90,6 +90,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     showRedAfterTAT: 'Shows assignors and verifiers unsigned studies past the sign-off time limit in red.',
     durationOfBackupInMonth: 'Months a study can still be downloaded; older studies are refused.',
     shareLinkValidityDays: 'Days a share link opens after it was made; empty means it never expires.',
+    displayTimeZone:
+      'The time zone (IANA name, e.g. Asia/Kolkata for +05:30) every page and document of the group shows times in, labelled.',
     appDomain: 'The web address of the group; users signed in at another address are sent there.',
     enableLoginAuditLogs:
       'Users (except center users and group admins) sign in only from devices a group admin approved.',

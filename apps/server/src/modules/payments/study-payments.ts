@@ -7,6 +7,8 @@ import {
   type ZRequestPaymentBody,
   canManageStudyPayment,
   formatPaymentAmount,
+  formatDicomText,
+  formatPersonName,
   toMinorUnits,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -55,7 +57,7 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 function describeStudy(row: { id: number; patientName: string; studyName: string }): string {
-  const parts = [row.patientName.replaceAll('^', ' ').trim(), row.studyName.trim()].filter(Boolean);
+  const parts = [formatPersonName(row.patientName), formatDicomText(row.studyName)].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : `study ${row.id}`;
 }
 

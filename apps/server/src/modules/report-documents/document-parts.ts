@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { REPORT_DOCUMENT_MESSAGES } from '@radflow/core';
+import { REPORT_DOCUMENT_MESSAGES, formatDisplayTime } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { assetDataUrl, documentWindow, opaqueImage, resolveHtmlImages } from './document-images.js';
 import type { TDocumentReport, TReportDocumentData } from './report-document-data.js';
@@ -148,19 +148,6 @@ function spanOf(cell: HTMLTableCellElement, attribute: 'colspan' | 'rowspan', mo
 export const QR_CAPTION = 'Scan to open this report online';
 export const PRELIMINARY_TEXT = REPORT_DOCUMENT_MESSAGES.preliminary;
 
-/**
- * Times on documents: yyyy-MM-dd HH:mm (spec-core §9 date format) in +05:30, the time zone the
- * spec's date filters use, labelled so a reader abroad is not misled.
- */
-export function formatDocumentTime(at: Date): string {
-  const local = new Date(at.getTime() + 330 * 60_000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())} ` +
-    `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())} IST`
-  );
-}
-
 /** The patient and study table (spec-core §3 fields); the patient id only with showPatientIdInReportPage. */
 export function patientRowsOf(data: TReportDocumentData): Array<[string, string]> {
   const { patient, study } = data;
@@ -191,7 +178,13 @@ async function qrDataUrl(url: string): Promise<string> {
   return made;
 }
 
-async function sectionOf(ctx: AppContext, report: TDocumentReport, html: string, title: string) {
+async function sectionOf(
+  ctx: AppContext,
+  report: TDocumentReport,
+  html: string,
+  title: string,
+  timeZone: string,
+) {
   const signed = report.signedOffAt !== null && html === report.contentHtml;
   return {
     title,
@@ -201,8 +194,10 @@ async function sectionOf(ctx: AppContext, report: TDocumentReport, html: string,
       ? {
           name: report.signatureName ?? report.doctorName,
           imageDataUrl: report.signatureAssetId ? await assetDataUrl(ctx, report.signatureAssetId) : null,
-          signedOffLine: `${report.isAddendum ? 'Addendum signed off' : 'Signed off'}: ${formatDocumentTime(
-            report.signedOffAt as Date,
+          // The group's display time zone, labelled (core formatDisplayTime), as on every screen.
+          signedOffLine: `${report.isAddendum ? 'Addendum signed off' : 'Signed off'}: ${formatDisplayTime(
+            report.signedOffAt,
+            timeZone,
           )}`,
         }
       : null,
@@ -220,9 +215,10 @@ export async function documentParts(
   const bodyHtml = opts.customHtml ?? main?.contentHtml ?? '';
   const title = opts.reportName || main?.name || data.study.name || 'Report';
   const sections: TDocumentSection[] = [];
-  if (main) sections.push(await sectionOf(ctx, main, bodyHtml, title));
+  const zone = data.displayTimeZone;
+  if (main) sections.push(await sectionOf(ctx, main, bodyHtml, title, zone));
   for (const addendum of addenda) {
-    sections.push(await sectionOf(ctx, addendum, addendum.contentHtml, addendum.name || 'Addendum'));
+    sections.push(await sectionOf(ctx, addendum, addendum.contentHtml, addendum.name || 'Addendum', zone));
   }
   const rowSigned = data.status === 'SIGNED_OFF' || data.status === 'DELETED';
   const { layout } = data;

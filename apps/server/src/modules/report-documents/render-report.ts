@@ -4,7 +4,11 @@ import { renderImage } from '../dicomweb-retrieve/render.js';
 import { HttpError } from '../dicomweb-retrieve/transfer-syntax-negotiation.js';
 import { documentParts } from './document-parts.js';
 import { renderPdf } from './pdf-document.js';
-import { type TReportDocumentData, loadReportDocumentData } from './report-document-data.js';
+import {
+  type TKnownGroupSettings,
+  type TReportDocumentData,
+  loadReportDocumentData,
+} from './report-document-data.js';
 import { renderWord } from './word-document.js';
 
 export type TReportDocumentFormat = 'PDF' | 'WORD';
@@ -67,11 +71,11 @@ export function renderReportDocument(ctx: AppContext, input: TRenderReportInput)
   return renderWithKnown(ctx, input, {});
 }
 
-/** renderReportDocument when the caller has read the group switch already (one query fewer). */
+/** renderReportDocument when the caller has read the group settings already (one query fewer). */
 export async function renderWithKnown(
   ctx: AppContext,
   input: TRenderReportInput,
-  known: { showPatientId?: boolean },
+  known: TKnownGroupSettings,
 ): Promise<TRenderedDocument> {
   const data = await loadReportDocumentData(ctx.db, input.reportStatusId, known);
   const parts = await documentParts(ctx, data, {

@@ -1,5 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import { AppError, MESSAGES, PDF_MARGIN_DEFAULTS_CM, ZReportTextSetting, groupFlags } from '@radflow/core';
+import {
+  AppError,
+  MESSAGES,
+  PDF_MARGIN_DEFAULTS_CM,
+  ZReportTextSetting,
+  formatDicomText,
+  formatPersonName,
+  groupFlags,
+} from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import {
   centers,
@@ -13,7 +21,10 @@ import {
 } from '../../db/schema.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
-/** Everything a report document shows, read from the database (no access checks: callers check). */
+/**
+ * Everything a report document shows, read from the database (no access checks: callers check).
+ * Names are as shown (core formatPersonName: 'Hong^Gildong' reads 'Gildong Hong'), not as stored.
+ */
 export interface TReportDocumentData {
   reportStatusId: number;
   groupId: number;
@@ -23,6 +34,8 @@ export interface TReportDocumentData {
   study: { name: string; modalities: string[]; date: string; referringPhysician: string; center: string };
   /** Group switch showPatientIdInReportPage. */
   showPatientId: boolean;
+  /** The group's display time zone (ADMIN_PREFERENCES displayTimeZone): the document's times. */
+  displayTimeZone: string;
   /** The main report, then the addenda, oldest first. */
   reports: TDocumentReport[];
   layout: TDocumentLayout;
@@ -53,6 +66,12 @@ export function formatStudyDate(da: string): string {
   return m ? `${m[1]}-${m[2]}-${m[3]}` : da.trim();
 }
 
+/** Group settings a caller has read already (one query fewer). */
+export interface TKnownGroupSettings {
+  showPatientId?: boolean;
+  displayTimeZone?: string;
+}
+
 /** A report as the query below answers it (json: times are text). */
 interface TReportJson extends Omit<TDocumentReport, 'signedOffAt'> {
   signedOffAt: string | null;
@@ -67,7 +86,7 @@ interface TReportJson extends Omit<TDocumentReport, 'signedOffAt'> {
 export async function loadReportDocumentData(
   db: DbOrTx,
   reportStatusId: number,
-  known: { showPatientId?: boolean } = {},
+  known: TKnownGroupSettings = {},
 ): Promise<TReportDocumentData> {
   const rs = reportStatuses;
   const [row] = await db
@@ -114,8 +133,12 @@ export async function loadReportDocumentData(
     .where(eq(rs.id, reportStatusId));
   if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'reportStatusId');
   const r = row.report;
-  const showPatientId =
-    known.showPatientId ?? groupFlags(await loadGroupPreferences(db, r.groupId)).showPatientIdInReportPage;
+  const flags =
+    known.showPatientId === undefined || known.displayTimeZone === undefined
+      ? groupFlags(await loadGroupPreferences(db, r.groupId))
+      : null;
+  const showPatientId = known.showPatientId ?? flags!.showPatientIdInReportPage;
+  const displayTimeZone = known.displayTimeZone ?? flags!.displayTimeZone;
   const text = ZReportTextSetting.safeParse(row.reportText ?? {});
   const layout = row.layout;
   return {
@@ -123,15 +146,22 @@ export async function loadReportDocumentData(
     groupId: r.groupId,
     status: r.status,
     studyInstanceUid: row.studyInstanceUid,
-    patient: { name: r.patientName, id: r.patientId, uhid: r.uhid, age: r.patientAge, sex: r.patientSex },
+    patient: {
+      name: formatPersonName(r.patientName),
+      id: r.patientId,
+      uhid: r.uhid,
+      age: r.patientAge,
+      sex: r.patientSex,
+    },
     study: {
-      name: r.studyName || row.studyDescription,
+      name: formatDicomText(r.studyName || row.studyDescription),
       modalities: row.modalities,
       date: formatStudyDate(row.studyDate),
-      referringPhysician: r.referringPhysicianName,
+      referringPhysician: formatPersonName(r.referringPhysicianName),
       center: row.centerName,
     },
     showPatientId,
+    displayTimeZone,
     reports: row.reports.map((report) => ({
       ...report,
       signedOffAt: report.signedOffAt === null ? null : new Date(report.signedOffAt),

@@ -86,7 +86,7 @@ export async function downloadReportDocument(
       customHtml,
       reportName: body.reportName ?? null,
     },
-    { showPatientId: flags.showPatientIdInReportPage },
+    { showPatientId: flags.showPatientIdInReportPage, displayTimeZone: flags.displayTimeZone },
   );
   if (print) await recordPrint(ctx, auth, id);
   return document;

@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { AppError, SHARE_MESSAGES, type TSharePage, type TShareSeries, buildShareUrl } from '@radflow/core';
+import {
+  AppError,
+  SHARE_MESSAGES,
+  type TSharePage,
+  type TShareSeries,
+  buildShareUrl,
+  formatDicomText,
+  formatPersonName,
+} from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { instances, series, studyEvents } from '../../db/schema.js';
 import { renderImage } from '../dicomweb-retrieve/render.js';
@@ -50,15 +58,15 @@ export async function getSharePage(
   const reports = await signedReportsOf(ctx.db, row);
   await recordOpened(ctx, row, visitorKey(request));
   return {
-    patientName: row.patientName.replaceAll('^', ' ').trim(),
+    patientName: formatPersonName(row.patientName),
     patientId: row.patientId,
     patientSex: row.patientSex,
     patientAge: row.patientAge,
-    studyName: row.studyName || row.studyDescription,
+    studyName: formatDicomText(row.studyName || row.studyDescription),
     modality: row.modalities.join(', '),
     studyDate: dicomDate(row.studyDate),
     center: row.centerName,
-    referringPhysician: row.referringPhysicianName.replaceAll('^', ' ').trim(),
+    referringPhysician: formatPersonName(row.referringPhysicianName),
     isReportReady: hasSignedMainReport(reports),
     reports: reports.map((r) => ({
       name: r.name,
@@ -73,6 +81,7 @@ export async function getSharePage(
     })),
     hasImages: row.instanceCount > 0,
     expiresAt: access.expiresAt?.toISOString() ?? null,
+    displayTimeZone: access.flags.displayTimeZone,
   };
 }
 

@@ -8,6 +8,8 @@ import {
   type ZSendMessageRequest,
   buildShareUrl,
   canSendToReferringDoctor,
+  formatDicomText,
+  formatPersonName,
   groupFlags,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -142,7 +144,7 @@ async function recordShare(
 }
 
 function describeStudy(report: TVisibleReport): string {
-  const parts = [report.patientName.replaceAll('^', ' ').trim(), report.studyName.trim()].filter(Boolean);
+  const parts = [formatPersonName(report.patientName), formatDicomText(report.studyName)].filter(Boolean);
   return parts.length > 0 ? parts.join(', ') : `study ${report.id}`;
 }
 
@@ -166,7 +168,9 @@ export async function sendShareMessage(
     channels,
   });
   const url = buildShareUrl(deps.publicUrl, shared.shareLink);
-  const greeting = input.referringPhysician ? `Dear ${input.referringPhysician}, the` : 'The';
+  // The dialog offers the row's referring physician as stored (a DICOM PN such as 'Kim^Minjun^^Dr.').
+  const physician = formatPersonName(input.referringPhysician);
+  const greeting = physician ? `Dear ${physician}, the` : 'The';
   const body = `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
   const message = { to: input.number, body, reportStatusId: report.id };
   await ctx.sms.send(message);

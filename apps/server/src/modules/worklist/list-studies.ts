@@ -11,13 +11,16 @@ import {
   type TStudyListRequest,
   type TStudyListSortField,
   type TStudyScope,
+  groupFlags,
   isGroupWide,
+  startOfDayIn,
   toPageResponse,
 } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { userMappings, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { loadGroupPreferences } from '../preferences/preferences.js';
 import { type TStudyListQuery, findStudyListPage, findStudyListRowsJson } from './study-list.repository.js';
 
 type TListRequest = TStudyListRequest | TReportStatusListRequest;
@@ -34,6 +37,10 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
   // POST /report-status/ bodies never hold the tab fields (its schema strips unknown keys).
   const tabs: Partial<TStudyListRequest> = request;
   const contextDoctorId = await resolveContextDoctor(db, auth, scope, tabs.contextDoctor);
+  // A day of the range is a day of the group's display time zone; read only when a bound is a day.
+  const zone = [request.startTime, request.endTime].some((v) => DATE_ONLY.test(v?.trim() ?? ''))
+    ? groupFlags(await loadGroupPreferences(db, auth.user.groupId)).displayTimeZone
+    : 'UTC';
   const query: TStudyListQuery = {
     scope,
     viewerId: auth.user.id,
@@ -44,8 +51,8 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
     assignedTo: assignedToOf(tabs.assignedTos, contextDoctorId ?? auth.user.id),
     contextDoctorId,
     reprintNeeded: tabs.showReprintNeeded === true,
-    createdFrom: parseDateBound('startTime', request.startTime, false),
-    createdBefore: parseDateBound('endTime', request.endTime, true),
+    createdFrom: parseDateBound('startTime', request.startTime, false, zone),
+    createdBefore: parseDateBound('endTime', request.endTime, true, zone),
     orderBy: sortFieldOf(request.orderingCriteria),
     descending: request.sortOrder === 'DESC',
     offset: request.page * request.size,
@@ -162,14 +169,16 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A date range bound: 'yyyy-MM-dd' is a whole UTC day (startTime its start, endTime the start of the
- * next day, exclusive); an ISO date-time is taken as the instant it names. Anything else is a 400
- * naming the field.
+ * A date range bound: 'yyyy-MM-dd' is a whole day of the group's display time zone (spec-core §9
+ * "date filters use time zone +05:30"; the zone the list's times are shown in): startTime its start,
+ * endTime the start of the next day, exclusive. An ISO date-time is taken as the instant it names.
+ * Anything else is a 400 naming the field.
  */
 export function parseDateBound(
   field: 'startTime' | 'endTime',
   value: string | null | undefined,
   isEnd: boolean,
+  timeZone: string,
 ): Date | null {
   if (value === null || value === undefined || value.trim() === '') return null;
   const text = value.trim();
@@ -182,7 +191,9 @@ export function parseDateBound(
   if (Number.isNaN(parsed.getTime()) || (isDateOnly && parsed.toISOString().slice(0, 10) !== text)) {
     throw new AppError('BAD_REQUEST', `${field} is not a date (yyyy-MM-dd or ISO 8601)`, field);
   }
-  return isDateOnly && isEnd ? new Date(parsed.getTime() + DAY_MS) : parsed;
+  if (!isDateOnly) return parsed;
+  const day = isEnd ? new Date(parsed.getTime() + DAY_MS).toISOString().slice(0, 10) : text;
+  return startOfDayIn(day, timeZone);
 }
 
 /** DICOM DA (YYYYMMDD) and TM (HHMMSS.FFFFFF, parts optional) as 'yyyy-MM-dd HH:mm:ss'; null without a date. */

@@ -5,6 +5,8 @@
  * control characters, reserved Windows characters) an underscore, at most 64 characters.
  */
 
+import { formatPersonName } from '@radflow/core';
+
 const MAX_SEGMENT = 64;
 
 export function sanitizeSegment(value: string, fallback: string): string {
@@ -68,7 +70,7 @@ export function readmeText(info: {
     ...(info.isAnonymized
       ? ['Anonymised: yes (PS3.15 basic profile; patient identity removed, UIDs remapped)']
       : [
-          `Patient: ${info.patientName}`,
+          `Patient: ${formatPersonName(info.patientName)}`,
           `Study date: ${info.studyDate}`,
           `Description: ${info.studyDescription}`,
         ]),

@@ -16,6 +16,7 @@ import {
   fetchUserMapping,
   type TUserMapping,
 } from '../../api/identity';
+import { setDisplayTimeZone } from '../../lib/format';
 import { buildMenuContext } from './menu-context';
 
 /** Everything the shell needs about the signed-in user (spec-core §4 Session). */
@@ -53,11 +54,13 @@ export async function loadSession(signal?: AbortSignal): Promise<TSession | null
       isAssignor ? Promise.resolve({}) : fetchUserMapping(signal),
       fetchTeleInfo(signal),
     ]);
+    const flags = groupFlags(preferences);
+    setDisplayTimeZone(flags.displayTimeZone);
     return {
       user,
       roles,
       preferences,
-      flags: groupFlags(preferences),
+      flags,
       mapping,
       teleUser: teleInfo.teleUser,
       menuContext: buildMenuContext(user, preferences, teleInfo),
@@ -86,6 +89,7 @@ export function getSession(queryClient: QueryClient): TSession | null {
 export function clearSession(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_QUERY_KEY[0] });
   queryClient.setQueryData(SESSION_QUERY_KEY, null);
+  setDisplayTimeZone(null);
 }
 
 /** The session inside the signed-in shell (the route guard renders the shell only with one). */

@@ -1,3 +1,5 @@
+import { formatPersonName } from '@radflow/core';
+
 /**
  * The job texts of spec-core §8, word for word. They are the web's alone (the server answers a
  * status and an error, never these sentences), so they live here and not in @radflow/core.
@@ -14,11 +16,11 @@ export const JOB_MESSAGES = {
 
 /**
  * The `{name}` of the job messages: the patient's name as the study row or the job's progress record
- * carries it (DICOM '^' separators read as spaces), with the study id so that two studies of one
+ * carries it (core formatPersonName: 'DOE^JANE' reads 'JANE DOE'), with the study id so that two studies of one
  * patient can be told apart — 'Jane Doe (study 42)'. An anonymised zip's record has no patient name;
  * then it is just 'study 42'.
  */
 export function jobDisplayName(patientName: string | null | undefined, reportStatusId: number): string {
-  const patient = (patientName ?? '').replace(/\^+/g, ' ').replace(/\s+/g, ' ').trim();
+  const patient = formatPersonName(patientName);
   return patient ? `${patient} (study ${reportStatusId})` : `study ${reportStatusId}`;
 }

@@ -99,7 +99,7 @@ describe('runJob (spec-core §4 Job run)', () => {
     await vi.advanceTimersByTimeAsync(JOB_POLL_INTERVAL_MS);
     const { error } = await run;
     expect(error).toBeInstanceOf(JobError);
-    expect((error as JobError).message).toBe('Job failed DOE JANE (study 7) No space left on device');
+    expect((error as JobError).message).toBe('Job failed JANE DOE (study 7) No space left on device');
     expect((error as JobError).kind).toBe('failed');
   });
 
@@ -274,7 +274,7 @@ describe('job texts (spec-core §8)', () => {
   });
 
   it('names a job by patient and study, or the study alone', () => {
-    expect(jobDisplayName('DOE^JANE^^', 42)).toBe('DOE JANE (study 42)');
+    expect(jobDisplayName('DOE^JANE^^', 42)).toBe('JANE DOE (study 42)');
     expect(jobDisplayName('', 42)).toBe('study 42');
     expect(jobDisplayName(null, 42)).toBe('study 42');
   });

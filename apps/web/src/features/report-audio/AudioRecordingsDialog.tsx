@@ -23,6 +23,7 @@ import {
   canDeleteReportAudio,
   type TReportAudio,
   type TStudyListRow,
+  formatPersonName,
 } from '@radflow/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useFeedback } from '../../components/feedback/feedback-context';
@@ -104,7 +105,7 @@ export function AudioRecordingsDialog({ row, onClose, onChanged }: TAudioRecordi
       <DialogTitle>Audio recordings</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Typography color="textSecondary">{row.patientName}</Typography>
+          <Typography color="textSecondary">{formatPersonName(row.patientName)}</Typography>
           {canAdd && (
             <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
               {state.kind === 'recording' ? (

@@ -53,7 +53,7 @@ describe('/report-edit (edit-only page)', SCREEN, () => {
     fakeApi(handlers(false));
     renderPage();
     const header = await screen.findByLabelText('Study');
-    expect(header.textContent).toContain('DOE JANE');
+    expect(header.textContent).toContain('JANE DOE');
     expect(header.textContent).toContain('40Y / F');
     expect(header.textContent).toContain('Fever');
     fireEvent.click(await screen.findByRole('button', { name: 'Preview' }));

@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import {
+  formatDicomText,
   hasReportContent,
   readsReportWork,
   readsUnsignedReports,
@@ -126,7 +127,7 @@ export function ReportWorkspace({
     setBusy(true);
     try {
       const answer = await saveReport(row.id, {
-        name: name.trim() || row.studyName || 'Report',
+        name: name.trim() || formatDicomText(row.studyName) || 'Report',
         content,
         signOff,
         ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),

@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { TStudyDetail } from '@radflow/core';
+import { formatDicomText, formatPersonName, type TStudyDetail } from '@radflow/core';
 
 /** The study header of the edit page: patient, age/sex, study, modality, center, history. */
 export function StudyHeader({ row }: { row: TStudyDetail }) {
   const items: Array<[string, string]> = [
-    ['Patient', row.patientName.replace(/\^+/g, ' ')],
+    ['Patient', formatPersonName(row.patientName) || '—'],
     ['Age/Sex', [row.patientAge, row.patientSex].filter(Boolean).join(' / ') || '—'],
-    ['Study', row.studyName || '—'],
+    ['Study', formatDicomText(row.studyName) || '—'],
     ['Modality', row.modality || '—'],
     ['Center', row.radiologyCenter || '—'],
     ['History', row.history || '—'],

@@ -1,6 +1,7 @@
 import {
   REPORTING_MESSAGES,
   chooseReportOpening,
+  formatDicomText,
   isReportReadOnly,
   type TDraftCopy,
   type TReport,
@@ -82,7 +83,8 @@ export function useReportOpening(input: {
   const [state, setState] = useState<TOpeningState>({ phase: 'opening' });
   const started = useRef(false);
   const saved = savedCopyOf(input.main);
-  const fallbackName = input.row.studyName || 'Report';
+  // The study's name as shown ('Rorden^Rorden_Prisma' reads 'Rorden Rorden_Prisma'): it becomes the report's title.
+  const fallbackName = formatDicomText(input.row.studyName) || 'Report';
 
   useEffect(() => {
     if (started.current) return;

@@ -11,6 +11,7 @@ import {
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
 import { useSnackbar } from '../../components/feedback/feedback-context';
+import { setDisplayTimeZone } from '../../lib/format';
 import { SESSION_QUERY_KEY, useSignedInSession, type TSession } from '../auth/session';
 
 /**
@@ -45,7 +46,9 @@ export function storeSection(queryClient: QueryClient, section: TPreferenceSecti
   queryClient.setQueryData<TSession | null>(SESSION_QUERY_KEY, (session) => {
     if (!session) return session;
     const preferences = { ...session.preferences, [section]: parsed.data } as TUserPreferences;
-    return { ...session, preferences, flags: groupFlags(preferences) };
+    const flags = groupFlags(preferences);
+    setDisplayTimeZone(flags.displayTimeZone);
+    return { ...session, preferences, flags };
   });
 }
 

@@ -74,9 +74,9 @@ describe('SharePage with /share?link={email} (spec-core §4 Viewer payment)', ()
     });
     openPaymentPage();
     const dues = await screen.findByRole('region', { name: M.duesTitle });
-    expect(within(dues).getByText('DOE JANE, CT CHEST')).toBeTruthy();
+    expect(within(dues).getByText('JANE DOE, CT CHEST')).toBeTruthy();
     expect(within(dues).getByText('Report and images')).toBeTruthy();
-    const pay = within(dues).getByRole('link', { name: `${M.payNow} ₹1,250.50 for DOE JANE, CT CHEST` });
+    const pay = within(dues).getByRole('link', { name: `${M.payNow} ₹1,250.50 for JANE DOE, CT CHEST` });
     expect(pay.getAttribute('href')).toBe(payUrl);
     // A due with no pay link: the desk or the contacts below.
     expect(within(dues).getByText('Study 42')).toBeTruthy();

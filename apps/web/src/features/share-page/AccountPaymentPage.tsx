@@ -10,7 +10,9 @@ import {
   SHARE_MESSAGES,
   type TAccountPayment,
   type TPaymentDue,
+  formatDicomText,
   formatPaymentAmount,
+  formatPersonName,
   isViewerSession,
 } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
@@ -52,7 +54,7 @@ function WhoToContact({ payment }: { payment: TAccountPayment }) {
 }
 
 const describeDue = (due: TPaymentDue) =>
-  [due.patientName.replaceAll('^', ' ').trim(), due.studyName.trim()].filter(Boolean).join(', ') ||
+  [formatPersonName(due.patientName), formatDicomText(due.studyName)].filter(Boolean).join(', ') ||
   `Study ${due.reportStatusId}`;
 
 /** What is due, each with the provider's pay link (a full-page navigation: the provider's page). */

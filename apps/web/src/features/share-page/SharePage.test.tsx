@@ -14,7 +14,7 @@ const errorBody = (status: number, text: string, additionalInfo: string | null =
 });
 
 const buildPage = (over: Partial<TSharePage> = {}): TSharePage => ({
-  patientName: 'SHARMA ASHA',
+  patientName: 'ASHA SHARMA',
   patientId: 'P-77',
   patientSex: 'F',
   patientAge: '42Y',
@@ -35,6 +35,7 @@ const buildPage = (over: Partial<TSharePage> = {}): TSharePage => ({
   ],
   hasImages: false,
   expiresAt: null,
+  displayTimeZone: 'Asia/Kolkata',
   ...over,
 });
 
@@ -78,13 +79,28 @@ describe('SharePage', () => {
 
     fireEvent.change(field, { target: { value: '246810' } });
     fireEvent.click(within(step).getByRole('button', { name: 'Open report' }));
-    expect(await screen.findByRole('heading', { name: 'SHARMA ASHA' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'ASHA SHARMA' })).toBeTruthy();
     const report = screen.getByRole('region', { name: 'Report' });
     expect(within(report).getByText('bleed').tagName).toBe('STRONG');
     expect(within(report).getByText(/Signed by Dr Rao, MD/)).toBeTruthy();
     expect(within(report).getByRole('link', { name: 'Download PDF' }).getAttribute('href')).toBe(
       `/api/share/${LINK}/report.pdf`,
     );
+  });
+
+  it("gives the sign-off and the link's end in the group's display time zone, labelled", SLOW, async () => {
+    fakeApi({
+      [`GET /api/share/${LINK}`]: {
+        body: buildPage({ displayTimeZone: 'Europe/Berlin', expiresAt: '2026-07-01T08:00:00Z' }),
+      },
+    });
+    openShare();
+    const report = await screen.findByRole('region', { name: 'Report' });
+    // 10:00 UTC in January is 11:00 in Berlin; 08:00 UTC in July is 10:00 (summer time).
+    expect(within(report).getByText(/Signed by Dr Rao, MD/).textContent).toContain(
+      '2026-01-05 11:00:00 UTC+01:00',
+    );
+    expect(screen.getByText('This link opens until 2026-07-01 10:00:00 UTC+02:00.')).toBeTruthy();
   });
 
   it('says when the link has expired or is not valid', SLOW, async () => {

@@ -18,7 +18,7 @@ export const SHARE_VIEW_LABELS = {
   downloadPdf: 'Download PDF',
   signedBy: 'Signed by',
   images: 'Images',
-  expires: (at: string) => `This link opens until ${formatTimestamp(at)}.`,
+  expires: (at: string, timeZone: string) => `This link opens until ${formatTimestamp(at, { timeZone })}.`,
 } as const;
 
 function Facts({ page }: { page: TSharePage }) {
@@ -53,7 +53,8 @@ function Facts({ page }: { page: TSharePage }) {
   );
 }
 
-function ReportSheet({ report }: { report: TShareReport }) {
+/** The page is public (no session): its times are in the zone its answer carries, the group's. */
+function ReportSheet({ report, timeZone }: { report: TShareReport; timeZone: string }) {
   const title = report.isAddendum ? SHARE_VIEW_LABELS.addendum : report.name;
   return (
     <Box component="article" aria-label={title}>
@@ -84,7 +85,7 @@ function ReportSheet({ report }: { report: TShareReport }) {
           )}
           <Typography variant="body2">
             {SHARE_VIEW_LABELS.signedBy} {report.signature.name},{' '}
-            {formatTimestamp(report.signature.signedOffAt)}
+            {formatTimestamp(report.signature.signedOffAt, { timeZone })}
           </Typography>
         </Box>
       )}
@@ -103,7 +104,7 @@ export function ShareStudyView({ link, page }: { link: string; page: TSharePage 
         <Facts page={page} />
         {page.expiresAt && (
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
-            {SHARE_VIEW_LABELS.expires(page.expiresAt)}
+            {SHARE_VIEW_LABELS.expires(page.expiresAt, page.displayTimeZone)}
           </Typography>
         )}
       </Paper>
@@ -126,7 +127,7 @@ export function ShareStudyView({ link, page }: { link: string; page: TSharePage 
             sx={{ bgcolor: 'common.white', color: 'grey.900', p: 2, borderRadius: 1 }}
           >
             {page.reports.map((report, index) => (
-              <ReportSheet key={index} report={report} />
+              <ReportSheet key={index} report={report} timeZone={page.displayTimeZone} />
             ))}
           </Stack>
         ) : (

@@ -1,4 +1,4 @@
-import { CONFIRMATIONS } from '@radflow/core';
+import { CONFIRMATIONS, formatPersonName } from '@radflow/core';
 import type { TStudyDialogProps } from './dialog-props';
 import { PickUserDialog } from './PickUserDialog';
 import { assignAuditor } from './study-actions.api';
@@ -11,7 +11,7 @@ export function AssignAuditorDialog({ row, onClose, onChanged }: TStudyDialogPro
   return (
     <PickUserDialog
       title="Assign auditor"
-      description={`Study ${row.id}, ${row.patientName}`}
+      description={`Study ${row.id}, ${formatPersonName(row.patientName)}`}
       role="ROLE_AUDITOR"
       pickerLabel="Auditor"
       submitLabel="Assign"

@@ -1,13 +1,14 @@
 import type { TStudyDialogProps } from './dialog-props';
 import { PickUserDialog } from './PickUserDialog';
 import { assignDoctor } from './study-actions.api';
+import { formatPersonName } from '@radflow/core';
 
 /** Assign one study to a doctor of the group (spec-core §7 POST /report-status/assign). */
 export function AssignDoctorDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   return (
     <PickUserDialog
       title="Assign doctor"
-      description={`Study ${row.id}, ${row.patientName}`}
+      description={`Study ${row.id}, ${formatPersonName(row.patientName)}`}
       role="ROLE_DOCTOR"
       pickerLabel="Doctor"
       submitLabel="Assign"

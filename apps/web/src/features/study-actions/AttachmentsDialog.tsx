@@ -24,6 +24,7 @@ import {
   type TStudyAttachmentKind,
   type TStudyAttachmentLists,
   readableAttachmentKinds,
+  formatPersonName,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
@@ -126,7 +127,7 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
       <DialogTitle id={titleId}>
-        Attachments · {row.id} {row.patientName}
+        Attachments · {row.id} {formatPersonName(row.patientName)}
       </DialogTitle>
       <DialogContent>
         <Tabs value={tab} onChange={(_e, next: number) => setTab(next)} aria-label="Attachment kind">

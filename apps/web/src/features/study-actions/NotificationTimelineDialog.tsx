@@ -3,7 +3,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import { isNotificationEvent } from '@radflow/core';
+import { isNotificationEvent, formatPersonName } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { TStudyDialogProps } from './dialog-props';
@@ -22,7 +22,7 @@ export function NotificationTimelineDialog({ row, onClose }: TStudyDialogProps) 
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
       <DialogTitle id={titleId}>
-        Report notifications · {row.id} {row.patientName}
+        Report notifications · {row.id} {formatPersonName(row.patientName)}
       </DialogTitle>
       <DialogContent>
         <TimelineList

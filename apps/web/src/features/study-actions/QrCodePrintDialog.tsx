@@ -20,6 +20,7 @@ import { generateViewerQr } from '../share-page/share-page.api';
 import type { TStudyDialogProps } from './dialog-props';
 import { buildQrPrintHtml, type TQrLayout } from './qr-print';
 import { shareUrlOf } from './share-url';
+import { formatPersonName } from '@radflow/core';
 
 /**
  * QR code print (spec-core §2: sticker or A4; the QR opens the share link). A row with a share link
@@ -73,7 +74,7 @@ export function QrCodePrintDialog({ row, onClose, onChanged }: TStudyDialogProps
     }
     win.document.write(
       buildQrPrintHtml(layout, qr.dataUrl, {
-        patientName: row.patientName,
+        patientName: formatPersonName(row.patientName),
         patientId: row.patientId,
         studyName: row.studyName,
         studyId: row.id,

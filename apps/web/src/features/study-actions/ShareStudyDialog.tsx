@@ -11,7 +11,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { CONFIRMATIONS, isEmail, isValidShareMobile, MOBILE_PREFIX } from '@radflow/core';
+import { CONFIRMATIONS, isEmail, isValidShareMobile, MOBILE_PREFIX, formatPersonName } from '@radflow/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '../../api/client';
@@ -51,7 +51,7 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
   const referringDoctors = useRoleUsers('ROLE_REFERRING_DOCTOR');
   const [doctor, setDoctor] = useState<string | null>(row.referringDoctor);
   const [number, setNumber] = useState(row.mobileNumber ?? '');
-  const [physician, setPhysician] = useState(row.referringPhysicianName);
+  const [physician, setPhysician] = useState(formatPersonName(row.referringPhysicianName));
   const [email, setEmail] = useState(row.email ?? '');
   const [numberError, setNumberError] = useState<string | undefined>();
   const [emailError, setEmailError] = useState<string | undefined>();
@@ -118,7 +118,7 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
       <AppBar position="sticky" color="default" elevation={1}>
         <Toolbar>
           <Typography id={titleId} variant="h6" sx={{ flex: 1 }}>
-            Share study · {row.id} {row.patientName}
+            Share study · {row.id} {formatPersonName(row.patientName)}
           </Typography>
           <IconButton edge="end" aria-label="Close" onClick={onClose} disabled={busy}>
             <CloseIcon />

@@ -9,6 +9,7 @@ import { useId } from 'react';
 import type { TStudyDialogProps } from './dialog-props';
 import { fetchHistory, historyQueryKey } from './study-actions.api';
 import { TimelineList } from './TimelineList';
+import { formatPersonName } from '@radflow/core';
 
 /**
  * The study history view (spec-core §2; GET /history/{id}): the clinical history as written, then every
@@ -24,7 +25,7 @@ export function StudyHistoryDialog({ row, onClose }: TStudyDialogProps) {
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
       <DialogTitle id={titleId}>
-        Study history · {row.id} {row.patientName}
+        Study history · {row.id} {formatPersonName(row.patientName)}
       </DialogTitle>
       <DialogContent>
         <Typography variant="subtitle2">History</Typography>

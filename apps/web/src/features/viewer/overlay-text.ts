@@ -1,14 +1,13 @@
-/** The texts of the viewport corners (issue 5 §2 overlays), as pure functions of what is shown. */
+/**
+ * The texts of the viewport corners (issue 5 §2 overlays), as pure functions of what is shown. The
+ * patient's name is core formatPersonName, as on every screen.
+ */
+export { formatPersonName } from '@radflow/core';
 
 /** DICOM DA (YYYYMMDD) in the spec's date format yyyy-MM-dd; other text as it is. */
 export function formatStudyDate(da: string): string {
   const m = /^(\d{4})(\d{2})(\d{2})$/.exec(da.trim());
   return m ? `${m[1]}-${m[2]}-${m[3]}` : da.trim();
-}
-
-/** DICOM person name (family^given^…) as read: 'DOE^JOHN' → 'DOE JOHN'. */
-export function formatPersonName(name: string): string {
-  return name.replace(/\^+/g, ' ').trim();
 }
 
 export function formatWindow(width: number | null, level: number | null): string {

@@ -7,6 +7,8 @@ import {
   type TStudyColumnId,
   type TStudyListRow,
   displayStatus,
+  formatDicomText,
+  formatPersonName,
   paymentColumnText,
   simpleStatus,
   tagChips,
@@ -42,6 +44,15 @@ function Ellipsis({ value, width = 180 }: { value: string; width?: number }) {
   );
 }
 
+/**
+ * A time column: the time alone in the group's display time zone (a zone label on every row would
+ * widen the table by a third); the cell's title gives it with its label.
+ */
+function TimeCell({ value }: { value: string | null }) {
+  if (!value) return <>{dash}</>;
+  return <span title={formatTimestamp(value)}>{formatTimestamp(value, { label: false })}</span>;
+}
+
 export function UploadPendingBadge() {
   return <Chip size="small" color="warning" variant="outlined" label={UPLOAD_PENDING_LABEL} />;
 }
@@ -71,7 +82,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'id':
       return row.id;
     case 'patient':
-      return <Ellipsis value={text(row.patientName)} />;
+      return <Ellipsis value={text(formatPersonName(row.patientName))} />;
     case 'patientId':
       return text(row.patientId);
     case 'age':
@@ -79,7 +90,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'studyName':
       return (
         <Box>
-          <Ellipsis value={text(row.studyName)} />
+          <Ellipsis value={text(formatDicomText(row.studyName))} />
           {row.modality && (
             <Typography variant="caption" color="textSecondary">
               {row.modality}
@@ -112,7 +123,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
       return <Ellipsis value={text(row.institutionName)} />;
     case 'referral':
     case 'risReferringDoctor':
-      return <Ellipsis value={text(row.referringPhysicianName)} />;
+      return <Ellipsis value={text(formatPersonName(row.referringPhysicianName))} />;
     case 'department':
       return text(row.department);
     case 'email':
@@ -122,13 +133,13 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
       return text(row.mobileNumber);
     case 'created':
     case 'risCreatedDate':
-      return formatTimestamp(row.createdAt);
+      return <TimeCell value={row.createdAt} />;
     case 'studyDate':
       return text(row.studyDateTime);
     case 'uploadedDate':
-      return formatTimestamp(row.lastUploadCompletedAt);
+      return <TimeCell value={row.lastUploadCompletedAt} />;
     case 'signedOffDate':
-      return formatTimestamp(row.signedOffAt);
+      return <TimeCell value={row.signedOffAt} />;
     case 'assigned':
       return text(row.assignedToName ?? row.assignedTo);
     case 'auditor':

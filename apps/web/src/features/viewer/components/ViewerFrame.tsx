@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import { formatPersonName } from '@radflow/core';
 import type { ReactNode } from 'react';
 import { SERIES_PANEL_WIDTH, VIEWER_HEADER_HEIGHT, VIEWER_Z_INDEX } from './viewer-geometry';
 
@@ -85,4 +86,4 @@ export function ViewerFrame({
 
 /** The window title line: patient and modalities. */
 export const viewerTitle = (patientName: string, modalities: readonly string[]) =>
-  `${patientName.replace(/\^+/g, ' ')} · ${modalities.join('/')}`;
+  `${formatPersonName(patientName)} · ${modalities.join('/')}`;

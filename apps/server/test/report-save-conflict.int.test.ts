@@ -55,9 +55,17 @@ describe('a save carries the version it started from (issue 21 §7)', () => {
     saved(await post(doctor, row.id, { content: '<p>One.</p>', baseVersion: null }));
     saved(await post(doctor, row.id, { content: '<p>Two.</p>', baseVersion: 1 }));
 
-    expectRefusal(await post(doctor, row.id, { content: '<p>Old tab.</p>', baseVersion: 1 }), 409, M.savedElsewhere);
+    expectRefusal(
+      await post(doctor, row.id, { content: '<p>Old tab.</p>', baseVersion: 1 }),
+      409,
+      M.savedElsewhere,
+    );
     // A version that was never saved is not "newer than stored": it is stale too.
-    expectRefusal(await post(doctor, row.id, { content: '<p>Guess.</p>', baseVersion: 7 }), 409, M.savedElsewhere);
+    expectRefusal(
+      await post(doctor, row.id, { content: '<p>Guess.</p>', baseVersion: 7 }),
+      409,
+      M.savedElsewhere,
+    );
     expect((await versionsOf(doctor, row.id)).map((v) => v.version)).toEqual([1, 2]);
   });
 
@@ -95,7 +103,10 @@ describe('a save carries the version it started from (issue 21 §7)', () => {
     const { row, doctor } = await doctorWithOpenStudy();
     const missing = await post(doctor, row.id, { content: '<p>Old client.</p>' });
     expect(missing.statusCode, missing.body).toBe(400);
-    expect(missing.json()).toMatchObject({ additionalInfo: 'baseVersion', errorDescription: M.baseVersionRequired });
+    expect(missing.json()).toMatchObject({
+      additionalInfo: 'baseVersion',
+      errorDescription: M.baseVersionRequired,
+    });
     expect(await reportRowsOf(row.id)).toHaveLength(0);
   });
 
@@ -103,7 +114,9 @@ describe('a save carries the version it started from (issue 21 §7)', () => {
     const { row, doctor } = await doctorWithOpenStudy();
     const first = saved(await post(doctor, row.id, { content: '<p>One.</p>', baseVersion: null }));
     expect(first.savedVersion).toBe(1);
-    const second = saved(await post(doctor, row.id, { content: '<p>Two.</p>', baseVersion: first.savedVersion }));
+    const second = saved(
+      await post(doctor, row.id, { content: '<p>Two.</p>', baseVersion: first.savedVersion }),
+    );
     expect(second.savedVersion).toBe(2);
   });
 });

@@ -12,6 +12,7 @@ import {
   readsUnsignedReports,
   type TReport,
   type TReportSaveResponse,
+  type TSavedCopy,
   type TStudyDetail,
 } from '@radflow/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -28,10 +29,18 @@ import { ReportEditor } from './ReportEditor';
 import { ReportStatusLine } from './ReportStatusLine';
 import { TemplatesButton } from './TemplatesButton';
 import { VersionsDialog } from './VersionsDialog';
-import { NO_BUTTONS, editorButtonsOf } from './editor-rules';
-import { errorText, saveReport, studyRowQueryKey, uploadReportImage } from './report-editor-api';
+import { SaveConflictDialog } from './SaveConflictDialog';
+import { NO_BUTTONS, editorButtonsOf, mainReportOf } from './editor-rules';
+import {
+  deleteDraft,
+  errorText,
+  isStaleSave,
+  saveReport,
+  studyRowQueryKey,
+  uploadReportImage,
+} from './report-editor-api';
 import { useAutoSave } from './useAutoSave';
-import type { TOpeningText } from './useReportOpening';
+import { savedCopyOf, type TOpeningText } from './useReportOpening';
 
 /** A snapshot of the image on screen as a PNG (the viewer's active viewport), or null. */
 export type TCaptureImage = () => Promise<Blob | null>;
@@ -84,6 +93,8 @@ export function ReportWorkspace({
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
   const [editor, setEditor] = useState<Editor | null>(null);
+  /** A save refused as stale (issue 21 §7): the newest saved copy and whether it was a sign-off. */
+  const [conflict, setConflict] = useState<{ saved: TSavedCopy | null; signOff: boolean } | null>(null);
   const autoSave = useAutoSave({ reportStatusId: row.id, userEmail: me, delayMs: draftDelayMs });
 
   const lastContent = useRef(opening.content);
@@ -106,12 +117,39 @@ export function ReportWorkspace({
   const afterWrite = async (answer: TReportSaveResponse, done: string) => {
     queryClient.setQueryData(studyRowQueryKey(row.id), withoutAlert(answer));
     autoSave.settle();
-    const next = await onSaved();
-    const nextMain = next.find((r) => !r.isAddendum);
-    baseVersion.current = nextMain?.versions[nextMain.versions.length - 1]?.version ?? baseVersion.current;
+    await onSaved();
     showInfo(done);
     // spec-core §4: the re-sign-off alert, word for word.
     if (answer.alert) await showInfoDialog({ title: 'Signed off again', message: answer.alert });
+  };
+
+  /** Sends the text as a save or sign-off from the version it started from (issue 21 §7). */
+  const write = async (signOff: boolean) => {
+    setBusy(true);
+    try {
+      const answer = await saveReport(row.id, {
+        name: name.trim() || row.studyName || 'Report',
+        content,
+        signOff,
+        baseVersion: baseVersion.current,
+        ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),
+      });
+      // The answer's version, not a refetch: another tab may have saved again in between.
+      baseVersion.current = answer.savedVersion;
+      setConflict(null);
+      let done = 'Report saved';
+      if (signOff)
+        done = answer.status === 'SIGNED_OFF' ? 'Report signed off' : 'Report sent for verification';
+      await afterWrite(answer, done);
+    } catch (error) {
+      if (isStaleSave(error)) {
+        // Someone saved after this text was opened: read what they saved and ask.
+        const next = await onSaved().catch(() => reports);
+        setConflict({ saved: savedCopyOf(mainReportOf(next)), signOff });
+      } else showError(errorText(error));
+    } finally {
+      setBusy(false);
+    }
   };
 
   const save = async (signOff: boolean) => {
@@ -123,23 +161,29 @@ export function ReportWorkspace({
       });
       if (!ok) return;
     }
-    setBusy(true);
-    try {
-      const answer = await saveReport(row.id, {
-        name: name.trim() || row.studyName || 'Report',
-        content,
-        signOff,
-        ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),
-      });
-      let done = 'Report saved';
-      if (signOff)
-        done = answer.status === 'SIGNED_OFF' ? 'Report signed off' : 'Report sent for verification';
-      await afterWrite(answer, done);
-    } catch (error) {
-      showError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
+    await write(signOff);
+  };
+
+  /** Keep mine: the same text, saved again on top of the newest version (a new version). */
+  const keepMine = () => {
+    if (!conflict) return;
+    baseVersion.current = conflict.saved?.version ?? null;
+    void write(conflict.signOff);
+  };
+
+  /** Reload: the newest saved report replaces this text; the drafts of this text go. */
+  const reload = () => {
+    if (!conflict) return;
+    const saved = conflict.saved;
+    const html = saved?.content ?? '';
+    baseVersion.current = saved?.version ?? null;
+    lastContent.current = html;
+    setContent(html);
+    if (saved) setName(saved.name);
+    editor?.commands.setContent(html, { emitUpdate: false });
+    autoSave.settle();
+    void deleteDraft(row.id).catch(() => undefined);
+    setConflict(null);
   };
 
   const insertKeyImage = async () => {
@@ -242,6 +286,9 @@ export function ReportWorkspace({
         reportStatusId={row.id}
         onAdded={(answer) => afterWrite(answer, 'Addendum added')}
       />
+      {conflict ? (
+        <SaveConflictDialog saved={conflict.saved} busy={busy} onReload={reload} onKeepMine={keepMine} />
+      ) : null}
       <Box>
         <VersionsDialog open={versionsOpen} reports={reports} onClose={() => setVersionsOpen(false)} />
       </Box>

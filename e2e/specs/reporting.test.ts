@@ -174,9 +174,9 @@ describe('Reporting: from a template to the patient', () => {
       });
       await admin.close();
     }
-    // Allowed again: the doctor is offered the sign-off once more.
+    // Allowed again: the doctor is offered the re-sign-off once more (issue 21 §7: named as such).
     await editor.open(study);
-    await editor.button('Sign off').waitFor();
+    await editor.button('Sign off again').waitFor();
   });
 
   it('the center e-mails the report: it reaches the SMTP server with the PDF attached', async () => {

@@ -214,7 +214,8 @@ describe('ReportEditorPanel: addendum and key images', SCREEN, () => {
       [`POST /api/report/addendum/${ROW_ID}`]: { body: { ...signed, alert: null, savedVersion: 1 } },
     });
     renderEditor();
-    expect(await screen.findByRole('button', { name: 'Sign off' })).toBeTruthy();
+    // A signed-off report: its doctor may sign it off again (the group allows it) or add an addendum.
+    expect(await screen.findByRole('button', { name: 'Sign off again' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     fireEvent.click(await screen.findByRole('button', { name: 'Add addendum' }));
     await typeReport('<p>Also a small nodule.</p>', 'Addendum');

@@ -89,6 +89,9 @@ export function ReportWorkspace({
   const [name, setName] = useState(opening.name);
   const [content, setContent] = useState(opening.content);
   const baseVersion = useRef(opening.baseVersion);
+  // The signed report as signed: nothing to sign off again.
+  const unchangedSignedText = row.status === 'SIGNED_OFF' && main !== null && content === main.content;
+
   const [busy, setBusy] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
@@ -155,8 +158,10 @@ export function ReportWorkspace({
   const save = async (signOff: boolean) => {
     if (signOff) {
       const ok = await confirm({
-        title: 'Sign off',
-        message: 'Sign off this report? It will be final and go to the center.',
+        title: buttons.reSignOff ? 'Sign off again' : 'Sign off',
+        message: buttons.reSignOff
+          ? 'Sign off this report again? The changed report replaces the signed one; a printed copy must be printed again.'
+          : 'Sign off this report? It will be final and go to the center.',
         confirmLabel: 'Sign off',
       });
       if (!ok) return;
@@ -218,6 +223,7 @@ export function ReportWorkspace({
   return (
     <Stack spacing={1} sx={{ p: 1, minHeight: 0, flex: 1 }} data-testid="report-workspace">
       {readOnlyReason ? <Alert severity="info">{readOnlyReason}</Alert> : null}
+      {buttons.signOffRefusal ? <Alert severity="info">{buttons.signOffRefusal}</Alert> : null}
       <ReportStatusLine row={row} main={main} autoSave={autoSave.state} />
       <TextField
         size="small"
@@ -246,11 +252,12 @@ export function ReportWorkspace({
         {buttons.canSignOff ? (
           <Button
             variant="contained"
-            // A sign-off needs some text or image (the server's 'Please write the report').
-            disabled={busy || !hasReportContent(content)}
+            // A sign-off needs some text or image (the server's 'Please write the report'); signing
+            // a signed-off report again is for a changed text (issue 21 §7).
+            disabled={busy || !hasReportContent(content) || unchangedSignedText}
             onClick={() => void save(true)}
           >
-            Sign off
+            {buttons.reSignOff ? 'Sign off again' : 'Sign off'}
           </Button>
         ) : null}
         {seesVersions ? (

@@ -89,8 +89,13 @@ export function ReportWorkspace({
   const [name, setName] = useState(opening.name);
   const [content, setContent] = useState(opening.content);
   const baseVersion = useRef(opening.baseVersion);
-  // The signed report as signed: nothing to sign off again.
-  const unchangedSignedText = row.status === 'SIGNED_OFF' && main !== null && content === main.content;
+  // The signed report as signed: nothing to sign off again. The text this editor signed off counts
+  // too: the stored one is the cleaned HTML, which may differ from the editor's in form only.
+  const signedHere = useRef<string | null>(null);
+  const unchangedSignedText =
+    row.status === 'SIGNED_OFF' &&
+    main !== null &&
+    (content === main.content || content === signedHere.current);
 
   const [busy, setBusy] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
@@ -139,6 +144,7 @@ export function ReportWorkspace({
       });
       // The answer's version, not a refetch: another tab may have saved again in between.
       baseVersion.current = answer.savedVersion;
+      if (answer.status === 'SIGNED_OFF') signedHere.current = content;
       setConflict(null);
       let done = 'Report saved';
       if (signOff)

@@ -175,6 +175,7 @@ async function main(): Promise<void> {
       name: 'CT Abdomen',
       content: twoPageReport(),
       signOff: true,
+      baseVersion: null,
     });
 
     const center = await signIn(base, CENTER);

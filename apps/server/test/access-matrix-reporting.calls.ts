@@ -78,6 +78,8 @@ export function reportingMatrixCalls(deps: TDeps) {
         name: 'CT Chest',
         content: '<p>Clear lungs.</p>',
         signOff: status === 'SIGNED_OFF',
+        // A fresh study: nothing saved yet.
+        baseVersion: null,
       });
       expect(save.statusCode, `setup save: ${save.body}`).toBe(200);
       expect(save.json<{ status: string }>().status).toBe(status);
@@ -98,6 +100,8 @@ export function reportingMatrixCalls(deps: TDeps) {
     name: 'CT Chest',
     content: '<p>Clear lungs.</p>',
     signOff,
+    // Each cell's study is fresh: no report saved yet (issue 21 §7 the version a save starts from).
+    baseVersion: null,
     // Used by a typist only (the doctor they type for); a doctor writes for themselves.
     doctorEmail: deps.doctor().email,
   });

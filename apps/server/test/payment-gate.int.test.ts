@@ -70,6 +70,7 @@ beforeAll(async () => {
     name: 'CT Liver',
     content: '<p>Normal liver.</p>',
     signOff: true,
+    baseVersion: null,
   });
   expect(signed.statusCode, signed.body).toBe(200);
   const share = await center.post(`/api/report-status/send-email/${id}`, { email: viewerUser.user.email });

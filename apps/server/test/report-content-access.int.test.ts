@@ -90,8 +90,15 @@ async function createStudy(world: { group: { id: number }; center: { id: number 
   const doctor = users.ROLE_DOCTOR.browser;
   const id = row.id;
   await ok(doctor.post(`/api/report/lock/${id}`, {}), 'lock');
-  const save = (content: string, sign: boolean) =>
-    ok(doctor.post(`/api/report/save/${id}`, { name: 'CT Chest', content, signOff: sign }), 'save');
+  // Each save starts from the one before it (issue 21 §7 baseVersion).
+  let baseVersion: number | null = null;
+  const save = async (content: string, sign: boolean) => {
+    const res = await ok(
+      doctor.post(`/api/report/save/${id}`, { name: 'CT Chest', content, signOff: sign, baseVersion }),
+      'save',
+    );
+    baseVersion = (JSON.parse(res.body) as { savedVersion: number }).savedVersion;
+  };
   if (signOff) {
     await save(`<p>${FIRST_DRAFT}</p>`, false);
     await save(`<p>${SIGNED}</p>`, true);

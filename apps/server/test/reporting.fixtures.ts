@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, max } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TReportSaveResponse, TReportsResponse } from '@radflow/core';
 import type { LightMyRequestResponse } from 'fastify';
@@ -9,8 +9,23 @@ import type { TestApp, TestClient } from './test-app.js';
 export function reportingCalls(getApp: () => TestApp) {
   const lock = (browser: TestClient, id: number, body: Record<string, unknown> = {}) =>
     browser.post(`/api/report/lock/${id}`, body);
-  const save = (browser: TestClient, id: number, body: Record<string, unknown>) =>
-    browser.post(`/api/report/save/${id}`, { name: 'CT Head', content: '<p>No bleed.</p>', ...body });
+  /** The newest stored version of the row's main report: what an editor opened now starts from. */
+  async function currentVersion(id: number): Promise<number | null> {
+    const [row] = await getApp()
+      .db.select({ version: max(reportVersions.version) })
+      .from(reportVersions)
+      .innerJoin(reports, eq(reports.id, reportVersions.reportId))
+      .where(and(eq(reports.reportStatusId, id), eq(reports.isAddendum, false)));
+    return row?.version ?? null;
+  }
+  /** A save from a freshly opened editor (baseVersion = the newest version) unless the body names one. */
+  const save = async (browser: TestClient, id: number, body: Record<string, unknown>) =>
+    browser.post(`/api/report/save/${id}`, {
+      name: 'CT Head',
+      content: '<p>No bleed.</p>',
+      ...('baseVersion' in body ? {} : { baseVersion: await currentVersion(id) }),
+      ...body,
+    });
   const signOff = (browser: TestClient, id: number, body: Record<string, unknown> = {}) =>
     save(browser, id, { signOff: true, ...body });
   const addendum = (browser: TestClient, id: number, content: string) =>
@@ -26,7 +41,7 @@ export function reportingCalls(getApp: () => TestApp) {
   async function versionCount(): Promise<number> {
     return (await getApp().db.select({ id: reportVersions.id }).from(reportVersions)).length;
   }
-  return { lock, save, signOff, addendum, readReports, reportRowsOf, versionCount };
+  return { lock, save, signOff, addendum, readReports, reportRowsOf, versionCount, currentVersion };
 }
 
 /** A successful save's answer (the study row and the alert). */

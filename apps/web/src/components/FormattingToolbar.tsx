@@ -21,6 +21,13 @@ import { EDITOR_FONT_FAMILIES, EDITOR_FONT_SIZES } from '@radflow/core';
 import type { Editor } from '@tiptap/react';
 import { useState, type ReactNode } from 'react';
 
+/**
+ * The toolbar's dropdowns (Text type, Font size, Font family). The app's theme makes every TextField
+ * full width, which stacked them under each other (issue 21 §7): here each is one compact item of
+ * the row, as in the word processors doctors know.
+ */
+const COMPACT_SELECT = { select: true, fullWidth: false, size: 'small', variant: 'standard' } as const;
+
 /** The table commands of the toolbar's Table menu (label → command). */
 const TABLE_ACTIONS: Array<[string, (editor: Editor) => boolean]> = [
   ['Insert table', (e) => e.chain().focus().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run()],
@@ -80,9 +87,7 @@ export function FormattingToolbar({
       ]}
     >
       <TextField
-        select
-        size="small"
-        variant="standard"
+        {...COMPACT_SELECT}
         value={heading ? String(heading) : '0'}
         onChange={(e) => {
           const level = Number(e.target.value);
@@ -147,9 +152,7 @@ export function FormattingToolbar({
           () => chain().setTextAlign('justify').run(),
         )}
       <TextField
-        select
-        size="small"
-        variant="standard"
+        {...COMPACT_SELECT}
         value={textStyle.fontSize ?? ''}
         onChange={(e) =>
           e.target.value ? chain().setFontSize(e.target.value).run() : chain().unsetFontSize().run()
@@ -165,9 +168,7 @@ export function FormattingToolbar({
         ))}
       </TextField>
       <TextField
-        select
-        size="small"
-        variant="standard"
+        {...COMPACT_SELECT}
         value={textStyle.fontFamily ?? ''}
         onChange={(e) =>
           e.target.value ? chain().setFontFamily(e.target.value).run() : chain().unsetFontFamily().run()

@@ -114,6 +114,47 @@ export const ZReportDocumentRequest = z.object({
 });
 export type TReportDocumentRequest = z.infer<typeof ZReportDocumentRequest>;
 
+/**
+ * issue 21 §7: what 'with header' and 'with images' add to this row's documents, read before the
+ * menu offers them (GET /api/pdf/extras/{reportStatusId}, whoever sees the row).
+ */
+export const ZReportDocumentExtras = z
+  .object({
+    /** A letterhead (header or footer image) is set: the center's PDF layout, else the group's. */
+    letterhead: z.boolean(),
+    /** The row's key images (marked in the viewer). */
+    keyImages: z.number().int().min(0),
+  })
+  .meta({ id: 'ReportDocumentExtras' });
+export type TReportDocumentExtras = z.infer<typeof ZReportDocumentExtras>;
+
+/** What a document asked for but could not hold; the server names them in this response header. */
+export const REPORT_DOCUMENT_LEFT_OUT = ['LETTERHEAD', 'KEY_IMAGES'] as const;
+export type TReportDocumentLeftOut = (typeof REPORT_DOCUMENT_LEFT_OUT)[number];
+export const REPORT_LEFT_OUT_HEADER = 'x-report-left-out';
+
+/** Why an option gives less than its name says, and where to set what is missing (ours). */
+export const REPORT_LEFT_OUT_MESSAGES: Record<TReportDocumentLeftOut, string> = {
+  LETTERHEAD:
+    'No letterhead is set: the center or a group admin adds header and footer images in Settings → PDF Margins and Images',
+  KEY_IMAGES: 'This study has no key images: mark them in the viewer with the Key image button',
+};
+
+/**
+ * What an option asks for that this row's documents cannot hold (issue 21 §7: 'PDF with header'
+ * gave the plain PDF without a word). `showTemplate: null` (Print, Word) follows the group switch:
+ * only an option that names the header or images is judged here.
+ */
+export function missingDocumentExtras(
+  option: Pick<TReportDownloadOption, 'showTemplate' | 'withImages'>,
+  extras: TReportDocumentExtras,
+): TReportDocumentLeftOut[] {
+  const missing: TReportDocumentLeftOut[] = [];
+  if (option.showTemplate === true && !extras.letterhead) missing.push('LETTERHEAD');
+  if (option.withImages && extras.keyImages === 0) missing.push('KEY_IMAGES');
+  return missing;
+}
+
 /** Ours (the spec gives none). */
 export const REPORT_DOCUMENT_MESSAGES = {
   noReport: 'The study has no report yet',

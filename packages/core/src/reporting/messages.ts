@@ -22,6 +22,10 @@ export const REPORTING_MESSAGES = {
   reportNameRequired: 'Please enter report name',
   reportContentRequired: 'Please write the report',
   reportTooLong: 'Report is too long',
+  /** issue 21 §7: a save started from an older version than the one stored (another tab or writer). */
+  savedElsewhere:
+    'This report was saved elsewhere after you opened it: reload it, or keep your text as a new version',
+  baseVersionRequired: 'baseVersion is required: the saved version the text started from (null for none)',
   templateNameRequired: 'Please enter template name',
   templateNameTaken: 'A template with this name already exists',
   templateCreateDisabled: 'Creating templates is disabled for radiologists',

@@ -161,6 +161,21 @@ export function checkSave(input: {
   return null;
 }
 
+/**
+ * issue 21 §7 (two tabs, two writers): a save is written only over the version it started from. The
+ * writer names the saved version their text began at (null: none was saved); anything other than the
+ * newest stored version (`savedVersion`, null when no report is saved) is stale and refused 409: the
+ * writer reloads, or keeps their text by saving it again from the newest version (a new version, so
+ * neither text is lost).
+ */
+export function checkBaseVersion(input: {
+  baseVersion: number | null;
+  savedVersion: number | null;
+}): TReportingRefusal | null {
+  if (input.baseVersion === input.savedVersion) return null;
+  return refuse('CONFLICT', M.savedElsewhere, 'baseVersion');
+}
+
 /** A verifier saves or signs off a report that waits for verification only. */
 export function checkVerifierSave(input: {
   roles: readonly TRole[];

@@ -31,6 +31,13 @@ const ZDoctorEmail = z
   .max(320)
   .regex(EMAIL_PATTERN, 'must be an e-mail address');
 
+/** A saved version number the writer started from, or null; required (no default) on a save. */
+const ZBaseVersion = z
+  .number({ error: M.baseVersionRequired })
+  .int(M.baseVersionRequired)
+  .min(1, M.baseVersionRequired)
+  .nullable();
+
 export const ZReportingRowParams = z.object({
   reportStatusId: z.coerce.number().int().positive().max(2_147_483_647),
 });
@@ -48,6 +55,11 @@ export const ZReportSaveRequest = z.object({
   signOff: z.boolean().default(false),
   /** A typist: the doctor they type for (spec-core §6 the typist gate). Ignored for doctors. */
   doctorEmail: ZDoctorEmail.optional(),
+  /**
+   * issue 21 §7: the saved version of the main report the text started from (null: none was saved).
+   * Required: a save from an older version is refused (409), so two tabs never overwrite each other.
+   */
+  baseVersion: ZBaseVersion,
 });
 export type TReportSaveRequest = z.infer<typeof ZReportSaveRequest>;
 
@@ -62,6 +74,8 @@ export type TReportAddendumRequest = z.infer<typeof ZReportAddendumRequest>;
 export const ZReportSaveResponse = ZStudyDetail.extend({
   /** The spec's re-sign-off alert when a printed report was signed off again; else null. */
   alert: z.string().nullable(),
+  /** The version this write stored (the main report's; an addendum's own): the next save's baseVersion. */
+  savedVersion: z.number().int(),
 }).meta({ id: 'ReportSaveResponse' });
 export type TReportSaveResponse = z.infer<typeof ZReportSaveResponse>;
 

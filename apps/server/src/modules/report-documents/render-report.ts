@@ -2,6 +2,8 @@ import { AppError, reportDocumentBaseName } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { renderImage } from '../dicomweb-retrieve/render.js';
 import { HttpError } from '../dicomweb-retrieve/transfer-syntax-negotiation.js';
+import type { TReportDocumentLeftOut } from '@radflow/core';
+import { leftOutOf } from './document-extras.js';
 import { documentParts } from './document-parts.js';
 import { renderPdf } from './pdf-document.js';
 import {
@@ -64,6 +66,8 @@ export interface TRenderedDocument {
   bytes: Uint8Array;
   fileName: string;
   contentType: string;
+  /** What was asked for and is not in it (issue 21 §7: no letterhead set, no key images). */
+  leftOut: TReportDocumentLeftOut[];
 }
 
 /** Renders a report document. No access checks here: callers check (report-documents.service.ts). */
@@ -78,14 +82,20 @@ export async function renderWithKnown(
   known: TKnownGroupSettings,
 ): Promise<TRenderedDocument> {
   const data = await loadReportDocumentData(ctx.db, input.reportStatusId, known);
+  const keyImages = input.withImages ? await keyImageDataUrls(ctx, data) : [];
   const parts = await documentParts(ctx, data, {
     withHeader: input.withHeader,
-    keyImages: input.withImages ? await keyImageDataUrls(ctx, data) : [],
+    keyImages,
     shareUrl: input.appendQr ? (input.shareUrl ?? null) : null,
     customHtml: input.customHtml ?? null,
     reportName: input.reportName ?? null,
   });
   const bytes = input.format === 'PDF' ? await renderPdf(parts) : await renderWord(parts);
   const base = reportDocumentBaseName(data.patient.name, data.study.name);
-  return { bytes, fileName: `${base}.${EXTENSIONS[input.format]}`, contentType: CONTENT_TYPES[input.format] };
+  return {
+    bytes,
+    fileName: `${base}.${EXTENSIONS[input.format]}`,
+    contentType: CONTENT_TYPES[input.format],
+    leftOut: leftOutOf(input, { layout: data.layout, keyImages: keyImages.length }),
+  };
 }

@@ -1,8 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { REPORT_DOCUMENT_PATHS, ZReportDocumentRequest } from '@radflow/core';
+import {
+  REPORT_DOCUMENT_PATHS,
+  REPORT_LEFT_OUT_HEADER,
+  ZReportDocumentExtras,
+  ZReportDocumentRequest,
+  ZReportingRowParams,
+} from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
+import { documentExtras } from './document-extras.js';
 import type { TReportDocumentFormat } from './render-report.js';
 import { attachmentDisposition, downloadReportDocument } from './report-documents.service.js';
 
@@ -48,8 +55,7 @@ export const reportDocumentsRoutes: FastifyPluginAsyncZod<TReportDocumentsRoutes
           tags: ['report-documents'],
           security: SIGNED_IN,
           summary: route.summary,
-          description:
-            'showTemplate (letterhead) and appendQr default to the group switches; print: true records the print (Reprint Needed).',
+          description: `showTemplate (letterhead) and appendQr default to the group switches; print: true records the print (Reprint Needed). Asked with a letterhead or key images the row lacks, the document comes without them and the ${REPORT_LEFT_OUT_HEADER} header names them (LETTERHEAD, KEY_IMAGES).`,
           body: ZReportDocumentRequest,
           response: { 200: ZDocument, ...errorResponses(400, 401, 403, 404, 409) },
         },
@@ -60,6 +66,8 @@ export const reportDocumentsRoutes: FastifyPluginAsyncZod<TReportDocumentsRoutes
           withImages: route.withImages,
           publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
         });
+        // issue 21 §7: never the plain document without a word of why.
+        if (document.leftOut.length > 0) reply.header(REPORT_LEFT_OUT_HEADER, document.leftOut.join(', '));
         return reply
           .header('content-type', document.contentType)
           .header('content-disposition', attachmentDisposition(document.fileName))
@@ -68,4 +76,19 @@ export const reportDocumentsRoutes: FastifyPluginAsyncZod<TReportDocumentsRoutes
       },
     );
   }
+
+  app.get(
+    '/pdf/extras/:reportStatusId',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['report-documents'],
+        security: SIGNED_IN,
+        summary: "Whether the row's documents can have a letterhead and key images (the download menu asks)",
+        params: ZReportingRowParams,
+        response: { 200: ZReportDocumentExtras, ...errorResponses(400, 401, 404) },
+      },
+    },
+    (request) => documentExtras(app.ctx, authOf(request), request.params.reportStatusId),
+  );
 };

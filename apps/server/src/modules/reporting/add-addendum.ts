@@ -23,7 +23,7 @@ export async function addAddendum(
   auth: TAuth,
   id: number,
   body: TReportAddendumRequest,
-): Promise<{ alert: string | null }> {
+): Promise<{ alert: string | null; savedVersion: number }> {
   throwIfRefused(
     checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: false })),
   );
@@ -86,6 +86,6 @@ export async function addAddendum(
       toStatus: r.status,
       detail: { reportId: created.id, version },
     });
-    return { alert: effects.signedOffAfterPrint ? effects.alert : null };
+    return { alert: effects.signedOffAfterPrint ? effects.alert : null, savedVersion: version };
   });
 }

@@ -28,6 +28,16 @@ export async function lockMainReport(tx: Tx, reportStatusId: number): Promise<TR
   return report ?? null;
 }
 
+/** The newest saved version number of a report (null: no report, or none kept). */
+export async function lastVersionOf(tx: Tx, reportId: number | null): Promise<number | null> {
+  if (reportId === null) return null;
+  const [row] = await tx
+    .select({ version: sql<number | null>`max(${reportVersions.version})` })
+    .from(reportVersions)
+    .where(eq(reportVersions.reportId, reportId));
+  return row?.version ?? null;
+}
+
 /** Keeps one version of a report: the next number after its last one. */
 export async function addReportVersion(
   tx: Tx,

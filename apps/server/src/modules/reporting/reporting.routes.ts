@@ -67,7 +67,8 @@ export const reportingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         security,
         summary: 'Save the report (REPORTED/DRAFTED) or sign it off (SIGNED_OFF, or to the verifier)',
-        description: "Answers the study row and the spec's re-sign-off alert when it was signed off again.",
+        description:
+          "Answers the study row, the stored version (the next save's baseVersion) and the spec's re-sign-off alert when it was signed off again. A save whose baseVersion is not the newest stored version (another tab or writer saved meanwhile) is 409 with additionalInfo 'baseVersion'.",
         params: ZReportingRowParams,
         body: ZReportSaveRequest,
         response: { 200: ZReportSaveResponse, ...writeErrors },
@@ -76,8 +77,8 @@ export const reportingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = authOf(request);
       const id = request.params.reportStatusId;
-      const { alert } = await saveReport(app.ctx, auth, id, request.body);
-      return { ...(await getStudyDetail(app.ctx.db, auth, id)), alert };
+      const { alert, savedVersion } = await saveReport(app.ctx, auth, id, request.body);
+      return { ...(await getStudyDetail(app.ctx.db, auth, id)), alert, savedVersion };
     },
   );
 
@@ -97,8 +98,8 @@ export const reportingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = authOf(request);
       const id = request.params.reportStatusId;
-      const { alert } = await addAddendum(app.ctx, auth, id, request.body);
-      return { ...(await getStudyDetail(app.ctx.db, auth, id)), alert };
+      const { alert, savedVersion } = await addAddendum(app.ctx, auth, id, request.body);
+      return { ...(await getStudyDetail(app.ctx.db, auth, id)), alert, savedVersion };
     },
   );
 

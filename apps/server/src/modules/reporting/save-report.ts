@@ -5,6 +5,7 @@ import {
   type TReportSaveRequest,
   type TReportingActor,
   type TSaveOutcome,
+  checkBaseVersion,
   checkReportHolder,
   checkReportWriter,
   checkSave,
@@ -26,6 +27,7 @@ import {
   addReportVersion,
   findCenterEmail,
   findUserById,
+  lastVersionOf,
   lockMainReport,
   signatureSnapshotOf,
 } from './reporting.repository.js';
@@ -59,10 +61,15 @@ async function resolveWriter(
   const awaitingVerification = main?.awaitingVerification ?? false;
   const actor = reportingActorOf(auth.roles, { awaitingVerification });
   throwIfRefused(checkReportWriter(auth.roles, actor));
+  // issue 21 §7: a save whose text did not start from the newest version (a second tab, another
+  // writer) is refused, not written over it. Checked after the role and state rules, so a refusal
+  // that does not depend on the text (403 re-sign-off disabled, 409 not opened) keeps its answer.
+  const savedVersion = await lastVersionOf(tx, main?.id ?? null);
   if (actor === 'VERIFIER' && main) {
     throwIfRefused(
       checkVerifierSave({ roles: auth.roles, row: { status: row.status, awaitingVerification } }),
     );
+    throwIfRefused(checkBaseVersion({ baseVersion: body.baseVersion, savedVersion }));
     return { actor, doctor: await findUserById(tx, main.doctorUserId), verificationApplies: false };
   }
   const writer = actor as 'DOCTOR' | 'TYPIST';
@@ -78,6 +85,7 @@ async function resolveWriter(
       signOff: body.signOff,
     }),
   );
+  throwIfRefused(checkBaseVersion({ baseVersion: body.baseVersion, savedVersion }));
   if (!body.signOff) return { actor: writer, doctor, verificationApplies: false };
   const settings = (await loadGroupPreferences(tx, auth.user.groupId)).VERIFICATION_SETTINGS;
   const centerEmail = await findCenterEmail(tx, row.centerId);
@@ -171,7 +179,7 @@ export async function saveReport(
   auth: TAuth,
   id: number,
   body: TReportSaveRequest,
-): Promise<{ alert: string | null }> {
+): Promise<{ alert: string | null; savedVersion: number }> {
   // A role that writes no report (not even as a verifier) is refused before the row is looked up.
   throwIfRefused(checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: true })));
   return withLockedStudy(ctx, auth, id, async ({ tx, row, flags, now }) => {
@@ -220,6 +228,6 @@ export async function saveReport(
       toStatus: outcome.status,
       detail: { ...written, doctor: writer.doctor.email, ...(effects.alert ? { signedOffAgain: true } : {}) },
     });
-    return { alert: effects.alert };
+    return { alert: effects.alert, savedVersion: written.version };
   });
 }

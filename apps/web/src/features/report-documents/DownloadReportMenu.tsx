@@ -7,15 +7,27 @@ import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
-import { type TReportDownloadOption, type TStudyListRow, offeredDownloadOptions } from '@radflow/core';
-import { useQueryClient } from '@tanstack/react-query';
+import {
+  REPORT_LEFT_OUT_MESSAGES,
+  type TReportDownloadOption,
+  type TStudyListRow,
+  missingDocumentExtras,
+  offeredDownloadOptions,
+} from '@radflow/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { printPdf } from './print-report';
-import { type TDocumentRow, fetchReportDocument, saveFile } from './report-documents.api';
+import {
+  type TDocumentRow,
+  documentExtrasQueryKey,
+  fetchDocumentExtras,
+  fetchReportDocument,
+  saveFile,
+} from './report-documents.api';
 
 export type TDownloadRow = TDocumentRow & Pick<TStudyListRow, 'status' | 'hasReports'>;
 
@@ -50,12 +62,23 @@ export function DownloadReportMenu({
 }: TDownloadReportMenuProps) {
   const session = useSignedInSession();
   const queryClient = useQueryClient();
-  const { showError } = useFeedback();
+  const { showError, showInfo } = useFeedback();
   const [ownAnchor, setOwnAnchor] = useState<HTMLElement | null>(null);
   const [busy, setBusy] = useState(false);
   const controlled = anchorEl !== undefined;
   const anchor = controlled ? anchorEl : ownAnchor;
   const close = () => (controlled ? onClose?.() : setOwnAnchor(null));
+  // issue 21 §7: what 'with header' / 'with images' can add, read when the menu opens. Unknown
+  // (loading, failed), the options stay: the server's x-report-left-out then says what was missing.
+  const extras = useQuery({
+    queryKey: documentExtrasQueryKey(row.id),
+    queryFn: ({ signal }) => fetchDocumentExtras(row.id, signal),
+    enabled: Boolean(anchor),
+    staleTime: 30_000,
+    retry: false,
+  });
+  const missingFor = (option: TReportDownloadOption) =>
+    extras.data ? missingDocumentExtras(option, extras.data) : [];
 
   const offered = offeredDownloadOptions({
     roles: session.roles,
@@ -69,9 +92,11 @@ export function DownloadReportMenu({
     close();
     setBusy(true);
     try {
-      const { blob, fileName } = await fetchReportDocument(option, row, {
+      const { blob, fileName, leftOut } = await fetchReportDocument(option, row, {
         customHtml: getCustomHtml?.() ?? null,
       });
+      if (leftOut.length > 0)
+        showInfo(leftOut.map((missing) => REPORT_LEFT_OUT_MESSAGES[missing]).join('. '));
       if (option.print) {
         printPdf(blob);
         // The print clears Reprint Needed: the lists show it.
@@ -104,14 +129,28 @@ export function DownloadReportMenu({
         </Tooltip>
       )}
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={close}>
-        {offered.map(({ option, enabled }) => (
-          <MenuItem key={option.key} disabled={!enabled || busy} onClick={() => void choose(option)}>
-            <ListItemIcon>
-              {option.print ? <PrintIcon fontSize="small" /> : <DownloadIcon fontSize="small" />}
-            </ListItemIcon>
-            <ListItemText>{option.label}</ListItemText>
-          </MenuItem>
-        ))}
+        {offered.map(({ option, enabled }) => {
+          const missing = missingFor(option);
+          return (
+            <MenuItem
+              key={option.key}
+              disabled={!enabled || busy || missing.length > 0}
+              onClick={() => void choose(option)}
+            >
+              <ListItemIcon>
+                {option.print ? <PrintIcon fontSize="small" /> : <DownloadIcon fontSize="small" />}
+              </ListItemIcon>
+              <ListItemText
+                primary={option.label}
+                // Why it is off and where to set what is missing.
+                secondary={
+                  missing.length > 0 ? missing.map((m) => REPORT_LEFT_OUT_MESSAGES[m]).join('. ') : null
+                }
+                slotProps={{ secondary: { sx: { whiteSpace: 'normal', maxWidth: 320 } } }}
+              />
+            </MenuItem>
+          );
+        })}
       </Menu>
     </>
   );

@@ -1,5 +1,13 @@
-import type { TReportDownloadOption, TStudyListRow } from '@radflow/core';
-import { deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import {
+  REPORT_DOCUMENT_LEFT_OUT,
+  REPORT_LEFT_OUT_HEADER,
+  ZReportDocumentExtras,
+  type TReportDocumentExtras,
+  type TReportDocumentLeftOut,
+  type TReportDownloadOption,
+  type TStudyListRow,
+} from '@radflow/core';
+import { apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
 
 /** What a document call needs of the study row. */
 export type TDocumentRow = Pick<TStudyListRow, 'id' | 'instanceId' | 'patientName' | 'studyName'>;
@@ -36,7 +44,7 @@ export async function fetchReportDocument(
   option: TReportDownloadOption,
   row: TDocumentRow,
   extras: TDocumentExtras = {},
-): Promise<{ blob: Blob; fileName: string }> {
+): Promise<{ blob: Blob; fileName: string; leftOut: TReportDocumentLeftOut[] }> {
   const body = {
     uid: row.instanceId,
     reportStatusId: row.id,
@@ -65,7 +73,21 @@ export async function fetchReportDocument(
   return {
     blob: await response.blob(),
     fileName: fileNameOf(response.headers.get('Content-Disposition'), fallback),
+    leftOut: leftOutOf(response.headers.get(REPORT_LEFT_OUT_HEADER)),
   };
+}
+
+/** The server's x-report-left-out (issue 21 §7): what the document was asked for and does not hold. */
+export function leftOutOf(header: string | null): TReportDocumentLeftOut[] {
+  const names = (header ?? '').split(',').map((part) => part.trim());
+  return REPORT_DOCUMENT_LEFT_OUT.filter((known) => names.includes(known));
+}
+
+export const documentExtrasQueryKey = (id: number) => ['report-documents', 'extras', id] as const;
+
+/** GET /pdf/extras/{id}: whether the row's documents can have a letterhead and key images. */
+export function fetchDocumentExtras(id: number, signal?: AbortSignal): Promise<TReportDocumentExtras> {
+  return apiRequest(`/api/pdf/extras/${id}`, { schema: ZReportDocumentExtras, quiet: true, signal });
 }
 
 /** Saves a downloaded file under its name (a temporary link the browser follows). */

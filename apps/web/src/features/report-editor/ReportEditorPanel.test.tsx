@@ -95,20 +95,29 @@ describe('ReportEditorPanel: save and sign off', SCREEN, () => {
   it('saves what was typed and says so', async () => {
     const api = fakeApi({
       ...base(),
-      [`POST /api/report/save/${ROW_ID}`]: { body: { ...locked, status: 'REPORTED', alert: null } },
+      [`POST /api/report/save/${ROW_ID}`]: {
+        body: { ...locked, status: 'REPORTED', alert: null, savedVersion: 1 },
+      },
     });
     renderEditor();
     await typeReport('<p>No effusion.</p>');
     fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Report saved')).toBeTruthy();
     const [request] = api.calls('POST', `/api/report/save/${ROW_ID}`);
-    expect(request?.json()).toEqual({ name: 'CT Chest', content: '<p>No effusion.</p>', signOff: false });
+    expect(request?.json()).toEqual({
+      name: 'CT Chest',
+      content: '<p>No effusion.</p>',
+      signOff: false,
+      baseVersion: null,
+    });
   });
 
   it('asks before signing off; Cancel sends nothing, Sign off sends the sign-off', async () => {
     const api = fakeApi({
       ...base(),
-      [`POST /api/report/save/${ROW_ID}`]: { body: { ...locked, status: 'SIGNED_OFF', alert: null } },
+      [`POST /api/report/save/${ROW_ID}`]: {
+        body: { ...locked, status: 'SIGNED_OFF', alert: null, savedVersion: 1 },
+      },
     });
     renderEditor();
     await typeReport('<p>Normal study.</p>');
@@ -129,7 +138,7 @@ describe('ReportEditorPanel: save and sign off', SCREEN, () => {
     fakeApi({
       ...base(),
       [`POST /api/report/save/${ROW_ID}`]: {
-        body: { ...locked, status: 'SIGNED_OFF', alert: REPORTING_MESSAGES.signedOffAgain },
+        body: { ...locked, status: 'SIGNED_OFF', alert: REPORTING_MESSAGES.signedOffAgain, savedVersion: 1 },
       },
     });
     renderEditor();
@@ -163,7 +172,9 @@ describe('ReportEditorPanel: the typist gate (spec-core §6)', SCREEN, () => {
     const api = fakeApi({
       ...base(typist),
       'GET /api/user/mapping': { body: { ROLE_DOCTOR: [{ email: 'doc@demo.local', active: true }] } },
-      [`POST /api/report/save/${ROW_ID}`]: { body: { ...locked, status: 'REPORTED', alert: null } },
+      [`POST /api/report/save/${ROW_ID}`]: {
+        body: { ...locked, status: 'REPORTED', alert: null, savedVersion: 1 },
+      },
     });
     renderEditor();
     expect(await screen.findByText(REPORTING_MESSAGES.chooseDoctor)).toBeTruthy();
@@ -200,10 +211,11 @@ describe('ReportEditorPanel: addendum and key images', SCREEN, () => {
       [`GET /api/report-status/id/${ROW_ID}`]: { body: signed },
       [`POST /api/report/lock/${ROW_ID}`]: { body: signed },
       [`GET /api/report/${ROW_ID}`]: reportsBody([main]),
-      [`POST /api/report/addendum/${ROW_ID}`]: { body: { ...signed, alert: null } },
+      [`POST /api/report/addendum/${ROW_ID}`]: { body: { ...signed, alert: null, savedVersion: 1 } },
     });
     renderEditor();
-    expect(await screen.findByRole('button', { name: 'Sign off' })).toBeTruthy();
+    // A signed-off report: its doctor may sign it off again (the group allows it) or add an addendum.
+    expect(await screen.findByRole('button', { name: 'Sign off again' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
     fireEvent.click(await screen.findByRole('button', { name: 'Add addendum' }));
     await typeReport('<p>Also a small nodule.</p>', 'Addendum');

@@ -1,6 +1,7 @@
 import Typography from '@mui/material/Typography';
 import type { TReport, TStudyDetail } from '@radflow/core';
 import { formatTimestamp } from '../../lib/format';
+import { showsLock } from './editor-rules';
 import { AUTO_SAVE_TEXT, type TAutoSaveState } from './useAutoSave';
 
 /** The editor's status line: the study's status, who locked it, the last save, the auto-save state. */
@@ -17,7 +18,7 @@ export function ReportStatusLine({
   const parts = [
     `Status: ${row.status}`,
     main?.awaitingVerification ? 'Awaiting verification' : null,
-    row.lockedBy ? `Locked by ${row.lockedBy}` : null,
+    showsLock(row) ? `Locked by ${row.lockedBy}` : null,
     last ? `Last saved ${formatTimestamp(last.savedAt)} by ${last.savedByName ?? last.savedBy ?? '—'}` : null,
     main?.signature
       ? `Signed off by ${main.signature.name} at ${formatTimestamp(main.signature.signedOffAt)}`

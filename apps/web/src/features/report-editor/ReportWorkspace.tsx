@@ -13,6 +13,7 @@ import {
   readsUnsignedReports,
   type TReport,
   type TReportSaveResponse,
+  type TSavedCopy,
   type TStudyDetail,
 } from '@radflow/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,10 +30,18 @@ import { ReportEditor } from './ReportEditor';
 import { ReportStatusLine } from './ReportStatusLine';
 import { TemplatesButton } from './TemplatesButton';
 import { VersionsDialog } from './VersionsDialog';
-import { NO_BUTTONS, editorButtonsOf } from './editor-rules';
-import { errorText, saveReport, studyRowQueryKey, uploadReportImage } from './report-editor-api';
+import { SaveConflictDialog } from './SaveConflictDialog';
+import { NO_BUTTONS, editorButtonsOf, mainReportOf } from './editor-rules';
+import {
+  deleteDraft,
+  errorText,
+  isStaleSave,
+  saveReport,
+  studyRowQueryKey,
+  uploadReportImage,
+} from './report-editor-api';
 import { useAutoSave } from './useAutoSave';
-import type { TOpeningText } from './useReportOpening';
+import { savedCopyOf, type TOpeningText } from './useReportOpening';
 
 /** A snapshot of the image on screen as a PNG (the viewer's active viewport), or null. */
 export type TCaptureImage = () => Promise<Blob | null>;
@@ -81,10 +90,20 @@ export function ReportWorkspace({
   const [name, setName] = useState(opening.name);
   const [content, setContent] = useState(opening.content);
   const baseVersion = useRef(opening.baseVersion);
+  // The signed report as signed: nothing to sign off again. The text this editor signed off counts
+  // too: the stored one is the cleaned HTML, which may differ from the editor's in form only.
+  const signedHere = useRef<string | null>(null);
+  const unchangedSignedText =
+    row.status === 'SIGNED_OFF' &&
+    main !== null &&
+    (content === main.content || content === signedHere.current);
+
   const [busy, setBusy] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
   const [editor, setEditor] = useState<Editor | null>(null);
+  /** A save refused as stale (issue 21 §7): the newest saved copy and whether it was a sign-off. */
+  const [conflict, setConflict] = useState<{ saved: TSavedCopy | null; signOff: boolean } | null>(null);
   const autoSave = useAutoSave({ reportStatusId: row.id, userEmail: me, delayMs: draftDelayMs });
 
   const lastContent = useRef(opening.content);
@@ -107,40 +126,76 @@ export function ReportWorkspace({
   const afterWrite = async (answer: TReportSaveResponse, done: string) => {
     queryClient.setQueryData(studyRowQueryKey(row.id), withoutAlert(answer));
     autoSave.settle();
-    const next = await onSaved();
-    const nextMain = next.find((r) => !r.isAddendum);
-    baseVersion.current = nextMain?.versions[nextMain.versions.length - 1]?.version ?? baseVersion.current;
+    await onSaved();
     showInfo(done);
     // spec-core §4: the re-sign-off alert, word for word.
     if (answer.alert) await showInfoDialog({ title: 'Signed off again', message: answer.alert });
   };
 
-  const save = async (signOff: boolean) => {
-    if (signOff) {
-      const ok = await confirm({
-        title: 'Sign off',
-        message: 'Sign off this report? It will be final and go to the center.',
-        confirmLabel: 'Sign off',
-      });
-      if (!ok) return;
-    }
+  /** Sends the text as a save or sign-off from the version it started from (issue 21 §7). */
+  const write = async (signOff: boolean) => {
     setBusy(true);
     try {
       const answer = await saveReport(row.id, {
         name: name.trim() || formatDicomText(row.studyName) || 'Report',
         content,
         signOff,
+        baseVersion: baseVersion.current,
         ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),
       });
+      // The answer's version, not a refetch: another tab may have saved again in between.
+      baseVersion.current = answer.savedVersion;
+      if (answer.status === 'SIGNED_OFF') signedHere.current = content;
+      setConflict(null);
       let done = 'Report saved';
       if (signOff)
         done = answer.status === 'SIGNED_OFF' ? 'Report signed off' : 'Report sent for verification';
       await afterWrite(answer, done);
     } catch (error) {
-      showError(errorText(error));
+      if (isStaleSave(error)) {
+        // Someone saved after this text was opened: read what they saved and ask.
+        const next = await onSaved().catch(() => reports);
+        setConflict({ saved: savedCopyOf(mainReportOf(next)), signOff });
+      } else showError(errorText(error));
     } finally {
       setBusy(false);
     }
+  };
+
+  const save = async (signOff: boolean) => {
+    if (signOff) {
+      const ok = await confirm({
+        title: buttons.reSignOff ? 'Sign off again' : 'Sign off',
+        message: buttons.reSignOff
+          ? 'Sign off this report again? The changed report replaces the signed one; a printed copy must be printed again.'
+          : 'Sign off this report? It will be final and go to the center.',
+        confirmLabel: 'Sign off',
+      });
+      if (!ok) return;
+    }
+    await write(signOff);
+  };
+
+  /** Keep mine: the same text, saved again on top of the newest version (a new version). */
+  const keepMine = () => {
+    if (!conflict) return;
+    baseVersion.current = conflict.saved?.version ?? null;
+    void write(conflict.signOff);
+  };
+
+  /** Reload: the newest saved report replaces this text; the drafts of this text go. */
+  const reload = () => {
+    if (!conflict) return;
+    const saved = conflict.saved;
+    const html = saved?.content ?? '';
+    baseVersion.current = saved?.version ?? null;
+    lastContent.current = html;
+    setContent(html);
+    if (saved) setName(saved.name);
+    editor?.commands.setContent(html, { emitUpdate: false });
+    autoSave.settle();
+    void deleteDraft(row.id).catch(() => undefined);
+    setConflict(null);
   };
 
   const insertKeyImage = async () => {
@@ -175,6 +230,7 @@ export function ReportWorkspace({
   return (
     <Stack spacing={1} sx={{ p: 1, minHeight: 0, flex: 1 }} data-testid="report-workspace">
       {readOnlyReason ? <Alert severity="info">{readOnlyReason}</Alert> : null}
+      {buttons.signOffRefusal ? <Alert severity="info">{buttons.signOffRefusal}</Alert> : null}
       <ReportStatusLine row={row} main={main} autoSave={autoSave.state} />
       <TextField
         size="small"
@@ -203,11 +259,12 @@ export function ReportWorkspace({
         {buttons.canSignOff ? (
           <Button
             variant="contained"
-            // A sign-off needs some text or image (the server's 'Please write the report').
-            disabled={busy || !hasReportContent(content)}
+            // A sign-off needs some text or image (the server's 'Please write the report'); signing
+            // a signed-off report again is for a changed text (issue 21 §7).
+            disabled={busy || !hasReportContent(content) || unchangedSignedText}
             onClick={() => void save(true)}
           >
-            Sign off
+            {buttons.reSignOff ? 'Sign off again' : 'Sign off'}
           </Button>
         ) : null}
         {seesVersions ? (
@@ -243,6 +300,9 @@ export function ReportWorkspace({
         reportStatusId={row.id}
         onAdded={(answer) => afterWrite(answer, 'Addendum added')}
       />
+      {conflict ? (
+        <SaveConflictDialog saved={conflict.saved} busy={busy} onReload={reload} onKeepMine={keepMine} />
+      ) : null}
       <Box>
         <VersionsDialog open={versionsOpen} reports={reports} onClose={() => setVersionsOpen(false)} />
       </Box>

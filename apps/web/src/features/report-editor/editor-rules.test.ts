@@ -29,6 +29,8 @@ describe('editorButtonsOf: the buttons the server would accept (core reporting r
       canSave: true,
       canSignOff: true,
       canAddendum: false,
+      reSignOff: false,
+      signOffRefusal: null,
     });
     expect(buttons(['ROLE_DOCTOR'], { status: 'LOCKED', lockedBy: 'other@demo.local' })).toMatchObject({
       canSave: false,
@@ -68,6 +70,8 @@ describe('editorButtonsOf: the buttons the server would accept (core reporting r
       canSave: true,
       canSignOff: true,
       canAddendum: false,
+      reSignOff: false,
+      signOffRefusal: null,
     });
     expect(
       buttons(['ROLE_VERIFIER'], { status: 'REPORTED' }, { main: buildReport([buildVersion()]) }).actor,
@@ -81,6 +85,8 @@ describe('editorButtonsOf: the buttons the server would accept (core reporting r
         canSave: false,
         canSignOff: false,
         canAddendum: false,
+        reSignOff: false,
+        signOffRefusal: null,
       });
     }
   });

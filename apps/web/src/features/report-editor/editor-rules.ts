@@ -8,6 +8,7 @@ import {
   checkReportWriter,
   checkSave,
   checkVerifierSave,
+  isReSignOff,
   reportingActorOf,
 } from '@radflow/core';
 
@@ -28,6 +29,10 @@ export interface TEditorButtons {
   canSave: boolean;
   canSignOff: boolean;
   canAddendum: boolean;
+  /** The sign-off offered is a re-sign-off (spec-core §4: signed off before, or waiting for a verifier). */
+  reSignOff: boolean;
+  /** Why the doctor of a signed-off report may not sign it off again (disableReSignOffOfReport), or null. */
+  signOffRefusal: string | null;
 }
 
 export const NO_BUTTONS: TEditorButtons = {
@@ -35,7 +40,17 @@ export const NO_BUTTONS: TEditorButtons = {
   canSave: false,
   canSignOff: false,
   canAddendum: false,
+  reSignOff: false,
+  signOffRefusal: null,
 };
+
+/**
+ * Whether the status line names the lock (issue 21 §7): only while the report is being written. A
+ * signed-off row keeps `lockedBy` (it names the reporting doctor, reporting/DECISIONS.md), but to the
+ * reader it is signed off — the signature says by whom — not locked.
+ */
+export const showsLock = (row: Pick<TStudyDetail, 'status' | 'lockedBy'>): boolean =>
+  row.lockedBy !== null && (row.status === 'LOCKED' || row.status === 'REPORTED' || row.status === 'DRAFTED');
 
 /** The main report (not an addendum) of the row, if saved. */
 export const mainReportOf = (reports: readonly TReport[]): TReport | null =>
@@ -72,7 +87,14 @@ export function editorButtonsOf(input: {
     }) === null;
   if (actor === 'VERIFIER') {
     const may = checkVerifierSave({ roles, row: { status: row.status, awaitingVerification } }) === null;
-    return { actor, canSave: may, canSignOff: may, canAddendum: false };
+    return {
+      actor,
+      canSave: may,
+      canSignOff: may,
+      canAddendum: false,
+      reSignOff: false,
+      signOffRefusal: null,
+    };
   }
   const facts = {
     status: row.status,
@@ -81,7 +103,19 @@ export function editorButtonsOf(input: {
     hasBeenSignedOff: row.firstSignedOffAt !== null,
     awaitingVerification,
   };
-  const may = (signOff: boolean) =>
-    checkSave({ roles, actor, flags: input.flags, doctorUserId: DOCTOR_ID, row: facts, signOff }) === null;
-  return { actor, canSave: may(false), canSignOff: may(true), canAddendum: addendum };
+  const refusal = (signOff: boolean) =>
+    checkSave({ roles, actor, flags: input.flags, doctorUserId: DOCTOR_ID, row: facts, signOff });
+  const signOff = refusal(true);
+  return {
+    actor,
+    canSave: refusal(false) === null,
+    canSignOff: signOff === null,
+    canAddendum: addendum,
+    reSignOff: signOff === null && isReSignOff(facts),
+    // Only the setting's refusal is worth a word: the others (a typist, not opened) are who/where.
+    signOffRefusal:
+      signOff?.field === 'signOff' && actor === 'DOCTOR' && row.status === 'SIGNED_OFF'
+        ? signOff.message
+        : null,
+  };
 }

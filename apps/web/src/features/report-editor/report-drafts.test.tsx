@@ -79,7 +79,9 @@ describe('auto-save (issue 7 §1: nothing typed is lost)', SCREEN, () => {
   it('clears the device copy once the report is saved', async () => {
     fakeApi(
       handlers({
-        [`POST /api/report/save/${ROW_ID}`]: { body: { ...locked, status: 'REPORTED', alert: null } },
+        [`POST /api/report/save/${ROW_ID}`]: {
+          body: { ...locked, status: 'REPORTED', alert: null, savedVersion: 1 },
+        },
       }),
     );
     renderEditor();

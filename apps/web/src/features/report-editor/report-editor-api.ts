@@ -40,9 +40,10 @@ export function lockReport(id: number, doctorEmail: string | null): Promise<TStu
   });
 }
 
+/** POST /report/save/{id}; `baseVersion` is the saved version the text started from (null: none). */
 export function saveReport(
   id: number,
-  body: { name: string; content: string; signOff: boolean; doctorEmail?: string },
+  body: { name: string; content: string; signOff: boolean; baseVersion: number | null; doctorEmail?: string },
 ): Promise<TReportSaveResponse> {
   return apiRequest(`/api/report/save/${id}`, { json: body, schema: ZReportSaveResponse, quiet: true });
 }
@@ -89,6 +90,18 @@ export function errorText(error: unknown): string {
     return formatErrorMessage(error.body);
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The server refused a save as stale (issue 21 §7): someone saved after this text was opened. The
+ * 409 names `baseVersion` (core checkBaseVersion); other 409s (not opened, signed off) are errors.
+ */
+export function isStaleSave(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 409 &&
+    (error.body as { additionalInfo?: unknown } | null)?.additionalInfo === 'baseVersion'
+  );
 }
 
 /** No answer at all (offline, server unreachable): worth retrying later. */

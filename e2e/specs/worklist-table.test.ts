@@ -68,11 +68,13 @@ describe('Worklist table: paging and what survives a reload', () => {
 
     const columns = list.columnSettings;
     await columns.open();
-    await columns.visibility('History').uncheck();
+    await columns.visibility('History').check();
+    await columns.visibility('Age').uncheck();
     await columns.moveUp('Patient');
     await columns.save();
     await eventually(async () => (await list.columnLabels()).slice(0, 2)).toEqual(['Patient', 'Id']);
-    expect(await list.columnLabels()).not.toContain('History');
+    expect(await list.columnLabels()).toContain('History');
+    expect(await list.columnLabels()).not.toContain('Age');
 
     await page.reload();
     await list.waitUntilLoaded();
@@ -85,7 +87,8 @@ describe('Worklist table: paging and what survives a reload', () => {
     expect(await list.cellText(list.rows.last(), 'Patient')).toBe(nameOf(ROWS));
     const labels = await list.columnLabels();
     expect(labels.slice(0, 2)).toEqual(['Patient', 'Id']);
-    expect(labels).not.toContain('History');
+    expect(labels).toContain('History');
+    expect(labels).not.toContain('Age');
 
     await list.selectTab('Urgent');
     await eventually(() => list.rows.count()).toBe(1);

@@ -44,6 +44,8 @@ describe('Worklist: from the center to the doctor', () => {
 
     await list.filterBy('Patient', patient, 1);
     const row = list.row(patient);
+    // Not among the center's default columns (issue 21 §6): one tick away in Column settings.
+    await list.showColumns(['Series/Images', 'Referral']);
     await eventually(() => list.cellText(row, 'Series/Images')).toMatch(/^1\/1/);
     expect(await list.cellText(row, 'Report Status')).toBe('CREATED');
 
@@ -62,6 +64,7 @@ describe('Worklist: from the center to the doctor', () => {
     // spec-core §4: HISTORY_CREATED is displayed as SENT.
     await eventually(() => list.cellText(row, 'Report Status')).toBe('SENT');
     expect(await list.cellText(row, 'Referral')).toBe('Dr. Referrer');
+    await list.resetColumns();
   });
 
   it('the assignor finds the sent study by patient name and assigns it to the demo doctor', async () => {
@@ -100,6 +103,9 @@ describe('Worklist: from the center to the doctor', () => {
     await list.filterBy('Patient', patient, 1);
     const row = list.row(patient);
     expect(await list.cellText(row, 'Report Status')).toBe('SENT');
+    // Issue 21 §5: the doctor's list says the study is theirs.
+    expect(await list.cellText(row, 'Assigned')).toBe('You');
+    await list.showColumns(['Tag']);
     expect(await list.cellText(row, 'Tag')).toBe('—');
 
     const tag = `e2e-${RUN.toLowerCase()}`;
@@ -128,6 +134,7 @@ describe('Worklist: from the center to the doctor', () => {
     await eventually(() => list.row(patient).count()).toBe(0);
     await list.selectTab('Pending');
     await list.row(patient).waitFor();
+    await list.resetColumns();
   });
 });
 

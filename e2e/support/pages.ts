@@ -267,6 +267,23 @@ export class StudyList {
     return new ColumnSettingsDialog(this.page);
   }
 
+  /** Turns on columns the table does not show by default (Column settings, saved for the user). */
+  async showColumns(labels: string[]): Promise<void> {
+    const dialog = this.columnSettings;
+    await dialog.open();
+    for (const label of labels) await dialog.visibility(label).check();
+    await dialog.save();
+    for (const label of labels) await this.header(label).waitFor();
+  }
+
+  /** Back to the table's default columns (Column settings → Reset, saved). */
+  async resetColumns(): Promise<void> {
+    const dialog = this.columnSettings;
+    await dialog.open();
+    await dialog.root.getByRole('button', { name: 'Reset' }).click();
+    await dialog.save();
+  }
+
   actions(row: Locator) {
     return new RowActions(this.page, row);
   }

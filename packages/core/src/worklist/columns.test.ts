@@ -9,6 +9,8 @@ import {
   type TStudyColumnId,
   columnLabel,
   columnsHiddenBySettings,
+  PINNED_COLUMNS,
+  isPinnedColumn,
   resolveColumns,
   toSavedColumns,
 } from './columns.js';
@@ -90,11 +92,13 @@ describe('the column catalogue (spec-core §2 Study table columns)', () => {
     }
   });
 
-  it("shows the audit columns on the doctor-style list, the auditors' list (spec-core §2 audit columns)", () => {
+  it('shows the audit switch on the doctor-style list to an auditor (spec-core §2 audit columns)', () => {
     const auditor = resolveColumns('studyList', undefined, ctx(['ROLE_AUDITOR']));
-    expect(auditor.filter((c) => c.visible).map((c) => c.colName)).toEqual(
-      expect.arrayContaining(['auditor', 'auditApproval']),
-    );
+    const shownIds = auditor.filter((c) => c.visible).map((c) => c.colName);
+    expect(shownIds).toContain('auditApproval');
+    expect(shownIds).not.toContain('assigned');
+    const doctor = resolveColumns('studyList', undefined, ctx(['ROLE_DOCTOR']));
+    expect(doctor.find((c) => c.colName === 'auditApproval')?.visible).toBe(false);
     expect(DEFAULT_COLUMNS.adminStudyList).toEqual(
       expect.arrayContaining([
         ['auditor', false],
@@ -243,5 +247,53 @@ describe('resolveColumns (spec-core §2 column choice per table key)', () => {
     const saved = toSavedColumns(cols);
     expect(saved[0]).toEqual({ colName: 'share', visible: false, index: 0 });
     expect(resolveColumns('centerReportList', saved, ctx(['ROLE_CENTER']))).toEqual(cols);
+  });
+});
+
+describe('default columns that fit the screen (issue 21 §5, §6)', () => {
+  const LIST_KEYS = ['studyList', 'adminStudyList', 'centerReportList'] as const;
+  const visibleIds = (key: TTableKey, roles: TRole[]) =>
+    resolveColumns(key, undefined, ctx(roles))
+      .filter((c) => c.visible)
+      .map((c) => c.colName);
+
+  it('shows a doctor who each study is assigned to on their list', () => {
+    expect(visibleIds('studyList', ['ROLE_DOCTOR'])).toContain('assigned');
+    expect(visibleIds('adminStudyList', ['ROLE_DOCTOR'])).toContain('assigned');
+  });
+
+  it('shows at most eight columns by default on every study list, the actions among them', () => {
+    const users: TRole[][] = [
+      ['ROLE_DOCTOR'],
+      ['ROLE_TYPIST'],
+      ['ROLE_AUDITOR'],
+      ['ROLE_ADMIN'],
+      ['ROLE_CENTER'],
+    ];
+    for (const key of LIST_KEYS)
+      for (const roles of users) {
+        const shownIds = visibleIds(key, roles);
+        expect(shownIds, `${key} ${roles.join()}`).toContain('actions');
+        expect(shownIds.length, `${key} ${roles.join()}`).toBeLessThanOrEqual(8);
+      }
+  });
+
+  it('keeps a saved choice as it was saved, whatever the defaults say now', () => {
+    // What the dialog saves: every column of the table, in order, each with its visibility.
+    const mine = ['id', 'patient', 'history', 'tag', 'center', 'report', 'actions'];
+    const all = DEFAULT_COLUMNS.studyList.map(([id]) => id);
+    const saved = [...mine, ...all.filter((id) => !mine.includes(id))].map((colName, index) => ({
+      colName,
+      visible: mine.includes(colName),
+      index,
+    }));
+    const cols = resolveColumns('studyList', saved, ctx(['ROLE_DOCTOR']));
+    expect(cols.filter((c) => c.visible).map((c) => c.colName)).toEqual(mine);
+  });
+
+  it('pins the actions column', () => {
+    expect(PINNED_COLUMNS).toEqual(['actions']);
+    expect(isPinnedColumn('actions')).toBe(true);
+    expect(isPinnedColumn('patient')).toBe(false);
   });
 });

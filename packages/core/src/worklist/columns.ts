@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { TTableKey } from '../constants.js';
 import type { ZColumnSetting } from '../preferences.js';
-import { hasRole, isCenterUser } from '../roles.js';
+import { type TRole, hasRole, isCenterUser } from '../roles.js';
 import { seesActiveInViewer } from '../viewer/entry.js';
 import type { TRuleInput } from './study-row.js';
 
@@ -100,29 +100,34 @@ const RIS_COLUMNS = offered(
  * lists the columns but not which table shows which (decision), except the summary, whose columns
  * are spec-core §2 Summary screen's in its order ("optional" ones offered hidden). A column not in a
  * table's list cannot be chosen for that table.
+ *
+ * Issue 21 §6: the shown ones of each study list fit a 1280 px wide screen beside the menu drawer
+ * (about 1,000 px of table): who, what, where it stands, when it came, whose it is and the row's
+ * actions. Everything else is one tick away in Column settings. A user's saved choice wins over these
+ * (resolveColumns), so changing a default never changes a table someone arranged.
  */
 export const DEFAULT_COLUMNS: Readonly<Record<TTableKey, readonly TDefault[]>> = {
   studyList: [
-    ...shown('id', 'patient', 'patientId', 'age', 'studyName', 'imageCount', 'history', 'tag', 'center'),
-    ...shown('reportStatus', 'studyDate', 'uploadedDate', 'signedOffDate', 'report'),
-    // The doctor-style list is the auditor's (core listKindForUser): its audit columns carry their
-    // approve/reject switch, and show the doctors the verdict on their reports.
-    ...shown('auditor', 'auditApproval', 'actions'),
-    ...offered('referral', 'department', 'studyType', 'created', 'assigned', 'status', 'parentId'),
+    // The doctor-style list (doctors, typists, auditors, referring doctors): "Assigned" shows the
+    // doctor what is theirs (issue 21 §5), core defaultVisibleFor gives an auditor the audit switch.
+    ...shown('id', 'patient', 'age', 'studyName', 'reportStatus', 'assigned', 'uploadedDate', 'actions'),
+    ...offered('patientId', 'imageCount', 'history', 'tag', 'center', 'studyDate', 'signedOffDate'),
+    ...offered('report', 'auditor', 'auditApproval'),
+    ...offered('referral', 'department', 'studyType', 'created', 'status', 'parentId'),
     ...offered('originReferenceId', 'radiologyCenter'),
   ],
   adminStudyList: [
-    ...shown('id', 'patient', 'patientId', 'age', 'studyName', 'imageCount', 'history', 'tag', 'center'),
-    ...shown('assigned', 'reportStatus', 'studyDate', 'uploadedDate', 'signedOffDate', 'report', 'share'),
+    ...shown('id', 'patient', 'studyName', 'center', 'assigned', 'reportStatus', 'uploadedDate'),
     ...shown('actions', 'activeInViewer'),
-    ...offered('referral', 'department', 'studyType', 'created', 'status', 'parentId', 'originReferenceId'),
-    ...offered('radiologyCenter', 'email', 'identifier', 'contactNo', 'payment', 'proxyUrl'),
-    ...offered('specialUploadUrl', 'imageUploadStatus', 'auditor', 'auditApproval'),
+    ...offered('age', 'patientId', 'imageCount', 'history', 'tag', 'studyDate', 'signedOffDate', 'report'),
+    ...offered('share', 'referral', 'department', 'studyType', 'created', 'status', 'parentId'),
+    ...offered('originReferenceId', 'radiologyCenter', 'email', 'identifier', 'contactNo', 'payment'),
+    ...offered('proxyUrl', 'specialUploadUrl', 'imageUploadStatus', 'auditor', 'auditApproval'),
   ],
   centerReportList: [
-    ...shown('id', 'patient', 'patientId', 'age', 'studyName', 'imageCount', 'history', 'tag', 'referral'),
-    ...shown('status', 'reportStatus', 'studyDate', 'uploadedDate', 'assigned', 'signedOffDate', 'report'),
-    ...shown('share', 'actions', 'uploadStudy'),
+    ...shown('id', 'patient', 'age', 'studyName', 'reportStatus', 'uploadedDate', 'uploadStudy', 'actions'),
+    ...offered('patientId', 'imageCount', 'history', 'tag', 'referral', 'status', 'studyDate'),
+    ...offered('assigned', 'signedOffDate', 'report', 'share'),
     ...offered('studyType', 'department', 'created', 'contactNo', 'email', 'originReferenceId', 'parentId'),
     ...offered('payment', 'imageUploadStatus'),
     ...RIS_COLUMNS,
@@ -134,6 +139,34 @@ export const DEFAULT_COLUMNS: Readonly<Record<TTableKey, readonly TDefault[]>> =
     ...shown('studyDate', 'uploadedDate', 'signedOffDate', 'report'),
   ],
 };
+
+/**
+ * The columns drawn pinned to the right edge of the table (issue 21 §6): the row's actions stay on
+ * screen however many columns a user turns on, and are drawn last whatever their saved place.
+ */
+export const PINNED_COLUMNS: readonly TStudyColumnId[] = ['actions'];
+
+export function isPinnedColumn(id: TStudyColumnId): boolean {
+  return PINNED_COLUMNS.includes(id);
+}
+
+/**
+ * A column's default visibility for a user, where it depends on the role: the auditor's own list
+ * (the doctor-style `studyList`) shows the approve/reject switch (spec-core §2 audit columns) in the
+ * place of "Assigned", which says nothing to an auditor.
+ */
+export function defaultVisibleFor(
+  tableKey: TTableKey,
+  roles: readonly TRole[],
+  id: TStudyColumnId,
+  visible: boolean,
+): boolean {
+  if (tableKey === 'studyList' && hasRole(roles, 'ROLE_AUDITOR') && !hasRole(roles, 'ROLE_DOCTOR')) {
+    if (id === 'auditApproval') return true;
+    if (id === 'assigned') return false;
+  }
+  return visible;
+}
 
 export type TSavedColumn = z.infer<typeof ZColumnSetting>;
 
@@ -188,7 +221,8 @@ export function columnsHiddenBySettings(
 /**
  * The columns a table shows for a user (spec-core §2 Generic study table behaviour): the user's saved
  * choice in its saved order (by index), then every column of the table the choice does not mention
- * (one added since it was saved), in default order with its default visibility. Saved entries of
+ * (one added since it was saved), in default order with its default visibility for the user
+ * (defaultVisibleFor). Saved entries of
  * columns the table does not offer, and repeats, are dropped; so are the columns group settings hide
  * (columnsHiddenBySettings), which the user cannot turn back on. Indexes are renumbered from 0.
  */
@@ -209,7 +243,8 @@ export function resolveColumns(
     seen.add(entry.colName);
     ordered.push([entry.colName, entry.visible]);
   }
-  for (const [id, visible] of defaults) if (!seen.has(id)) ordered.push([id, visible]);
+  for (const [id, visible] of defaults)
+    if (!seen.has(id)) ordered.push([id, defaultVisibleFor(tableKey, ctx.roles, id, visible)]);
   return ordered
     .filter(([id]) => !hidden.has(id))
     .map(([colName, visible], index) => ({ colName, label: columnLabel(colName), visible, index }));

@@ -29,10 +29,8 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { WORKLIST_MESSAGES, type TStudyListKind, type TStudyListRow } from '@radflow/core';
 import { Suspense, lazy, useState, type ReactElement } from 'react';
-import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
-import { useSignedInSession } from '../auth/session';
 import type { TStudyDialogProps } from './dialog-props';
 import * as Dialogs from './lazy-dialogs';
 import { DownloadReportMenu } from '../report-documents';
@@ -40,18 +38,15 @@ import {
   ROW_ACTION_LABELS,
   isStateAction,
   offeredRowActions,
-  reportEditPath,
   splitInlineActions,
   urgentLabel,
-  viewEntryOf,
-  viewerPath,
   type TOfferedAction,
   type TRowActionKey,
   type TStateActionKey,
 } from './row-actions';
 import { STATE_ACTIONS, confirmTextOf } from './state-actions';
 import { runStateAction } from './study-actions.api';
-import { useActor, useStudiesChanged } from './use-study-actions';
+import { useActor, useOpenStudy, useStudiesChanged } from './use-study-actions';
 
 const ICONS: Record<TRowActionKey, ReactElement> = {
   view: <VisibilityIcon fontSize="small" />,
@@ -123,8 +118,7 @@ export function StudyRowActions({
   onChanged: () => void;
 }) {
   const actor = useActor();
-  const session = useSignedInSession();
-  const navigate = useNavigate();
+  const openStudy = useOpenStudy();
   const { confirm, showError, showInfo } = useFeedback();
   const changed = useStudiesChanged(onChanged);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
@@ -134,15 +128,6 @@ export function StudyRowActions({
   const [busy, setBusy] = useState(false);
 
   const { inline, menu } = splitInlineActions(offeredRowActions(actor, row), listKind);
-
-  const openPath = (path: string) => {
-    const ui = session.preferences.UI_PREFERENCES;
-    if (ui.popupViewer) {
-      const popup = window.open(path, `study-${row.id}`);
-      // popupViewerDoNotFocus: the list keeps the focus.
-      if (popup && ui.popupViewerDoNotFocus) window.focus();
-    } else void navigate(path);
-  };
 
   const runState = async (key: TStateActionKey) => {
     const spec = STATE_ACTIONS[key];
@@ -171,18 +156,9 @@ export function StudyRowActions({
       return;
     }
     switch (key) {
-      case 'view': {
-        const entry = viewEntryOf(row);
-        if (!entry.allowed) {
-          showError(entry.message ?? '');
-          return;
-        }
-        if (entry.message) showInfo(entry.message);
-        openPath(viewerPath(row));
-        return;
-      }
+      case 'view':
       case 'report':
-        openPath(reportEditPath(row));
+        openStudy(key, row);
         return;
       case 'print':
         setDownloadAnchor(anchor);

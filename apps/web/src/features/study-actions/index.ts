@@ -17,5 +17,13 @@ export {
   TagDialog,
 } from './lazy-dialogs';
 export type { TStudyDialogProps } from './dialog-props';
-export { ROW_ACTION_LABELS, offeredRowActions, viewEntryOf, viewerPath, reportEditPath } from './row-actions';
+export {
+  ROW_ACTION_LABELS,
+  offeredRowActions,
+  rowOpenAction,
+  viewEntryOf,
+  viewerPath,
+  reportEditPath,
+} from './row-actions';
+export { useActor, useOpenStudy } from './use-study-actions';
 export { AuditStatusCell } from './AuditStatusCell';

@@ -199,6 +199,25 @@ export function splitInlineActions(
   };
 }
 
+/** What a double click on a row opens (issue 21 §6): the report page or the images. */
+export type TRowOpenAction = 'report' | 'view';
+
+/**
+ * What a double click on a study row opens, per list (issue 21 §6; the spec names no double click,
+ * decision in apps/web/src/features/worklist/DECISIONS.md): what the list's users open most.
+ * - Doctor and admin lists (doctors, typists, assignors, admins): the report page when the row offers
+ *   it enabled, else the images.
+ * - Center lists: the signed report — the report page, where a center reads it and prints it — once
+ *   there is one to print (the Print action is enabled); before that, the images.
+ * Only actions the row offers are opened, so a double click never does what a button would refuse.
+ */
+export function rowOpenAction(offered: readonly TOfferedAction[], listKind: TStudyListKind): TRowOpenAction {
+  const enabled = (key: TRowActionKey) => offered.some((a) => a.key === key && a.enabled);
+  const isCenterList = listKind === 'center' || listKind === 'centerAddInfo' || listKind === 'teleCenter';
+  if (isCenterList) return enabled('print') && enabled('report') ? 'report' : 'view';
+  return enabled('report') ? 'report' : 'view';
+}
+
 /** Whether the attachments dialog lets this user add or delete files of a kind (core study-files rules). */
 export function attachmentPermissions(
   actor: Pick<TActor, 'roles' | 'centerId'>,

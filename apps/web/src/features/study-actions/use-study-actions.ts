@@ -1,9 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TStudyListRow } from '@radflow/core';
 import { useCallback } from 'react';
+import { useNavigate } from 'react-router';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { fetchUserMapping, type TUserMapping } from '../../api/identity';
 import { useSignedInSession } from '../auth/session';
-import type { TActor } from './row-actions';
+import { useFeedback } from '../../components/feedback/feedback-context';
+import { type TActor, type TRowOpenAction, reportEditPath, viewEntryOf, viewerPath } from './row-actions';
 
 /** The rule facts of the signed-in user (roles, group switches, tele flag, own preferences). */
 export function useActor(): TActor {
@@ -58,4 +61,39 @@ export function useRoleUsers(role: string): { emails: string[]; isPending: boole
 export function activeEmails(mapping: TUserMapping | undefined, role: string): string[] {
   const users = mapping?.[role] ?? [];
   return [...new Set(users.filter((u) => u.active).map((u) => u.email))].sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * Opens a study's images or its report page, as the row's View images and Open report buttons do
+ * (and a double click on the row): in a popup with the user's popupViewer preference
+ * (popupViewerDoNotFocus keeps the list in front), else in this tab. The images first pass the
+ * viewer's entry rule: a refusal is said, not opened; a partial upload opens with its warning.
+ */
+export function useOpenStudy(): (action: TRowOpenAction, row: TStudyListRow) => void {
+  const session = useSignedInSession();
+  const navigate = useNavigate();
+  const { showError, showInfo } = useFeedback();
+  const ui = session.preferences.UI_PREFERENCES;
+  return useCallback(
+    (action, row) => {
+      const openPath = (path: string) => {
+        if (ui.popupViewer) {
+          const popup = window.open(path, `study-${row.id}`);
+          if (popup && ui.popupViewerDoNotFocus) window.focus();
+        } else void navigate(path);
+      };
+      if (action === 'report') {
+        openPath(reportEditPath(row));
+        return;
+      }
+      const entry = viewEntryOf(row);
+      if (!entry.allowed) {
+        showError(entry.message ?? '');
+        return;
+      }
+      if (entry.message) showInfo(entry.message);
+      openPath(viewerPath(row));
+    },
+    [ui.popupViewer, ui.popupViewerDoNotFocus, navigate, showError, showInfo],
+  );
 }

@@ -10,6 +10,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
+import Typography from '@mui/material/Typography';
 import { type TResolvedColumn, type TTableKey, resolveColumns } from '@radflow/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,6 +20,8 @@ import { mergeTableColumnSettings, moveColumn, setColumnVisible } from './column
 import { saveTableColumnSettings } from './study-list-api';
 
 export const COLUMNS_SAVED = 'Columns saved';
+/** Issue 21 §6: the actions column is drawn last, stuck to the table's right edge (core PINNED_COLUMNS). */
+export const PINNED_NOTE = 'Actions always stay at the right edge of the table.';
 
 /**
  * The column choice of one table (spec-core §2: "Column choice per table … as ordered entries of
@@ -57,6 +60,9 @@ export function ColumnSettingsDialog({
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="column-settings-title">
       <DialogTitle id="column-settings-title">Column settings</DialogTitle>
       <DialogContent dividers>
+        <Typography variant="body2" color="textSecondary">
+          {PINNED_NOTE}
+        </Typography>
         <List dense aria-label="Columns">
           {columns.map((column, i) => (
             <ListItem

@@ -223,13 +223,16 @@ describe('study list screens (spec-core §2)', () => {
       },
     });
     await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
-    expect(screen.getByRole('columnheader', { name: 'History' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Age' })).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: 'History' })).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Column settings' }));
     const dialog = await screen.findByRole('dialog', { name: 'Column settings' }, WAIT);
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Age' }));
     fireEvent.click(within(dialog).getByRole('checkbox', { name: 'History' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Move Patient up' }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'History' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('columnheader', { name: 'Age' })).toBeNull());
+    expect(screen.getByRole('columnheader', { name: 'History' })).toBeTruthy();
     const saved = api.calls('POST', '/api/setting/update/USER_TABLE_PREFERENCES')[0]!.json<{
       tableColumnSettings: Record<string, { colName: string; visible: boolean; index: number }[]>;
     }>();
@@ -237,7 +240,8 @@ describe('study list screens (spec-core §2)', () => {
       { colName: 'patient', visible: true, index: 0 },
       { colName: 'id', visible: true, index: 1 },
     ]);
-    expect(saved.tableColumnSettings.studyList?.find((c) => c.colName === 'history')?.visible).toBe(false);
+    expect(saved.tableColumnSettings.studyList?.find((c) => c.colName === 'age')?.visible).toBe(false);
+    expect(saved.tableColumnSettings.studyList?.find((c) => c.colName === 'history')?.visible).toBe(true);
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers.indexOf('Patient')).toBeLessThan(headers.indexOf('Id'));
   });
@@ -259,9 +263,22 @@ describe('study list screens (spec-core §2)', () => {
         tags: [tag(1, 'chest'), tag(2, 'covid'), tag(3, 'follow-up'), tag(4, 'old')],
       });
       const signed = buildStudyRow({ status: 'SIGNED_OFF' });
+      // Tags, the simple status and the image count are one tick away in Column settings (issue 21 §6).
+      const preferences = buildPreferences((p) => {
+        p.USER_TABLE_PREFERENCES.tableColumnSettings.centerReportList = [
+          'id',
+          'patient',
+          'imageCount',
+          'tag',
+          'status',
+          'reportStatus',
+          'actions',
+        ].map((colName, index) => ({ colName, visible: true, index }));
+      });
       const { api } = openList({
         roles: ['ROLE_CENTER'],
         route: '/status',
+        preferences,
         handlers: { 'POST /api/report-status/': { body: buildStudyPage([pending, signed]) } },
       });
       const row = await screen.findByTestId(`study-row-${pending.id}`, {}, WAIT);
@@ -356,8 +373,15 @@ describe('study list gaps: date range, audit switch, forwarding for group staff'
 
   it('shows a doctor the verdict without a switch', SLOW, async () => {
     const row = buildStudyRow({ status: 'SIGNED_OFF', auditor: 'aud@demo.local', auditStatus: 'APPROVED' });
+    const preferences = buildPreferences((p) => {
+      p.USER_TABLE_PREFERENCES.tableColumnSettings.studyList = [
+        { colName: 'id', visible: true, index: 0 },
+        { colName: 'auditApproval', visible: true, index: 1 },
+      ];
+    });
     openList({
       roles: ['ROLE_DOCTOR'],
+      preferences,
       handlers: { 'POST /api/dicom-web/studies/': { body: buildStudyPage([row]) } },
     });
     const drawn = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);

@@ -15,11 +15,13 @@ import {
   type TStudyListPage,
   type TStudyListRow,
   WORKLIST_MESSAGES,
+  isPinnedColumn,
 } from '@radflow/core';
-import type { ReactNode } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { PagedTablePagination } from '../../components/table/TableParts';
 import { RowCheckbox } from './RowCheckbox';
-import { renderStudyCell } from './study-cells';
+import { isAssignedTo, renderStudyCell } from './study-cells';
+import { COMPACT_CELLS, pinnedCellSx } from './table-layout';
 import { StudyTableHead, type TSelectAllState } from './StudyTableHead';
 
 /** spec-core §2 Generic study table behaviour: the three lines of the empty state. */
@@ -79,7 +81,15 @@ export interface TStudyTableProps {
   renderActiveInViewer?(row: TStudyListRow): ReactNode;
   /** Row checkboxes (spec-core §2 "Optional row checkboxes"); absent: none. */
   selection?: { selected: ReadonlySet<number>; onChange(next: Set<number>): void };
+  /** The signed-in user's e-mail: their own studies are marked (issue 21 §5). */
+  me?: string;
+  /** A double click on the row, outside its controls (issue 21 §6). */
+  onRowDoubleClick?(row: TStudyListRow): void;
 }
+
+/** A double click on one of these belongs to it, not to the row. */
+const CONTROLS =
+  'button, a, input, textarea, select, label, [role="button"], [role="checkbox"], [role="switch"]';
 
 /**
  * The study table every study list draws (spec-core §2 Generic study table behaviour and Study
@@ -115,7 +125,7 @@ export function StudyTable(props: TStudyTableProps) {
     if (column.colName === 'activeInViewer') return props.renderActiveInViewer?.(row) ?? null;
     if (column.colName === 'auditApproval' && props.renderAuditApproval)
       return props.renderAuditApproval(row);
-    return renderStudyCell(column.colName, row);
+    return renderStudyCell(column.colName, row, props.me);
   };
 
   return (
@@ -124,7 +134,7 @@ export function StudyTable(props: TStudyTableProps) {
         {props.isFetching && <LinearProgress sx={{ height: 2 }} aria-label="Loading studies" />}
       </Box>
       <TableContainer>
-        <Table size="small" aria-label={props.ariaLabel} aria-busy={props.isFetching}>
+        <Table size="small" aria-label={props.ariaLabel} aria-busy={props.isFetching} sx={COMPACT_CELLS}>
           <StudyTableHead
             columns={columns}
             search={props.search}
@@ -137,14 +147,24 @@ export function StudyTable(props: TStudyTableProps) {
           <TableBody>
             {rows.map((row) => {
               const colour = props.rowColour(row);
+              const tinted = colour ? tint(colour.colour) : undefined;
+              const onDoubleClick = props.onRowDoubleClick;
               return (
                 <TableRow
                   key={row.id}
                   hover
                   data-testid={`study-row-${row.id}`}
                   data-row-colour={colour?.key}
+                  data-assigned-to-me={isAssignedTo(row, props.me) || undefined}
                   selected={selection?.selected.has(row.id) ?? false}
-                  sx={colour ? { bgcolor: tint(colour.colour) } : undefined}
+                  sx={tinted ? { bgcolor: tinted } : undefined}
+                  onDoubleClick={
+                    onDoubleClick &&
+                    ((event: MouseEvent<HTMLTableRowElement>) => {
+                      if ((event.target as Element).closest(CONTROLS)) return;
+                      onDoubleClick(row);
+                    })
+                  }
                 >
                   {selection && (
                     <TableCell padding="checkbox">
@@ -155,9 +175,15 @@ export function StudyTable(props: TStudyTableProps) {
                       />
                     </TableCell>
                   )}
-                  {columns.map((column) => (
-                    <TableCell key={column.colName}>{cell(column, row)}</TableCell>
-                  ))}
+                  {columns.map((column) =>
+                    isPinnedColumn(column.colName) ? (
+                      <TableCell key={column.colName} data-pinned="right" sx={pinnedCellSx(tinted)}>
+                        {cell(column, row)}
+                      </TableCell>
+                    ) : (
+                      <TableCell key={column.colName}>{cell(column, row)}</TableCell>
+                    ),
+                  )}
                 </TableRow>
               );
             })}

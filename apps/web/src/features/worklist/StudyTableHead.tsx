@@ -3,9 +3,10 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
-import type { TResolvedColumn, TSearchTableRequest } from '@radflow/core';
+import { type TResolvedColumn, type TSearchTableRequest, isPinnedColumn } from '@radflow/core';
 import { RowCheckbox } from './RowCheckbox';
 import { FILTER_KEYS, SORT_KEYS } from './study-columns-meta';
+import { pinnedCellSx } from './table-layout';
 
 export type TSelectAllState = 'checked' | 'indeterminate' | 'unchecked';
 
@@ -56,7 +57,15 @@ export function StudyTableHead({
             <TableCell
               key={column.colName}
               aria-sort={active ? ariaSort : sortKey ? 'none' : undefined}
-              sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}
+              data-pinned={isPinnedColumn(column.colName) ? 'right' : undefined}
+              sx={{
+                // Labels may break between words (the theme's head cells do not): a header is no wider
+                // than its column's content, so the default columns fit 1280 px (issue 21 §6).
+                whiteSpace: 'normal',
+                fontWeight: 600,
+                lineHeight: 1.2,
+                ...(isPinnedColumn(column.colName) ? { ...pinnedCellSx(), zIndex: 2 } : {}),
+              }}
             >
               {sortKey ? (
                 <TableSortLabel
@@ -77,7 +86,10 @@ export function StudyTableHead({
         {columns.map((column) => {
           const filterKey = FILTER_KEYS[column.colName];
           return (
-            <TableCell key={column.colName} sx={{ py: 0.5 }}>
+            <TableCell
+              key={column.colName}
+              sx={{ py: 0.5, ...(isPinnedColumn(column.colName) ? { ...pinnedCellSx(), zIndex: 2 } : {}) }}
+            >
               {filterKey && (
                 <TextField
                   size="small"
@@ -86,7 +98,9 @@ export function StudyTableHead({
                   value={filterDraft[filterKey] ?? ''}
                   onChange={(e) => onFilterChange(filterKey, e.target.value)}
                   slotProps={{ htmlInput: { 'aria-label': filterLabel(column.label) } }}
-                  sx={{ minWidth: column.colName === 'id' ? 60 : 100 }}
+                  fullWidth
+                  // Narrow boxes: the column's content sets its width, not the box (issue 21 §6).
+                  sx={{ minWidth: column.colName === 'id' ? 40 : 64 }}
                 />
               )}
             </TableCell>

@@ -1,6 +1,12 @@
 import { DEFAULT_COLUMNS, defaultPreferences, groupFlags, resolveColumns } from '@radflow/core';
 import { describe, expect, it } from 'vitest';
-import { mergeTableColumnSettings, moveColumn, setColumnVisible, visibleColumns } from './column-settings';
+import {
+  drawnColumns,
+  mergeTableColumnSettings,
+  moveColumn,
+  setColumnVisible,
+  visibleColumns,
+} from './column-settings';
 
 const ctx = { roles: ['ROLE_DOCTOR' as const], flags: groupFlags(defaultPreferences()) };
 const defaults = () => resolveColumns('studyList', null, ctx);
@@ -8,7 +14,7 @@ const defaults = () => resolveColumns('studyList', null, ctx);
 describe('column settings (spec-core §2 column choice per table key)', () => {
   it('moves a column and renumbers every index from 0', () => {
     const moved = moveColumn(defaults(), 2, 0);
-    expect(moved.slice(0, 3).map((c) => c.colName)).toEqual(['patientId', 'id', 'patient']);
+    expect(moved.slice(0, 3).map((c) => c.colName)).toEqual(['age', 'id', 'patient']);
     expect(moved.map((c) => c.index)).toEqual(moved.map((_, i) => i));
     expect(moveColumn(defaults(), 0, -5)[0]?.colName).toBe('id');
   });
@@ -32,5 +38,21 @@ describe('column settings (spec-core §2 column choice per table key)', () => {
     expect(map.studyList).toHaveLength(DEFAULT_COLUMNS.studyList.length);
     // What was saved is what the table shows next time.
     expect(resolveColumns('studyList', map.studyList, ctx)).toEqual(edited);
+  });
+
+  it('draws the pinned actions column last, leaving the saved order alone (issue 21 §6)', () => {
+    const actionsFirst = moveColumn(
+      defaults(),
+      defaults().findIndex((c) => c.colName === 'actions'),
+      0,
+    );
+    expect(actionsFirst[0]?.colName).toBe('actions');
+    const drawn = drawnColumns(actionsFirst).map((c) => c.colName);
+    expect(drawn.at(-1)).toBe('actions');
+    expect(drawn.slice(0, -1)).toEqual(
+      visibleColumns(actionsFirst)
+        .map((c) => c.colName)
+        .filter((id) => id !== 'actions'),
+    );
   });
 });

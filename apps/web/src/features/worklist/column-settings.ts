@@ -1,4 +1,10 @@
-import { type TResolvedColumn, type TSavedColumn, type TTableKey, toSavedColumns } from '@radflow/core';
+import {
+  type TResolvedColumn,
+  type TSavedColumn,
+  type TTableKey,
+  isPinnedColumn,
+  toSavedColumns,
+} from '@radflow/core';
 
 /**
  * The column settings dialog's edits (spec-core §2 "Column choice per table … as ordered entries of
@@ -43,7 +49,20 @@ export function mergeTableColumnSettings(
   return out;
 }
 
-/** The visible columns in their order, what the table draws. */
+/** The visible columns in their order. */
 export function visibleColumns(columns: readonly TResolvedColumn[]): TResolvedColumn[] {
   return columns.filter((c) => c.visible);
+}
+
+/**
+ * What the table draws: the visible columns in their order, the pinned ones (core PINNED_COLUMNS,
+ * the row's actions) last whatever their saved place, since they are drawn stuck to the table's
+ * right edge (issue 21 §6). The saved order itself is untouched.
+ */
+export function drawnColumns(columns: readonly TResolvedColumn[]): TResolvedColumn[] {
+  const visible = visibleColumns(columns);
+  return [
+    ...visible.filter((c) => !isPinnedColumn(c.colName)),
+    ...visible.filter((c) => isPinnedColumn(c.colName)),
+  ];
 }

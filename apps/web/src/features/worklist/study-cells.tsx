@@ -21,10 +21,18 @@ import { isUploadPending } from './study-columns-meta';
 
 export const UPLOAD_PENDING_LABEL = 'Upload pending';
 
+/** The Assigned cell of a study assigned to the signed-in user (issue 21 §5). */
+export const ASSIGNED_TO_YOU = 'You';
+
 const dash = '—';
 const text = (value: string | null | undefined): string => (value && value.trim() ? value : dash);
 
-function Ellipsis({ value, width = 180 }: { value: string; width?: number }) {
+/*
+ * Issue 21 §6: the default columns fit a 1280 px screen. A table gives each column at least its
+ * content's unbreakable width, so long texts are cut at these widths (the whole text in the tooltip)
+ * and dates break between day and time.
+ */
+function Ellipsis({ value, width = 140 }: { value: string; width?: number }) {
   if (value === dash) return <>{dash}</>;
   return (
     <Tooltip title={value}>
@@ -76,8 +84,16 @@ export function TagChips({ tags }: { tags: TStudyListRow['tags'] }) {
   );
 }
 
-/** Renders one data column; `actions`, `uploadStudy` and `activeInViewer` are drawn by the table's callers. */
-export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): ReactNode {
+/** Whether the row is assigned to the signed-in user (e-mails compare case-insensitively). */
+export function isAssignedTo(row: Pick<TStudyListRow, 'assignedTo'>, me: string | undefined): boolean {
+  return Boolean(me && row.assignedTo && row.assignedTo.toLowerCase() === me.toLowerCase());
+}
+
+/**
+ * Renders one data column; `actions`, `uploadStudy` and `activeInViewer` are drawn by the table's
+ * callers. `me` is the signed-in user's e-mail: their own studies read 'You' under Assigned.
+ */
+export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow, me?: string): ReactNode {
   switch (column) {
     case 'id':
       return row.id;
@@ -90,7 +106,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'studyName':
       return (
         <Box>
-          <Ellipsis value={text(formatDicomText(row.studyName))} />
+          <Ellipsis value={text(formatDicomText(row.studyName))} width={120} />
           {row.modality && (
             <Typography variant="caption" color="textSecondary">
               {row.modality}
@@ -108,7 +124,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'imageUploadStatus':
       return isUploadPending(row) ? <UploadPendingBadge /> : row.lastUploadCompletedAt ? 'Uploaded' : dash;
     case 'history':
-      return <Ellipsis value={text(row.history)} width={200} />;
+      return <Ellipsis value={text(row.history)} width={160} />;
     case 'tag':
       return <TagChips tags={row.tags} />;
     case 'reportStatus':
@@ -118,9 +134,9 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'studyType':
       return <Ellipsis value={text(row.reportStudyPart.join(', '))} />;
     case 'center':
-      return <Ellipsis value={text(row.radiologyCenter)} />;
+      return <Ellipsis value={text(row.radiologyCenter)} width={100} />;
     case 'radiologyCenter':
-      return <Ellipsis value={text(row.institutionName)} />;
+      return <Ellipsis value={text(row.institutionName)} width={100} />;
     case 'referral':
     case 'risReferringDoctor':
       return <Ellipsis value={text(formatPersonName(row.referringPhysicianName))} />;
@@ -141,7 +157,17 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow): Rea
     case 'signedOffDate':
       return <TimeCell value={row.signedOffAt} />;
     case 'assigned':
-      return text(row.assignedToName ?? row.assignedTo);
+      // Issue 21 §5: what is the doctor's own stands out from the pool and from other doctors' work.
+      return isAssignedTo(row, me) ? (
+        <Chip
+          size="small"
+          color="primary"
+          label={ASSIGNED_TO_YOU}
+          title={row.assignedToName ?? row.assignedTo ?? undefined}
+        />
+      ) : (
+        <Ellipsis value={text(row.assignedToName ?? row.assignedTo)} width={100} />
+      );
     case 'auditor':
       return text(row.auditor);
     case 'auditApproval':

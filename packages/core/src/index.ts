@@ -29,3 +29,4 @@ export * from './settings/index.js';
 export * from './reporting/index.js';
 export * from './payments/index.js';
 export * from './user-directory.js';
+export * from './people/index.js';

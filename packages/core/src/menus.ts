@@ -1,4 +1,4 @@
-import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from './people/rules.js';
+import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from './people/paths.js';
 import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**

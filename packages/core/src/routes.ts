@@ -1,5 +1,5 @@
 import { type TMenuContext, allowedRoutePatterns, firstAllowedPath } from './menus.js';
-import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from './people/rules.js';
+import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from './people/paths.js';
 import { PAYMENT_ID_PARAM } from './payments/schemas.js';
 
 /** spec-core §2: paths that need no login. */

@@ -16,9 +16,10 @@ const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
 const SharePage = lazy(() => import('../features/share-page/SharePage'));
 // The group admin's screens (issue 21 §9) and the set-password link's page, each its own chunk.
-const ManageCentersPage = lazy(() => import('../features/people/ManageCentersPage'));
-const ManageUsersPage = lazy(() => import('../features/people/ManageUsersPage'));
-const SetPasswordPage = lazy(() => import('../features/people/SetPasswordPage'));
+const people = () => import('../features/people');
+const ManageCentersPage = lazy(() => people().then((m) => ({ default: m.ManageCentersPage })));
+const ManageUsersPage = lazy(() => people().then((m) => ({ default: m.ManageUsersPage })));
+const SetPasswordPage = lazy(() => people().then((m) => ({ default: m.SetPasswordPage })));
 // The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
 const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));

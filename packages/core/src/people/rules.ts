@@ -111,8 +111,4 @@ export function aeTitleKey(aeTitle: string): string {
 /** Set-password links (invitation, reset): how long each is good for. */
 export const INVITATION_LINK_TTL_HOURS = 7 * 24;
 export const RESET_LINK_TTL_HOURS = 24;
-/** The group admin's screens (ours; core menus.ts). */
-export const MANAGE_CENTERS_PATH = '/manage-centers';
-export const MANAGE_USERS_PATH = '/manage-users';
-/** The web page a set-password link opens (public: the invitee has no session yet). */
-export const SET_PASSWORD_PATH = '/set-password';
+export { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from './paths.js';

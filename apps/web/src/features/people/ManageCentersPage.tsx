@@ -13,7 +13,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchCenters } from '../../api/people';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyTableRow } from '../../components/table/TableParts';
+import { EmptyRow } from './EmptyRow';
 import { CENTERS_QUERY_KEY, CenterDialog } from './CenterDialog';
 
 /** /manage-centers (ROLE_GROUP, ROLE_ADMIN; issue 21 §9): the group's centers and their AE titles. */
@@ -45,7 +45,7 @@ export function ManageCentersPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {!query.isPending && centers.length === 0 && <EmptyTableRow colSpan={5} />}
+              {!query.isPending && centers.length === 0 && <EmptyRow colSpan={5} />}
               {centers.map((center) => (
                 <TableRow key={center.id}>
                   <TableCell>{center.name}</TableCell>

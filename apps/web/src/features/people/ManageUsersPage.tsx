@@ -17,7 +17,7 @@ import { useState } from 'react';
 import { fetchCenters, fetchManagedUsers, sendPasswordLink, setUserActive } from '../../api/people';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyTableRow } from '../../components/table/TableParts';
+import { EmptyRow } from './EmptyRow';
 import { useSession } from '../auth/session';
 import { CENTERS_QUERY_KEY } from './CenterDialog';
 import { roleLabel } from './people-form';
@@ -117,7 +117,7 @@ export function ManageUsersPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {!users.isPending && rows.length === 0 && <EmptyTableRow colSpan={7} />}
+              {!users.isPending && rows.length === 0 && <EmptyRow colSpan={7} />}
               {rows.map((user) => {
                 const state = stateOf(user);
                 const manageable = canManageUser(actorRoles, user.roles);

@@ -19,9 +19,10 @@ import {
   isValidOptionalMobile,
   parseAeTitles,
   refusalText,
+  PEOPLE_QUERY_ROOT,
 } from './people-form';
 
-export const CENTERS_QUERY_KEY = ['admin', 'centers'] as const;
+export const CENTERS_QUERY_KEY = [...PEOPLE_QUERY_ROOT, 'centers'] as const;
 
 type TField = 'name' | 'email' | 'aeTitles' | 'contactName' | 'contactMobile';
 
@@ -48,7 +49,7 @@ export function CenterDialog({ center, onClose }: { center: TCenter | null; onCl
       }),
     onSuccess: async (saved) => {
       showInfo(center ? `Center ${saved.name} updated` : `Center ${saved.name} added`);
-      await queryClient.invalidateQueries({ queryKey: CENTERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: PEOPLE_QUERY_ROOT });
       onClose();
     },
   });

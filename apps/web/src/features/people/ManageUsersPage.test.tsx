@@ -151,4 +151,47 @@ describe('Manage users (/manage-users)', () => {
       doctorIds: [doctor.id],
     });
   });
+
+  it('shows the recent changes of the group, named', async () => {
+    const doctor = person(['ROLE_DOCTOR'], { identifier: 'Dr. Sen' });
+    openPage(['ROLE_GROUP'], [doctor], {
+      'GET /api/admin/audit': {
+        body: [
+          {
+            id: 2,
+            action: 'USER_DEACTIVATED',
+            actorEmail: 'group@clinic.example',
+            targetType: 'USER',
+            targetId: doctor.id,
+            detail: {},
+            createdAt: '2026-11-26T10:05:00.000Z',
+          },
+          {
+            id: 1,
+            action: 'CENTER_CREATED',
+            actorEmail: 'group@clinic.example',
+            targetType: 'CENTER',
+            targetId: center.id,
+            detail: {},
+            createdAt: '2026-11-26T10:00:00.000Z',
+          },
+        ],
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Show recent changes' }));
+    const table = await screen.findByRole('table', { name: 'Recent changes' });
+    await within(table).findByText('User deactivated');
+    const rows = within(table).getAllByRole('row');
+    expect(
+      rows.slice(1).map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .slice(1)
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
+      ['User deactivated', doctor.email, 'group@clinic.example'],
+      ['Center added', 'Riverside Imaging', 'group@clinic.example'],
+    ]);
+  });
 });

@@ -20,7 +20,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyRow } from './EmptyRow';
 import { useSession } from '../auth/session';
 import { CENTERS_QUERY_KEY } from './CenterDialog';
-import { roleLabel } from './people-form';
+import { PEOPLE_QUERY_ROOT, roleLabel } from './people-form';
+import { PeopleAuditTable } from './PeopleAuditTable';
 import { TypistDoctorsDialog } from './TypistDoctorsDialog';
 import { USERS_QUERY_KEY, UserDialog } from './UserDialog';
 
@@ -45,6 +46,7 @@ export function ManageUsersPage() {
   const centers = useQuery({ queryKey: CENTERS_QUERY_KEY, queryFn: ({ signal }) => fetchCenters(signal) });
   const [roleFilter, setRoleFilter] = useState<TRole | ''>('');
   const [open, setOpen] = useState<TOpen | null>(null);
+  const [showChanges, setShowChanges] = useState(false);
   const { confirm, showInfo } = useFeedback();
   const queryClient = useQueryClient();
 
@@ -52,13 +54,16 @@ export function ManageUsersPage() {
     mutationFn: ({ user, active }: { user: TManagedUser; active: boolean }) => setUserActive(user.id, active),
     onSuccess: async (saved) => {
       showInfo(saved.active ? `${saved.identifier} activated` : `${saved.identifier} deactivated`);
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: PEOPLE_QUERY_ROOT });
     },
   });
   const linkMutation = useMutation({
     mutationFn: ({ user }: { user: TManagedUser }) =>
       sendPasswordLink(user.id, user.invitationPending ? 'INVITE' : 'RESET', 'EMAIL'),
-    onSuccess: (sent) => showInfo(`Link sent to ${sent.recipient}`),
+    onSuccess: async (sent) => {
+      showInfo(`Link sent to ${sent.recipient}`);
+      await queryClient.invalidateQueries({ queryKey: PEOPLE_QUERY_ROOT });
+    },
   });
 
   const toggleActive = async (user: TManagedUser) => {
@@ -171,6 +176,10 @@ export function ManageUsersPage() {
           </Table>
         </TableContainer>
       </Paper>
+      <Button sx={{ mt: 2, mb: 1 }} onClick={() => setShowChanges((v) => !v)} aria-expanded={showChanges}>
+        {showChanges ? 'Hide recent changes' : 'Show recent changes'}
+      </Button>
+      {showChanges && <PeopleAuditTable users={all} centers={centers.data ?? []} />}
       {open?.kind === 'invite' && (
         <UserDialog
           user={null}

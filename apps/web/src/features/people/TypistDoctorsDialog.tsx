@@ -13,8 +13,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { setTypistDoctors } from '../../api/people';
 import { useSnackbar } from '../../components/feedback/feedback-context';
-import { refusalText } from './people-form';
-import { USERS_QUERY_KEY } from './UserDialog';
+import { PEOPLE_QUERY_ROOT, refusalText } from './people-form';
 
 /** The doctors a typist types for (spec-core §6: the typist then picks one of these). */
 export function TypistDoctorsDialog({
@@ -33,7 +32,7 @@ export function TypistDoctorsDialog({
     mutationFn: () => setTypistDoctors(typist.id, chosen),
     onSuccess: async () => {
       showInfo(`Doctors of ${typist.identifier} saved`);
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: PEOPLE_QUERY_ROOT });
       onClose();
     },
   });

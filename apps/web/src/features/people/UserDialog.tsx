@@ -37,9 +37,10 @@ import {
   isValidOptionalMobile,
   refusalText,
   roleLabel,
+  PEOPLE_QUERY_ROOT,
 } from './people-form';
 
-export const USERS_QUERY_KEY = ['admin', 'users'] as const;
+export const USERS_QUERY_KEY = [...PEOPLE_QUERY_ROOT, 'users'] as const;
 
 type TErrors = Partial<Record<'email' | 'identifier' | 'mobileNumber' | 'roles' | 'centerId', string>>;
 
@@ -87,7 +88,7 @@ export function UserDialog({
           ? `${saved.identifier} updated`
           : `Invitation sent to ${channel === 'SMS' ? saved.mobileNumber : saved.email}`,
       );
-      await queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY });
+      await queryClient.invalidateQueries({ queryKey: PEOPLE_QUERY_ROOT });
       onClose();
     },
   });

@@ -53,3 +53,6 @@ export function roleLabel(role: string): string {
     .replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** The root of every people query key: a change refetches the lists and the audit together. */
+export const PEOPLE_QUERY_ROOT = ['admin'] as const;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   MESSAGE_AE_TITLE_INVALID,
   type TCenter,
@@ -139,6 +139,21 @@ describe('centers of the group admin', () => {
     const twice = await addCenter(second.browser, { aeTitles: ['US1', ' us1'] });
     expect(twice.statusCode, twice.body).toBe(409);
     expect((await second.browser.get('/api/admin/centers')).json<TCenter[]>()).toEqual([]);
+  });
+
+  it('two admins adding one AE title at once: one center gets it, the other 409', async () => {
+    const [first, second] = [await adminOfNewGroup(), await adminOfNewGroup()];
+    const ae = uniqueAe('XA');
+    const answers = await Promise.all([
+      addCenter(first.browser, { aeTitles: [ae] }),
+      addCenter(second.browser, { aeTitles: [ae] }),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const holders = await t.db
+      .select()
+      .from(centers)
+      .where(sql`${ae} = any(${centers.aeTitles})`);
+    expect(holders).toHaveLength(1);
   });
 
   it('edits a center, keeping its own AE titles; the audit row says what changed', async () => {

@@ -110,6 +110,20 @@ describe('inviting a user', () => {
     expect((await setPassword(client, token, NEW_PASSWORD)).statusCode).toBe(200);
   });
 
+  it('two submits of one link at once: exactly one sets the password', async () => {
+    const { browser } = await adminOfNewGroup(t);
+    const email = uniqueEmail('race');
+    await invited(browser, { email });
+    const { token } = await linkFromOutbox(t, email);
+    const answers = await Promise.all([
+      setPassword(new TestClient(t.app), token, NEW_PASSWORD),
+      setPassword(new TestClient(t.app), token, 'another-fine-phrase-7'),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 400]);
+    const winner = answers[0]?.statusCode === 200 ? NEW_PASSWORD : 'another-fine-phrase-7';
+    expect((await new TestClient(t.app).login(email, winner)).statusCode).toBe(200);
+  });
+
   it('the link expires', async () => {
     const { browser } = await adminOfNewGroup(t);
     const email = uniqueEmail('late');

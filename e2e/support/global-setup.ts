@@ -14,6 +14,8 @@ declare module 'vitest' {
     outboxFile: string;
     /** Where the test SMTP server writes each e-mail it accepts (one .eml file each). */
     mailDir: string;
+    /** The server's DICOM port (its AE title is the default, RADFLOW), for storescu stories. */
+    dicomPort: number;
   }
 }
 
@@ -135,5 +137,6 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL);
   project.provide('outboxFile', outboxFile);
   project.provide('mailDir', mailDir);
+  project.provide('dicomPort', dicomPort);
   return stop;
 }

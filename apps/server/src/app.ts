@@ -33,6 +33,7 @@ import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.rou
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
+import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -195,6 +196,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes, { publicUrl: opts.publicUrl });
       await api.register(reportAudioRoutes);
+      await api.register(peopleRoutes, {
+        emailProvider: opts.emailProvider,
+        publicUrl: opts.publicUrl,
+        outboxMirrorFile: opts.outboxMirrorFile,
+      });
       await api.register(paymentsRoutes, {
         paymentProvider: opts.paymentProvider,
         paymentTestGateway: opts.paymentTestGateway,

@@ -30,3 +30,4 @@ export * from './reporting/index.js';
 export * from './payments/index.js';
 export * from './user-directory.js';
 export * from './display/index.js';
+export * from './people/index.js';

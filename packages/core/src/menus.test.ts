@@ -37,6 +37,11 @@ function labels(ctx: TMenuContext): string[] {
 // Items shared between rows (spec-core §2 uses 'preference' for 'Manage preference /setting-page').
 const PREFERENCE: TRow = ['Manage preference', '/setting-page', 'Manage'];
 const REPORT_SEARCH: TRow = ['Report Search', '/search-page', 'Report'];
+/** Ours (issue 21 §9): the group's centers and users. */
+const PEOPLE: TRow[] = [
+  ['Manage centers', '/manage-centers', 'Manage'],
+  ['Manage users', '/manage-users', 'Manage'],
+];
 const ADVANCED_SEARCH: TRow = ['Advanced Search Report Summary', '/search-page/summary', 'Summary'];
 const DETAILED_DASHBOARD: TRow = ['View Detailed Dashboard', '/page/dashboard', 'Dashboard'];
 const STUDY_LIST: TRow = ['Study list', '/', 'Study'];
@@ -86,8 +91,8 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
   { role: 'ROLE_BILLER', allOn: TELE, allOff: TELE },
   {
     role: 'ROLE_GROUP',
-    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage']],
-    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage']],
+    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE],
+    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE],
   },
   {
     role: 'ROLE_CUSTOMER',
@@ -101,11 +106,13 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       PREFERENCE,
       ['Report summary admin', '/summary-admin', 'Summary'],
       REPORT_SEARCH,
+      ...PEOPLE,
     ],
     allOff: [
       ['Manage patient', '/admin-page', 'Manage'],
       PREFERENCE,
       ['Report summary admin', '/summary-admin', 'Summary'],
+      ...PEOPLE,
     ],
   },
   {

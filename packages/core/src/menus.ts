@@ -1,3 +1,4 @@
+import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from './people/paths.js';
 import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**
@@ -81,6 +82,14 @@ const advancedSearch = item(
 const detailedDashboard = (when?: (c: TMenuContext) => boolean) =>
   item('detailed-dashboard', 'View Detailed Dashboard', '/page/dashboard', 'Dashboard', when);
 const studyList = item('study-list', 'Study list', '/', 'Study');
+/**
+ * Ours (issue 21 §9; the spec names no such screens): the group's centers and users, for the two
+ * roles that manage the group (core people/rules.ts canManagePeople).
+ */
+const peopleMenu = [
+  item('manage-centers', 'Manage centers', MANAGE_CENTERS_PATH, 'Manage'),
+  item('manage-users', 'Manage users', MANAGE_USERS_PATH, 'Manage'),
+];
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
@@ -121,13 +130,14 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
   ],
   ROLE_TELE_RADIOLOGY: teleMenu,
   ROLE_BILLER: teleMenu,
-  ROLE_GROUP: [preference, item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage')],
+  ROLE_GROUP: [preference, item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'), ...peopleMenu],
   ROLE_CUSTOMER: [item('manage-customer-report', 'Manage report', '/manage-customer-report', 'Manage')],
   ROLE_ADMIN: [
     item('manage-patient', 'Manage patient', '/admin-page', 'Manage'),
     preference,
     item('report-summary-admin', 'Report summary admin', '/summary-admin', 'Summary'),
     reportSearch,
+    ...peopleMenu,
   ],
   ROLE_DOCTOR: [
     studyList,

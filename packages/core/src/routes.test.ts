@@ -67,6 +67,10 @@ const ROUTE_TABLE_PATHS = [
   '/admin-page/eskag-dashboard',
   '/page/dashboard',
   '/user/get-route',
+  // Ours (issue 21 §9).
+  '/manage-centers',
+  '/manage-users',
+  '/set-password',
 ];
 
 const UNKNOWN_PATHS = [
@@ -145,9 +149,9 @@ describe('matchRoute', () => {
 });
 
 describe('public paths (spec-core §2)', () => {
-  it('are /share, /info-page, /signup, /admin-page/dashboard and /login-page', () => {
+  it("are /share, /info-page, /signup, /admin-page/dashboard and /login-page, and our link's /set-password", () => {
     expect([...PUBLIC_PATHS].sort()).toEqual(
-      ['/share', '/info-page', '/signup', '/admin-page/dashboard', '/login-page'].sort(),
+      ['/share', '/info-page', '/signup', '/admin-page/dashboard', '/login-page', '/set-password'].sort(),
     );
   });
 

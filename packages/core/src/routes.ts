@@ -1,4 +1,5 @@
 import { type TMenuContext, allowedRoutePatterns, firstAllowedPath } from './menus.js';
+import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from './people/paths.js';
 import { PAYMENT_ID_PARAM } from './payments/schemas.js';
 
 /** spec-core §2: paths that need no login. */
@@ -8,6 +9,8 @@ export const PUBLIC_PATHS = [
   '/signup',
   '/admin-page/dashboard',
   '/login-page',
+  // Ours (issue 21 §9): the page of an invitation or password-reset link.
+  SET_PASSWORD_PATH,
 ] as const;
 
 /** Every route of spec-core §2 and spec-lab §2 (anything else shows 'Not found'). */
@@ -48,6 +51,10 @@ export const KNOWN_ROUTES = [
   '/admin-page/eskag-dashboard',
   '/page/dashboard',
   '/user/get-route',
+  // Ours (issue 21 §9): the group admin's people screens and the set-password link's page.
+  MANAGE_CENTERS_PATH,
+  MANAGE_USERS_PATH,
+  SET_PASSWORD_PATH,
 ] as const;
 
 function normalizePath(pathname: string): string {

@@ -49,6 +49,9 @@ export const centers = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** Whom the group calls about the center (issue 21 §9). */
+    contactName: text('contact_name').notNull().default(''),
+    contactMobile: text('contact_mobile'),
     createdAt: createdAt(),
   },
   (t) => [index('centers_group_idx').on(t.groupId)],
@@ -269,6 +272,60 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+export const PASSWORD_LINK_PURPOSES = ['INVITE', 'RESET'] as const;
+
+/**
+ * Set-password links of an invitation or an admin's password reset (modules/people/DECISIONS.md):
+ * random, only their SHA-256 kept, expiring, single use; a new link of a user replaces the old ones.
+ */
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose', { enum: PASSWORD_LINK_PURPOSES }).notNull(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('password_links_hash_key').on(t.tokenHash),
+    index('password_links_user_idx').on(t.userId),
+    check('password_links_purpose_check', sql`${t.purpose} in ('INVITE', 'RESET')`),
+  ],
+);
+
+/**
+ * The group admin's changes to centers and users (issue 21 §9: every change is audited): one row per
+ * change, written in the transaction that makes it, with what changed in `detail`.
+ */
+export const peopleAudit = pgTable(
+  'people_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    action: text('action').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorEmail: text('actor_email').notNull(),
+    targetType: text('target_type', { enum: ['CENTER', 'USER'] }).notNull(),
+    targetId: integer('target_id').notNull(),
+    detail: jsonb('detail')
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('people_audit_group_created_idx').on(t.groupId, t.createdAt),
+    index('people_audit_target_idx').on(t.targetType, t.targetId),
+  ],
+);
 
 export type TUserRow = typeof users.$inferSelect;
 export type TDeviceRow = typeof devices.$inferSelect;

@@ -15,6 +15,11 @@ const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderP
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
 const SharePage = lazy(() => import('../features/share-page/SharePage'));
+// The group admin's screens (issue 21 §9) and the set-password link's page, each its own chunk.
+const people = () => import('../features/people');
+const ManageCentersPage = lazy(() => people().then((m) => ({ default: m.ManageCentersPage })));
+const ManageUsersPage = lazy(() => people().then((m) => ({ default: m.ManageUsersPage })));
+const SetPasswordPage = lazy(() => people().then((m) => ({ default: m.SetPasswordPage })));
 // The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
 const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
@@ -39,6 +44,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/setting-page', element: <SettingsPage /> },
   { path: '/template-page', element: <TemplatePage /> },
   { path: '/share', element: <SharePage /> },
+  { path: '/manage-centers', element: <ManageCentersPage /> },
+  { path: '/manage-users', element: <ManageUsersPage /> },
+  { path: '/set-password', element: <SetPasswordPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

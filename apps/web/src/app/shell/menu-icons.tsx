@@ -43,6 +43,8 @@ const ICONS: Record<string, ReactElement> = {
   'lab-referring-doctor': <MedicalServicesIcon />,
   'lab-test': <BiotechIcon />,
   'stop-viewing': <LogoutIcon />,
+  'manage-centers': <MedicalServicesIcon />,
+  'manage-users': <PersonAddIcon />,
 };
 
 /** The icon beside a menu entry of core `menuForUser`, by its key. */

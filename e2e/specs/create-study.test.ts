@@ -41,6 +41,10 @@ describe('Create Study with images from the browser', () => {
       resolve(FIXTURES, 'bad/not_dicom_text.dcm'),
     ]);
     await dialog.root.getByText(/^3 files selected/).waitFor();
+    // The headers are read in the browser (issue 21 §4): an empty field takes the files' value, a
+    // typed one stays and both are shown.
+    await dialog.root.getByText('The files say JANCT000; yours is kept').waitFor();
+    expect(await dialog.field('Patient id').inputValue()).toBe('99000');
     await dialog.submit();
 
     await dialog.root.getByText('file uploaded 3 out of 3').waitFor();

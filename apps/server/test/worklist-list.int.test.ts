@@ -401,9 +401,14 @@ describe('the total of a big list', () => {
     });
     const admin = await signedIn({ roles: ['ROLE_ADMIN'], groupId: group.id });
     const extra = EXACT_COUNT_LIMIT + 50;
+    // One study each: a study has one row (archive DECISIONS.md "one row per study").
     await t.db.execute(
-      sql`insert into report_statuses (study_id, group_id, center_id, status)
-          select ${study.id}, ${group.id}, ${center.id}, 'SIGNED_OFF' from generate_series(1, ${extra})`,
+      sql`with made as (
+            insert into studies (group_id, center_id, study_instance_uid)
+            select ${group.id}, ${center.id}, '2.25.' || ${study.id} || '.' || n from generate_series(1, ${extra}) n
+            returning id)
+          insert into report_statuses (study_id, group_id, center_id, status)
+          select made.id, ${group.id}, ${center.id}, 'SIGNED_OFF' from made`,
     );
     const matches = extra + 1;
 

@@ -486,6 +486,11 @@ export const reportStatuses = pgTable(
     patientSex: text('patient_sex').notNull().default(''),
     patientAge: text('patient_age').notNull().default(''),
     referringPhysicianName: text('referring_physician_name').notNull().default(''),
+    /**
+     * The modality the clerk chose in Create Study (issue 21 §4); '' = what DICOM says
+     * (`studies.modalities`). Read through `rowModality` (db/row-modality.ts).
+     */
+    modality: text('modality').notNull().default(''),
     referringPhysicianEmail: text('referring_physician_email'),
     consultingDoctorEmails: text('consulting_doctor_emails')
       .array()
@@ -550,6 +555,12 @@ export const reportStatuses = pgTable(
   },
   (t) => [
     index('report_statuses_study_idx').on(t.studyId),
+    // One row per study (issue 21 §3; archive DECISIONS.md "one row per study"): a study belongs to
+    // one center, so this is one row per (center, Study Instance UID). A split child is the only
+    // second row.
+    uniqueIndex('report_statuses_one_row_per_study_key')
+      .on(t.studyId)
+      .where(sql`${t.splitFromReportStatusId} is null`),
     index('report_statuses_group_status_idx').on(t.groupId, t.status, t.id),
     index('report_statuses_center_idx').on(t.centerId, t.id),
     index('report_statuses_assigned_idx').on(t.assignedToUserId, t.status, t.id),

@@ -43,6 +43,13 @@ export const ZCreateStudyRequest = z
       .optional()
       .default(''),
     invoiceNumber: optional('Invoice number', 40),
+    /**
+     * With `studyInstanceUID`: when the group already holds that study for the same center, answer
+     * its row (`joinedExisting`) instead of 409, changing nothing: the row keeps its identity and
+     * the files sent next join it (archive DECISIONS.md "one row per study"). Create Study sets it
+     * when the attached files' headers name the study.
+     */
+    joinExisting: z.boolean().optional().default(false),
     /** A lab bill's test line the study belongs to (spec-lab), when created from a bill. */
     studyId: z.coerce.number().int().positive().optional(),
   })
@@ -55,10 +62,19 @@ export const ZCenterOption = z
   .meta({ id: 'CenterOption' });
 export type TCenterOption = z.infer<typeof ZCenterOption>;
 
-/** The answer to create-from-website: the new study's numeric id and UID. */
+/**
+ * The answer to create-from-website: the study's row id and UID; `joinedExisting` when the row
+ * was there already (`joinExisting`) and the typed details were not applied.
+ */
 export const ZCreatedStudy = z
-  .object({ id: z.number().int(), studyInstanceUID: z.string(), apiVersion: z.number().int() })
+  .object({
+    id: z.number().int(),
+    studyInstanceUID: z.string(),
+    apiVersion: z.number().int(),
+    joinedExisting: z.boolean(),
+  })
   .meta({ id: 'CreatedStudy' });
+export type TCreatedStudy = z.infer<typeof ZCreatedStudy>;
 
 /** One file's outcome of a browser upload (POST /api/dicom-web/upload). */
 export const ZUploadFileResult = z

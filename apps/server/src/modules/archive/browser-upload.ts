@@ -13,7 +13,7 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { authOf } from '../../plugins/auth.js';
-import { type IngestResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
+import { type IngestResult, KEPT_FIRST_REASON, ingestInstance, joinedReason } from './ingest.js';
 import { type TUploadTarget, resolveAttachTarget, resolveUploadCenter } from './upload-access.js';
 import { DEFAULT_UPLOAD_LIMITS, type TUploadLimits, UploadBudget, forEachZipEntry } from './upload-zip.js';
 
@@ -48,7 +48,11 @@ function toFileResult(fileName: string, result: IngestResult): TUploadFileResult
         studyInstanceUid: result.studyInstanceUid,
         reportStatusId: result.reportStatusId,
         duplicate: result.duplicate,
-        reason: result.keptFirst ? KEPT_FIRST_REASON : null,
+        reason: result.keptFirst
+          ? KEPT_FIRST_REASON
+          : result.joinedExisting
+            ? joinedReason(result.reportStatusId)
+            : null,
       }
     : {
         fileName,

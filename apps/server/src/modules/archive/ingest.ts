@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type Tx, syncCommitted } from '../../db/client.js';
 import {
@@ -75,6 +75,8 @@ export type { IngestFailureCode } from './ingest-prepare.js';
  */
 export const FOREIGN_STUDY_REASON = 'The study belongs to another center: instance not stored';
 export const KEPT_FIRST_REASON = 'Already stored with other content: first version kept';
+export const joinedReason = (reportStatusId: number) =>
+  `Joined the existing study (row ${reportStatusId}): its details were kept`;
 
 export type IngestResult =
   | {
@@ -83,6 +85,11 @@ export type IngestResult =
       duplicate: boolean;
       /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
       keptFirst: boolean;
+      /**
+       * The files were sent for another row (Create Study's new row) but their study has a row
+       * already: they joined that one (DECISIONS.md "one row per study"); JOINED_REASON says so.
+       */
+      joinedExisting?: boolean;
       sopInstanceUid: string;
       sopClassUid: string;
       studyInstanceUid: string;
@@ -657,12 +664,13 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
       .where(eq(studies.id, study.id));
   }
 
-  const reportStatusId = await reportRowFor(tx, { ...input, studyId: study.id });
+  const { reportStatusId, joinedExisting } = await reportRowFor(tx, { ...input, studyId: study.id });
   if (!previous) await markImagesAfterSignOff(tx, now, study.id, input);
   return {
     ok: true,
     duplicate: previous !== undefined,
     keptFirst: previous !== undefined && previous.sha256 !== input.sha256,
+    joinedExisting,
     sopInstanceUid: parsed.sopInstanceUid,
     sopClassUid: parsed.sopClassUid,
     studyInstanceUid: parsed.studyInstanceUid,
@@ -700,11 +708,23 @@ async function markImagesAfterSignOff(tx: Tx, now: Date, studyId: number, input:
 
 /**
  * The report-status row the instance belongs to: the one asked for (repointed to this study when
- * it held a study without images, e.g. one created from the website), else the study's first row,
- * else a new one (status CREATED) with its STUDY_CREATED event.
+ * it held a study without images, e.g. one created from the website, and this study has no row
+ * yet), else the study's row, else a new one (status CREATED) with its STUDY_CREATED event.
+ *
+ * One row per study (DECISIONS.md "one row per study"; the unique index
+ * report_statuses_one_row_per_study_key): files of a study that has a row already join that row,
+ * even when sent for another one; the row asked for keeps its own imageless study. The study row
+ * is locked by the caller's upsert, so two ingests of one study cannot both find it without a row.
  */
-async function reportRowFor(tx: Tx, input: IndexInput & { studyId: number }): Promise<number> {
+async function reportRowFor(
+  tx: Tx,
+  input: IndexInput & { studyId: number },
+): Promise<{ reportStatusId: number; joinedExisting: boolean }> {
   const { opts, parsed, studyId } = input;
+  const [existing] = await tx
+    .select({ id: reportStatuses.id })
+    .from(reportStatuses)
+    .where(and(eq(reportStatuses.studyId, studyId), isNull(reportStatuses.splitFromReportStatusId)));
   if (opts.reportStatusId != null) {
     const [row] = await tx
       .select({
@@ -720,6 +740,8 @@ async function reportRowFor(tx: Tx, input: IndexInput & { studyId: number }): Pr
       .for('update', { of: reportStatuses });
     const refusal = attachRefusal(row, opts.reportStatusId, input.groupId, parsed);
     if (refusal || !row) throw new IngestRefusal(refusal ?? fail('REFUSED', 'No such report', parsed));
+    if (row.studyId !== studyId && existing && existing.id !== row.id)
+      return { reportStatusId: existing.id, joinedExisting: true };
     if (row.studyId !== studyId) {
       await tx
         .update(reportStatuses)
@@ -738,16 +760,9 @@ async function reportRowFor(tx: Tx, input: IndexInput & { studyId: number }): Pr
             and not exists (select 1 from report_statuses r where r.study_id = s.id)`,
       );
     }
-    return row.id;
+    return { reportStatusId: row.id, joinedExisting: false };
   }
-
-  const [existing] = await tx
-    .select({ id: reportStatuses.id })
-    .from(reportStatuses)
-    .where(eq(reportStatuses.studyId, studyId))
-    .orderBy(asc(reportStatuses.id))
-    .limit(1);
-  if (existing) return existing.id;
+  if (existing) return { reportStatusId: existing.id, joinedExisting: false };
 
   const [created] = await tx
     .insert(reportStatuses)
@@ -769,5 +784,5 @@ async function reportRowFor(tx: Tx, input: IndexInput & { studyId: number }): Pr
     toStatus: 'CREATED',
     detail: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
   });
-  return created.id;
+  return { reportStatusId: created.id, joinedExisting: false };
 }

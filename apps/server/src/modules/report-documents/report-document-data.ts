@@ -20,6 +20,7 @@ import {
   viewerKeyImages,
 } from '../../db/schema.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
+import { rowModalities } from '../../db/row-modalities.js';
 
 /**
  * Everything a report document shows, read from the database (no access checks: callers check).
@@ -95,7 +96,7 @@ export async function loadReportDocumentData(
       studyInstanceUid: studies.studyInstanceUid,
       studyDate: studies.studyDate,
       studyDescription: studies.studyDescription,
-      modalities: studies.modalities,
+      modalities: rowModalities,
       centerName: centers.name,
       reports: sql<TReportJson[]>`(
         select coalesce(json_agg(json_build_object(

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { centers, reportStatuses, studies } from '../../db/schema.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
+import { rowModalities } from '../../db/row-modalities.js';
 
 /** An answer with a status our error kinds do not name (410 Gone) goes through the error handler as is. */
 export class ShareGoneError extends Error {
@@ -48,7 +49,7 @@ async function findSharedRow(ctx: AppContext, token: string) {
       studyUid: studies.studyInstanceUid,
       studyDate: studies.studyDate,
       studyDescription: studies.studyDescription,
-      modalities: studies.modalities,
+      modalities: rowModalities,
       instanceCount: studies.instanceCount,
       centerName: centers.name,
     })

@@ -12,6 +12,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { rowModalities } from '../../db/row-modalities.js';
 
 /*
  * SQL of the study actions. Every read of a row puts the caller's access condition on report rows
@@ -35,7 +36,7 @@ export async function findVisibleStudyRow(db: DbOrTx, scope: TStudyScope, id: nu
     .select({
       report: reportStatuses,
       instanceId: studies.studyInstanceUid,
-      modalities: studies.modalities,
+      modalities: rowModalities,
       seriesCount: studies.seriesCount,
       instanceCount: studies.instanceCount,
       studyDate: studies.studyDate,

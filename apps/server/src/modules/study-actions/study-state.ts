@@ -133,6 +133,7 @@ export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Prom
         patientSex: parent.patientSex,
         patientAge: parent.patientAge,
         referringPhysicianName: parent.referringPhysicianName,
+        modality: parent.modality,
         referringPhysicianEmail: parent.referringPhysicianEmail,
         consultingDoctorEmails: parent.consultingDoctorEmails,
         accessionNumber: parent.accessionNumber,

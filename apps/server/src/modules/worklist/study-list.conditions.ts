@@ -4,6 +4,7 @@ import type { TReportStatus, TStudyListFilterField, TStudyListSortField, TStudyS
 import { centers, reportStatuses, reportTags, studies, users } from '../../db/schema.js';
 import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
 import { tagSeenBy } from '../report-tags/tag-visibility.js';
+import { rowModalities } from '../../db/row-modalities.js';
 
 /*
  * The WHERE and ORDER BY of the list queries: the caller's access condition, the tab fields, the
@@ -42,7 +43,7 @@ const rs = reportStatuses;
 const emailOf = (userId: AnyColumn) =>
   sql<string | null>`(select ${users.email} from ${users} where ${users.id} = ${userId})`;
 
-const modalityText = sql<string>`array_to_string(${studies.modalities}, ',')`;
+const modalityText = sql<string>`array_to_string(${rowModalities}, ',')`;
 
 /** Which joined tables an expression reads: the id and count queries join only what they need. */
 type TNeeds = { studies?: true; centers?: true };

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.js';
 import { TAG_FIELDS, tagSeenBy } from '../report-tags/tag-visibility.js';
 import { type TStudyListQuery, sortExpression, whereOf, withJoins } from './study-list.conditions.js';
+import { rowModalities } from '../../db/row-modalities.js';
 
 export type { TStudyListQuery } from './study-list.conditions.js';
 
@@ -175,7 +176,7 @@ const ROW_FIELDS = {
   patientSex: rs.patientSex,
   patientAge: rs.patientAge,
   studyName: rs.studyName,
-  modality: sql`array_to_string(${studies.modalities}, ',')`,
+  modality: sql`array_to_string(${rowModalities}, ',')`,
   reportStudyPart: rs.studyParts,
   count: sql`json_build_object('series', ${studies.seriesCount}, 'images', ${studies.instanceCount})`,
   referringPhysicianName: rs.referringPhysicianName,

@@ -6,6 +6,8 @@ import {
   type TUserPreferences,
 } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { useState, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { buildCenter, buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
@@ -92,7 +94,7 @@ const submit = (dialog: HTMLElement) =>
 const pick = (dialog: HTMLElement, files: File[]) =>
   fireEvent.change(within(dialog).getByLabelText('Files'), { target: { files } });
 
-const created = { id: 41, studyInstanceUID: '1.2.826.0.1.41', apiVersion: 2 };
+const created = { id: 41, studyInstanceUID: '1.2.826.0.1.41', apiVersion: 2, joinedExisting: false };
 
 describe('Create Study validation (spec-core §5)', SLOW, () => {
   it('names every required field and sends nothing', async () => {
@@ -268,5 +270,93 @@ describe('Create Study', SLOW, () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create Study' })).toBeNull());
     expect(xhr.requests.map((r) => r.field('reportStatusId'))).toEqual(['41', '41']);
     expect(api.calls('POST', '/api/dicom-web/study/create-from-website')).toHaveLength(1);
+  });
+});
+
+/** A real DICOM file of the repository's fixtures, as the browser would hand it over. */
+function fixtureFile(fixture: string): File {
+  let root = process.cwd();
+  while (!existsSync(join(root, 'packages/dicom/test-fixtures'))) root = dirname(root);
+  const bytes = readFileSync(join(root, 'packages/dicom/test-fixtures', fixture));
+  return new File([new Uint8Array(bytes)], fixture.split('/').pop()!, { type: 'application/dicom' });
+}
+const LIVER_FILE = 'ct/study_liver/ct_liver_01.dcm';
+const LIVER_UID = '1.2.392.200103.20080913.113635.0.2009.6.22.21.43.10.22941.1';
+
+describe('Create Study reads the files (issue 21 §4)', SLOW, () => {
+  it("fills the form from the header, shows both where the clerk chose otherwise, and sends the clerk's choice", async () => {
+    const { dialog, api, centers } = await openCreateStudy({
+      handlers: {
+        'POST /api/dicom-web/study/create-from-website': { body: { ...created, joinedExisting: false } },
+      },
+    });
+    const xhr = fakeXhr((request) => ({ body: uploadAnswer(request, { reportStatusId: created.id }) }));
+    pick(dialog, [fixtureFile(LIVER_FILE)]);
+
+    await waitFor(() => expect(field(dialog, 'Patient name').value).toBe('JANCT000'));
+    expect(field(dialog, 'Patient age').value).toBe('060Y');
+    expect(field(dialog, 'Patient id').value).toBe('99000');
+    expect(select(dialog, 'Modality').textContent).toBe('CT');
+    expect(select(dialog, 'Patient gender').textContent).toBe('Male');
+    expect(within(dialog).getAllByText('From the files').length).toBeGreaterThanOrEqual(4);
+
+    await choose(dialog, 'Modality', 'MR');
+    expect(within(dialog).getByText('The files say CT; yours is kept')).toBeTruthy();
+    type(dialog, 'Patient name', 'Asha Verma');
+    expect(within(dialog).getByText('The files say JANCT000; yours is kept')).toBeTruthy();
+    type(dialog, 'Study name', 'CT Abdomen');
+    await choose(dialog, 'Center', centers[0]!.name);
+    submit(dialog);
+
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    expect(api.calls('POST', '/api/dicom-web/study/create-from-website')[0]?.json()).toMatchObject({
+      patientName: 'Asha Verma',
+      labModality: 'MR',
+      patientAge: '060Y',
+      patientSex: 'M',
+      patientId: '99000',
+      studyName: 'CT Abdomen',
+      studyInstanceUID: LIVER_UID,
+      joinExisting: true,
+    });
+    expect(xhr.requests[0]?.field('reportStatusId')).toBe(String(created.id));
+  });
+
+  it('tells the clerk when the files joined a study that was already there', async () => {
+    const { dialog, centers } = await openCreateStudy({
+      handlers: {
+        'POST /api/dicom-web/study/create-from-website': { body: { ...created, joinedExisting: true } },
+      },
+    });
+    fakeXhr((request) => ({ body: uploadAnswer(request, { reportStatusId: created.id }) }));
+    pick(dialog, [fixtureFile(LIVER_FILE)]);
+    await waitFor(() => expect(field(dialog, 'Patient name').value).toBe('JANCT000'));
+    type(dialog, 'Study name', 'CT Abdomen');
+    await choose(dialog, 'Center', centers[0]!.name);
+    submit(dialog);
+    expect(
+      await screen.findByText(`The files joined the existing study ${created.id}: its details were kept.`),
+    ).toBeTruthy();
+  });
+
+  it('several studies in the files: says they become N studies and uploads them to the center, one row each', async () => {
+    const { dialog, api, centers } = await openCreateStudy();
+    const xhr = fakeXhr((request) => ({ body: uploadAnswer(request, { reportStatusId: created.id }) }));
+    pick(dialog, [fixtureFile(LIVER_FILE), fixtureFile('mr/mr_small_64x64_explicit_le.dcm')]);
+    expect(
+      await within(dialog).findByText(/The files hold 2 studies: they will become 2 studies/),
+    ).toBeTruthy();
+    const list = within(dialog).getByRole('list', { name: 'Studies in the files' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['JANCT000 · CT — 1 file', 'MR1 CompressedSamples · MR — 1 file']);
+    await choose(dialog, 'Center', centers[1]!.name);
+    submit(dialog);
+    await waitFor(() => expect(xhr.requests).toHaveLength(1));
+    expect(xhr.requests[0]?.field('centerId')).toBe(String(centers[1]!.id));
+    expect(xhr.requests[0]?.field('reportStatusId')).toBeNull();
+    expect(api.calls('POST', '/api/dicom-web/study/create-from-website')).toHaveLength(0);
   });
 });

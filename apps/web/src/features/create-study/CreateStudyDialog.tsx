@@ -11,7 +11,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { PATIENT_SEXES } from '@radflow/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { CENTERS_QUERY_KEY, STUDIES_QUERY_KEY, createStudy, fetchCenters } from '../../api/archive';
 import { ApiError, reportFailure } from '../../api/client';
 import { useSnackbar } from '../../components/feedback/feedback-context';
@@ -31,6 +31,29 @@ import {
   type TCreateStudyField,
   type TCreateStudyForm,
 } from './create-study-form';
+import type { THeaderReading } from './read-headers';
+
+/** The form fields a study's DICOM header fills (issue 21 §4). */
+function headerValues(
+  reading: THeaderReading | null,
+  modalities: readonly string[],
+): Partial<TCreateStudyForm> {
+  const study = reading?.studies.length === 1 ? reading.studies[0] : undefined;
+  if (!study) return {};
+  const values: Partial<TCreateStudyForm> = {
+    patientName: study.patientName.slice(0, 64),
+    patientId: study.patientId.slice(0, 64),
+    patientAge: study.patientAge.slice(0, 10),
+    patientSex: study.patientSex,
+    studyName: study.studyDescription.slice(0, 64),
+    referringPhysicianName: study.referringPhysicianName.slice(0, 64),
+  };
+  if (modalities.includes(study.modality)) values.labModality = study.modality;
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v)) as Partial<TCreateStudyForm>;
+}
+
+export const joinedMessage = (id: number) =>
+  `The files joined the existing study ${id}: its details were kept.`;
 
 export const STUDY_CREATED = 'Study created';
 
@@ -51,6 +74,46 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
   const { showInfo } = useSnackbar();
   const queryClient = useQueryClient();
   const upload = useUpload();
+  /** What the attached files' headers say (read lazily, in the browser), and the form before it filled in. */
+  const [reading, setReading] = useState<THeaderReading | null>(null);
+  const [beforeFill, setBeforeFill] = useState<TCreateStudyForm | null>(null);
+  const modalities = modalityOptions(flags.showExtraModalityType);
+
+  useEffect(() => {
+    let live = true;
+    if (files.length === 0) {
+      setReading(null);
+      return;
+    }
+    void import('./read-headers')
+      .then(({ readHeaders }) => readHeaders(files))
+      .then((next) => {
+        if (live) setReading(next);
+      })
+      .catch(() => {
+        if (live) setReading(null);
+      });
+    return () => {
+      live = false;
+    };
+  }, [files]);
+
+  const header = headerValues(reading, modalities);
+  const headerStudy = reading?.studies.length === 1 ? reading.studies[0] : undefined;
+  const studyCount = reading?.studies.length ?? 0;
+
+  // A field the clerk left empty takes the header's value; what they typed stays theirs.
+  useEffect(() => {
+    if (!headerStudy) return;
+    setForm((current) => {
+      setBeforeFill((before) => before ?? current);
+      const filled = { ...current };
+      for (const [name, value] of Object.entries(headerValues(reading, modalities)))
+        if (!filled[name as TCreateStudyField]) filled[name as TCreateStudyField] = value;
+      return filled;
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per reading
+  }, [reading]);
 
   const centers = useQuery({ queryKey: CENTERS_QUERY_KEY, queryFn: ({ signal }) => fetchCenters(signal) });
   const ownCenter = fixedCenter(roles, user.email, centers.data);
@@ -67,8 +130,8 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
     onClose();
   };
 
-  const sendImages = async (reportStatusId: number) => {
-    const outcome = await upload.start(files, { reportStatusId });
+  const sendImages = async (target: { reportStatusId: number } | { centerId: number }) => {
+    const outcome = await upload.start(files, target);
     if (!outcome) return;
     if (outcome.stored > 0) {
       refreshStudies();
@@ -82,18 +145,32 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
     event.preventDefault();
     setSubmitted(true);
     setFailure(null);
+    if (studyCount > 1) {
+      // Several studies: each becomes its own row with its headers' details (the server makes one
+      // row per study and joins a study it has already); only the center is asked.
+      if (!values.center) {
+        setErrors({ center: 'Center is required' });
+        return;
+      }
+      setErrors({});
+      void sendImages({ centerId: Number(values.center) });
+      return;
+    }
     const checked = validateCreateStudy(values);
     if (!checked.ok) {
       setErrors(checked.errors);
       return;
     }
     setErrors({});
-    create.mutate(checked.request, {
+    const request = headerStudy
+      ? { ...checked.request, studyInstanceUID: headerStudy.studyInstanceUid, joinExisting: true }
+      : checked.request;
+    create.mutate(request, {
       onSuccess: (study) => {
         refreshStudies();
-        showInfo(STUDY_CREATED);
+        showInfo(study.joinedExisting ? joinedMessage(study.id) : STUDY_CREATED);
         if (files.length === 0) onClose();
-        else void sendImages(study.id);
+        else void sendImages({ reportStatusId: study.id });
       },
       onError: (error) => {
         const fieldErrors = fieldErrorOf(error);
@@ -116,6 +193,15 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
     }
   };
 
+  /** Where the header said something: the same value, or both when the clerk chose another. */
+  const fromFiles = (name: TCreateStudyField): string | undefined => {
+    if (name === 'labModality' && headerStudy?.modality && !header.labModality)
+      return `The files say ${headerStudy.modality}`;
+    const said = header[name];
+    if (!said) return undefined;
+    return values[name] === said ? 'From the files' : `The files say ${said}; yours is kept`;
+  };
+
   const field = (
     name: TCreateStudyField,
     label: string,
@@ -133,8 +219,8 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
       value={values[name]}
       onChange={(e) => change(name, e.target.value)}
       error={Boolean(errors[name])}
-      helperText={errors[name]}
-      required={extra.required}
+      helperText={errors[name] ?? fromFiles(name)}
+      required={extra.required && studyCount <= 1}
       select={extra.select}
       multiline={extra.multiline}
       minRows={extra.multiline ? 3 : undefined}
@@ -206,8 +292,34 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
       <Grid size={{ xs: 12, sm: 6 }}>{field('referringPhysicianName', 'Referring physician name')}</Grid>
       <Grid size={12}>{field('history', 'History', { multiline: true })}</Grid>
       <Grid size={12}>
-        <UploadPicker files={files} onChange={setFiles} disabled={create.isPending} />
+        <UploadPicker
+          files={files}
+          onChange={(next) => {
+            if (next.length === 0 && beforeFill) {
+              setForm(beforeFill);
+              setBeforeFill(null);
+            }
+            setFiles(next);
+          }}
+          disabled={create.isPending}
+        />
       </Grid>
+      {studyCount > 1 && reading && (
+        <Grid size={12}>
+          <Alert severity="info">
+            The files hold {studyCount} studies: they will become {studyCount} studies, each with the details
+            its files carry (a study already here gets the files).
+            <ul aria-label="Studies in the files">
+              {reading.studies.map((s) => (
+                <li key={s.studyInstanceUid}>
+                  {[s.patientName || 'No name', s.modality, s.studyDescription].filter(Boolean).join(' · ')} —{' '}
+                  {s.files.length} {s.files.length === 1 ? 'file' : 'files'}
+                </li>
+              ))}
+            </ul>
+          </Alert>
+        </Grid>
+      )}
       {failure && (
         <Grid size={12}>
           <Alert severity="error">{failure}</Alert>
@@ -216,10 +328,15 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
     </Grid>
   );
 
-  const uploadView = created && upload.state.phase !== 'idle' && (
+  const uploadView = (created || studyCount > 1) && upload.state.phase !== 'idle' && (
     <Stack spacing={1.5} sx={{ pt: 1 }}>
       <Typography variant="body2">
-        Study {created.id} created for {form.patientName.trim()}.{uploading && ' Uploading its images:'}
+        {!created
+          ? `Uploading ${studyCount} studies.`
+          : created.joinedExisting
+            ? joinedMessage(created.id)
+            : `Study ${created.id} created for ${form.patientName.trim()}.`}
+        {uploading && ' Uploading its images:'}
       </Typography>
       <UploadProgressPanel state={upload.state} />
     </Stack>
@@ -243,7 +360,7 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
                 </Button>
               )}
               {created && (upload.state.phase === 'failed' || upload.state.phase === 'cancelled') && (
-                <Button variant="contained" onClick={() => void sendImages(created.id)}>
+                <Button variant="contained" onClick={() => void sendImages({ reportStatusId: created.id })}>
                   Try the upload again
                 </Button>
               )}

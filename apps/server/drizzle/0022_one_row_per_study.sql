@@ -1,0 +1,2 @@
+ALTER TABLE "report_statuses" ADD COLUMN "modality" text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "report_statuses_one_row_per_study_key" ON "report_statuses" USING btree ("study_id") WHERE "report_statuses"."split_from_report_status_id" is null;

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const USAGE =
   'usage: node scripts/stow.mjs (--token TOKEN [--url URL] | --body FILE [--boundary B]) [--batch-mb N] FILE|DIR...';
@@ -163,7 +164,7 @@ async function main() {
   return send(opts, files);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().then(
     (code) => process.exit(code),
     (error) => {

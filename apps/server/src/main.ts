@@ -9,6 +9,7 @@ import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
+import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
 import { SmtpEmailProvider } from './modules/outbox/email-provider.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
@@ -53,6 +54,12 @@ async function main(): Promise<void> {
     { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },
     'database ready',
   );
+  if (config.SEED_DEMO) {
+    // The demo studies go through the ingest and the study services, which need the app's context;
+    // under the startup lock, so processes starting together seed them once (seed-demo-studies.ts).
+    const stored = await handle.withStartupLock(() => seedDemoStudies(app.ctx, { log: app.log }));
+    if (stored > 0) app.log.info({ studies: stored }, 'demo studies seeded');
+  }
 
   const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
   // Blobs a crash left without an index row (ARCHIVE.md "orphan blobs"), hourly.

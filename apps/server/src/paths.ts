@@ -6,3 +6,7 @@ import { fileURLToPath } from 'node:url';
  */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../drizzle', import.meta.url));
 export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** The repository's DICOM corpus with its manifest (sources, licences): the demo studies' files. */
+export const DEMO_FIXTURES_DIR = fileURLToPath(
+  new URL('../../../packages/dicom/test-fixtures', import.meta.url),
+);

@@ -13,6 +13,7 @@ import { centers, groups, messageOutbox, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
 import { seedDemo } from '../src/modules/seed/seed-demo.js';
+import { seedDemoStudies } from '../src/modules/seed/seed-demo-studies.js';
 import { type BlobStore, FsBlobStore } from '../src/modules/storage/blob-store.js';
 import { withDatabase } from './global-setup.js';
 
@@ -77,6 +78,8 @@ export async function createTestApp(
     blobs,
   });
   await app.ready();
+  // As main.ts: the demo studies after the accounts, through the app's ingest and services.
+  if (opts.seed) await seedDemoStudies(app.ctx);
   return {
     app,
     db: handle.db,

@@ -74,6 +74,8 @@ export interface ImagePixelDescription {
 export interface InstanceIndexRecord {
   readonly patientName: string | null;
   readonly patientId: string | null;
+  /** Issuer of Patient ID (0010,0021): with the Patient ID, who the patient is. */
+  readonly issuerOfPatientId: string | null;
   readonly patientSex: string | null;
   readonly patientAge: string | null;
   readonly patientBirthDate: string | null;
@@ -535,6 +537,7 @@ function buildIndex(
   return {
     patientName: text('x00100010', 'PN'),
     patientId: text('x00100020', 'LO'),
+    issuerOfPatientId: text('x00100021', 'LO'),
     patientSex: text('x00100040', 'CS'),
     patientAge: text('x00101010', 'AS'),
     patientBirthDate: text('x00100030', 'DA'),

@@ -353,6 +353,11 @@ export const studies = pgTable(
     studyInstanceUid: text('study_instance_uid').notNull(),
     patientName: text('patient_name').notNull().default(''),
     patientId: text('patient_id').notNull().default(''),
+    /**
+     * Issuer of Patient ID (0010,0021) as received: with the id, who the patient is (priors, viewer
+     * DECISIONS.md). '' when the files carry none (migration 0023 filled older rows from their metadata).
+     */
+    issuerOfPatientId: text('issuer_of_patient_id').notNull().default(''),
     patientSex: text('patient_sex').notNull().default(''),
     patientAge: text('patient_age').notNull().default(''),
     patientBirthDate: text('patient_birth_date').notNull().default(''),

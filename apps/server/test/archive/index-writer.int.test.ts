@@ -38,6 +38,7 @@ function row(center: { id: number; groupId: number }, study: string, over: Parti
     study: {
       patientName: "O'Brien^Ann\\x",
       patientId: 'P1',
+      issuerOfPatientId: '',
       patientSex: 'F',
       patientAge: '040Y',
       patientBirthDate: '',

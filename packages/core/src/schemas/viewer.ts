@@ -119,6 +119,10 @@ export const ZViewerContext = z
   .meta({ id: 'ViewerContext' });
 export type TViewerContext = z.infer<typeof ZViewerContext>;
 
+/** The patient fields a prior is compared on. */
+export const VIEWER_PRIOR_DIFFERENCES = ['patientName', 'patientBirthDate'] as const;
+export type TViewerPriorDifference = (typeof VIEWER_PRIOR_DIFFERENCES)[number];
+
 /** One earlier (or later) study of the same patient (GET /api/viewer/:id/priors). */
 export const ZViewerPrior = z.object({
   id: z.number().int(),
@@ -130,6 +134,15 @@ export const ZViewerPrior = z.object({
   studyDescription: z.string(),
   instanceCount: z.number().int(),
   status: z.enum(REPORT_STATUSES),
+  /** The prior's patient as its row and files say (the warning shows them). */
+  patientName: z.string(),
+  /** DICOM DA, '' when unknown. */
+  patientBirthDate: z.string(),
+  /**
+   * What differs from the current study's patient although id and issuer match (issue 21 §8): a
+   * warning that this may be another person. Empty when both agree or one side is unknown.
+   */
+  differs: z.array(z.enum(VIEWER_PRIOR_DIFFERENCES)),
 });
 export type TViewerPrior = z.infer<typeof ZViewerPrior>;
 

@@ -39,6 +39,7 @@ export interface IndexRow {
   study: {
     patientName: string;
     patientId: string;
+    issuerOfPatientId: string;
     patientSex: string;
     patientAge: string;
     patientBirthDate: string;
@@ -115,6 +116,7 @@ const STUDY_FILL_COLUMNS = [
   'study_identifier',
   'institution_name',
   'referring_physician_name',
+  'issuer_of_patient_id',
 ] as const;
 
 /**
@@ -139,13 +141,13 @@ const STUDY_FILL_COLUMNS = [
  */
 export const PREPARE_STATEMENTS = `
 prepare radflow_ingest_study (integer, integer, text, text, text, text, text, text, text, text,
-  text, text, text, text, text, text, timestamptz, text) as
+  text, text, text, text, text, text, timestamptz, text, text) as
 insert into studies as s (group_id, center_id, study_instance_uid, patient_name, patient_id,
   patient_sex, patient_age, patient_birth_date, study_date, study_time, study_description,
   accession_number, study_identifier, institution_name, referring_physician_name, modalities,
-  last_instance_at)
+  last_instance_at, issuer_of_patient_id)
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-  case when $16 = '' then '{}'::text[] else array[$16] end, $17)
+  case when $16 = '' then '{}'::text[] else array[$16] end, $17, $19)
 on conflict (group_id, study_instance_uid) do update set
   ${STUDY_FILL_COLUMNS.map(
     (column) => `${column} = case when s.${column} = '' then excluded.${column} else s.${column} end`,
@@ -285,6 +287,7 @@ export function instanceStatements(row: IndexRow, job: number): string {
     L(row.modality),
     receivedAt,
     L(row.sopInstanceUid),
+    L(s.issuerOfPatientId),
   ];
   const instance = [
     L(row.groupId),

@@ -119,6 +119,7 @@ function studyFields(parsed: PreparedInstance) {
   return {
     patientName: text(index.patientName),
     patientId: text(index.patientId),
+    issuerOfPatientId: text(index.issuerOfPatientId),
     patientSex: text(index.patientSex),
     patientAge: age,
     patientBirthDate: text(index.patientBirthDate),
@@ -548,6 +549,7 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
       set: {
         patientName: fillEmpty('patient_name'),
         patientId: fillEmpty('patient_id'),
+        issuerOfPatientId: fillEmpty('issuer_of_patient_id'),
         patientSex: fillEmpty('patient_sex'),
         patientAge: fillEmpty('patient_age'),
         patientBirthDate: fillEmpty('patient_birth_date'),

@@ -4,13 +4,18 @@ import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth, visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { patientDifferences } from './patient-identity.js';
 import { loadViewerStudy } from './viewer-study.js';
 
 /**
  * GET /api/viewer/:id/priors (issue 5 §3): the patient's other studies in the group that the caller
  * may see, newest first (study date and time, then the row id), at most 20.
- * - The patient is the report row's patient id (what the details form keeps), matched exactly in the
- *   group: the (group_id, patient_id) index serves it.
+ * - The patient is the report row's patient id (what the details form keeps) with the study's
+ *   Issuer of Patient ID (0010,0021) as the files sent it, both matched exactly in the group (issue
+ *   21 §8: one id under two issuers is two patients; no issuer is a value of its own, never a
+ *   wildcard). The (group_id, patient_id) index serves it; the issuer is checked on those few rows.
+ * - A prior whose name or birth date differ from the current study's is listed with `differs`
+ *   naming them (patient-identity.ts): same id and issuer, perhaps not the same person.
  * - A row with an empty patient id matches on patient name and birth date instead, both non-empty
  *   (the (group_id, patient_name, id) index serves it); with neither there are no priors — a name
  *   alone joins strangers.
@@ -20,7 +25,10 @@ export async function listPriors(db: DbOrTx, auth: TAuth, id: number): Promise<T
   const study = await loadViewerStudy(db, auth, id);
   let samePatient;
   if (study.patientId.trim() !== '') {
-    samePatient = eq(reportStatuses.patientId, study.patientId);
+    samePatient = and(
+      eq(reportStatuses.patientId, study.patientId),
+      eq(studies.issuerOfPatientId, study.issuerOfPatientId),
+    );
   } else if (study.patientName.trim() !== '' && study.patientBirthDate.trim() !== '') {
     samePatient = and(
       eq(reportStatuses.patientId, ''),
@@ -42,6 +50,8 @@ export async function listPriors(db: DbOrTx, auth: TAuth, id: number): Promise<T
       studyDescription: studies.studyDescription,
       instanceCount: studies.instanceCount,
       status: reportStatuses.status,
+      patientName: reportStatuses.patientName,
+      patientBirthDate: studies.patientBirthDate,
     })
     .from(reportStatuses)
     .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
@@ -64,6 +74,7 @@ export async function listPriors(db: DbOrTx, auth: TAuth, id: number): Promise<T
     priors: rows.map(({ studyName, studyDescription, ...row }) => ({
       ...row,
       studyDescription: studyName || studyDescription,
+      differs: patientDifferences(study, row),
     })),
   };
 }

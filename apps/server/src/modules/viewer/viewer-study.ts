@@ -32,6 +32,7 @@ export const loadViewerStudy = (db: DbOrTx, auth: TAuth, id: number) =>
     studyDate: studies.studyDate,
     studyDescription: studies.studyDescription,
     patientBirthDate: studies.patientBirthDate,
+    issuerOfPatientId: studies.issuerOfPatientId,
     modalities: studies.modalities,
     instanceCount: studies.instanceCount,
   });

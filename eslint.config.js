@@ -12,6 +12,7 @@ export default tseslint.config(
       'apps/server/drizzle/**',
       '**/*.config.js',
       '**/*.mjs',
+      'scripts/*.d.mts',
     ],
   },
   js.configs.recommended,

@@ -195,7 +195,12 @@ export async function seedDemoStudies(
     await assignStudy(ctx, assignor, { reportId: id, assignedTo: doctor.user.email });
     if (!study.report) continue;
     await lockForReport(ctx, doctor, id, {});
-    await saveReport(ctx, doctor, id, { ...study.report, signOff: study.state === 'SIGNED_OFF' });
+    // A demo study has no saved report yet: its first save starts from no version.
+    await saveReport(ctx, doctor, id, {
+      ...study.report,
+      signOff: study.state === 'SIGNED_OFF',
+      baseVersion: null,
+    });
   }
   // The demo uploads are whole: the viewer need not say 'not fully uploaded' for the quiet time.
   await markCompletedUploads(ctx, 0, new Date(started.getTime() - 1000));

@@ -54,7 +54,15 @@ describe('the study list', () => {
       referringPhysicianName: 'Kim^Minjun^^Dr.',
       lastUploadCompletedAt: '2026-01-05T20:04:09.000Z',
     });
-    openCenterList([row]);
+    // The referring physician is not a default column of the center's list (issue 21 §6): turn it on.
+    openCenterList(
+      [row],
+      buildPreferences((p) => {
+        p.USER_TABLE_PREFERENCES.tableColumnSettings.centerReportList = [
+          { colName: 'referral', visible: true, index: 0 },
+        ];
+      }),
+    );
     const tr = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
     expect(within(tr).getByText(PATIENT)).toBeTruthy();
     expect(within(tr).getByText('Dr. Minjun Kim')).toBeTruthy();

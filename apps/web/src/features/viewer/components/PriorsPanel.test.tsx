@@ -41,7 +41,7 @@ describe('PriorsPanel', () => {
     expect(items).toHaveLength(2);
     expect(within(items[0]!).queryByRole('alert')).toBeNull();
     expect(within(items[1]!).getByRole('alert').textContent).toBe(
-      'Same patient ID, different name DOE JANET: check it is the same patient',
+      'Same patient ID, different name JANET DOE: check it is the same patient',
     );
   });
 });

@@ -79,7 +79,13 @@ describe('Worklist at 1280×720: the row actions on screen, a double click opens
       const locked = await doctor.page.request.post(`/api/report/lock/${signedId}`, { data: {} });
       expect(locked.status(), await locked.text()).toBe(200);
       const signed = await doctor.page.request.post(`/api/report/save/${signedId}`, {
-        data: { name: 'Report', content: `<p>Normal study ${RUN}</p>`, signOff: true },
+        // A freshly locked study has no saved version: the save starts from none.
+        data: {
+          name: 'Report',
+          content: `<p>Normal study ${RUN}</p>`,
+          signOff: true,
+          baseVersion: null,
+        },
       });
       expect(signed.status(), await signed.text()).toBe(200);
     } finally {

@@ -10,95 +10,44 @@ export interface TScriptCase {
   word: { eastAsia?: string; cs?: string; rtl?: boolean };
 }
 
-export const SCRIPT_CASES: TScriptCase[] = [
-  {
-    script: 'Latin',
-    name: 'Zoë Łukasiewicz-Müller',
-    body: 'Leichte Schleimhautverdickung der Kieferhöhle.',
-    word: {},
-  },
-  { script: 'Greek', name: 'Αλέξανδρος Παπαδόπουλος', body: 'Ήπια πάχυνση του βλεννογόνου.', word: {} },
-  {
-    script: 'Cyrillic',
-    name: 'Иван Петрович Сидоров',
-    body: 'Лёгкое утолщение слизистой оболочки.',
-    word: {},
-  },
-  {
-    script: 'Devanagari',
-    name: 'प्रिया शर्मा',
-    body: 'बाएँ मैक्सिलरी साइनस में हल्की म्यूकोसल मोटाई।',
-    word: { cs: 'Noto Sans Devanagari' },
-  },
-  {
-    script: 'Bengali',
-    name: 'অর্পিতা চক্রবর্তী',
-    body: 'বাম ম্যাক্সিলারি সাইনাসে হালকা মিউকোসাল পুরুত্ব।',
-    word: { cs: 'Noto Sans Bengali' },
-  },
-  {
-    script: 'Tamil',
-    name: 'கார்த்திகேயன் சுப்பிரமணியம்',
-    body: 'இடது சைனஸில் லேசான தடிப்பு.',
-    word: { cs: 'Noto Sans Tamil' },
-  },
-  { script: 'Telugu', name: 'శ్రీనివాస్ రెడ్డి', body: 'ఎడమ సైనస్‌లో స్వల్ప మందం.', word: { cs: 'Noto Sans Telugu' } },
-  {
-    script: 'Gujarati',
-    name: 'કિશન પટેલ',
-    body: 'ડાબા સાઇનસમાં હળવી જાડાઈ.',
-    word: { cs: 'Noto Sans Gujarati' },
-  },
-  { script: 'Kannada', name: 'ಕಿರಣ್ ಕುಮಾರ್', body: 'ಎಡ ಸೈನಸ್‌ನಲ್ಲಿ ಸ್ವಲ್ಪ ದಪ್ಪ.', word: { cs: 'Noto Sans Kannada' } },
-  {
-    script: 'Malayalam',
-    name: 'ശ്രീലക്ഷ്മി നായർ',
-    body: 'ഇടത് സൈനസിൽ നേരിയ കട്ടി.',
-    word: { cs: 'Noto Sans Malayalam' },
-  },
-  {
-    script: 'Gurmukhi',
-    name: 'ਹਰਪ੍ਰੀਤ ਸਿੰਘ',
-    body: 'ਖੱਬੇ ਸਾਈਨਸ ਵਿੱਚ ਹਲਕੀ ਮੋਟਾਈ।',
-    word: { cs: 'Noto Sans Gurmukhi' },
-  },
-  {
-    script: 'Japanese',
-    name: '山田 花子 やまだ はなこ',
-    body: '左上顎洞に軽度の粘膜肥厚を認めます。',
-    word: { eastAsia: 'Noto Sans JP' },
-  },
-  {
-    script: 'Simplified Chinese',
-    name: '张伟',
-    body: '左侧上颌窦黏膜轻度增厚。',
-    word: { eastAsia: 'Noto Sans SC' },
-  },
-  {
-    script: 'Traditional Chinese',
-    name: '陳大文',
-    body: '左側上頜竇黏膜輕度增厚。',
-    word: { eastAsia: 'Noto Sans SC' },
-  },
-  {
-    script: 'Hangul',
-    name: '홍길동',
-    body: '좌측 상악동 점막의 경미한 비후.',
-    word: { eastAsia: 'Noto Sans KR' },
-  },
-  {
-    script: 'Hebrew',
-    name: 'דוד כהן',
-    body: 'עיבוי קל של רירית הסינוס השמאלי.',
-    word: { cs: 'Noto Sans Hebrew', rtl: true },
-  },
-  {
-    script: 'Arabic',
-    name: 'محمد عبد الله',
-    body: 'سماكة خفيفة في الغشاء المخاطي للجيب الأيسر.',
-    word: { cs: 'Noto Naskh Arabic', rtl: true },
-  },
+/**
+ * Script, name, sentence, and the font Word needs: '' none (Latin, Greek, Cyrillic), 'cs:<font>' a
+ * complex-script font, 'rtl:<font>' the same right to left, 'ea:<font>' an East Asian font.
+ */
+const SCRIPT_TABLE: readonly (readonly [string, string, string, string])[] = [
+  ['Latin', 'Zoë Łukasiewicz-Müller', 'Leichte Schleimhautverdickung der Kieferhöhle.', ''],
+  ['Greek', 'Αλέξανδρος Παπαδόπουλος', 'Ήπια πάχυνση του βλεννογόνου.', ''],
+  ['Cyrillic', 'Иван Петрович Сидоров', 'Лёгкое утолщение слизистой оболочки.', ''],
+  ['Devanagari', 'प्रिया शर्मा', 'बाएँ मैक्सिलरी साइनस में हल्की म्यूकोसल मोटाई।', 'cs:Noto Sans Devanagari'],
+  ['Bengali', 'অর্পিতা চক্রবর্তী', 'বাম ম্যাক্সিলারি সাইনাসে হালকা মিউকোসাল পুরুত্ব।', 'cs:Noto Sans Bengali'],
+  ['Tamil', 'கார்த்திகேயன் சுப்பிரமணியம்', 'இடது சைனஸில் லேசான தடிப்பு.', 'cs:Noto Sans Tamil'],
+  ['Telugu', 'శ్రీనివాస్ రెడ్డి', 'ఎడమ సైనస్‌లో స్వల్ప మందం.', 'cs:Noto Sans Telugu'],
+  ['Gujarati', 'કિશન પટેલ', 'ડાબા સાઇનસમાં હળવી જાડાઈ.', 'cs:Noto Sans Gujarati'],
+  ['Kannada', 'ಕಿರಣ್ ಕುಮಾರ್', 'ಎಡ ಸೈನಸ್‌ನಲ್ಲಿ ಸ್ವಲ್ಪ ದಪ್ಪ.', 'cs:Noto Sans Kannada'],
+  ['Malayalam', 'ശ്രീലക്ഷ്മി നായർ', 'ഇടത് സൈനസിൽ നേരിയ കട്ടി.', 'cs:Noto Sans Malayalam'],
+  ['Gurmukhi', 'ਹਰਪ੍ਰੀਤ ਸਿੰਘ', 'ਖੱਬੇ ਸਾਈਨਸ ਵਿੱਚ ਹਲਕੀ ਮੋਟਾਈ।', 'cs:Noto Sans Gurmukhi'],
+  ['Japanese', '山田 花子 やまだ はなこ', '左上顎洞に軽度の粘膜肥厚を認めます。', 'ea:Noto Sans JP'],
+  ['Simplified Chinese', '张伟', '左侧上颌窦黏膜轻度增厚。', 'ea:Noto Sans SC'],
+  ['Traditional Chinese', '陳大文', '左側上頜竇黏膜輕度增厚。', 'ea:Noto Sans SC'],
+  ['Hangul', '홍길동', '좌측 상악동 점막의 경미한 비후.', 'ea:Noto Sans KR'],
+  ['Hebrew', 'דוד כהן', 'עיבוי קל של רירית הסינוס השמאלי.', 'rtl:Noto Sans Hebrew'],
+  ['Arabic', 'محمد عبد الله', 'سماكة خفيفة في الغشاء المخاطي للجيب الأيسر.', 'rtl:Noto Naskh Arabic'],
 ];
+
+function wordNeeds(spec: string): TScriptCase['word'] {
+  const [kind, font] = spec.split(':');
+  if (kind === 'ea') return { eastAsia: font };
+  if (kind === 'cs') return { cs: font };
+  if (kind === 'rtl') return { cs: font, rtl: true };
+  return {};
+}
+
+export const SCRIPT_CASES: TScriptCase[] = SCRIPT_TABLE.map(([script, name, body, word]) => ({
+  script,
+  name,
+  body,
+  word: wordNeeds(word),
+}));
 
 export function scriptParts(name: string, body: string): TDocumentParts {
   return {

@@ -18,6 +18,22 @@ export function formatPersonName(value: string | null | undefined): string {
   return value.split('\\').map(formatOne).filter(Boolean).join('; ');
 }
 
+/**
+ * The one name a form field takes from a DICOM PN (Create Study fills the patient's name from the
+ * files' headers): the first non-empty component group in the same reading order as
+ * `formatPersonName`, without the other groups in parentheses.
+ */
+export function formPersonName(value: string | null | undefined): string {
+  if (!value) return '';
+  const first = value.split('\\')[0] ?? '';
+  if (!/[\^=]/.test(first)) return first.trim();
+  for (const group of first.split('=')) {
+    const text = formatGroup(group);
+    if (text) return text;
+  }
+  return '';
+}
+
 const CJK = /[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const CLOSE_START = /^[\p{Script=Han}\p{Script=Hangul}]/u;
 const CLOSE_END = /[\p{Script=Han}\p{Script=Hangul}]$/u;

@@ -1,3 +1,4 @@
+import { formPersonName } from '@radflow/core';
 import { createCharsetDecoder } from '@radflow/dicom/charset';
 import dicomParser from 'dicom-parser';
 
@@ -50,16 +51,6 @@ async function readHeader(file: File): Promise<dicomParser.DataSet | null> {
   }
 }
 
-/** A DICOM PN as a person would write it: the alphabetic group, components in reading order. */
-function personName(raw: string): string {
-  const alphabetic = raw.split('=').find((group) => group.replaceAll('^', '').trim() !== '') ?? '';
-  const [family = '', given = '', middle = '', prefix = '', suffix = ''] = alphabetic.split('^');
-  return [prefix, given, middle, family, suffix]
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .join(' ');
-}
-
 function fieldsOf(data: dicomParser.DataSet) {
   const charsets = data.string('x00080005')?.split('\\');
   const decoder = createCharsetDecoder(charsets);
@@ -79,13 +70,13 @@ function fieldsOf(data: dicomParser.DataSet) {
   const sex = text('x00100040').toUpperCase();
   return {
     studyInstanceUid: data.string('x0020000d')?.trim() ?? '',
-    patientName: personName(text('x00100010', true)),
+    patientName: formPersonName(text('x00100010', true)),
     patientId: text('x00100020'),
     patientAge: text('x00101010'),
     patientSex: sex === 'M' || sex === 'F' || sex === 'O' ? sex : '',
     modality: text('x00080060'),
     studyDescription: text('x00081030'),
-    referringPhysicianName: personName(text('x00080090', true)),
+    referringPhysicianName: formPersonName(text('x00080090', true)),
   };
 }
 

@@ -72,6 +72,9 @@ const F = {
   telugu: fontsource('NotoSansTelugu', 'Noto Sans Telugu', 'noto-sans-telugu', 'telugu'),
   kannada: fontsource('NotoSansKannada', 'Noto Sans Kannada', 'noto-sans-kannada', 'kannada'),
   malayalam: fontsource('NotoSansMalayalam', 'Noto Sans Malayalam', 'noto-sans-malayalam', 'malayalam'),
+  oriya: fontsource('NotoSansOriya', 'Noto Sans Oriya', 'noto-sans-oriya', 'oriya'),
+  sinhala: fontsource('NotoSansSinhala', 'Noto Sans Sinhala', 'noto-sans-sinhala', 'sinhala'),
+  thai: fontsource('NotoSansThai', 'Noto Sans Thai', 'noto-sans-thai', 'thai'),
   hebrew: embedpdf('NotoSansHebrew', 'Noto Sans Hebrew', 'cs', 'fonts-hebrew', 'NotoSansHebrew', 'ttf'),
   arabic: embedpdf('NotoNaskhArabic', 'Noto Naskh Arabic', 'cs', 'fonts-arabic', 'NotoNaskhArabic', 'ttf'),
   japanese: embedpdf('NotoSansJP', 'Noto Sans JP', 'eastAsia', 'fonts-jp', 'NotoSansJP', 'otf'),
@@ -96,10 +99,13 @@ const SCRIPT_RANGES: Array<[number, number, TFace | 'han' | 'kana']> = [
   [0x0980, 0x09ff, F.bengali],
   [0x0a00, 0x0a7f, F.gurmukhi],
   [0x0a80, 0x0aff, F.gujarati],
+  [0x0b00, 0x0b7f, F.oriya],
   [0x0b80, 0x0bff, F.tamil],
   [0x0c00, 0x0c7f, F.telugu],
   [0x0c80, 0x0cff, F.kannada],
   [0x0d00, 0x0d7f, F.malayalam],
+  [0x0d80, 0x0dff, F.sinhala],
+  [0x0e00, 0x0e7f, F.thai],
   [0x1100, 0x11ff, F.korean],
   [0x3130, 0x318f, F.korean],
   [0xa960, 0xa97f, F.korean],
@@ -312,6 +318,23 @@ export function scriptRuns(text: string, context: string = text): TScriptRun[] {
   }
   push(index);
   return runs;
+}
+
+/**
+ * The characters of a text that its runs' faces cannot draw (they would print as empty boxes): what
+ * a script without a face of its own looks like. Spaces and format characters draw nothing anyway.
+ * Needs the fonts registered (`fontRegistry`, done by the first document).
+ */
+export function charactersWithoutGlyph(text: string, context: string = text): string[] {
+  const missing: string[] = [];
+  for (const run of scriptRuns(text, context)) {
+    const face = run.family === null ? null : (FACES.find((f) => f.family === run.family) ?? null);
+    for (const char of run.text) {
+      if (/^[\s\p{Cf}]$/u.test(char)) continue;
+      if (!covers(face, char.codePointAt(0)!)) missing.push(char);
+    }
+  }
+  return missing;
 }
 
 /** Letters written right to left (Hebrew, Arabic and their presentation forms). */

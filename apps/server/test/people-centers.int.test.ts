@@ -8,7 +8,7 @@ import {
   aeTitleTakenMessage,
 } from '@radflow/core';
 import { centers } from '../src/db/schema.js';
-import { createAeTitleLookup } from '../src/modules/archive/dicom-services.js';
+import { createAeTitleLookup } from '../src/modules/archive/ae-titles.js';
 import {
   type TestApp,
   type TestClient,

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
+import { createAeTitleLookup } from './ae-titles.js';
 import { createFindService } from './c-find.js';
 import { type IngestFailureCode, KEPT_FIRST_REASON, hashWhileReceiving, ingestInstance } from './ingest.js';
 import { phaseClock } from './ingest-phases.js';
@@ -35,26 +35,6 @@ interface Logger {
   info(data: object, message: string): void;
   warn(data: object, message: string): void;
   error(data: object, message: string): void;
-}
-
-const CACHE_MS = 10_000;
-
-/** AE title → center id, cached briefly so an association of 500 instances asks the database once. */
-export function createAeTitleLookup(ctx: AppContext) {
-  const cache = new Map<string, { centerId: number | null; until: number }>();
-  return async (aeTitle: string): Promise<number | null> => {
-    const key = aeTitle.trim();
-    const hit = cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.centerId;
-    const result = await ctx.db.execute(sql`
-      select c.id from centers c
-       where exists (select 1 from unnest(c.ae_titles) a where btrim(a) = ${key})
-       order by c.id limit 1`);
-    const rows = (result as unknown as { rows: Array<{ id: number }> }).rows;
-    const centerId = key && rows[0] ? Number(rows[0].id) : null;
-    cache.set(key, { centerId, until: Date.now() + CACHE_MS });
-    return centerId;
-  };
 }
 
 const STATUS_OF: Record<IngestFailureCode, number> = {

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { centers } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { aeTitlesChanged } from '../archive/ae-titles.js';
 import { recordPeopleChange } from './people-audit.js';
 
 type TCenterRow = typeof centers.$inferSelect;
@@ -89,7 +90,7 @@ async function assertAeTitlesFree(tx: DbOrTx, aeTitles: readonly string[], ownCe
 /** POST /api/admin/centers: a new center of the admin's group, with its audit line. */
 export async function createCenter(ctx: AppContext, auth: TAuth, input: TCenterInput): Promise<TCenter> {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  const center = await ctx.db.transaction(async (tx) => {
     await assertAeTitlesFree(tx, input.aeTitles, null);
     const [row] = await tx
       .insert(centers)
@@ -115,6 +116,9 @@ export async function createCenter(ctx: AppContext, auth: TAuth, input: TCenterI
     });
     return toCenter(row);
   });
+  // The DICOM port's memory of AE titles: the next association sees the change.
+  aeTitlesChanged();
+  return center;
 }
 
 /** PUT /api/admin/centers/{id}: 404 for a center outside the admin's group; the audit keeps before and after. */
@@ -125,7 +129,7 @@ export async function updateCenter(
   input: TCenterInput,
 ): Promise<TCenter> {
   const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
+  const center = await ctx.db.transaction(async (tx) => {
     const [before] = await tx
       .select()
       .from(centers)
@@ -156,4 +160,7 @@ export async function updateCenter(
     });
     return toCenter(row);
   });
+  // The DICOM port's memory of AE titles: the next association sees the change.
+  aeTitlesChanged();
+  return center;
 }

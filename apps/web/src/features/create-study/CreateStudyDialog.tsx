@@ -313,7 +313,7 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
               {reading.studies.map((s) => (
                 <li key={s.studyInstanceUid}>
                   {[s.patientName || 'No name', s.modality, s.studyDescription].filter(Boolean).join(' · ')} —{' '}
-                  {s.files.length} {s.files.length === 1 ? 'file' : 'files'}
+                  {s.fileCount} {s.fileCount === 1 ? 'file' : 'files'}
                 </li>
               ))}
             </ul>

@@ -1,6 +1,7 @@
 import { formPersonName } from '@radflow/core';
 import { createCharsetDecoder } from '@radflow/dicom/charset';
 import dicomParser from 'dicom-parser';
+import { zipEntryHeads } from './zip-entries';
 
 /**
  * The DICOM headers of the files a clerk attaches to Create Study (issue 21 §4), read in the
@@ -20,12 +21,15 @@ export interface THeaderStudy {
   modality: string;
   studyDescription: string;
   referringPhysicianName: string;
+  /** The attached files holding it (a zip once, however many of its entries are of this study). */
   files: File[];
+  /** Its DICOM files: loose ones, and the entries of zips. */
+  fileCount: number;
 }
 
 export interface THeaderReading {
   studies: THeaderStudy[];
-  /** Zips and files whose header could not be read here: the server reads them on upload. */
+  /** Files (and zips with no readable DICOM entry) whose header could not be read here: the server reads them on upload. */
   unread: File[];
 }
 
@@ -37,8 +41,17 @@ function parse(bytes: Uint8Array): dicomParser.DataSet {
   return dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA });
 }
 
+const isZip = (file: File) => /\.zip$/i.test(file.name) || /zip/.test(file.type);
+
+function parseHead(bytes: Uint8Array): dicomParser.DataSet | null {
+  try {
+    return parse(bytes);
+  } catch {
+    return null;
+  }
+}
+
 async function readHeader(file: File): Promise<dicomParser.DataSet | null> {
-  if (/\.zip$/i.test(file.name)) return null;
   try {
     return parse(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()));
   } catch {
@@ -80,24 +93,58 @@ function fieldsOf(data: dicomParser.DataSet) {
   };
 }
 
-/** Groups the files by study, in the order their studies first appear. */
+type TFields = ReturnType<typeof fieldsOf>;
+
+/** The studies of a zip's entries, with how many entries each has. */
+async function studiesInZip(file: File): Promise<Array<{ fields: TFields; count: number }>> {
+  const found = new Map<string, { fields: TFields; count: number }>();
+  for await (const entry of zipEntryHeads(file, HEAD_BYTES)) {
+    const data = parseHead(entry.head);
+    const fields = data ? fieldsOf(data) : null;
+    if (!fields?.studyInstanceUid) continue;
+    const study = found.get(fields.studyInstanceUid);
+    if (study) {
+      study.count++;
+      fillEmpty(study.fields, fields);
+    } else found.set(fields.studyInstanceUid, { fields, count: 1 });
+  }
+  return [...found.values()];
+}
+
+/** A value the first file left empty is taken from the next one that has it. */
+function fillEmpty(into: TFields, from: TFields) {
+  for (const key of Object.keys(from) as Array<keyof TFields>)
+    if (!into[key] && from[key]) into[key] = from[key];
+}
+
+/**
+ * Groups the files by study, in the order their studies first appear. A zip counts its entries:
+ * one zip may hold one study, part of one, or several.
+ */
 export async function readHeaders(files: readonly File[]): Promise<THeaderReading> {
   const byUid = new Map<string, THeaderStudy>();
   const unread: File[] = [];
+  const add = (fields: TFields, file: File, count: number) => {
+    const study = byUid.get(fields.studyInstanceUid);
+    if (!study) {
+      byUid.set(fields.studyInstanceUid, { ...fields, files: [file], fileCount: count });
+      return;
+    }
+    if (!study.files.includes(file)) study.files.push(file);
+    study.fileCount += count;
+    fillEmpty(study, fields);
+  };
   for (const file of files) {
-    const data = await readHeader(file);
-    const fields = data ? fieldsOf(data) : null;
-    if (!fields?.studyInstanceUid) {
-      unread.push(file);
+    if (isZip(file)) {
+      const found = await studiesInZip(file);
+      if (found.length === 0) unread.push(file);
+      for (const { fields, count } of found) add(fields, file, count);
       continue;
     }
-    const study = byUid.get(fields.studyInstanceUid);
-    if (study) {
-      study.files.push(file);
-      // A value the first file left empty is taken from the next one that has it.
-      for (const key of Object.keys(fields) as Array<keyof typeof fields>)
-        if (!study[key] && fields[key]) study[key] = fields[key];
-    } else byUid.set(fields.studyInstanceUid, { ...fields, files: [file] });
+    const data = await readHeader(file);
+    const fields = data ? fieldsOf(data) : null;
+    if (fields?.studyInstanceUid) add(fields, file, 1);
+    else unread.push(file);
   }
   return { studies: [...byUid.values()], unread };
 }

@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TSupportContact } from '@radflow/core';
-import type { AppContext } from './context.js';
+import { type TProviders, createAppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
 import type { TUploadLimits } from './modules/archive/upload-zip.js';
@@ -14,15 +14,12 @@ import { dicomwebRetrieveRoutes } from './modules/dicomweb-retrieve/dicomweb-ret
 import { forwardingRoutes } from './modules/forwarding/forwarding.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
-import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
 import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
-import { AppSecrets } from './modules/secrets/app-secrets.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { worklistRoutes } from './modules/worklist/worklist.routes.js';
 import { studyActionsRoutes } from './modules/study-actions/study-actions.routes.js';
 import { studyAttachmentsRoutes } from './modules/study-attachments/attachments.routes.js';
 import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
-import type { EmailProvider } from './modules/outbox/email-provider.js';
 import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes.js';
 import { viewerRoutes } from './modules/viewer/viewer.routes.js';
 import { sharePageRoutes } from './modules/share-page/share-page.routes.js';
@@ -35,7 +32,6 @@ import { reportDocumentsRoutes } from './modules/report-documents/report-documen
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
-import type { PaymentProvider } from './modules/payments/payment-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -52,14 +48,15 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Which proxies to trust for the client address and https (config TRUST_PROXY). Default: loopback. */
   trustProxy?: boolean | number | string;
-  /** Default: records messages in message_outbox. */
-  smsProvider?: SmsProvider;
-  /** The default outbox provider also appends each message to this file (config OUTBOX_MIRROR_FILE). */
+  /**
+   * Replacements for the providers the context would choose from config (context.ts: tests' fakes).
+   * Default: each chosen from the options below.
+   */
+  providers?: Partial<TProviders>;
+  /** The recording providers also append each message to this file (config OUTBOX_MIRROR_FILE). */
   outboxMirrorFile?: string;
-  /** E-mail (share links): main passes an SmtpEmailProvider when SMTP_URL is set; default: outbox only. */
-  emailProvider?: EmailProvider;
-  /** Payments for shared studies: default OutboxPaymentProvider (no money moves; modules/payments/DECISIONS.md). */
-  paymentProvider?: PaymentProvider;
+  /** config SMTP_URL: e-mail goes over SMTP; unset, it is only recorded in the outbox. */
+  smtpUrl?: string;
   /** config PAYMENT_TEST_GATEWAY: the default provider's simulated gateway, whose pay link pays. */
   paymentTestGateway?: boolean;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
@@ -120,14 +117,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ctx: AppContext = {
+  // Every provider and the public address are chosen here, once (context.ts).
+  const ctx = createAppContext({
     db: opts.db,
-    secrets: new AppSecrets(opts.db),
-    sms: opts.smsProvider ?? new OutboxSmsProvider(opts.db, opts.outboxMirrorFile),
-    now: opts.now ?? (() => new Date()),
     blobs: opts.blobs,
-    support: { phone: opts.support?.phone ?? null, email: opts.support?.email ?? null },
-  };
+    now: opts.now,
+    support: opts.support,
+    publicUrl: opts.publicUrl,
+    smtpUrl: opts.smtpUrl,
+    outboxMirrorFile: opts.outboxMirrorFile,
+    paymentTestGateway: opts.paymentTestGateway,
+    providers: opts.providers,
+  });
   app.decorate('ctx', ctx);
 
   // The txnId of the error body is also a response header, for bodies that are not JSON.
@@ -155,7 +156,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(errorsPlugin);
   await app.register(inputLimitsPlugin);
   await app.register(requestOriginPlugin, {
-    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}),
   });
   await app.register(fastifyCookie);
@@ -183,31 +183,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(studyActionsRoutes);
       await api.register(studyAttachmentsRoutes);
       await api.register(reportTagsRoutes);
-      await api.register(studySharingRoutes, {
-        emailProvider: opts.emailProvider,
-        publicUrl: opts.publicUrl,
-        outboxMirrorFile: opts.outboxMirrorFile,
-      });
-      await api.register(viewerRoutes, { publicUrl: opts.publicUrl });
-      await api.register(sharePageRoutes, { publicUrl: opts.publicUrl });
+      await api.register(studySharingRoutes);
+      await api.register(viewerRoutes);
+      await api.register(sharePageRoutes);
       await api.register(settingAssetsRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
       await api.register(reportingRoutes);
-      await api.register(reportDocumentsRoutes, { publicUrl: opts.publicUrl });
+      await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);
-      await api.register(peopleRoutes, {
-        emailProvider: opts.emailProvider,
-        publicUrl: opts.publicUrl,
-        outboxMirrorFile: opts.outboxMirrorFile,
-      });
-      await api.register(paymentsRoutes, {
-        paymentProvider: opts.paymentProvider,
-        paymentTestGateway: opts.paymentTestGateway,
-        emailProvider: opts.emailProvider,
-        publicUrl: opts.publicUrl,
-        outboxMirrorFile: opts.outboxMirrorFile,
-      });
+      await api.register(peopleRoutes);
+      await api.register(paymentsRoutes);
     },
     { prefix: '/api' },
   );

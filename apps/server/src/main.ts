@@ -10,7 +10,6 @@ import { type DicomServices, startDicomServices } from './modules/archive/dicom-
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
-import { SmtpEmailProvider } from './modules/outbox/email-provider.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -34,10 +33,8 @@ async function main(): Promise<void> {
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     ...(config.OUTBOX_MIRROR_FILE ? { outboxMirrorFile: config.OUTBOX_MIRROR_FILE } : {}),
-    // Without SMTP_URL e-mails are only recorded in the outbox (development, tests).
-    ...(config.SMTP_URL
-      ? { emailProvider: new SmtpEmailProvider(handle.db, config.SMTP_URL, config.OUTBOX_MIRROR_FILE) }
-      : {}),
+    // Without SMTP_URL e-mails are only recorded in the outbox (development, tests); context.ts.
+    ...(config.SMTP_URL ? { smtpUrl: config.SMTP_URL } : {}),
     ...(config.PUBLIC_URL ? { publicUrl: config.PUBLIC_URL } : {}),
     allowedOrigins: config.ALLOWED_ORIGINS,
     maxInFlight: config.API_MAX_IN_FLIGHT,

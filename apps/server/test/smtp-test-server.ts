@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
-import { type EmailProvider, SmtpEmailProvider } from '../src/modules/outbox/email-provider.js';
 import { closeSmtpTransports } from '../src/modules/outbox/smtp-client.js';
 import { type TestApp, createTestApp } from './test-app.js';
 
@@ -52,22 +51,14 @@ export async function startSmtpServer() {
 
 /**
  * A test app whose e-mail goes over SMTP to a server of its own, for the suite that calls this at
- * its top level (hooks registered here). The provider needs the app's database, which exists only
- * once the app does, so the app is given a forwarder bound after it starts.
+ * its top level (hooks registered here). The app is given the server's address as main.ts gives it
+ * SMTP_URL, so its context chooses the SMTP provider as in production.
  */
 export function useAppWithSmtp(publicUrl: string, options: { paymentTestGateway?: boolean } = {}) {
   const state = {} as { app: TestApp; smtp: TestSmtp };
-  let inner: SmtpEmailProvider | undefined;
-  const email: EmailProvider = {
-    send(message) {
-      if (!inner) throw new Error('no SMTP provider yet');
-      return inner.send(message);
-    },
-  };
   beforeAll(async () => {
     state.smtp = await startSmtpServer();
-    state.app = await createTestApp({ emailProvider: email, publicUrl, ...options });
-    inner = new SmtpEmailProvider(state.app.db, state.smtp.url);
+    state.app = await createTestApp({ smtpUrl: state.smtp.url, publicUrl, ...options });
   });
   afterAll(async () => {
     closeSmtpTransports();

@@ -42,9 +42,10 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
  * Runs first of the onRequest hooks, before authentication and before the body is read.
  */
 export const requestOriginPlugin = fp(
-  async (app: FastifyInstance, opts: { publicUrl?: string; allowedOrigins?: readonly string[] }) => {
+  async (app: FastifyInstance, opts: { allowedOrigins?: readonly string[] }) => {
+    // PUBLIC_URL as the context holds it (context.ts), plus ALLOWED_ORIGINS.
     const configured = new Set(
-      [opts.publicUrl, ...(opts.allowedOrigins ?? [])]
+      [app.ctx.publicUrl, ...(opts.allowedOrigins ?? [])]
         .map((url) => (url ? originOf(url) : null))
         .filter((origin): origin is string => origin !== null),
     );

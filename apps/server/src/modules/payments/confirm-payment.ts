@@ -3,7 +3,6 @@ import { AppError, PAYMENT_ID_PARAM, type TPaymentConfirmResponse } from '@radfl
 import type { AppContext } from '../../context.js';
 import { studyPayments } from '../../db/schema.js';
 import { lockReportRow, settleRow } from './payment-record.js';
-import type { PaymentProvider } from './payment-provider.js';
 
 export const MESSAGE_PAYMENT_UNKNOWN = 'This payment is not known';
 
@@ -17,9 +16,9 @@ export const MESSAGE_PAYMENT_UNKNOWN = 'This payment is not known';
  */
 export async function confirmPayment(
   ctx: AppContext,
-  provider: PaymentProvider,
   params: Readonly<Record<string, string | undefined>>,
 ): Promise<TPaymentConfirmResponse> {
+  const provider = ctx.payment;
   const reference = params[PAYMENT_ID_PARAM] ?? '';
   const [payment] = await ctx.db
     .select({

@@ -12,9 +12,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { type EmailProvider, OutboxEmailProvider } from '../outbox/email-provider.js';
 import { confirmPayment } from './confirm-payment.js';
-import { OutboxPaymentProvider, type PaymentProvider } from './payment-provider.js';
 import {
   type TPaymentsDeps,
   cancelPayment,
@@ -22,18 +20,6 @@ import {
   recordDeskPayment,
   requestPayment,
 } from './study-payments.js';
-
-export interface TPaymentsOptions {
-  /** Default: OutboxPaymentProvider (no money moves; no online payment unless `paymentTestGateway`). */
-  paymentProvider?: PaymentProvider | undefined;
-  /** config PAYMENT_TEST_GATEWAY: the default provider's simulated gateway (stories and demos only). */
-  paymentTestGateway?: boolean | undefined;
-  /** The pay link goes to the payers by e-mail. Default: recorded in message_outbox only. */
-  emailProvider?: EmailProvider | undefined;
-  /** config PUBLIC_URL: the provider's return address and links in e-mail. Default: the request's address. */
-  publicUrl?: string | undefined;
-  outboxMirrorFile?: string | undefined;
-}
 
 /** Roles that may handle payments on some study (of their own center): the rest are refused before any lookup. */
 const mayEverManage = (roles: readonly TRole[]) =>
@@ -44,17 +30,11 @@ const mayEverManage = (roles: readonly TRole[]) =>
  * §3 paymentStatus / paymentMode). Design note: DECISIONS.md. share-info is the viewer module's route;
  * the payment page's call is the share page's.
  */
-export const paymentsRoutes: FastifyPluginAsyncZod<TPaymentsOptions> = async (app, opts) => {
+export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['payments'];
-  const provider =
-    opts.paymentProvider ??
-    new OutboxPaymentProvider(app.ctx.secrets, { simulateGateway: opts.paymentTestGateway ?? false });
-  const email = opts.emailProvider ?? new OutboxEmailProvider(app.ctx.db, opts.outboxMirrorFile);
   const depsOf = (request: FastifyRequest): TPaymentsDeps => ({
     ctx: app.ctx,
-    provider,
-    email,
-    publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
+    publicUrl: app.ctx.publicUrlOf(request),
   });
   const staff = { onRequest: app.requirePermission(mayEverManage) };
   const params = ZReportStatusIdParams;
@@ -136,7 +116,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod<TPaymentsOptions> = async (ap
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return confirmPayment(app.ctx, provider, request.body);
+      return confirmPayment(app.ctx, request.body);
     },
   );
 };

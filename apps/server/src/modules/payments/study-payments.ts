@@ -15,14 +15,11 @@ import type { AppContext } from '../../context.js';
 import { reportStatuses, studyPayments, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
-import type { EmailProvider } from '../outbox/email-provider.js';
 import { lockReportRow, readStudyPayments, settleRow } from './payment-record.js';
-import type { PaymentProvider } from './payment-provider.js';
 
 export interface TPaymentsDeps {
+  /** The providers too (ctx.payment, ctx.email). */
   ctx: AppContext;
-  provider: PaymentProvider;
-  email: EmailProvider;
   /** Where users reach us (config PUBLIC_URL), else the address of the request. */
   publicUrl: string;
 }
@@ -97,7 +94,7 @@ export async function requestPayment(
           amountMinor,
           currency: input.currency,
           note: input.note,
-          provider: deps.provider.name,
+          provider: deps.ctx.payment.name,
           requestedByUserId: auth.user.id,
           createdAt: now,
         })
@@ -122,7 +119,7 @@ export async function requestPayment(
   // request again, so no study stays PENDING with nothing to pay through.
   let link: { reference: string; url: string | null };
   try {
-    link = await deps.provider.createPaymentLink({
+    link = await deps.ctx.payment.createPaymentLink({
       paymentId,
       amountMinor,
       currency: input.currency,
@@ -171,7 +168,7 @@ async function emailPayers(
     );
   for (const payer of payers) {
     try {
-      await deps.email.send({ to: payer.email, ...message, reportStatusId: row.id });
+      await deps.ctx.email.send({ to: payer.email, ...message, reportStatusId: row.id });
     } catch {
       // The request stands: a refused e-mail is recorded FAILED in the outbox (the study's delivery
       // list shows it) and the link is on the payer's payment page all the same.

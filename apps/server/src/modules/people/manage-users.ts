@@ -33,17 +33,11 @@ import { hashPassword } from '../auth/passwords.js';
 import { forgetSessionsOfUser, revokeSessions } from '../auth/sessions.js';
 import { storedRoles } from '../users/current-user.js';
 import { isUniqueViolation, recordPeopleChange } from './people-audit.js';
-import {
-  type TLinkSenders,
-  createPasswordLink,
-  dropUnusedLinks,
-  sendPasswordLink,
-} from './password-links.js';
+import { createPasswordLink, dropUnusedLinks, sendPasswordLink } from './password-links.js';
 
-/** What a user-management call needs besides the context: the providers and the public address. */
+/** What a user-management call needs: the context (its e-mail and SMS providers) and the public address. */
 export interface TPeopleDeps {
   ctx: AppContext;
-  senders: TLinkSenders;
   publicUrl: string;
 }
 
@@ -227,7 +221,7 @@ export async function inviteUser(
       return { user: row, link };
     })
     .catch(asConflict);
-  await sendPasswordLink(deps.senders, {
+  await sendPasswordLink(deps.ctx, {
     user,
     purpose: 'INVITE',
     channel: input.channel,
@@ -373,7 +367,7 @@ export async function sendNewPasswordLink(
     });
     return { user, link };
   });
-  const recipient = await sendPasswordLink(deps.senders, {
+  const recipient = await sendPasswordLink(deps.ctx, {
     user,
     purpose: opts.purpose,
     channel: opts.channel,

@@ -22,7 +22,6 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
-import { type EmailProvider, OutboxEmailProvider } from '../outbox/email-provider.js';
 import { createCenter, listCenters, updateCenter } from './centers.js';
 import {
   type TPeopleDeps,
@@ -36,14 +35,6 @@ import {
 import { listPeopleAudit } from './people-audit.js';
 import { passwordLinkInfo, setPasswordByLink } from './set-password.js';
 
-export interface TPeopleRoutesOptions {
-  /** Default: records e-mail in message_outbox only (main passes an SmtpEmailProvider with SMTP_URL). */
-  emailProvider?: EmailProvider | undefined;
-  /** config PUBLIC_URL: the base of set-password links. Default: the address the request came to. */
-  publicUrl?: string | undefined;
-  outboxMirrorFile?: string | undefined;
-}
-
 const ZLinkChannelRequest = z
   .object({ channel: z.enum(INVITATION_CHANNELS).default('EMAIL') })
   .nullish()
@@ -56,14 +47,12 @@ const ZLinkChannelRequest = z
  * set-password calls of the link. Every /admin route is ROLE_ADMIN or ROLE_GROUP (core
  * canManagePeople) and works inside the caller's group; modules/people/DECISIONS.md.
  */
-export const peopleRoutes: FastifyPluginAsyncZod<TPeopleRoutesOptions> = async (app, opts) => {
+export const peopleRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['people'];
   const admin = { onRequest: app.requirePermission(canManagePeople) };
-  const email = opts.emailProvider ?? new OutboxEmailProvider(app.ctx.db, opts.outboxMirrorFile);
   const depsOf = (request: FastifyRequest): TPeopleDeps => ({
     ctx: app.ctx,
-    senders: { email, sms: app.ctx.sms },
-    publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
+    publicUrl: app.ctx.publicUrlOf(request),
   });
 
   app.get(

@@ -15,21 +15,13 @@ import { attachmentDisposition, downloadReportDocument } from './report-document
 
 const ZDocument = z.any().meta({ description: 'The PDF or Word (docx) file' });
 
-export interface TReportDocumentsRoutesOptions {
-  /** config PUBLIC_URL: the base of the QR's share link; default: the address a request came to. */
-  publicUrl?: string | undefined;
-}
-
 const apiPath = (path: string) => path.replace(/^\/api/, '');
 
 /**
  * Report documents (issue 7 §4, spec-core §7): the PDF, the PDF with key images, and Word. Each
  * route is schema + one service call; decisions in DECISIONS.md.
  */
-export const reportDocumentsRoutes: FastifyPluginAsyncZod<TReportDocumentsRoutesOptions> = async (
-  app,
-  opts,
-) => {
+export const reportDocumentsRoutes: FastifyPluginAsyncZod = async (app) => {
   const routes: Array<{ path: string; format: TReportDocumentFormat; withImages: boolean; summary: string }> =
     [
       { path: REPORT_DOCUMENT_PATHS.pdf, format: 'PDF', withImages: false, summary: 'The report as a PDF' },
@@ -64,7 +56,7 @@ export const reportDocumentsRoutes: FastifyPluginAsyncZod<TReportDocumentsRoutes
         const document = await downloadReportDocument(app.ctx, authOf(request), request.body, {
           format: route.format,
           withImages: route.withImages,
-          publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
+          publicUrl: app.ctx.publicUrlOf(request),
         });
         // issue 21 §7: never the plain document without a word of why.
         if (document.leftOut.length > 0) reply.header(REPORT_LEFT_OUT_HEADER, document.leftOut.join(', '));

@@ -17,17 +17,12 @@ import { makeAccessCookie, openShareLink, requireShareAccess, setAccessCookie } 
 import { sendShareCode, verifyShareCode } from './share-otp.js';
 import { getSharePage, listShareSeries, renderShareFrame, renderSharePdf } from './share-page.js';
 
-export interface TSharePageOptions {
-  /** config PUBLIC_URL (the QR in the PDF); default: the address the request came to. */
-  publicUrl?: string | undefined;
-}
-
 /**
  * The public share page's calls (issue 7 §5; spec-core §2 /share is a public path): no session, the
  * link token in the path is the credential (share-access.ts), plus the access cookie of a verified
  * code when the group requires one. Design note: DECISIONS.md.
  */
-export const sharePageRoutes: FastifyPluginAsyncZod<TSharePageOptions> = async (app, opts) => {
+export const sharePageRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['share-page'];
   const refusals = errorResponses(401, 403, 404, 410);
   // The link itself grants access: nothing of it may be cached by a shared cache.
@@ -114,8 +109,7 @@ export const sharePageRoutes: FastifyPluginAsyncZod<TSharePageOptions> = async (
     },
     async (request, reply) => {
       const access = await requireShareAccess(app.ctx, request, request.params.link);
-      const publicUrl = opts.publicUrl ?? `${request.protocol}://${request.host}`;
-      const document = await renderSharePdf(app.ctx, access, publicUrl);
+      const document = await renderSharePdf(app.ctx, access, app.ctx.publicUrlOf(request));
       // An ASCII name for every client, the exact one (any script) for those that read RFC 6266.
       const asciiName = document.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
       return reply

@@ -18,16 +18,13 @@ import { reportStatuses, studyEvents, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
-import type { EmailProvider } from '../outbox/email-provider.js';
-import type { WhatsappProvider } from '../outbox/whatsapp-provider.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
 import { ensureShareLink, newShareToken, shareLinkColumns } from './share-link.js';
 import { hasSignedMainReport, signedReportsOf } from './signed-reports.js';
 
 export interface TSharingDeps {
+  /** The providers too (ctx.sms, ctx.whatsapp, ctx.email). */
   ctx: AppContext;
-  email: EmailProvider;
-  whatsapp: WhatsappProvider;
   /** Where users reach us (config PUBLIC_URL), else the address of the request. */
   publicUrl: string;
 }
@@ -174,7 +171,7 @@ export async function sendShareMessage(
   const body = `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
   const message = { to: input.number, body, reportStatusId: report.id };
   await ctx.sms.send(message);
-  if (channels.includes('WHATSAPP')) await deps.whatsapp.send(message);
+  if (channels.includes('WHATSAPP')) await ctx.whatsapp.send(message);
   return { ...shared, shareLink: url, channels };
 }
 
@@ -207,7 +204,7 @@ export async function sendShareEmail(
   });
   const url = buildShareUrl(deps.publicUrl, shared.shareLink);
   const attached = pdf ? '\nThe report is attached as a PDF.\n' : '';
-  await deps.email.send({
+  await ctx.email.send({
     to: input.email,
     subject: `Report shared with you: ${describeStudy(report)}`,
     body: `The report of ${describeStudy(report)} is shared with you.\n\nOpen it here: ${url}\n${attached}`,

@@ -15,20 +15,8 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { type EmailProvider, OutboxEmailProvider } from '../outbox/email-provider.js';
-import { OutboxWhatsappProvider, type WhatsappProvider } from '../outbox/whatsapp-provider.js';
 import { generateViewerQr, listReportMessages } from './share-delivery.js';
 import { type TSharingDeps, saveReferringDoctor, sendShareEmail, sendShareMessage } from './share-study.js';
-
-export interface TStudySharingOptions {
-  /** Default: records e-mail in message_outbox only (main passes an SmtpEmailProvider with SMTP_URL). */
-  emailProvider?: EmailProvider | undefined;
-  /** Default: records WhatsApp messages in message_outbox. */
-  whatsappProvider?: WhatsappProvider | undefined;
-  /** config PUBLIC_URL: the base of share links. Default: the address the request came to. */
-  publicUrl?: string | undefined;
-  outboxMirrorFile?: string | undefined;
-}
 
 /**
  * Roles that could share with some switch on, on a study of their own center: the route refuses the
@@ -43,15 +31,11 @@ const mayEverShare = (roles: readonly TRole[]) =>
   });
 
 /** Referring doctor save and message sharing (spec-core §2 dialog, §5, §6, §7 report-status calls). */
-export const studySharingRoutes: FastifyPluginAsyncZod<TStudySharingOptions> = async (app, opts) => {
+export const studySharingRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['study-sharing'];
-  const email = opts.emailProvider ?? new OutboxEmailProvider(app.ctx.db, opts.outboxMirrorFile);
-  const whatsapp = opts.whatsappProvider ?? new OutboxWhatsappProvider(app.ctx.db, opts.outboxMirrorFile);
   const depsOf = (request: FastifyRequest): TSharingDeps => ({
     ctx: app.ctx,
-    email,
-    whatsapp,
-    publicUrl: opts.publicUrl ?? `${request.protocol}://${request.host}`,
+    publicUrl: app.ctx.publicUrlOf(request),
   });
   const sharer = { onRequest: app.requirePermission(mayEverShare) };
 

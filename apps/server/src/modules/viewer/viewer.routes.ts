@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -35,21 +34,15 @@ import { viewerFirstImage } from './viewer-first-image.js';
 import { listPriors } from './viewer-priors.js';
 import { launchWeasis, weasisManifest } from './weasis.js';
 
-export interface TViewerRoutesOptions {
-  /** config PUBLIC_URL: the base Weasis reaches us at. Default: the address the request came to. */
-  publicUrl?: string | undefined;
-}
-
 const ZRemoved = z.object({ removed: z.boolean() });
 
 /**
  * The viewer's calls (issue 5; spec-core §2 Viewer entry, §4 Viewer payment, §7 share-info). Every
  * study is the report row `:id`, visible to the caller (else 404); writes need canAnnotateStudy (403).
  */
-export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (app, opts) => {
+export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['viewer'];
   const signedIn = { onRequest: app.requireUser };
-  const publicUrlOf = (request: FastifyRequest) => opts.publicUrl ?? `${request.protocol}://${request.host}`;
   const doc = <const E extends object>(summary: string, extra: E) => ({
     tags,
     security: SIGNED_IN,
@@ -181,7 +174,7 @@ export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (
         response: { 200: ZWeasisLaunch, ...errorResponses(400, 401, 403, 404) },
       }),
     },
-    (request) => launchWeasis(app.ctx, authOf(request), request.params.id, publicUrlOf(request)),
+    (request) => launchWeasis(app.ctx, authOf(request), request.params.id, app.ctx.publicUrlOf(request)),
   );
 
   app.get(
@@ -195,7 +188,7 @@ export const viewerRoutes: FastifyPluginAsyncZod<TViewerRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const xml = await weasisManifest(app.ctx, request.params.token, publicUrlOf(request));
+      const xml = await weasisManifest(app.ctx, request.params.token, app.ctx.publicUrlOf(request));
       return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-store').send(xml);
     },
   );

@@ -8,7 +8,7 @@ import { parseQidoQuery } from './qido-query.js';
 import { type QidoContext, searchInstances, searchSeries, searchStudies } from './qido.js';
 import { findSeries, findStudy, metadataJson } from './retrieve-repository.js';
 import { renderImage, renderThumbnail } from './render.js';
-import { scopeOfAuth } from './study-access.js';
+import { scopeOfAuth } from '../studies/study-access.js';
 import { requireUserOrStudyToken } from '../viewer/study-token-auth.js';
 import { type TStreamAnswer, retrieveBulkData, retrieveFrames, retrieveInstances } from './wado.js';
 import { ZWadoUriQuery, retrieveWadoUri } from './wado-uri.js';

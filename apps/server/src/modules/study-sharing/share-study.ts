@@ -17,7 +17,7 @@ import type { Tx } from '../../db/client.js';
 import { reportStatuses, studyEvents, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
+import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import type { EmailProvider } from '../outbox/email-provider.js';
 import type { WhatsappProvider } from '../outbox/whatsapp-provider.js';
 import { renderReportDocument } from '../report-documents/render-report.js';

@@ -18,7 +18,7 @@ import { loadGroupPreferences } from '../preferences/preferences.js';
 import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
 import { recordReportEvent } from '../reporting/report-writes.js';
 import { withLockedStudy } from '../studies/locked-study.js';
-import { ensureShareLink } from '../study-sharing/share-link.js';
+import { ensureShareLink } from '../share-links/share-link.js';
 import { type TRenderedDocument, type TReportDocumentFormat, renderWithKnown } from './render-report.js';
 
 /*

@@ -21,7 +21,7 @@ import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.j
 import type { EmailProvider } from '../outbox/email-provider.js';
 import type { WhatsappProvider } from '../outbox/whatsapp-provider.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
-import { ensureShareLink, newShareToken, shareLinkColumns } from './share-link.js';
+import { ensureShareLink, newShareToken, shareLinkColumns } from '../share-links/share-link.js';
 import { hasSignedMainReport, signedReportsOf } from './signed-reports.js';
 
 export interface TSharingDeps {
@@ -109,7 +109,7 @@ function insertEvent(
 
 /**
  * Records a recipient on the row (distinct) and gives the row a share link if it has none, in one
- * statement under the transaction, with the timeline event (share-link.ts: the token and when it
+ * statement under the transaction, with the timeline event (../share-links/share-link.ts: the token and when it
  * was made).
  */
 async function recordShare(

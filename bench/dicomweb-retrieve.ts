@@ -19,8 +19,8 @@ import { buildApp } from '../apps/server/src/app.js';
 import { type DbHandle, openPglite, openPostgres } from '../apps/server/src/db/client.js';
 import { centers, groups, users } from '../apps/server/src/db/schema.js';
 import { ingestInstance } from '../apps/server/src/modules/archive/ingest.js';
-import { mintApiToken } from '../apps/server/src/modules/auth/api-token.js';
-import { createSession } from '../apps/server/src/modules/auth/sessions.js';
+import { mintApiToken } from '../apps/server/src/modules/credentials/api-token.js';
+import { createSession } from '../apps/server/src/modules/credentials/sessions.js';
 import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
 import { startOrthanc } from '../packages/dicom/src/dimse/peers.js';
 

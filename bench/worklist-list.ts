@@ -24,7 +24,7 @@ import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import type { FastifyInstance } from 'fastify';
 import { SESSION_COOKIE_NAME, tabsForList } from '@radflow/core';
 import { buildApp } from '../apps/server/src/app.js';
-import { createSession } from '../apps/server/src/modules/auth/sessions.js';
+import { createSession } from '../apps/server/src/modules/credentials/sessions.js';
 import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
 import {
   type TBenchDatabase,

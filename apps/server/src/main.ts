@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import path from 'node:path';
-import { prepareDatabase } from './db/migrate.js';
+import { prepareDatabase } from './prepare-database.js';
 import { jobRunnerOf } from './modules/jobs/job-registry.js';
 import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';

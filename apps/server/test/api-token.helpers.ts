@@ -1,6 +1,6 @@
 import type { TUserRow } from '../src/db/schema.js';
-import { createSession } from '../src/modules/auth/sessions.js';
-import { mintApiToken } from '../src/modules/auth/api-token.js';
+import { createSession } from '../src/modules/credentials/sessions.js';
+import { mintApiToken } from '../src/modules/credentials/api-token.js';
 import type { TestApp } from './test-app.js';
 
 /** A DICOMweb client's API token for a user, minted as GET /api/user/token does from a session. */

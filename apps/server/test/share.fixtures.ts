@@ -3,7 +3,7 @@ import { readFixture } from '../../../packages/dicom/src/test-fixtures.js';
 import type { TGroupFlags } from '@radflow/core';
 import { reportStatuses, reports } from '../src/db/schema.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
-import { ensureShareLink } from '../src/modules/study-sharing/share-link.js';
+import { ensureShareLink } from '../src/modules/share-links/share-link.js';
 import { type TestApp, createTestUser, setGroupPreference } from './test-app.js';
 import { createTestStudy, createTestWorld } from './worklist-test-data.js';
 

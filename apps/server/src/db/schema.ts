@@ -119,7 +119,7 @@ export const sessions = pgTable(
 /**
  * Personal API tokens for DICOM clients (GET /api/user/token). Only the SHA-256 of the random token is
  * stored; the token is shown once. It works on the DICOMweb routes only, until it expires, its owner
- * revokes it, or the device it was minted from is rejected (modules/auth/api-token.ts).
+ * revokes it, or the device it was minted from is rejected (modules/credentials/api-token.ts).
  */
 export const apiTokens = pgTable(
   'api_tokens',

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookH
 import fp from 'fastify-plugin';
 import { AppError, MESSAGES, SESSION_COOKIE_NAME, type TRole, hasRole } from '@radflow/core';
 import type { TUserRow } from '../db/schema.js';
-import { findApiTokenUser } from '../modules/auth/api-token.js';
-import { SESSION_TTL_SECONDS, findSessionUser } from '../modules/auth/sessions.js';
-import { rolesOf } from '../modules/users/current-user.js';
+import { findApiTokenUser } from '../modules/credentials/api-token.js';
+import { SESSION_TTL_SECONDS, findSessionUser } from '../modules/credentials/sessions.js';
+import { rolesOf } from '../modules/current-user/current-user.js';
 
 export const MESSAGE_NOT_ALLOWED = 'You are not allowed to do this';
 

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZCurrentUser, ZDeviceHeaders, ZLoginForm, ZOk } from '@radflow/core';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../plugins/auth.js';
 import { deviceOf, errorResponses } from '../http.js';
-import { toCurrentUser } from '../users/current-user.js';
+import { toCurrentUser } from '../current-user/current-user.js';
 import { recordLoginEvent } from './login-events.js';
-import { deleteSessionByToken, findSessionUser } from './sessions.js';
+import { deleteSessionByToken, findSessionUser } from '../credentials/sessions.js';
 import { signIn } from './sign-in.js';
 
 /** POST /api/do-login and /api/do-logout (spec-core §7 Session and preferences). */

@@ -2,14 +2,14 @@ import { eq } from 'drizzle-orm';
 import { AppError, MESSAGES, OTP_PATTERN, isMobileNumber } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { type TUserRow, users } from '../../db/schema.js';
-import { recordDeviceSignIn, requiresDeviceApproval } from '../devices/login-audit.js';
+import { recordDeviceSignIn, requiresDeviceApproval } from '../device-approval/device-sign-in.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { rolesOf } from '../users/current-user.js';
+import { rolesOf } from '../current-user/current-user.js';
 import { type TLoginEventType, recordLoginEvent } from './login-events.js';
 import { consumeOtp } from './otp.js';
 import { verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { signInRetryAfterSeconds, tooManyAttempts } from './rate-limit.js';
-import { createSession, deleteExpiredSessions, deleteSessionByToken } from './sessions.js';
+import { createSession, deleteExpiredSessions, deleteSessionByToken } from '../credentials/sessions.js';
 
 export const MESSAGE_INVALID_CREDENTIALS = 'Invalid credentials';
 

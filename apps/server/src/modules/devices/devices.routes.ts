@@ -11,13 +11,8 @@ import {
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import {
-  currentDeviceStatus,
-  requiresDeviceApproval,
-  searchDevices,
-  searchLoginLogs,
-  updateApprovalStatus,
-} from './login-audit.js';
+import { requiresDeviceApproval } from '../device-approval/device-sign-in.js';
+import { currentDeviceStatus, searchDevices, searchLoginLogs, updateApprovalStatus } from './login-audit.js';
 
 /** The login audit (spec-core §7: /user/audit…; the /audit-logins screen). */
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {

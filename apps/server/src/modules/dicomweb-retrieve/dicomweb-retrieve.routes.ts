@@ -8,8 +8,8 @@ import { parseQidoQuery } from './qido-query.js';
 import { type QidoContext, searchInstances, searchSeries, searchStudies } from './qido.js';
 import { findSeries, findStudy, metadataJson } from './retrieve-repository.js';
 import { renderImage, renderThumbnail } from './render.js';
-import { scopeOfAuth } from './study-access.js';
-import { requireUserOrStudyToken } from '../viewer/study-token-auth.js';
+import { scopeOfAuth } from '../studies/study-access.js';
+import { requireUserOrStudyToken } from '../study-tokens/study-token-auth.js';
 import { type TStreamAnswer, retrieveBulkData, retrieveFrames, retrieveInstances } from './wado.js';
 import { ZWadoUriQuery, retrieveWadoUri } from './wado-uri.js';
 
@@ -46,7 +46,7 @@ function sendStream(reply: FastifyReply, answer: TStreamAnswer) {
 
 export const dicomwebRetrieveRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['dicomweb'];
-  // A session, an API token, or a Weasis launch's token for its one study (viewer/study-token-auth.ts).
+  // A session, an API token, or a Weasis launch's token for its one study (study-tokens/study-token-auth.ts).
   const base = { onRequest: requireUserOrStudyToken(app) };
   // Answers are DICOM JSON text, multipart streams or images: the 200 body is not a zod schema.
   const doc = <const E extends object>(summary: string, extra: E) => ({

@@ -13,7 +13,7 @@ import {
 } from '../../db/schema.js';
 import { listAttr, numberAttr, personNameAttr, sortedDataset, textAttr } from './dicom-json-values.js';
 import { type QidoLevel, type TMatch, type TQidoQuery, toLikePattern } from './qido-query.js';
-import { visibleStudies } from './study-access.js';
+import { visibleStudies } from '../studies/study-access.js';
 
 /**
  * QIDO-RS searches (PS3.18 §10.6) answered from the index tables alone (ARCHITECTURE §4), with the

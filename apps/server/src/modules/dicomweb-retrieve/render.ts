@@ -7,7 +7,7 @@ import { instances, series, studies } from '../../db/schema.js';
 import type { TMediaRange } from './multipart.js';
 import { type Metadata, first, textOf, toDisplayImage, unsupported } from './render-pixels.js';
 import { type TTarget, findStoredInstance, notFound } from './retrieve-repository.js';
-import { visibleStudies } from './study-access.js';
+import { visibleStudies } from '../studies/study-access.js';
 import { HttpError, notAcceptable } from './transfer-syntax-negotiation.js';
 import { readFrame } from './wado.js';
 

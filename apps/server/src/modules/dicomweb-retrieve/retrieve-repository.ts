@@ -2,7 +2,7 @@ import { type SQL, and, asc, eq, sql } from 'drizzle-orm';
 import { AppError, type TStudyScope } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { type TSeriesRow, type TStudyRow, instances, series, studies } from '../../db/schema.js';
-import { visibleStudies } from './study-access.js';
+import { visibleStudies } from '../studies/study-access.js';
 
 /**
  * Look-ups of WADO-RS by UIDs, each one indexed query with the caller's scope in its WHERE clause.

@@ -19,8 +19,8 @@ import {
   studyEvents,
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { visibleReportRows } from '../studies/study-access.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { assertForwardingEnabled, scopeOf } from './forwarding-access.js';
 import { findUsablePacs } from './forwarding-pacs.js';
 

@@ -3,7 +3,7 @@ import { AppError, FORWARDING_MESSAGES, type TStudyScope, canManageForwardingPac
 import type { DbOrTx } from '../../db/client.js';
 import { centers } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth } from '../studies/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** The study scope of the caller (the rule is core's `studyScopeOf`). */

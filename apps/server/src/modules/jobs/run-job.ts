@@ -19,7 +19,7 @@ import {
   findCompletedZipRun,
   findLatestRun,
   updateRun,
-} from './jobs-repository.js';
+} from '../job-runs/jobs-repository.js';
 
 type TJobRequestParsed = z.output<typeof ZJobRequest>;
 

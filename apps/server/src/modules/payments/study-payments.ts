@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studyPayments, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { lockReportRow, readStudyPayments, settleRow } from './payment-record.js';
 
 export interface TPaymentsDeps {

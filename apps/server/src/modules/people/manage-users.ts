@@ -28,10 +28,10 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { type TUserRow, centers, groups, passwordLinks, userMappings, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { revokeApiTokensOfUser } from '../auth/api-token.js';
+import { revokeApiTokensOfUser } from '../credentials/api-token.js';
 import { hashPassword } from '../auth/passwords.js';
-import { forgetSessionsOfUser, revokeSessions } from '../auth/sessions.js';
-import { storedRoles } from '../users/current-user.js';
+import { forgetSessionsOfUser, revokeSessions } from '../credentials/sessions.js';
+import { storedRoles } from '../current-user/current-user.js';
 import { isUniqueViolation, recordPeopleChange } from './people-audit.js';
 import { createPasswordLink, dropUnusedLinks, sendPasswordLink } from './password-links.js';
 

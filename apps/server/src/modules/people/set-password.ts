@@ -2,10 +2,10 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { AppError, MESSAGE_PASSWORD_LINK_INVALID, type TPasswordLinkInfo } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { passwordLinks, users } from '../../db/schema.js';
-import { revokeApiTokensOfUser } from '../auth/api-token.js';
+import { revokeApiTokensOfUser } from '../credentials/api-token.js';
 import { recordLoginEvent } from '../auth/login-events.js';
 import { hashPassword, newPasswordProblem } from '../auth/passwords.js';
-import { revokeSessions } from '../auth/sessions.js';
+import { revokeSessions } from '../credentials/sessions.js';
 import { recordPeopleChange } from './people-audit.js';
 import { dropUnusedLinks, findLiveLink, linkTokenHash } from './password-links.js';
 

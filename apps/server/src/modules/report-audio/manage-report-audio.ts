@@ -22,7 +22,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { reportAudios, studyEvents } from '../../db/schema.js';
 import { type TAuth, authOf } from '../../plugins/auth.js';
-import { loadVisibleReport } from '../study-attachments/visible-report.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
 import { type TAudioRecord, findReportAudio, toReportAudio } from './report-audio.repository.js';
 
 /** The audio rule input of a visible row. */

@@ -15,7 +15,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { loadVisibleReport } from '../study-attachments/visible-report.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
 import { parseRange } from '../zip/zip-link.js';
 import { deleteReportAudio, loadReportAudio, saveReportAudio } from './manage-report-audio.js';
 import { listReportAudios, toReportAudio } from './report-audio.repository.js';

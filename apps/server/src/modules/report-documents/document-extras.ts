@@ -3,7 +3,7 @@ import type { TReportDocumentExtras, TReportDocumentLeftOut } from '@radflow/cor
 import type { AppContext } from '../../context.js';
 import { reportLayouts, reportStatuses, viewerKeyImages } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import type { TDocumentLayout } from './report-document-data.js';
 
 /*

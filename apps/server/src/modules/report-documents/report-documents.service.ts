@@ -13,12 +13,12 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, reports, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
 import { recordReportEvent } from '../reporting/report-writes.js';
-import { withLockedStudy } from '../study-actions/study-transition.js';
-import { ensureShareLink } from '../study-sharing/share-link.js';
+import { withLockedStudy } from '../studies/locked-study.js';
+import { ensureShareLink } from '../share-links/share-link.js';
 import { type TRenderedDocument, type TReportDocumentFormat, renderWithKnown } from './render-report.js';
 
 /*

@@ -16,7 +16,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { reportTags, studyEvents } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
-import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
+import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import { tagSeenBy, tagsOfReports } from './tag-visibility.js';
 
 /** A tag the caller may see: a global tag of their group, or one of their own local tags. */

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { withLockedStudy } from '../study-actions/study-transition.js';
+import { withLockedStudy } from '../studies/locked-study.js';
 import { doctorOfCaller, recordReportEvent, throwIfRefused } from './report-writes.js';
 
 /**

@@ -1,9 +1,8 @@
-import { AppError, MESSAGES, type TReportsResponse, reportsForReader } from '@radflow/core';
+import { type TReportsResponse, reportsForReader } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
-import { findVisibleStudyRow } from '../study-actions/study-actions.repository.js';
-import { listReports } from './reporting.repository.js';
+import { loadVisibleStudyRow } from '../studies/visible-row.js';
+import { listReports } from '../study-detail/list-reports.js';
 
 /**
  * GET /report/{id}: the row's reports with every saved version to whoever works on the report; the
@@ -12,8 +11,7 @@ import { listReports } from './reporting.repository.js';
  * the editor's job: each version's HTML is here.
  */
 export async function getReports(db: DbOrTx, auth: TAuth, id: number): Promise<TReportsResponse> {
-  const row = await findVisibleStudyRow(db, scopeOfAuth(auth), id);
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
+  const row = await loadVisibleStudyRow(db, auth, id);
   const reports = (await listReports(db, [id])).get(id) ?? [];
   return { reportStatusId: id, reports: reportsForReader(auth.roles, row.report.status, reports) };
 }

@@ -1,7 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
 import {
-  AppError,
-  MESSAGES,
   type TReportDraft,
   type TReportDraftRequest,
   checkReportHolder,
@@ -12,8 +10,7 @@ import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { reportDrafts, reports, userMappings } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
-import { findVisibleStudyRow } from '../study-actions/study-actions.repository.js';
+import { loadVisibleStudyRow } from '../studies/visible-row.js';
 import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
 import { throwIfRefused } from './report-writes.js';
 
@@ -28,9 +25,7 @@ import { throwIfRefused } from './report-writes.js';
 async function checkDraftWriter(db: DbOrTx, auth: TAuth, id: number): Promise<void> {
   // Who may never write a report (not even as a verifier) is told so before the row is looked up.
   throwIfRefused(checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: true })));
-  const visible = await findVisibleStudyRow(db, scopeOfAuth(auth), id);
-  if (!visible) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
-  const row = visible.report;
+  const row = (await loadVisibleStudyRow(db, auth, id)).report;
   const [main] = await db
     .select({ awaitingVerification: reports.awaitingVerification })
     .from(reports)

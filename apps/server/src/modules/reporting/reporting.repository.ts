@@ -1,18 +1,13 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { TReport, TReportVersionKind } from '@radflow/core';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { TReportVersionKind } from '@radflow/core';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { centers, reportVersions, reports, userMappings, userSignatures, users } from '../../db/schema.js';
 
 /*
- * SQL of reporting: the reports of a row with their versions, a typist's doctors, the signature
- * snapshot. Callers have already checked that the caller may see the row.
+ * SQL of reporting: a row's main report and its versions, a typist's doctors, the signature snapshot
+ * (the reports of rows as readers see them: ../study-detail/list-reports.ts). Callers have already
+ * checked that the caller may see the row.
  */
-
-const doctorUser = alias(users, 'doctor_user');
-const typistUser = alias(users, 'typist_user');
-const verifierUser = alias(users, 'verifier_user');
-const signerUser = alias(users, 'signer_user');
 
 export type TReportDbRow = typeof reports.$inferSelect;
 
@@ -111,93 +106,6 @@ export async function signatureSnapshotOf(db: DbOrTx, doctor: { id: number; iden
     signatureName: signature?.name ?? doctor.identifier,
     signatureAssetId: signature?.imageAssetId ?? null,
   };
-}
-
-/**
- * The reports of rows, main report first then the addenda, each with its versions (oldest first;
- * left empty with `withVersions: false`, for the study row's `reports`).
- */
-export async function listReports(
-  db: DbOrTx,
-  reportStatusIds: readonly number[],
-  { withVersions = true }: { withVersions?: boolean } = {},
-): Promise<Map<number, TReport[]>> {
-  const byRow = new Map<number, TReport[]>();
-  if (reportStatusIds.length === 0) return byRow;
-  const rows = await db
-    .select({
-      report: reports,
-      doctor: doctorUser.email,
-      doctorName: doctorUser.identifier,
-      typedBy: typistUser.email,
-      verifiedBy: verifierUser.email,
-      signedOffBy: signerUser.email,
-    })
-    .from(reports)
-    .innerJoin(doctorUser, eq(doctorUser.id, reports.doctorUserId))
-    .innerJoin(typistUser, eq(typistUser.id, reports.typedByUserId))
-    .leftJoin(verifierUser, eq(verifierUser.id, reports.verifiedByUserId))
-    .leftJoin(signerUser, eq(signerUser.id, reports.signedOffByUserId))
-    .where(inArray(reports.reportStatusId, [...reportStatusIds]))
-    .orderBy(asc(reports.reportStatusId), asc(reports.isAddendum), asc(reports.id));
-  if (rows.length === 0) return byRow;
-  const versions = !withVersions
-    ? []
-    : await db
-        .select({
-          reportId: reportVersions.reportId,
-          version: reportVersions.version,
-          kind: reportVersions.kind,
-          name: reportVersions.name,
-          content: reportVersions.contentHtml,
-          savedBy: users.email,
-          savedByName: users.identifier,
-          savedAt: reportVersions.savedAt,
-        })
-        .from(reportVersions)
-        .leftJoin(users, eq(users.id, reportVersions.savedByUserId))
-        .where(
-          inArray(
-            reportVersions.reportId,
-            rows.map((r) => r.report.id),
-          ),
-        )
-        .orderBy(asc(reportVersions.reportId), asc(reportVersions.version));
-  const versionsOf = new Map<number, TReport['versions']>();
-  for (const { reportId, savedAt, ...v } of versions) {
-    const list = versionsOf.get(reportId) ?? [];
-    list.push({ ...v, savedAt: savedAt.toISOString() });
-    versionsOf.set(reportId, list);
-  }
-  for (const { report: r, ...who } of rows) {
-    const list = byRow.get(r.reportStatusId) ?? [];
-    list.push({
-      id: r.id,
-      name: r.name,
-      format: 'HTML',
-      content: r.contentHtml,
-      doctor: who.doctor,
-      doctorName: who.doctorName,
-      typedBy: who.typedBy,
-      isAddendum: r.isAddendum,
-      awaitingVerification: r.awaitingVerification,
-      verifiedBy: who.verifiedBy,
-      signedOffBy: who.signedOffBy,
-      signature:
-        r.signedOffAt && r.signatureName !== null
-          ? {
-              name: r.signatureName,
-              imageAssetId: r.signatureAssetId,
-              signedOffAt: r.signedOffAt.toISOString(),
-            }
-          : null,
-      createdAt: r.createdAt.toISOString(),
-      updatedAt: r.updatedAt.toISOString(),
-      versions: versionsOf.get(r.id) ?? [],
-    });
-    byRow.set(r.reportStatusId, list);
-  }
-  return byRow;
 }
 
 /** Rework (spec-core §4): every report of the row goes, their versions with them (cascade). */

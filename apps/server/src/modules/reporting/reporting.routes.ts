@@ -19,7 +19,7 @@ import {
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { getStudyDetail } from '../study-actions/study-detail.js';
+import { getStudyDetail } from '../study-detail/study-detail.js';
 import { getReports } from './read-reports.js';
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from './report-templates.js';
 import { addAddendum } from './add-addendum.js';

@@ -20,7 +20,7 @@ import type { Tx } from '../../db/client.js';
 import { type TReportStatusRow, reportStatuses, reports } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { withLockedStudy } from '../study-actions/study-transition.js';
+import { withLockedStudy } from '../studies/locked-study.js';
 import { removeWriterDraft } from './report-drafts.js';
 import {
   type TReportDbRow,

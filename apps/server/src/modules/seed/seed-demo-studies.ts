@@ -12,7 +12,7 @@ import { markCompletedUploads } from '../archive/upload-sweep.js';
 import { lockForReport } from '../reporting/lock-report.js';
 import { saveReport } from '../reporting/save-report.js';
 import { assignStudy } from '../study-actions/assign-study.js';
-import { rolesOf } from '../users/current-user.js';
+import { rolesOf } from '../current-user/current-user.js';
 import { toggleUrgent } from '../study-actions/study-state.js';
 import { DEMO_CENTER, DEMO_GROUP_NAME } from './seed-demo.js';
 

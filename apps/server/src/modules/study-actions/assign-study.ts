@@ -12,13 +12,8 @@ import type { DbOrTx, Tx } from '../../db/client.js';
 import { type TReportStatusRow, reportStatuses } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { findActiveGroupUser } from './study-actions.repository.js';
-import {
-  guardStudyAction,
-  recordStudyEvent,
-  studyStatusConflict,
-  withLockedStudies,
-  withLockedStudy,
-} from './study-transition.js';
+import { withLockedStudies, withLockedStudy } from '../studies/locked-study.js';
+import { guardStudyAction, recordStudyEvent, studyStatusConflict } from './study-transition.js';
 
 /*
  * Assignment calls of spec-core §7: assign, assign-multi, auditor-assign, and the audit

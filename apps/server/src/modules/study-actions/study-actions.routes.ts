@@ -16,7 +16,7 @@ import {
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { assignAuditor, assignStudies, assignStudy, setAuditStatus } from './assign-study.js';
-import { getStudyDetail, getStudyHistory, getStudyTimeline } from './study-detail.js';
+import { getStudyDetail, getStudyHistory, getStudyTimeline } from '../study-detail/study-detail.js';
 import { markDeleted, reworkStudy, splitStudy, toggleUrgent, unlockStudy } from './study-state.js';
 import { setStudyParts, updateStudyDetails } from './update-details.js';
 

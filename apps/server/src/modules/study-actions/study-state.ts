@@ -13,7 +13,8 @@ import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { deleteReportsOfRow } from '../reporting/reporting.repository.js';
 import { hasSplitChildOf } from './study-actions.repository.js';
-import { guardStudyAction, recordStudyEvent, withLockedStudy } from './study-transition.js';
+import { withLockedStudy } from '../studies/locked-study.js';
+import { guardStudyAction, recordStudyEvent } from './study-transition.js';
 
 /*
  * The row actions of spec-core §4 "Actions offered" that change a study's state: urgent, mark

@@ -1,66 +1,12 @@
-import {
-  AppError,
-  MESSAGES,
-  REPORT_STATUSES,
-  type TGroupFlags,
-  type TReportStatus,
-  type TStudyEventType,
-  groupFlags,
-} from '@radflow/core';
-import type { AppContext } from '../../context.js';
+import { AppError, REPORT_STATUSES, type TReportStatus, type TStudyEventType } from '@radflow/core';
 import type { Tx } from '../../db/client.js';
 import { studyEvents } from '../../db/schema.js';
-import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
-import { loadGroupPreferences } from '../preferences/preferences.js';
-import { type TLockedRow, lockVisibleRows } from './study-actions.repository.js';
+import { MESSAGE_NOT_ALLOWED } from '../../plugins/auth.js';
 
-/**
- * The one way a study action changes rows: in one transaction, lock the rows the caller may see
- * (`SELECT … FOR UPDATE`), read the group's switches, then let the action check its rule against
- * the locked status, update and write its timeline rows. A row changed by someone else in the
- * meantime is therefore always checked as it is now, never as it was when the request arrived.
+/*
+ * The rule checks and timeline rows of a study action; they run inside the locked-row unit of work
+ * (`withLockedStudy`, ../studies/locked-study.ts).
  */
-export interface TLockedStudies {
-  tx: Tx;
-  rows: TLockedRow[];
-  flags: TGroupFlags;
-  now: Date;
-}
-
-/** Locks the rows `ids` (all visible, else 404 naming the missing ids) and runs `fn` under the lock. */
-export async function withLockedStudies<T>(
-  ctx: AppContext,
-  auth: TAuth,
-  ids: readonly number[],
-  fn: (locked: TLockedStudies) => Promise<T>,
-): Promise<T> {
-  const unique = [...new Set(ids)];
-  return ctx.db.transaction(async (tx) => {
-    const rows = await lockVisibleRows(tx, scopeOfAuth(auth), unique);
-    if (rows.length !== unique.length) {
-      const found = new Set(rows.map((r) => r.report.id));
-      const missing = unique.filter((id) => !found.has(id));
-      throw new AppError('NOT_FOUND', MESSAGES.notFound, `id ${missing.join(', ')}`);
-    }
-    const flags = groupFlags(await loadGroupPreferences(tx, auth.user.groupId));
-    return fn({ tx, rows, flags, now: ctx.now() });
-  });
-}
-
-/** withLockedStudies for one row. */
-export function withLockedStudy<T>(
-  ctx: AppContext,
-  auth: TAuth,
-  id: number,
-  fn: (locked: Omit<TLockedStudies, 'rows'> & { row: TLockedRow }) => Promise<T>,
-): Promise<T> {
-  return withLockedStudies(ctx, auth, [id], ({ rows, ...rest }) => {
-    const [row] = rows;
-    if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
-    return fn({ ...rest, row });
-  });
-}
 
 /**
  * Applies a core rule to the locked row's status: allowed → nothing; allowed on some other status →

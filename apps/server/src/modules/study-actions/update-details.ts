@@ -12,12 +12,8 @@ import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { findActiveGroupUser, findGroupStudyTypeNames } from './study-actions.repository.js';
-import {
-  guardStudyAction,
-  recordStudyEvent,
-  studyStatusConflict,
-  withLockedStudy,
-} from './study-transition.js';
+import { withLockedStudy } from '../studies/locked-study.js';
+import { guardStudyAction, recordStudyEvent, studyStatusConflict } from './study-transition.js';
 
 /*
  * The Edit details form (spec-core §5) and the study type call. The form's rules are core's

@@ -11,7 +11,7 @@ import {
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies, studyAttachments, users } from '../../db/schema.js';
-import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { visibleReportRows } from '../studies/study-access.js';
 
 const attachmentColumns = {
   id: studyAttachments.id,

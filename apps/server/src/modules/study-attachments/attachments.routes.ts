@@ -19,7 +19,7 @@ import {
   canUploadStudyAttachment,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth } from '../studies/study-access.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import {
   attachmentsForReader,
@@ -28,7 +28,7 @@ import {
   listVisibleFilms,
 } from './attachments.repository.js';
 import { deleteAttachment, loadAttachmentForDownload, uploadAttachment } from './manage-attachments.js';
-import { loadVisibleReport } from './visible-report.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
 
 /** The spec's path prefix of each attachment kind (spec-core §7 Study actions). */
 const PREFIXES: Record<TStudyAttachmentKind, string> = {

@@ -23,7 +23,7 @@ import type { AppContext } from '../../context.js';
 import { studyAttachments, studyEvents } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth, authOf } from '../../plugins/auth.js';
 import { findAttachment, toStudyAttachment } from './attachments.repository.js';
-import { loadVisibleReport } from './visible-report.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
 
 /** The name we keep: the last path segment, without control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {

@@ -12,8 +12,8 @@ import {
 import { messageOutbox } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { loadVisibleReport } from '../study-attachments/visible-report.js';
-import { ensureShareLink } from './share-link.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
+import { ensureShareLink } from '../share-links/share-link.js';
 import { type TSharingDeps, loadShareableReport } from './share-study.js';
 
 /** Enough for any row's history of shares; the newest first. */

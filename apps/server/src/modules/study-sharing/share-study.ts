@@ -17,9 +17,9 @@ import type { Tx } from '../../db/client.js';
 import { reportStatuses, studyEvents, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { type TVisibleReport, loadVisibleReport } from '../study-attachments/visible-report.js';
+import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
-import { ensureShareLink, newShareToken, shareLinkColumns } from './share-link.js';
+import { ensureShareLink, newShareToken, shareLinkColumns } from '../share-links/share-link.js';
 import { hasSignedMainReport, signedReportsOf } from './signed-reports.js';
 
 export interface TSharingDeps {
@@ -106,7 +106,7 @@ function insertEvent(
 
 /**
  * Records a recipient on the row (distinct) and gives the row a share link if it has none, in one
- * statement under the transaction, with the timeline event (share-link.ts: the token and when it
+ * statement under the transaction, with the timeline event (../share-links/share-link.ts: the token and when it
  * was made).
  */
 async function recordShare(

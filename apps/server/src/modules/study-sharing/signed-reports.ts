@@ -1,6 +1,6 @@
 import { type TReport, type TReportStatus, isPublishedReport } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
-import { listReports } from '../reporting/reporting.repository.js';
+import { listReports } from '../study-detail/list-reports.js';
 
 /**
  * The reports a share shows and sends: only on a SIGNED_OFF row, and only those signed (main report

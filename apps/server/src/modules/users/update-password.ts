@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import { AppError } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema.js';
-import { revokeApiTokensOfUser } from '../auth/api-token.js';
+import { revokeApiTokensOfUser } from '../credentials/api-token.js';
 import { recordLoginEvent } from '../auth/login-events.js';
 import { hashPassword, newPasswordProblem, verifyPassword } from '../auth/passwords.js';
 import { signInRetryAfterSeconds, tooManyAttempts } from '../auth/rate-limit.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { revokeSessions } from '../auth/sessions.js';
+import { revokeSessions } from '../credentials/sessions.js';
 
 export const MESSAGE_WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
 

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { type TRole, getsUserDirectory, isInCenterDirectory, isListedRole } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { type TUserRow, userMappings, users } from '../../db/schema.js';
-import { storedRoles } from './current-user.js';
+import { storedRoles } from '../current-user/current-user.js';
 
 type TMappedUser = { email: string; active: boolean };
 

@@ -21,11 +21,11 @@ import {
 } from '@radflow/core';
 import { studyTypes } from '../../db/schema.js';
 import { authOf } from '../../plugins/auth.js';
-import { listApiTokens, mintApiToken, revokeApiToken } from '../auth/api-token.js';
+import { listApiTokens, mintApiToken, revokeApiToken } from '../credentials/api-token.js';
 import { generateOtp, isNewCustomer } from '../auth/otp.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
 import { loadGroupPreferences, loadUserPreferences } from '../preferences/preferences.js';
-import { toCurrentUser } from './current-user.js';
+import { toCurrentUser } from '../current-user/current-user.js';
 import { updatePassword } from './update-password.js';
 import { loadUserMapping } from './user-mapping.js';
 

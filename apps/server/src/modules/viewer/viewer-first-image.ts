@@ -11,7 +11,7 @@ import { instances, series, studies } from '../../db/schema.js';
 import { multipartContentType, multipartStream, newBoundary } from '../dicomweb-retrieve/multipart.js';
 import { seriesAttributes } from '../dicomweb-retrieve/qido.js';
 import { findStoredInstance, notFound } from '../dicomweb-retrieve/retrieve-repository.js';
-import { visibleStudies } from '../dicomweb-retrieve/study-access.js';
+import { visibleStudies } from '../studies/study-access.js';
 import { chooseFrameEncoding } from '../dicomweb-retrieve/transfer-syntax-negotiation.js';
 import { type TStreamAnswer, numberValue, readFrame, swap16 } from '../dicomweb-retrieve/wado.js';
 

@@ -3,7 +3,7 @@ import { type TViewerPriors, VIEWER_PRIORS_LIMIT } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth, visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
 import { patientDifferences } from './patient-identity.js';
 import { loadViewerStudy } from './viewer-study.js';
 

@@ -10,7 +10,7 @@ import {
 import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** The report row `id` with its archive study, when the caller may see the row; else 404. */

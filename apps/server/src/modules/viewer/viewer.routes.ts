@@ -19,7 +19,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth } from '../studies/study-access.js';
 import { getShareInfo } from './share-info.js';
 import {
   deleteAnnotation,

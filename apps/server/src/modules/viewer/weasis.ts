@@ -12,8 +12,8 @@ import type { AppContext } from '../../context.js';
 import { instances, series, studies } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { authOfStudyToken } from './study-token-auth.js';
-import { WEASIS_TOKEN_TTL_SECONDS, signWeasisToken } from './weasis-token.js';
+import { authOfStudyToken } from '../study-tokens/study-token-auth.js';
+import { WEASIS_TOKEN_TTL_SECONDS, signWeasisToken } from '../study-tokens/weasis-token.js';
 import { loadViewerStudy } from './viewer-study.js';
 
 /**

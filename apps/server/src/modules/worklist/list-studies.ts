@@ -19,7 +19,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { userMappings, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import { scopeOfAuth } from '../studies/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { type TStudyListQuery, findStudyListPage, findStudyListRowsJson } from './study-list.repository.js';
 

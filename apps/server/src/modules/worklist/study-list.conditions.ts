@@ -2,7 +2,7 @@ import { type AnyColumn, type SQL, and, eq, gte, inArray, lt, sql } from 'drizzl
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { TReportStatus, TStudyListFilterField, TStudyListSortField, TStudyScope } from '@radflow/core';
 import { centers, reportStatuses, reportTags, studies, users } from '../../db/schema.js';
-import { visibleReportRows } from '../dicomweb-retrieve/study-access.js';
+import { visibleReportRows } from '../studies/study-access.js';
 import { tagSeenBy } from '../report-tags/tag-visibility.js';
 import { rowModalities } from '../../db/row-modalities.js';
 

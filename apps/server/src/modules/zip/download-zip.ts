@@ -4,8 +4,8 @@ import { AppError, MESSAGES, type TZipAnonymizationType, ZIP_MESSAGES } from '@r
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { findCompletedZipRun } from '../jobs/jobs-repository.js';
-import { rolesOf } from '../users/current-user.js';
+import { findCompletedZipRun } from '../job-runs/jobs-repository.js';
+import { rolesOf } from '../current-user/current-user.js';
 import { zipBlobKey } from './build-study-zip.js';
 import { assertZipAllowed, findVisibleReport } from './zip-access.js';
 import { sanitizeSegment } from './zip-layout.js';

@@ -11,7 +11,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { loadVisibleReportRow } from '../dicomweb-retrieve/visible-report.js';
+import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /** A report row the caller may see, with what the zip rules and the job need of its study. */

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { jobs } from '../../db/schema.js';
-import { paramsOf, updateRun } from '../jobs/jobs-repository.js';
+import { paramsOf, updateRun } from '../job-runs/jobs-repository.js';
 import { type TZipProgress, buildStudyZip } from './build-study-zip.js';
 
 /** Progress is written at most this often (and at the end): the web polls every 4 s. */

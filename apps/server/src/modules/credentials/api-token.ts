@@ -9,7 +9,7 @@ import {
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { type TUserRow, apiTokens, sessions, users } from '../../db/schema.js';
-import { rolesOf } from '../users/current-user.js';
+import { rolesOf } from '../current-user/current-user.js';
 
 /**
  * Personal API tokens for DICOM clients (GET /api/user/token; DECISIONS.md beside this file): 32

@@ -1,6 +1,4 @@
 import {
-  AppError,
-  MESSAGES,
   type TStudyDetail,
   type TStudyHistory,
   type TStudyTimeline,
@@ -9,23 +7,17 @@ import {
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
+import type { TStudyDbRow } from '../studies/study-rows.js';
+import { loadVisibleStudyRow } from '../studies/visible-row.js';
 import { attachmentsForReader, listAttachments } from '../study-attachments/attachments.repository.js';
 import { toStudyDateTime } from '../worklist/list-studies.js';
-import { type TStudyDbRow, findVisibleStudyRow, listStudyEvents } from './study-actions.repository.js';
 import { tagsOfReports } from '../report-tags/tag-visibility.js';
-import { listReports } from '../reporting/reporting.repository.js';
+import { listReports } from './list-reports.js';
+import { listStudyEvents } from './study-timeline.js';
 
 const tagViewerOf = (auth: TAuth) => ({ userId: auth.user.id, groupId: auth.user.groupId });
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
-
-/** A row the caller may see, or 404 'Not found' (an invisible row is answered like a missing one). */
-async function loadVisibleRow(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDbRow> {
-  const row = await findVisibleStudyRow(db, scopeOfAuth(auth), id);
-  if (!row) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'id');
-  return row;
-}
 
 function toStudyDetail(
   row: TStudyDbRow,
@@ -114,7 +106,7 @@ async function reportsOf(db: DbOrTx, auth: TAuth, row: TStudyDbRow): Promise<TSt
 
 /** GET /report-status/id/{id}: the study row (spec-core §3). */
 export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyDetail> {
-  const row = await loadVisibleRow(db, auth, id);
+  const row = await loadVisibleStudyRow(db, auth, id);
   const [tags, reports] = await Promise.all([
     tagsOfReports(db, tagViewerOf(auth), [id]),
     reportsOf(db, auth, row),
@@ -128,7 +120,7 @@ export async function getStudyDetail(db: DbOrTx, auth: TAuth, id: number): Promi
  * readableAttachmentKinds gives them.
  */
 export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyHistory> {
-  const row = await loadVisibleRow(db, auth, id);
+  const row = await loadVisibleStudyRow(db, auth, id);
   const seesWork = readsReportWork(auth.roles);
   const [tags, attachments, timeline, reports] = await Promise.all([
     tagsOfReports(db, tagViewerOf(auth), [id]),
@@ -148,6 +140,6 @@ export async function getStudyHistory(db: DbOrTx, auth: TAuth, id: number): Prom
  * The route refuses the read-only roles (core readsReportWork) first.
  */
 export async function getStudyTimeline(db: DbOrTx, auth: TAuth, id: number): Promise<TStudyTimeline> {
-  await loadVisibleRow(db, auth, id);
+  await loadVisibleStudyRow(db, auth, id);
   return listStudyEvents(db, id);
 }

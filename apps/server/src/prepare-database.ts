@@ -1,5 +1,5 @@
-import type { DbHandle } from './client.js';
-import { seedDemo } from '../modules/seed/seed-demo.js';
+import type { DbHandle } from './db/client.js';
+import { seedDemo } from './modules/seed/seed-demo.js';
 
 /**
  * Brings a database to the current schema and, when asked, seeds an empty one with the demo data.

@@ -4,7 +4,7 @@ import { AppError, MESSAGES } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studies, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { rolesOf } from '../users/current-user.js';
+import { rolesOf } from '../current-user/current-user.js';
 import { type TWeasisGrant, WEASIS_TOKEN_PREFIX, verifyWeasisToken } from './weasis-token.js';
 
 /**

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../test-fixtures.js';
-import { fixturePath, sendableFixtures } from './corpus.test-helpers.js';
-import { buildStorescuProfile, MAX_PRESENTATION_CONTEXTS, readStoreFileHeader } from './index.js';
+import { fixturePath, sendableFixtures } from '../dimse/corpus.test-helpers.js';
+import { readStoreFileHeader } from '../dimse/index.js';
+import { buildStorescuProfile, MAX_PRESENTATION_CONTEXTS } from './index.js';
 
 const COMMITTED = join(FIXTURES_DIR, '..', 'dcmtk', 'storescu-all-syntaxes.cfg');
 

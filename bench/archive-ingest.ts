@@ -34,8 +34,12 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { buildStorescuProfile, runStorescu } from '../packages/dicom/src/dimse/dcmtk.js';
-import { startOrthanc, type OrthancPeer } from '../packages/dicom/src/dimse/peers.js';
+import {
+  buildStorescuProfile,
+  runStorescu,
+  startOrthanc,
+  type OrthancPeer,
+} from '@radflow/dicom/test-support';
 import { CT_IMAGE_STORAGE, EXPLICIT_LE, writeCtSeries, type WrittenSeries } from './lib/ct-series.js';
 import { bearerToken, startBuiltServer, stowFiles } from './lib/radflow-server.js';
 

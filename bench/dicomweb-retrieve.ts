@@ -22,7 +22,7 @@ import { ingestInstance } from '../apps/server/src/modules/archive/ingest.js';
 import { mintApiToken } from '../apps/server/src/modules/credentials/api-token.js';
 import { createSession } from '../apps/server/src/modules/credentials/sessions.js';
 import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
-import { startOrthanc } from '../packages/dicom/src/dimse/peers.js';
+import { startOrthanc } from '@radflow/dicom/test-support';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {

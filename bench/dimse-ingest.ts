@@ -13,14 +13,8 @@ import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  buildStorescuProfile,
-  cStore,
-  runStorescu,
-  startStoreScp,
-  type CStoreOutcome,
-} from '../packages/dicom/src/dimse/index.js';
-import { startOrthanc, startStorescp } from '../packages/dicom/src/dimse/peers.js';
+import { cStore, startStoreScp, type CStoreOutcome } from '../packages/dicom/src/dimse/index.js';
+import { buildStorescuProfile, runStorescu, startOrthanc, startStorescp } from '@radflow/dicom/test-support';
 import { CT_IMAGE_STORAGE, EXPLICIT_LE, writeCtSeries } from './lib/ct-series.js';
 
 const OUR_AET = 'RADFLOW';

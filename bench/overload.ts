@@ -16,7 +16,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE_NAME } from '@radflow/core';
-import { freePort } from '../packages/dicom/src/dimse/peers.js';
+import { freePort } from '@radflow/dicom/test-support';
 import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import { openBenchDatabase } from './lib/worklist-bench-db.js';
 import { BENCH_PASSWORD } from './lib/worklist-seed.js';

@@ -31,7 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
-import { type OrthancPeer, startOrthanc } from '../packages/dicom/src/dimse/peers.js';
+import { type OrthancPeer, startOrthanc } from '@radflow/dicom/test-support';
 import { writeCtSeries } from './lib/ct-series.js';
 import {
   BENCH_DEVICE_HEADERS,

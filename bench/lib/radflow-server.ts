@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort, stopProcess, waitForPort } from '../../packages/dicom/src/dimse/peers.js';
+import { freePort, stopProcess, waitForPort } from '@radflow/dicom/test-support';
 
 /**
  * The device headers of spec-core §7, as the web app sends them: the server refuses a non-GET API

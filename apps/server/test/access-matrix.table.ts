@@ -14,7 +14,7 @@ import type { TGroupFlags, TReportStatus, TRole } from '@radflow/core';
 /**
  * The "center users" of spec-core §4/§6 ("center or admin", "Center: mark urgent, …") who act on
  * their center's studies: the center roles without the lab roles (documented decision:
- * packages/core/src/roles.ts isCenterUser; lab staff belong to a center but work in the lab module,
+ * packages/core/src/identity/roles.ts isCenterUser; lab staff belong to a center but work in the lab module,
  * spec-core second document) and without ROLE_CENTER_BACKUP (core worklist DECISIONS "Center backup":
  * a backup account keeps copies and is read-only). The matrix study is in each center user's own
  * center; another center's study is read-only for them (center-own-studies.int.test.ts).

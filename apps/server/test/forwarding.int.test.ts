@@ -12,14 +12,14 @@ import {
   type TForwardStatusResponse,
   type TRole,
 } from '@radflow/core';
-import { peerEnvironment } from '@radflow/dicom/dimse';
 import {
   type OrthancPeer,
   freePort,
+  peerEnvironment,
   startOrthanc,
   stopProcess,
   waitForPort,
-} from '@radflow/dicom/dimse/peers';
+} from '@radflow/dicom/test-support';
 import { inArray } from 'drizzle-orm';
 import { forwardSendInstances } from '../src/db/schema.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';

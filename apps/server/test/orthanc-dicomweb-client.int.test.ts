@@ -5,7 +5,7 @@ import {
   ORTHANC_EXECUTABLE,
   type OrthancPeer,
   startOrthanc,
-} from '@radflow/dicom/dimse/peers';
+} from '@radflow/dicom/test-support';
 import { readFixture } from '../../../packages/dicom/src/test-fixtures.js';
 import { ingestInstance } from '../src/modules/archive/ingest.js';
 import { apiTokenFor } from './api-token.helpers.js';

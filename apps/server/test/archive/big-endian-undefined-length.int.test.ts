@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { runStorescu } from '@radflow/dicom/dimse';
+import { runStorescu } from '@radflow/dicom/test-support';
 import { instances, studies } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp } from '../test-app.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DicomJsonDataset } from '@radflow/dicom';
-import { runStorescu, runTool } from '@radflow/dicom/dimse';
+import { runStorescu, runTool } from '@radflow/dicom/test-support';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';
 import { fixturePath, setAeTitles } from './fixtures.js';

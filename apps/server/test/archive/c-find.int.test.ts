@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { DicomJsonDataset } from '@radflow/dicom';
-import { runStorescu, runTool } from '@radflow/dicom/dimse';
+import { runStorescu, runTool } from '@radflow/dicom/test-support';
 import { reportStatuses, studies } from '../../src/db/schema.js';
 import { C_FIND_MAX_MATCHES } from '../../src/modules/archive/c-find.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';

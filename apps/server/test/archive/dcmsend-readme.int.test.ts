@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { runTool } from '@radflow/dicom/dimse';
+import { runTool } from '@radflow/dicom/test-support';
 import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, studies } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';

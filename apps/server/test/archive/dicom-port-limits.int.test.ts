@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { runEchoscu, runStorescu } from '@radflow/dicom/dimse';
+import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
 import { studies } from '../../src/db/schema.js';
 import {
   type DicomServices,

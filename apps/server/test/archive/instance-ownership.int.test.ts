@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { TStudyEvent, TStudyListPage } from '@radflow/core';
-import { runStorescu } from '@radflow/dicom/dimse';
+import { runStorescu } from '@radflow/dicom/test-support';
 import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, reportStatuses, reports, studies } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';

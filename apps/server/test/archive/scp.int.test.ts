@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { runEchoscu, runStorescu } from '@radflow/dicom/dimse';
+import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
 import { instances, reportStatuses, studies, studyEvents } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROLES, type TRole } from '../roles.js';
+import { ROLES, type TRole } from '../identity/roles.js';
 import { ZPaymentConfirmRequest, ZRecordDeskPaymentBody, ZRequestPaymentBody } from './schemas.js';
 import {
   canManageStudyPayment,

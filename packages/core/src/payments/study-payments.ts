@@ -1,4 +1,4 @@
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import { isRowActionsDisabled } from '../worklist/actions.js';
 import { type TActorCenter, type TRuleInput, actingRoles } from '../worklist/study-row.js';
 

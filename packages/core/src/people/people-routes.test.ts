@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMenuContext } from '../menus.js';
-import { ROLES, type TRole } from '../roles.js';
-import { decideRoute } from '../routes.js';
+import { defaultMenuContext } from '../identity/menus.js';
+import { ROLES, type TRole } from '../identity/roles.js';
+import { decideRoute } from '../identity/routes.js';
 
 const signedIn = (role: TRole) => ({ email: 'someone@clinic.example', ctx: defaultMenuContext([role]) });
 

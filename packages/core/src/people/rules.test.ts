@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROLES } from '../roles.js';
+import { ROLES } from '../identity/roles.js';
 import {
   MESSAGE_AE_TITLE_INVALID,
   aeTitleKey,

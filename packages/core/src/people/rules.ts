@@ -1,4 +1,4 @@
-import { CENTER_ROLES, type TRole, hasRole } from '../roles.js';
+import { CENTER_ROLES, type TRole, hasRole } from '../identity/roles.js';
 
 /**
  * Who brings a group's people in (issue 21 §9): centers, users and their roles, the typist ↔ doctor

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { ZRole } from '../schemas/identity.js';
+import { ZRole } from '../identity/schemas.js';
 import {
   EMAIL_PATTERN,
   MOBILE_PATTERN,
   PASSWORD_MIN_LENGTH,
   normalizeLoginIdentifier,
-} from '../validation.js';
-import { MESSAGE_PASSWORD_TOO_SHORT, passwordLength } from '../password-rules.js';
+} from '../common/validation.js';
+import { MESSAGE_PASSWORD_TOO_SHORT, passwordLength } from '../identity/password-rules.js';
 import {
   AE_TITLES_PER_CENTER_MAX,
   MESSAGE_AE_TITLE_INVALID,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../common/messages.js';
 import { ZPaymentDue } from '../payments/schemas.js';
-import { ZSupportContact } from '../schemas/identity.js';
+import { ZSupportContact } from '../identity/schemas.js';
 
 /*
  * The page a viewer-role session lands on when its payment is not done (spec-core §4 Viewer payment:

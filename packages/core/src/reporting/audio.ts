@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import type { TReportStatus } from '../worklist/statuses.js';
 import { type TActorCenter, actingRoles } from '../worklist/study-row.js';
 

@@ -1,5 +1,5 @@
-import type { TStudyAttachmentKind } from '../schemas/study-files.js';
-import type { TRole } from '../roles.js';
+import type { TStudyAttachmentKind } from '../studies/study-files.js';
+import type { TRole } from '../identity/roles.js';
 import type { TReportStatus } from '../worklist/statuses.js';
 import { isReportWriter } from './documents.js';
 import { isReportReadOnly } from './rules.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { TGroupFlags } from '../preferences.js';
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import { canEditReport, canPrint, isDownloadAndPrintHidden } from '../worklist/actions.js';
 import type { TReportStatus } from '../worklist/statuses.js';
 import { isReportReadOnly } from './rules.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
+import type { TRole } from '../identity/roles.js';
 import type { TReportStatus } from '../worklist/statuses.js';
 import { REPORTING_MESSAGES as M } from './messages.js';
 import {

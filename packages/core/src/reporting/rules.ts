@@ -1,6 +1,6 @@
-import type { TGroupFlags } from '../preferences.js';
+import type { TGroupFlags } from '../settings/preferences.js';
 import type { z } from 'zod';
-import { REPORT_READ_ONLY_ROLES, type TRole, hasRole } from '../roles.js';
+import { REPORT_READ_ONLY_ROLES, type TRole, hasRole } from '../identity/roles.js';
 import type { ZVerificationSettings } from '../settings/sections.js';
 import { isReSignOffBlocked } from '../worklist/actions.js';
 import type { TReportStatus } from '../worklist/statuses.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN } from '../validation.js';
-import { ZStudyDetail } from '../schemas/study-actions.js';
+import { EMAIL_PATTERN } from '../common/validation.js';
+import { ZStudyDetail } from '../worklist/study-actions-schemas.js';
 import { REPORTING_MESSAGES as M } from './messages.js';
 
 /**

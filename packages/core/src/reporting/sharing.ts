@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MOBILE_PREFIX } from '../constants.js';
-import { OTP_PATTERN } from '../validation.js';
+import { MOBILE_PREFIX } from '../common/constants.js';
+import { OTP_PATTERN } from '../common/validation.js';
 import { canSendToReferringDoctor } from '../worklist/actions.js';
 import type { TActorCenter, TRuleInput } from '../worklist/study-row.js';
 

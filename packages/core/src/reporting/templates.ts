@@ -1,5 +1,5 @@
-import type { TGroupFlags } from '../preferences.js';
-import { type TRole, hasRole, isSoleDoctor } from '../roles.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import { type TRole, hasRole, isSoleDoctor } from '../identity/roles.js';
 import { REPORTING_MESSAGES as M } from './messages.js';
 import type { TReportingRefusal } from './rules.js';
 import type { TTemplateGender } from './schemas.js';

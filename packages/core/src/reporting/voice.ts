@@ -1,4 +1,4 @@
-import { type TRole, hasRole } from '../roles.js';
+import { type TRole, hasRole } from '../identity/roles.js';
 
 /**
  * Voice typing in the report editor (spec-core §6 "Typist or doctor: mic button (hidden by setting;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isReportReadOnly } from '../reporting/rules.js';
-import { type TRole, hasRole } from '../roles.js';
+import { type TRole, hasRole } from '../identity/roles.js';
 import { type TSettingEntry, canReadLabPreferences, settingEntriesOf } from './setting-entries.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZAdminPreferences, ZGroupSwitches, ZUserAdminVisiblePreferences } from '../preferences.js';
+import { ZAdminPreferences, ZGroupSwitches, ZUserAdminVisiblePreferences } from './preferences.js';
 import { GROUP_SETTING_ARRIVES_WITH, GROUP_SETTING_EXPLANATIONS } from './group-explanations.js';
 
 const SCHEMAS = {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ZAdminPreferences, ZGroupSwitches, ZUserAdminVisiblePreferences } from '../preferences.js';
+import type { ZAdminPreferences, ZGroupSwitches, ZUserAdminVisiblePreferences } from './preferences.js';
 
 type TExplanations<S extends z.ZodObject> = { readonly [K in keyof z.infer<S>]: string };
 

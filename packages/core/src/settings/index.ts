@@ -5,3 +5,5 @@ export * from './lab-slots.js';
 export * from './asset-rules.js';
 export * from './group-explanations.js';
 export * from './settings-api.js';
+export * from './preferences.js';
+export * from './schemas.js';

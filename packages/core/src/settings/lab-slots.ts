@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALL_LAB_MODALITIES } from '../schemas/archive.js';
+import { ALL_LAB_MODALITIES } from '../studies/upload-schemas.js';
 import { SETTINGS_MESSAGES as M } from './messages.js';
 import { SETTING_LIMITS } from './sections.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_PATTERN, MOBILE_PATTERN } from '../validation.js';
+import { EMAIL_PATTERN, MOBILE_PATTERN } from '../common/validation.js';
 import { SETTINGS_MESSAGES as M } from './messages.js';
 
 /**

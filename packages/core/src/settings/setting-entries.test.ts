@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PREFERENCE_SECTIONS, type TPreferenceSection } from '../preferences.js';
-import { ROLES } from '../roles.js';
+import { PREFERENCE_SECTIONS, type TPreferenceSection } from './preferences.js';
+import { ROLES } from '../identity/roles.js';
 import { ENTRY_SECTIONS, canReadLabPreferences, canSetSetting, settingEntriesOf } from './setting-entries.js';
 
 describe('settingEntriesOf (spec-lab §6 Settings menu by role)', () => {

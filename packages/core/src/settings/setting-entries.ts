@@ -1,5 +1,5 @@
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
-import type { TGroupFlags, TPreferenceSection } from '../preferences.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
+import type { TGroupFlags, TPreferenceSection } from './preferences.js';
 
 /** The settings entries of spec-lab §2, in the spec's order. */
 export const SETTING_ENTRIES = [

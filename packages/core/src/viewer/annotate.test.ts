@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REPORT_READ_ONLY_ROLES, type TRole } from '../roles.js';
+import { REPORT_READ_ONLY_ROLES, type TRole } from '../identity/roles.js';
 import { canAnnotateStudy, canChangeAnnotation } from './annotate.js';
 
 const own = { centerId: 7, status: 'CREATED' };

@@ -1,4 +1,4 @@
-import { REPORT_READ_ONLY_ROLES, type TRole, hasRole } from '../roles.js';
+import { REPORT_READ_ONLY_ROLES, type TRole, hasRole } from '../identity/roles.js';
 import { type TActorCenter, actingRoles } from '../worklist/study-row.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { TGroupFlags } from '../preferences.js';
-import { CENTER_ROLES, type TRole, hasRole } from '../roles.js';
-import type { TUploadState, TViewerEntry } from '../schemas/viewer.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import { CENTER_ROLES, type TRole, hasRole } from '../identity/roles.js';
+import type { TUploadState, TViewerEntry } from './schemas.js';
 import { WORKLIST_MESSAGES } from '../worklist/messages.js';
 import type { TReportStatus } from '../worklist/statuses.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPreferences, groupFlags } from '../preferences.js';
+import { defaultPreferences, groupFlags } from '../settings/preferences.js';
 import {
   externalViewerFolder,
   externalViewerLaunchUrl,

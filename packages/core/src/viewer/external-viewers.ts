@@ -1,7 +1,7 @@
-import type { TGroupFlags } from '../preferences.js';
-import type { TRole } from '../roles.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import type { TRole } from '../identity/roles.js';
 import { WORKLIST_MESSAGES } from '../worklist/messages.js';
-import { canDownloadZip } from '../zip-rules.js';
+import { canDownloadZip } from '../jobs/zip-rules.js';
 
 /**
  * Opening a study in a desktop viewer (issue 5 §4, spec-core §4 Zip download): the study's zip is

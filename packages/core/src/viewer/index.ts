@@ -9,3 +9,4 @@ export * from './weasis.js';
 export * from './transfer-syntax.js';
 export * from './display-order.js';
 export * from './external-viewers.js';
+export * from './schemas.js';

@@ -1,4 +1,4 @@
-import type { TUploadState } from '../schemas/viewer.js';
+import type { TUploadState } from './schemas.js';
 
 /** The facts of a study row that say whether its images have arrived. */
 export interface TUploadFacts {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
+import type { TRole } from '../identity/roles.js';
 import {
   canAddAttachment,
   canAssign,

@@ -1,6 +1,12 @@
-import { isTeleUser } from '../permissions.js';
-import { REPORT_READ_ONLY_ROLES, type TRole, hasRole, isCenterUser, isSoleDoctor } from '../roles.js';
-import { canDownloadZip } from '../zip-rules.js';
+import { isTeleUser } from '../identity/permissions.js';
+import {
+  REPORT_READ_ONLY_ROLES,
+  type TRole,
+  hasRole,
+  isCenterUser,
+  isSoleDoctor,
+} from '../identity/roles.js';
+import { canDownloadZip } from '../jobs/zip-rules.js';
 import { OPEN_STATUSES, type TReportStatus } from './statuses.js';
 import {
   type TActorCenter,
@@ -9,7 +15,7 @@ import {
   type TStudyRowFacts,
   actingRoles,
 } from './study-row.js';
-import type { TGroupFlags } from '../preferences.js';
+import type { TGroupFlags } from '../settings/preferences.js';
 
 /**
  * The study actions a user is offered (spec-core §4 "Actions offered", §5, §6). The browser hides

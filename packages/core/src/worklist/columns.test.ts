@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TABLE_KEYS, type TTableKey } from '../constants.js';
-import type { TRole } from '../roles.js';
+import { TABLE_KEYS, type TTableKey } from '../common/constants.js';
+import type { TRole } from '../identity/roles.js';
 import {
   DEFAULT_COLUMNS,
   STUDY_COLUMN_CATALOGUE,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { TTableKey } from '../constants.js';
-import type { ZColumnSetting } from '../preferences.js';
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import type { TTableKey } from '../common/constants.js';
+import type { ZColumnSetting } from '../settings/preferences.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import { seesActiveInViewer } from '../viewer/entry.js';
 import type { TRuleInput } from './study-row.js';
 

@@ -13,3 +13,5 @@ export * from './columns.js';
 export * from './table.js';
 export * from './study-details.js';
 export * from './notifying-events.js';
+export * from './schemas.js';
+export * from './study-actions-schemas.js';

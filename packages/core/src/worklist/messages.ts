@@ -1,4 +1,4 @@
-import { MESSAGES } from '../messages.js';
+import { MESSAGES } from '../common/messages.js';
 
 /**
  * The texts the worklist screens show, word for word from spec-core §2, §4 and §5 (the spec's

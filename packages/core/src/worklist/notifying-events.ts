@@ -1,4 +1,4 @@
-import type { TStudyEvent, TStudyEventType } from '../schemas/study-actions.js';
+import type { TStudyEvent, TStudyEventType } from './study-actions-schemas.js';
 
 /**
  * The events of the report notification timeline (spec-core §2): what the people working on the

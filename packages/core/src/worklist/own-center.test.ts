@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
+import type { TRole } from '../identity/roles.js';
 import {
   canDeleteStudyAttachment,
   canTagStudy,
   canTagStudyRow,
   canUploadStudyAttachment,
-} from '../schemas/study-files.js';
+} from '../studies/study-files.js';
 import {
   canAddAttachment,
   canDeleteAttachment,
@@ -22,7 +22,7 @@ import { TEST_CENTER_ID, createTestFlags, createTestRow } from './test-builders.
 
 /*
  * Issue 4 §2/§6: center users act on their own center's studies only. ROLE_CENTER_SHARE_ALL sees the
- * other centers' studies (study-access.ts) but they are read-only for it; ROLE_CENTER_BACKUP is
+ * other centers' studies (studies/access.ts) but they are read-only for it; ROLE_CENTER_BACKUP is
  * read-only everywhere. Group roles a user also holds keep their permissions.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
+import type { TRole } from '../identity/roles.js';
 import { DEFAULT_ROW_COLOURS, type TRowColourContext, rowColour } from './row-colour.js';
 import type { TReportStatus } from './statuses.js';
 import { createTestRow } from './test-builders.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ZUiReportTablePreferences } from '../preferences.js';
+import type { ZUiReportTablePreferences } from '../settings/preferences.js';
 import { isTimeExceeded } from './time-exceeded.js';
 import type { TRuleInput } from './study-row.js';
 

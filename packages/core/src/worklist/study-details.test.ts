@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
-import { ZUpdateStudyDetailsRequest, type TUpdateStudyDetailsInput } from '../schemas/study-actions.js';
+import type { TRole } from '../identity/roles.js';
+import { ZUpdateStudyDetailsRequest, type TUpdateStudyDetailsInput } from './study-actions-schemas.js';
 import { WORKLIST_MESSAGES } from './messages.js';
 import { REPORT_STATUSES } from './statuses.js';
 import {

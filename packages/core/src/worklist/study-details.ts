@@ -1,7 +1,7 @@
-import { isTeleUser } from '../permissions.js';
-import { hasRole } from '../roles.js';
-import type { TUpdateStudyDetailsRequest } from '../schemas/study-actions.js';
-import { EMAIL_PATTERN, MOBILE_PATTERN } from '../validation.js';
+import { isTeleUser } from '../identity/permissions.js';
+import { hasRole } from '../identity/roles.js';
+import type { TUpdateStudyDetailsRequest } from './study-actions-schemas.js';
+import { EMAIL_PATTERN, MOBILE_PATTERN } from '../common/validation.js';
 import { canEditHistory, canEditStudyType, sendsForReporting } from './actions.js';
 import { WORKLIST_MESSAGES } from './messages.js';
 import type { TRuleInput } from './study-row.js';

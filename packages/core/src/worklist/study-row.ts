@@ -1,5 +1,5 @@
-import type { TGroupFlags } from '../preferences.js';
-import { CENTER_ROLES, type TRole } from '../roles.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import { CENTER_ROLES, type TRole } from '../identity/roles.js';
 import type { TReportStatus } from './statuses.js';
 
 /**
@@ -65,7 +65,7 @@ export interface TActorCenter {
 /**
  * The roles a user acts with on one row (issue 4 §2/§6 "CENTER_SHARE_ALL and CENTER_BACKUP as their
  * names say"): the center roles count only on a study of the user's own center — ROLE_CENTER_SHARE_ALL
- * sees every center of the group (study-access.ts), but the other centers' studies are read-only for
+ * sees every center of the group (studies/access.ts), but the other centers' studies are read-only for
  * it — and ROLE_CENTER_BACKUP never acts (a backup account keeps copies; it views and downloads).
  * Group roles are untouched, so a user who is also group staff keeps the staff permissions everywhere.
  */

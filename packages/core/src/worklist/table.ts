@@ -1,5 +1,5 @@
-import { TABLE_PAGE_SIZE_DEFAULT, TABLE_PAGE_SIZE_OPTIONS } from '../constants.js';
-import { type TSearchTableRequest, ZSearchTableRequest } from '../schemas/common.js';
+import { TABLE_PAGE_SIZE_DEFAULT, TABLE_PAGE_SIZE_OPTIONS } from '../common/constants.js';
+import { type TSearchTableRequest, ZSearchTableRequest } from '../common/schemas.js';
 
 /** Generic study table helpers (spec-core §2 Generic study table behaviour, §2 Study table columns, §3, §9). */
 

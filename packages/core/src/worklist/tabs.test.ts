@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TRole } from '../roles.js';
+import type { TRole } from '../identity/roles.js';
 import { REPORT_STATUSES } from './statuses.js';
 import {
   STUDY_LIST_KINDS,

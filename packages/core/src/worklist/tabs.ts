@@ -1,6 +1,6 @@
-import type { TTableKey } from '../constants.js';
-import type { TGroupFlags } from '../preferences.js';
-import { type TRole, hasRole, isCenterUser } from '../roles.js';
+import type { TTableKey } from '../common/constants.js';
+import type { TGroupFlags } from '../settings/preferences.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import { OPEN_STATUSES, type TReportStatus } from './statuses.js';
 
 /**

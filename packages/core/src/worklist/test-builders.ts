@@ -1,4 +1,4 @@
-import { defaultPreferences, groupFlags, type TGroupFlags } from '../preferences.js';
+import { defaultPreferences, groupFlags, type TGroupFlags } from '../settings/preferences.js';
 import type { TStudyRowFacts } from './study-row.js';
 
 /** Test builders (not exported from the package index): defaults that tests override per case. */

@@ -1,4 +1,4 @@
-import { hasRole } from '../roles.js';
+import { hasRole } from '../identity/roles.js';
 import type { TRuleInput } from './study-row.js';
 
 const MINUTE_MS = 60_000;

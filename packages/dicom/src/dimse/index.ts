@@ -27,7 +27,6 @@ export {
   type DimsePeer,
   type StoreFileHeader,
 } from './scu.js';
-export * from './dcmtk.js';
 export {
   FindStatus,
   QUERY_RETRIEVE_FIND,

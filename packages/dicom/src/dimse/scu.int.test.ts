@@ -12,7 +12,13 @@ import {
   sendableFixtures,
 } from './corpus.test-helpers.js';
 import { cEcho, cStore, DimseError, type CStoreProgress } from './index.js';
-import { freePort, startOrthanc, startStorescp, type OrthancPeer, type RunningPeer } from './peers.js';
+import {
+  freePort,
+  startOrthanc,
+  startStorescp,
+  type OrthancPeer,
+  type RunningPeer,
+} from '../test-support/index.js';
 
 const OUR_AET = 'RADFLOW';
 let storescp: RunningPeer;

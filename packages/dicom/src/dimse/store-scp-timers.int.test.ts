@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../test-fixtures.js';
-import { runStorescu } from './dcmtk.js';
+import { runStorescu } from '../test-support/index.js';
 import { type StoreScp, startStoreScp } from './store-scp.js';
 
 /**

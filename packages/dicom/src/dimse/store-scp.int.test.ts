@@ -21,14 +21,12 @@ import {
   DimseError,
   DimseStatus,
   readStoreFileHeader,
-  runEchoscu,
-  runStorescu,
   startStoreScp,
   type ReceivedInstance,
   type StoreFileHeader,
   type StoreScp,
 } from './index.js';
-import { startStorescp, type RunningPeer } from './peers.js';
+import { runEchoscu, runStorescu, startStorescp, type RunningPeer } from '../test-support/index.js';
 
 const AET = 'RADFLOW';
 const KNOWN = new Set(['MODALITY', 'STORESCU', 'THROWER', 'FULL']);

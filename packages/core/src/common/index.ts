@@ -1,0 +1,6 @@
+/** What every domain builds on: business constants, the spec's shared texts, field patterns, the error body, paging. */
+export * from './constants.js';
+export * from './messages.js';
+export * from './validation.js';
+export * from './errors.js';
+export * from './schemas.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TCenter } from '@radflow/core';
-import { runEchoscu, runStorescu } from '@radflow/dicom/dimse';
+import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
 import { studies } from '../../src/db/schema.js';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, type TestClient, createTestApp, createTestGroup } from '../test-app.js';

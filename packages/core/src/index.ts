@@ -31,3 +31,4 @@ export * from './payments/index.js';
 export * from './user-directory.js';
 export * from './display/index.js';
 export * from './people/index.js';
+export * from './study-events/index.js';

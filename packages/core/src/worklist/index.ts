@@ -12,4 +12,3 @@ export * from './row-colour.js';
 export * from './columns.js';
 export * from './table.js';
 export * from './study-details.js';
-export * from './notifying-events.js';

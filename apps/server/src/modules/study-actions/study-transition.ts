@@ -4,12 +4,10 @@ import {
   REPORT_STATUSES,
   type TGroupFlags,
   type TReportStatus,
-  type TStudyEventType,
   groupFlags,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { studyEvents } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../dicomweb-retrieve/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
@@ -81,19 +79,4 @@ export function guardStudyAction(
 export function studyStatusConflict(action: string, status: TReportStatus, id?: number): AppError {
   const study = id === undefined ? 'the study' : `study ${id}`;
   return new AppError('CONFLICT', `Cannot ${action}: ${study} is ${status}`, 'status');
-}
-
-/** One timeline row, written in the caller's transaction. */
-export async function recordStudyEvent(
-  tx: Tx,
-  event: {
-    reportStatusId: number;
-    eventType: TStudyEventType;
-    actorUserId: number;
-    fromStatus: TReportStatus;
-    toStatus: TReportStatus;
-    detail?: Record<string, unknown>;
-  },
-): Promise<void> {
-  await tx.insert(studyEvents).values({ ...event, detail: event.detail ?? null });
 }

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TStudyDetail, TStudyListPage, TStudyTag, TTagChoicesResponse } from '@radflow/core';
+import type {
+  TStudyDetail,
+  TStudyEventType,
+  TStudyListPage,
+  TStudyTag,
+  TTagChoicesResponse,
+} from '@radflow/core';
 import { reportTags, studyEvents } from '../src/db/schema.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
 import { type TestApp, type TestClient, createTestApp } from './test-app.js';
@@ -44,7 +50,7 @@ const addTag = (browser: TestClient, body: Record<string, unknown>) =>
   browser.post('/api/report-tag/add-tags', body);
 const tagsOf = (reportStatusId: number) =>
   t.db.select().from(reportTags).where(eq(reportTags.reportStatusId, reportStatusId));
-const eventsOf = (reportStatusId: number, eventType: string) =>
+const eventsOf = (reportStatusId: number, eventType: TStudyEventType) =>
   t.db
     .select()
     .from(studyEvents)

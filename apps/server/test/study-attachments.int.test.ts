@@ -7,7 +7,7 @@ import type {
   TStudyAttachment,
   TStudyAttachmentLists,
 } from '@radflow/core';
-import { ATTACHMENT_MAX_BYTES, FILM_LIST_LIMIT } from '@radflow/core';
+import { ATTACHMENT_MAX_BYTES, FILM_LIST_LIMIT, type TStudyEventType } from '@radflow/core';
 import { studyAttachments, studyEvents } from '../src/db/schema.js';
 import { formBody } from './archive/helpers.js';
 import { type TestApp, type TestClient, createTestApp } from './test-app.js';
@@ -48,7 +48,7 @@ function upload(browser: TestClient, url: string, files: Array<{ name: string; b
 
 const rowsOf = (reportStatusId: number) =>
   t.db.select().from(studyAttachments).where(eq(studyAttachments.reportStatusId, reportStatusId));
-const eventsOf = (reportStatusId: number, eventType: string) =>
+const eventsOf = (reportStatusId: number, eventType: TStudyEventType) =>
   t.db
     .select()
     .from(studyEvents)

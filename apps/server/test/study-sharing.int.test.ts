@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TShareResponse } from '@radflow/core';
+import type { TShareResponse, TStudyEventType } from '@radflow/core';
 import { messageOutbox, reportStatuses, studyEvents } from '../src/db/schema.js';
 import { type TestApp, createTestUser, setGroupPreference, uniqueMobile } from './test-app.js';
 import { type TestSmtp, useAppWithSmtp } from './smtp-test-server.js';
@@ -54,7 +54,7 @@ const reportRow = async (id: number) =>
   (await t.db.select().from(reportStatuses).where(eq(reportStatuses.id, id)))[0]!;
 const outboxTo = (recipient: string) =>
   t.db.select().from(messageOutbox).where(eq(messageOutbox.recipient, recipient));
-const eventsOf = (reportStatusId: number, eventType: string) =>
+const eventsOf = (reportStatusId: number, eventType: TStudyEventType) =>
   t.db
     .select()
     .from(studyEvents)

@@ -12,3 +12,4 @@ export * from './forwarding/index.js';
 export * from './jobs/index.js';
 export * from './dicom/index.js';
 export * from './display/index.js';
+export * from './study-events/index.js';

@@ -5,6 +5,7 @@ import {
   REPORT_STATUSES,
   REPORT_VERSION_KINDS,
   STUDY_PAYMENT_STATUSES,
+  type TStudyEventType,
 } from '@radflow/core';
 import {
   bigint,
@@ -627,7 +628,8 @@ export const studyEvents = pgTable(
     reportStatusId: integer('report_status_id')
       .notNull()
       .references(() => reportStatuses.id, { onDelete: 'cascade' }),
-    eventType: text('event_type').notNull(),
+    /** One of core's study events: a name not in the union does not compile (write it with recordStudyEvent). */
+    eventType: text('event_type').$type<TStudyEventType>().notNull(),
     actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Who acted when no user did (a modality's AE title, the system). */
     actorLabel: text('actor_label'),

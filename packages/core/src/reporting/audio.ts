@@ -17,10 +17,6 @@ export const AUDIO_MAX_BYTES = 20 * 1024 * 1024;
 /** Ours: the longest duration a client may claim (4 hours); longer values are refused as input. */
 export const AUDIO_MAX_DURATION_MS = 4 * 60 * 60 * 1000;
 
-/** The timeline events of audio notes (study_events.event_type). */
-export const AUDIO_EVENT_TYPES = ['AUDIO_ADDED', 'AUDIO_DELETED'] as const;
-export type TAudioEventType = (typeof AUDIO_EVENT_TYPES)[number];
-
 export const AUDIO_MESSAGES = {
   tooLarge: `Audio is larger than the limit of ${AUDIO_MAX_BYTES / (1024 * 1024)} MB`,
   notAudio: 'Only WebM, Ogg, MP4/M4A, MP3 and WAV audio can be attached',

@@ -273,22 +273,6 @@ export function checkAddendum(input: {
   return null;
 }
 
-/**
- * The timeline events reporting writes (study_events.event_type, beside the study actions' own):
- * their REPORT prefix makes them report notifications (isNotificationEvent).
- */
-export const REPORT_EVENT_TYPES = [
-  'REPORT_LOCKED',
-  'REPORT_SAVED',
-  'REPORT_SENT_FOR_VERIFICATION',
-  'REPORT_SIGNED_OFF',
-  'REPORT_VERIFIED',
-  'REPORT_ADDENDUM_ADDED',
-  /** The center printed the report (report documents: POST /pdf/download with print). */
-  'REPORT_PRINTED',
-] as const;
-export type TReportEventType = (typeof REPORT_EVENT_TYPES)[number];
-
 /** Whether report HTML holds any text or image (a sign-off or an addendum needs one). */
 export function hasReportContent(html: string): boolean {
   return /<img\b/i.test(html) || html.replace(/<[^>]*>/g, '').replace(/&nbsp;|\s/g, '') !== '';

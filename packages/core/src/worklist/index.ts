@@ -12,6 +12,5 @@ export * from './row-colour.js';
 export * from './columns.js';
 export * from './table.js';
 export * from './study-details.js';
-export * from './notifying-events.js';
 export * from './schemas.js';
 export * from './study-actions-schemas.js';

@@ -44,36 +44,15 @@ export const ZStudyDetail = ZStudyListRow.extend({
 }).meta({ id: 'StudyDetail' });
 export type TStudyDetail = z.infer<typeof ZStudyDetail>;
 
-/**
- * The timeline event types the study actions write (study_events.event_type). Other modules
- * (upload, attachments, reporting) add their own, so readers must accept any string.
- */
-export const STUDY_EVENT_TYPES = [
-  'DETAILS_UPDATED',
-  'SENT_FOR_REPORTING',
-  'STUDY_PARTS_UPDATED',
-  'URGENT_MARKED',
-  'URGENT_UNMARKED',
-  'DELETED',
-  'SPLIT',
-  'SPLIT_CREATED',
-  'UNLOCKED',
-  'REWORKED',
-  'ASSIGNED',
-  'UNASSIGNED',
-  'AUDITOR_ASSIGNED',
-  'AUDITOR_UNASSIGNED',
-  'AUDIT_APPROVED',
-  'AUDIT_REJECTED',
-] as const;
-export type TStudyEventType = (typeof STUDY_EVENT_TYPES)[number];
-
 /** One timeline row (spec-core §2 study history view, report notification timeline): who, what, when, from → to. */
 export const ZStudyEvent = z
   .object({
     id: z.number().int(),
     reportStatusId: z.number().int(),
-    /** One of STUDY_EVENT_TYPES, or another module's type. */
+    /**
+     * A TStudyEventType (core study-events). Left a string on the wire: a row written by another
+     * version may hold a name this one does not know, and the timeline shows it as its words.
+     */
     eventType: z.string(),
     /** The acting user's e-mail and name; null when no user acted (then `actorLabel`). */
     actorEmail: z.string().nullable(),

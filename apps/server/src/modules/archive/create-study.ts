@@ -4,8 +4,9 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { reportStatuses, studies, studyEvents } from '../../db/schema.js';
+import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { type TUploadTarget, resolveUploadCenter } from './upload-access.js';
 
 /** A new DICOM UID under the UUID root of PS3.5 §B.2: `2.25.` and the UUID as one decimal number. */
@@ -82,12 +83,12 @@ export async function createStudyFromWebsite(
       })
       .returning({ id: reportStatuses.id, apiVersion: reportStatuses.apiVersion });
     if (!report) throw new Error('report-status insert returned no row');
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: report.id,
-      eventType: 'STUDY_CREATED',
-      actorUserId: auth.user.id,
+      type: 'STUDY_CREATED',
+      actor: { userId: auth.user.id },
       toStatus: 'CREATED',
-      detail: {
+      payload: {
         source: 'WEBSITE',
         studyInstanceUid,
         ...(input.studyId ? { labStudyId: input.studyId } : {}),

@@ -2,6 +2,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import type { AppContext } from '../../context.js';
 import { type Db, syncCommitted, walInsertPositionQuery } from '../../db/client.js';
+import { studyEventName as eventName } from '../study-events/record-study-event.js';
 import { phaseClock } from './ingest-phases.js';
 import { ingestsInFlight } from './ingests-in-flight.js';
 
@@ -138,6 +139,9 @@ const STUDY_FILL_COLUMNS = [
  *   (with one timeline event per sign-off).
  * Its result row carries `job`, so the rows of a batch are told apart whatever else the driver
  * returns.
+ * Its study_events rows are the one place a timeline row is not written by recordStudyEvent: they
+ * are part of the one pipelined statement per instance; their names go through `eventName`, so
+ * they are checked against core's union all the same.
  */
 export const PREPARE_STATEMENTS = `
 prepare radflow_ingest_study (integer, integer, text, text, text, text, text, text, text, text,
@@ -213,7 +217,7 @@ created as (
 ),
 event as (
   insert into study_events (report_status_id, event_type, actor_user_id, actor_label, to_status, detail)
-  select created.id, 'STUDY_CREATED', $31, $32, 'CREATED', $33
+  select created.id, '${eventName('STUDY_CREATED')}', $31, $32, 'CREATED', $33
     from created
   returning id
 ),
@@ -229,7 +233,7 @@ mark as (
 ),
 mark_event as (
   insert into study_events (report_status_id, event_type, actor_user_id, actor_label, detail)
-  select signed.id, 'NEW_IMAGES_AFTER_SIGN_OFF', $31, $32, $33
+  select signed.id, '${eventName('NEW_IMAGES_AFTER_SIGN_OFF')}', $31, $32, $33
     from signed where signed.marked is not true
   returning id
 ),
@@ -242,12 +246,12 @@ refused as (
 ),
 refused_event as (
   insert into study_events (report_status_id, event_type, actor_user_id, actor_label, detail)
-  select existing.id, 'FOREIGN_IMAGES_REFUSED', null, 'Another center',
+  select existing.id, '${eventName('FOREIGN_IMAGES_REFUSED')}', null, 'Another center',
     $33 || jsonb_build_object('centerId', $23)
     from existing, refused
    where not exists (
      select 1 from study_events x
-      where x.report_status_id = existing.id and x.event_type = 'FOREIGN_IMAGES_REFUSED'
+      where x.report_status_id = existing.id and x.event_type = '${eventName('FOREIGN_IMAGES_REFUSED')}'
         and x.created_at > now() - interval '1 hour')
   returning id
 )

@@ -4,15 +4,8 @@ import path from 'node:path';
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type Tx, syncCommitted } from '../../db/client.js';
-import {
-  centers,
-  ingestRefusals,
-  instances,
-  reportStatuses,
-  series,
-  studies,
-  studyEvents,
-} from '../../db/schema.js';
+import { centers, ingestRefusals, instances, reportStatuses, series, studies } from '../../db/schema.js';
+import { type TStudyEventActor, recordStudyEvent } from '../study-events/record-study-event.js';
 import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf, pgliteOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
@@ -68,6 +61,12 @@ export interface IngestOptions {
 }
 
 export type { IngestFailureCode } from './ingest-prepare.js';
+
+/** Who an ingest event names: the uploading user, else the sender (its AE title, else the source). */
+const ingestActor = (opts: IngestOptions): TStudyEventActor => ({
+  userId: opts.actorUserId ?? null,
+  label: opts.actorUserId ? null : (opts.callingAet ?? opts.source),
+});
 
 /**
  * The answers of the ownership rule (DECISIONS.md "instance ownership"). Short enough for a
@@ -594,14 +593,13 @@ async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<Inge
       .orderBy(asc(reportStatuses.id))
       .limit(1);
     if (owner) {
-      await tx.execute(sql`
-        insert into ${studyEvents} (report_status_id, event_type, actor_user_id, actor_label, detail)
-        select ${owner.id}, 'FOREIGN_IMAGES_REFUSED', null, 'Another center',
-          ${JSON.stringify({ source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId })}::jsonb
-         where not exists (
-           select 1 from ${studyEvents} x
-            where x.report_status_id = ${owner.id} and x.event_type = 'FOREIGN_IMAGES_REFUSED'
-              and x.created_at > now() - interval '1 hour')`);
+      await recordStudyEvent(tx, {
+        reportStatusId: owner.id,
+        type: 'FOREIGN_IMAGES_REFUSED',
+        actor: { label: 'Another center' },
+        payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId },
+        unlessSince: { since: sql`now() - interval '1 hour'` },
+      });
     }
     return fail('FOREIGN_STUDY', FOREIGN_STUDY_REASON, parsed);
   }
@@ -698,12 +696,11 @@ async function markImagesAfterSignOff(tx: Tx, now: Date, studyId: number, input:
       .set({ newImagesAfterSignOffAt: now })
       .where(eq(reportStatuses.id, row.id));
     if (row.marked === true) continue;
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: row.id,
-      eventType: 'NEW_IMAGES_AFTER_SIGN_OFF',
-      actorUserId: opts.actorUserId ?? null,
-      actorLabel: opts.actorUserId ? null : (opts.callingAet ?? opts.source),
-      detail: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
+      type: 'NEW_IMAGES_AFTER_SIGN_OFF',
+      actor: ingestActor(opts),
+      payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
     });
   }
 }
@@ -749,12 +746,11 @@ async function reportRowFor(
         .update(reportStatuses)
         .set({ studyId, updatedAt: sql`now()` })
         .where(eq(reportStatuses.id, row.id));
-      await tx.insert(studyEvents).values({
+      await recordStudyEvent(tx, {
         reportStatusId: row.id,
-        eventType: 'IMAGES_ATTACHED',
-        actorUserId: opts.actorUserId ?? null,
-        actorLabel: opts.callingAet ?? null,
-        detail: { fromStudyId: row.studyId, toStudyId: studyId, studyInstanceUid: parsed.studyInstanceUid },
+        type: 'IMAGES_ATTACHED',
+        actor: { userId: opts.actorUserId ?? null, label: opts.callingAet ?? null },
+        payload: { fromStudyId: row.studyId, toStudyId: studyId, studyInstanceUid: parsed.studyInstanceUid },
       });
       // The imageless study it held is now referenced by nothing: drop it.
       await tx.execute(
@@ -778,13 +774,12 @@ async function reportRowFor(
     })
     .returning({ id: reportStatuses.id });
   if (!created) throw new Error('report-status insert returned no row');
-  await tx.insert(studyEvents).values({
+  await recordStudyEvent(tx, {
     reportStatusId: created.id,
-    eventType: 'STUDY_CREATED',
-    actorUserId: opts.actorUserId ?? null,
-    actorLabel: opts.actorUserId ? null : (opts.callingAet ?? opts.source),
+    type: 'STUDY_CREATED',
+    actor: ingestActor(opts),
     toStatus: 'CREATED',
-    detail: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
+    payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
   });
   return { reportStatusId: created.id, joinedExisting: false };
 }

@@ -10,15 +10,9 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import {
-  forwardSendInstances,
-  forwardSends,
-  instances,
-  reportStatuses,
-  studies,
-  studyEvents,
-} from '../../db/schema.js';
+import { forwardSendInstances, forwardSends, instances, reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { visibleReportRows } from '../studies/study-access.js';
 import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { assertForwardingEnabled, scopeOf } from './forwarding-access.js';
@@ -85,11 +79,11 @@ export async function createForwardSend(
         nextAttemptAt: now,
       })),
     );
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: report.reportStatusId,
-      eventType: 'FORWARD_REQUESTED',
-      actorUserId: auth.user.id,
-      detail: { sendId: send.id, aeTitle: pacs.aeTitle, destination: `${pacs.host}:${pacs.port}` },
+      type: 'FORWARD_REQUESTED',
+      actor: { userId: auth.user.id },
+      payload: { sendId: send.id, aeTitle: pacs.aeTitle, destination: `${pacs.host}:${pacs.port}` },
     });
     return send.id;
   });
@@ -119,11 +113,11 @@ export async function resendFailed(ctx: AppContext, auth: TAuth, sendId: number)
       .update(forwardSends)
       .set({ status: 'IN_PROGRESS', lastError: null, updatedAt: now })
       .where(eq(forwardSends.id, send.id));
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: send.reportStatusId,
-      eventType: 'FORWARD_RESENT',
-      actorUserId: auth.user.id,
-      detail: { sendId: send.id, instances: reset.length },
+      type: 'FORWARD_RESENT',
+      actor: { userId: auth.user.id },
+      payload: { sendId: send.id, instances: reset.length },
     });
   });
   const [record] = await loadRecords(ctx.db, { sendIds: [send.id] });

@@ -1,9 +1,15 @@
 import { desc, eq, inArray } from 'drizzle-orm';
-import { type TStudyPayments, studyPaymentOf } from '@radflow/core';
+import {
+  type TReportStatus,
+  type TStudyEventPayloads,
+  type TStudyPayments,
+  studyPaymentOf,
+} from '@radflow/core';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { reportStatuses, studyEvents, studyPayments, users } from '../../db/schema.js';
+import { reportStatuses, studyPayments, users } from '../../db/schema.js';
+import { type TStudyEventActor, recordStudyEvent } from '../study-events/record-study-event.js';
 
-/** The payment timeline events (study_events.event_type). */
+/** The payment timeline events (core study-events). */
 export type TPaymentEvent = 'PAYMENT_REQUESTED' | 'PAYMENT_RECORDED' | 'PAYMENT_PAID' | 'PAYMENT_CANCELLED';
 
 /**
@@ -24,14 +30,15 @@ export async function lockReportRow(tx: Tx, reportStatusId: number) {
  * Sets the row's paymentStatus / paymentMode from its requests (core studyPaymentOf) and writes the
  * timeline row of the change, in the caller's transaction.
  */
-export async function settleRow(
+export async function settleRow<T extends TPaymentEvent>(
   tx: Tx,
   change: {
     reportStatusId: number;
-    workflowStatus: string;
-    eventType: TPaymentEvent;
+    workflowStatus: TReportStatus;
+    eventType: T;
     actor: { userId: number } | { label: string };
-    detail: Record<string, unknown>;
+    /** The event's detail but the row's payment status and mode, which this adds. */
+    detail: Omit<TStudyEventPayloads[T], 'paymentStatus' | 'paymentMode'>;
     at: Date;
   },
 ) {
@@ -45,15 +52,20 @@ export async function settleRow(
     .update(reportStatuses)
     .set({ ...payment, updatedAt: change.at })
     .where(eq(reportStatuses.id, change.reportStatusId));
-  await tx.insert(studyEvents).values({
+  const actor: TStudyEventActor = change.actor;
+  await recordStudyEvent(tx, {
     reportStatusId: change.reportStatusId,
-    eventType: change.eventType,
-    ...('userId' in change.actor ? { actorUserId: change.actor.userId } : { actorLabel: change.actor.label }),
+    type: change.eventType,
+    actor,
     // The workflow status does not move; the payment's own change is in the detail.
     fromStatus: change.workflowStatus,
     toStatus: change.workflowStatus,
-    detail: { ...change.detail, paymentStatus: payment.paymentStatus, paymentMode: payment.paymentMode },
-    createdAt: change.at,
+    payload: {
+      ...change.detail,
+      paymentStatus: payment.paymentStatus,
+      paymentMode: payment.paymentMode,
+    } as TStudyEventPayloads[T],
+    at: change.at,
   });
   return payment;
 }

@@ -11,7 +11,7 @@ import {
   AppError,
   MESSAGES,
   type TAudioContentType,
-  type TAudioEventType,
+  type TReportStatus,
   type TReportAudio,
   ZAudioDurationField,
   canAddReportAudio,
@@ -19,9 +19,9 @@ import {
   sniffAudio,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { reportAudios, studyEvents } from '../../db/schema.js';
+import { reportAudios } from '../../db/schema.js';
 import { type TAuth, authOf } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { loadVisibleReport } from '../studies/visible-row.js';
 import { type TAudioRecord, findReportAudio, toReportAudio } from './report-audio.repository.js';
 
@@ -44,28 +44,6 @@ async function readHead(filePath: string): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
-}
-
-function recordAudioEvent(
-  tx: DbOrTx,
-  input: {
-    eventType: TAudioEventType;
-    reportStatusId: number;
-    actorUserId: number;
-    status: string;
-    detail: Record<string, unknown>;
-    now: Date;
-  },
-) {
-  return tx.insert(studyEvents).values({
-    reportStatusId: input.reportStatusId,
-    eventType: input.eventType,
-    actorUserId: input.actorUserId,
-    fromStatus: input.status,
-    toStatus: input.status,
-    detail: input.detail,
-    createdAt: input.now,
-  });
 }
 
 /**
@@ -132,7 +110,7 @@ async function storeReportAudio(
   auth: TAuth,
   input: {
     reportStatusId: number;
-    status: string;
+    status: TReportStatus;
     tempPath: string;
     byteSize: number;
     contentType: TAudioContentType;
@@ -158,18 +136,19 @@ async function storeReportAudio(
         })
         .returning();
       if (!inserted) throw new Error('report audio insert returned no row');
-      await recordAudioEvent(tx, {
-        eventType: 'AUDIO_ADDED',
+      await recordStudyEvent(tx, {
+        type: 'AUDIO_ADDED',
         reportStatusId: input.reportStatusId,
-        actorUserId: auth.user.id,
-        status: input.status,
-        detail: {
+        actor: { userId: auth.user.id },
+        fromStatus: input.status,
+        toStatus: input.status,
+        payload: {
           audioId: inserted.id,
           contentType: input.contentType,
           byteSize: input.byteSize,
           durationMs: input.durationMs,
         },
-        now,
+        at: now,
       });
       return inserted;
     });
@@ -213,13 +192,14 @@ export async function deleteReportAudio(
       );
     }
     await tx.delete(reportAudios).where(eq(reportAudios.id, audio.id));
-    await recordAudioEvent(tx, {
-      eventType: 'AUDIO_DELETED',
+    await recordStudyEvent(tx, {
+      type: 'AUDIO_DELETED',
       reportStatusId: input.reportStatusId,
-      actorUserId: auth.user.id,
-      status: report.status,
-      detail: { audioId: audio.id },
-      now: ctx.now(),
+      actor: { userId: auth.user.id },
+      fromStatus: report.status,
+      toStatus: report.status,
+      payload: { audioId: audio.id },
+      at: ctx.now(),
     });
     return audio.blobKey;
   });

@@ -16,7 +16,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
-import { recordReportEvent } from '../reporting/report-writes.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
 import { ensureShareLink } from '../share-links/share-link.js';
 import { type TRenderedDocument, type TReportDocumentFormat, renderWithKnown } from './render-report.js';
@@ -111,13 +111,13 @@ async function recordPrint(ctx: AppContext, auth: TAuth, id: number): Promise<vo
       .update(reportStatuses)
       .set({ printedAt: now, signedOffAfterPrint: false, updatedAt: now })
       .where(eq(reportStatuses.id, id));
-    await recordReportEvent(tx, {
+    await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'REPORT_PRINTED',
-      actorUserId: auth.user.id,
+      type: 'REPORT_PRINTED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: status,
-      detail: { reprint: row.report.printedAt !== null },
+      payload: { reprint: row.report.printedAt !== null },
     });
   });
 }

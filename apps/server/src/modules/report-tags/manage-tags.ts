@@ -13,9 +13,10 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { reportTags, studyEvents } from '../../db/schema.js';
+import { reportTags } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import { tagSeenBy, tagsOfReports } from './tag-visibility.js';
 
@@ -66,14 +67,14 @@ export async function addReportTag(
         })
         .returning({ id: reportTags.id });
       if (!row) throw new Error('tag insert returned no row');
-      await tx.insert(studyEvents).values({
+      await recordStudyEvent(tx, {
         reportStatusId: report.id,
-        eventType: 'TAG_ADDED',
-        actorUserId: auth.user.id,
+        type: 'TAG_ADDED',
+        actor: { userId: auth.user.id },
         fromStatus: report.status,
         toStatus: report.status,
-        detail: { tagId: row.id, tag: input.tag, globalTag: input.globalTag },
-        createdAt: ctx.now(),
+        payload: { tagId: row.id, tag: input.tag, globalTag: input.globalTag },
+        at: ctx.now(),
       });
       return { id: row.id };
     });
@@ -105,14 +106,14 @@ export async function deleteReportTag(ctx: AppContext, auth: TAuth, id: number):
   const { tag, report } = await loadChangeableTag(ctx.db, auth, id);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(reportTags).where(eq(reportTags.id, tag.id));
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: report.id,
-      eventType: 'TAG_DELETED',
-      actorUserId: auth.user.id,
+      type: 'TAG_DELETED',
+      actor: { userId: auth.user.id },
       fromStatus: report.status,
       toStatus: report.status,
-      detail: { tagId: tag.id, tag: tag.tag, globalTag: tag.globalTag },
-      createdAt: ctx.now(),
+      payload: { tagId: tag.id, tag: tag.tag, globalTag: tag.globalTag },
+      at: ctx.now(),
     });
   });
   return { ok: true };
@@ -127,14 +128,14 @@ export async function updateReportTag(
   const { tag, report } = await loadChangeableTag(ctx.db, auth, input.id);
   await ctx.db.transaction(async (tx) => {
     await tx.update(reportTags).set({ globalTag: input.globalTag }).where(eq(reportTags.id, tag.id));
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: report.id,
-      eventType: 'TAG_UPDATED',
-      actorUserId: auth.user.id,
+      type: 'TAG_UPDATED',
+      actor: { userId: auth.user.id },
       fromStatus: report.status,
       toStatus: report.status,
-      detail: { tagId: tag.id, tag: tag.tag, globalTag: input.globalTag, wasGlobalTag: tag.globalTag },
-      createdAt: ctx.now(),
+      payload: { tagId: tag.id, tag: tag.tag, globalTag: input.globalTag, wasGlobalTag: tag.globalTag },
+      at: ctx.now(),
     });
   });
   return { ok: true };

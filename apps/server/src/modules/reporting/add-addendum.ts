@@ -9,9 +9,10 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses, reports } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
 import { addReportVersion, lockMainReport, signatureSnapshotOf } from './reporting.repository.js';
-import { cleanReportContent, recordReportEvent, throwIfRefused } from './report-writes.js';
+import { cleanReportContent, throwIfRefused } from './report-writes.js';
 
 /**
  * POST /report/addendum/{id}: an addendum after sign-off (issue 7 §2), a report of its own signed
@@ -78,13 +79,13 @@ export async function addAddendum(
         .set({ signedOffAfterPrint: true, updatedAt: now })
         .where(eq(reportStatuses.id, id));
     }
-    await recordReportEvent(tx, {
+    await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'REPORT_ADDENDUM_ADDED',
-      actorUserId: auth.user.id,
+      type: 'REPORT_ADDENDUM_ADDED',
+      actor: { userId: auth.user.id },
       fromStatus: r.status,
       toStatus: r.status,
-      detail: { reportId: created.id, version },
+      payload: { reportId: created.id, version },
     });
     return { alert: effects.signedOffAfterPrint ? effects.alert : null, savedVersion: version };
   });

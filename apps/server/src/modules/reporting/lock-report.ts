@@ -9,8 +9,9 @@ import {
 import type { AppContext } from '../../context.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
-import { doctorOfCaller, recordReportEvent, throwIfRefused } from './report-writes.js';
+import { doctorOfCaller, throwIfRefused } from './report-writes.js';
 
 /**
  * POST /report/lock/{id}: open the study to report it (issue 7 §2). CREATED/HISTORY_CREATED become
@@ -36,13 +37,13 @@ export async function lockForReport(
       .update(reportStatuses)
       .set({ status, lockedByUserId: doctor.id, updatedAt: now })
       .where(eq(reportStatuses.id, id));
-    await recordReportEvent(tx, {
+    await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'REPORT_LOCKED',
-      actorUserId: auth.user.id,
+      type: 'REPORT_LOCKED',
+      actor: { userId: auth.user.id },
       fromStatus: r.status,
       toStatus: status,
-      detail: { doctor: doctor.email },
+      payload: { doctor: doctor.email },
     });
   });
 }

@@ -1,20 +1,17 @@
 import {
   AppError,
   REPORTING_MESSAGES,
-  type TReportEventType,
-  type TReportStatus,
   type TReportingRefusal,
   checkTypistDoctor,
   hasReportContent,
 } from '@radflow/core';
 import type { Tx } from '../../db/client.js';
-import { studyEvents } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { sanitizeReportHtml } from '../preferences/sanitize-report-html.js';
 import { findMappedDoctor, findUserById } from './reporting.repository.js';
 
 /* What every reporting write shares: turning a core refusal into the error, the doctor the caller
- * writes for, the cleaned content and the timeline row. */
+ * writes for and the cleaned content (its timeline row: study-events recordStudyEvent). */
 
 /** A core refusal as the HTTP error (403 / 409 / 400 with the field in additionalInfo). */
 export function throwIfRefused(refusal: TReportingRefusal | null): void {
@@ -43,19 +40,4 @@ export function cleanReportContent(content: string, mustHaveContent: boolean): s
     throw new AppError('BAD_REQUEST', REPORTING_MESSAGES.reportContentRequired, 'content');
   }
   return clean;
-}
-
-/** One timeline row of a reporting write, in its transaction. */
-export async function recordReportEvent(
-  tx: Tx,
-  event: {
-    reportStatusId: number;
-    eventType: TReportEventType;
-    actorUserId: number;
-    fromStatus: TReportStatus;
-    toStatus: TReportStatus;
-    detail: Record<string, unknown>;
-  },
-): Promise<void> {
-  await tx.insert(studyEvents).values(event);
 }

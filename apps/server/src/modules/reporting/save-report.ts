@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import {
   type TGroupFlags,
-  type TReportEventType,
+  type TStudyEventType,
   type TReportSaveRequest,
   type TReportingActor,
   type TSaveOutcome,
@@ -20,6 +20,7 @@ import type { Tx } from '../../db/client.js';
 import { type TReportStatusRow, reportStatuses, reports } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
 import { removeWriterDraft } from './report-drafts.js';
 import {
@@ -31,13 +32,7 @@ import {
   lockMainReport,
   signatureSnapshotOf,
 } from './reporting.repository.js';
-import {
-  type TDoctor,
-  cleanReportContent,
-  doctorOfCaller,
-  recordReportEvent,
-  throwIfRefused,
-} from './report-writes.js';
+import { type TDoctor, cleanReportContent, doctorOfCaller, throwIfRefused } from './report-writes.js';
 
 /*
  * Save and sign off (issue 7 §2): under the row lock of the study actions (invisible row = 404), the
@@ -163,7 +158,14 @@ async function writeReport(
   return { reportId, version };
 }
 
-function eventTypeOf(actor: TReportingActor, outcome: TSaveOutcome, signOff: boolean): TReportEventType {
+function eventTypeOf(
+  actor: TReportingActor,
+  outcome: TSaveOutcome,
+  signOff: boolean,
+): Extract<
+  TStudyEventType,
+  'REPORT_SAVED' | 'REPORT_SENT_FOR_VERIFICATION' | 'REPORT_SIGNED_OFF' | 'REPORT_VERIFIED'
+> {
   if (outcome.signsOff) return actor === 'VERIFIER' ? 'REPORT_VERIFIED' : 'REPORT_SIGNED_OFF';
   if (signOff && outcome.awaitingVerification && actor !== 'VERIFIER') return 'REPORT_SENT_FOR_VERIFICATION';
   return 'REPORT_SAVED';
@@ -220,13 +222,17 @@ export async function saveReport(
       .where(eq(reportStatuses.id, id));
     // The writer's auto-saved draft is now this save (issue 7 §1 drafts).
     await removeWriterDraft(tx, id, auth.user.id);
-    await recordReportEvent(tx, {
+    await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: eventTypeOf(writer.actor, outcome, body.signOff),
-      actorUserId: auth.user.id,
+      type: eventTypeOf(writer.actor, outcome, body.signOff),
+      actor: { userId: auth.user.id },
       fromStatus: r.status,
       toStatus: outcome.status,
-      detail: { ...written, doctor: writer.doctor.email, ...(effects.alert ? { signedOffAgain: true } : {}) },
+      payload: {
+        ...written,
+        doctor: writer.doctor.email,
+        ...(effects.alert ? { signedOffAgain: true } : {}),
+      },
     });
     return { alert: effects.alert, savedVersion: written.version };
   });

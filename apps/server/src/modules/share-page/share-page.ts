@@ -11,9 +11,10 @@ import {
   formatPersonName,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import { instances, series, studyEvents } from '../../db/schema.js';
+import { instances, series } from '../../db/schema.js';
 import { renderImage } from '../dicomweb-retrieve/render.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { hasSignedMainReport, signedReportsOf } from '../study-sharing/signed-reports.js';
 import type { TShareAccess, TSharedRow } from './share-access.js';
 
@@ -35,17 +36,16 @@ function visitorKey(request: FastifyRequest): string {
  */
 async function recordOpened(ctx: AppContext, row: TSharedRow, visitor: string): Promise<void> {
   const now = ctx.now();
-  const hourAgo = new Date(now.getTime() - 3_600_000);
-  const detail = JSON.stringify({ visitor });
-  await ctx.db.execute(sql`
-    insert into ${studyEvents} (report_status_id, event_type, actor_label, from_status, to_status, detail, created_at)
-    select ${row.id}, 'SHARE_OPENED', 'Share link', ${row.status}, ${row.status}, ${detail}::jsonb, ${now.toISOString()}::timestamptz
-    where not exists (
-      select 1 from ${studyEvents}
-      where ${studyEvents.reportStatusId} = ${row.id} and ${studyEvents.eventType} = 'SHARE_OPENED'
-        and ${studyEvents.createdAt} > ${hourAgo.toISOString()}::timestamptz
-        and ${studyEvents.detail} ->> 'visitor' = ${visitor}
-    )`);
+  await recordStudyEvent(ctx.db, {
+    reportStatusId: row.id,
+    type: 'SHARE_OPENED',
+    actor: { label: 'Share link' },
+    fromStatus: row.status,
+    toStatus: row.status,
+    payload: { visitor },
+    at: now,
+    unlessSince: { since: new Date(now.getTime() - 3_600_000), sameDetail: 'visitor' },
+  });
 }
 
 /** GET /api/share/{link}: the study facts and, once signed off, the report (main + addenda, signed). */

@@ -12,8 +12,9 @@ import type { DbOrTx, Tx } from '../../db/client.js';
 import { type TReportStatusRow, reportStatuses } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { findActiveGroupUser } from './study-actions.repository.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudies, withLockedStudy } from '../studies/locked-study.js';
-import { guardStudyAction, recordStudyEvent, studyStatusConflict } from './study-transition.js';
+import { guardStudyAction, studyStatusConflict } from './study-transition.js';
 
 /*
  * Assignment calls of spec-core §7: assign, assign-multi, auditor-assign, and the audit
@@ -96,11 +97,11 @@ async function setAssignee(
   for (const row of rows) {
     await recordStudyEvent(tx, {
       reportStatusId: row.id,
-      eventType: doctor ? 'ASSIGNED' : 'UNASSIGNED',
-      actorUserId: auth.user.id,
+      type: doctor ? 'ASSIGNED' : 'UNASSIGNED',
+      actor: { userId: auth.user.id },
       fromStatus: row.status,
       toStatus: row.status,
-      detail: { assignedTo: doctor?.email ?? null, previousAssignedToUserId: row.assignedToUserId },
+      payload: { assignedTo: doctor?.email ?? null, previousAssignedToUserId: row.assignedToUserId },
     });
   }
 }
@@ -136,11 +137,11 @@ export async function assignAuditor(
       .where(eq(reportStatuses.id, row.report.id));
     await recordStudyEvent(tx, {
       reportStatusId: row.report.id,
-      eventType: auditor ? 'AUDITOR_ASSIGNED' : 'AUDITOR_UNASSIGNED',
-      actorUserId: auth.user.id,
+      type: auditor ? 'AUDITOR_ASSIGNED' : 'AUDITOR_UNASSIGNED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: status,
-      detail: { auditor: auditor?.email ?? null },
+      payload: { auditor: auditor?.email ?? null },
     });
   });
 }
@@ -168,11 +169,11 @@ export async function setAuditStatus(
       .where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: verdict === 'APPROVED' ? 'AUDIT_APPROVED' : 'AUDIT_REJECTED',
-      actorUserId: auth.user.id,
+      type: verdict === 'APPROVED' ? 'AUDIT_APPROVED' : 'AUDIT_REJECTED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: status,
-      detail: { previous: row.report.auditStatus },
+      payload: { previous: row.report.auditStatus },
     });
   });
 }

@@ -13,8 +13,9 @@ import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { deleteReportsOfRow } from '../reporting/reporting.repository.js';
 import { hasSplitChildOf } from './study-actions.repository.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
-import { guardStudyAction, recordStudyEvent } from './study-transition.js';
+import { guardStudyAction } from './study-transition.js';
 
 /*
  * The row actions of spec-core §4 "Actions offered" that change a study's state: urgent, mark
@@ -49,10 +50,11 @@ export async function toggleUrgent(ctx: AppContext, auth: TAuth, id: number): Pr
     await tx.update(reportStatuses).set({ urgent: !urgent, updatedAt: now }).where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: urgent ? 'URGENT_UNMARKED' : 'URGENT_MARKED',
-      actorUserId: auth.user.id,
+      type: urgent ? 'URGENT_UNMARKED' : 'URGENT_MARKED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: status,
+      payload: null,
     });
   });
 }
@@ -76,10 +78,11 @@ export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Pro
       .where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'DELETED',
-      actorUserId: auth.user.id,
+      type: 'DELETED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: 'DELETED',
+      payload: null,
     });
   });
 }
@@ -149,19 +152,19 @@ export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Prom
     if (!child) throw new Error('split: insert returned no row');
     await recordStudyEvent(tx, {
       reportStatusId: parent.id,
-      eventType: 'SPLIT',
-      actorUserId: auth.user.id,
+      type: 'SPLIT',
+      actor: { userId: auth.user.id },
       fromStatus: parent.status,
       toStatus: parent.status,
-      detail: { splitReportStatusId: child.id },
+      payload: { splitReportStatusId: child.id },
     });
     await recordStudyEvent(tx, {
       reportStatusId: child.id,
-      eventType: 'SPLIT_CREATED',
-      actorUserId: auth.user.id,
+      type: 'SPLIT_CREATED',
+      actor: { userId: auth.user.id },
       fromStatus: 'CREATED',
       toStatus: 'CREATED',
-      detail: { splitFromReportStatusId: parent.id },
+      payload: { splitFromReportStatusId: parent.id },
     });
     return child.id;
   });
@@ -181,13 +184,11 @@ export async function unlockStudy(ctx: AppContext, auth: TAuth, id: number): Pro
       .where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'UNLOCKED',
-      actorUserId: auth.user.id,
+      type: 'UNLOCKED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: REOPENED_STATUS,
-      ...(row.report.lockedByUserId !== null
-        ? { detail: { lockedByUserId: row.report.lockedByUserId } }
-        : {}),
+      payload: row.report.lockedByUserId !== null ? { lockedByUserId: row.report.lockedByUserId } : null,
     });
   });
 }
@@ -215,11 +216,11 @@ export async function reworkStudy(ctx: AppContext, auth: TAuth, id: number): Pro
       .where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: 'REWORKED',
-      actorUserId: auth.user.id,
+      type: 'REWORKED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: REOPENED_STATUS,
-      detail: { deletedReports },
+      payload: { deletedReports },
     });
   });
 }

@@ -1,10 +1,8 @@
-import { AppError, REPORT_STATUSES, type TReportStatus, type TStudyEventType } from '@radflow/core';
-import type { Tx } from '../../db/client.js';
-import { studyEvents } from '../../db/schema.js';
+import { AppError, REPORT_STATUSES, type TReportStatus } from '@radflow/core';
 import { MESSAGE_NOT_ALLOWED } from '../../plugins/auth.js';
 
 /*
- * The rule checks and timeline rows of a study action; they run inside the locked-row unit of work
+ * The rule checks of a study action (its timeline rows: ../study-events); they run inside the locked-row unit of work
  * (`withLockedStudy`, ../studies/locked-study.ts).
  */
 
@@ -27,19 +25,4 @@ export function guardStudyAction(
 export function studyStatusConflict(action: string, status: TReportStatus, id?: number): AppError {
   const study = id === undefined ? 'the study' : `study ${id}`;
   return new AppError('CONFLICT', `Cannot ${action}: ${study} is ${status}`, 'status');
-}
-
-/** One timeline row, written in the caller's transaction. */
-export async function recordStudyEvent(
-  tx: Tx,
-  event: {
-    reportStatusId: number;
-    eventType: TStudyEventType;
-    actorUserId: number;
-    fromStatus: TReportStatus;
-    toStatus: TReportStatus;
-    detail?: Record<string, unknown>;
-  },
-): Promise<void> {
-  await tx.insert(studyEvents).values({ ...event, detail: event.detail ?? null });
 }

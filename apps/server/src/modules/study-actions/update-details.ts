@@ -12,8 +12,9 @@ import type { DbOrTx } from '../../db/client.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { findActiveGroupUser, findGroupStudyTypeNames } from './study-actions.repository.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
-import { guardStudyAction, recordStudyEvent, studyStatusConflict } from './study-transition.js';
+import { guardStudyAction, studyStatusConflict } from './study-transition.js';
 
 /*
  * The Edit details form (spec-core §5) and the study type call. The form's rules are core's
@@ -125,11 +126,11 @@ export async function updateStudyDetails(
       .where(eq(reportStatuses.id, id));
     await recordStudyEvent(tx, {
       reportStatusId: id,
-      eventType: context.sendsForReporting ? 'SENT_FOR_REPORTING' : 'DETAILS_UPDATED',
-      actorUserId: auth.user.id,
+      type: context.sendsForReporting ? 'SENT_FOR_REPORTING' : 'DETAILS_UPDATED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus,
-      detail: { changed },
+      payload: { changed },
     });
   });
 }
@@ -159,11 +160,11 @@ export async function setStudyParts(
       .where(eq(reportStatuses.id, row.report.id));
     await recordStudyEvent(tx, {
       reportStatusId: row.report.id,
-      eventType: 'STUDY_PARTS_UPDATED',
-      actorUserId: auth.user.id,
+      type: 'STUDY_PARTS_UPDATED',
+      actor: { userId: auth.user.id },
       fromStatus: status,
       toStatus: status,
-      detail: { from: studyParts, to: next },
+      payload: { from: studyParts, to: next },
     });
   });
 }

@@ -10,6 +10,7 @@ import {
   AppError,
   MESSAGES,
   type TStudyAttachment,
+  type TReportStatus,
   type TStudyAttachmentKind,
   attachmentContentType,
   attachmentFileProblem,
@@ -20,8 +21,9 @@ import {
   readableAttachmentKinds,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import { studyAttachments, studyEvents } from '../../db/schema.js';
+import { studyAttachments } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth, authOf } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { findAttachment, toStudyAttachment } from './attachments.repository.js';
 import { loadVisibleReport } from '../studies/visible-row.js';
 
@@ -124,7 +126,7 @@ async function storeAttachment(
     fileName: string;
     tempPath: string;
     size: number;
-    fromStatus: string;
+    fromStatus: TReportStatus;
   },
 ): Promise<TStudyAttachment> {
   const contentType = attachmentContentType(input.fileName);
@@ -150,14 +152,14 @@ async function storeAttachment(
         })
         .returning();
       if (!inserted) throw new Error('attachment insert returned no row');
-      await tx.insert(studyEvents).values({
+      await recordStudyEvent(tx, {
         reportStatusId: input.reportStatusId,
-        eventType: 'ATTACHMENT_ADDED',
-        actorUserId: auth.user.id,
+        type: 'ATTACHMENT_ADDED',
+        actor: { userId: auth.user.id },
         fromStatus: input.fromStatus,
         toStatus: input.fromStatus,
-        detail: { kind: input.kind, path: attachmentPath, fileName: input.fileName, sizeBytes: input.size },
-        createdAt: ctx.now(),
+        payload: { kind: input.kind, path: attachmentPath, fileName: input.fileName, sizeBytes: input.size },
+        at: ctx.now(),
       });
       return inserted;
     });
@@ -198,14 +200,14 @@ export async function deleteAttachment(
       )
       .returning();
     if (!deleted) throw new AppError('NOT_FOUND', MESSAGES.notFound, 'path');
-    await tx.insert(studyEvents).values({
+    await recordStudyEvent(tx, {
       reportStatusId: input.reportStatusId,
-      eventType: 'ATTACHMENT_DELETED',
-      actorUserId: auth.user.id,
+      type: 'ATTACHMENT_DELETED',
+      actor: { userId: auth.user.id },
       fromStatus: report.status,
       toStatus: report.status,
-      detail: { kind: input.kind, path: input.path, fileName: deleted.fileName },
-      createdAt: ctx.now(),
+      payload: { kind: input.kind, path: input.path, fileName: deleted.fileName },
+      at: ctx.now(),
     });
     return deleted.blobKey;
   });

@@ -11,12 +11,14 @@ import {
   formatDicomText,
   formatPersonName,
   groupFlags,
+  type TStudyEventPayloads,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { Tx } from '../../db/client.js';
-import { reportStatuses, studyEvents, users } from '../../db/schema.js';
+import { reportStatuses, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
 import { ensureShareLink, newShareToken, shareLinkColumns } from '../share-links/share-link.js';
@@ -85,37 +87,40 @@ export async function saveReferringDoctor(
   return { reportStatusId: report.id, referringDoctorEmail: doctor.email };
 }
 
-function insertEvent(
+/** A sharing event: by the caller, now, the row's status unchanged. */
+function insertEvent<T extends TSharingEvent>(
   ctx: AppContext,
   tx: Tx,
   auth: TAuth,
   report: TVisibleReport,
-  eventType: string,
-  detail: Record<string, unknown>,
+  type: T,
+  payload: TStudyEventPayloads[T],
 ) {
-  return tx.insert(studyEvents).values({
+  return recordStudyEvent(tx, {
     reportStatusId: report.id,
-    eventType,
-    actorUserId: auth.user.id,
+    type,
+    actor: { userId: auth.user.id },
     fromStatus: report.status,
     toStatus: report.status,
-    detail,
-    createdAt: ctx.now(),
+    payload,
+    at: ctx.now(),
   });
 }
+
+type TSharingEvent = 'REFERRING_DOCTOR_SAVED' | 'SHARED_BY_MESSAGE' | 'SHARED_BY_EMAIL';
 
 /**
  * Records a recipient on the row (distinct) and gives the row a share link if it has none, in one
  * statement under the transaction, with the timeline event (../share-links/share-link.ts: the token and when it
  * was made).
  */
-async function recordShare(
+async function recordShare<T extends 'SHARED_BY_MESSAGE' | 'SHARED_BY_EMAIL'>(
   ctx: AppContext,
   auth: TAuth,
   report: TVisibleReport,
   to: { number: string } | { email: string },
-  eventType: string,
-  detail: Record<string, unknown>,
+  eventType: T,
+  detail: TStudyEventPayloads[T],
 ) {
   const token = newShareToken();
   return ctx.db.transaction(async (tx) => {

@@ -1,11 +1,14 @@
-import type { TStudyEvent } from '@radflow/core';
+import { type TStudyEvent, type TStudyEventType, isStudyEventType } from '@radflow/core';
 
 /** Display names of the statuses (spec-core §4: HISTORY_CREATED is displayed as SENT). */
 const STATUS_LABELS: Record<string, string> = { HISTORY_CREATED: 'SENT' };
 export const statusLabel = (status: string) => STATUS_LABELS[status] ?? status;
 
-/** What each timeline event type says; another module's type is shown as its words. */
-const EVENT_LABELS: Record<string, string> = {
+/**
+ * What a timeline event type says, keyed by core's event union (a misspelt type does not compile);
+ * a type without a label here, or a stored name this version does not know, is shown as its words.
+ */
+const EVENT_LABELS: Partial<Record<TStudyEventType, string>> = {
   DETAILS_UPDATED: 'Details updated',
   SENT_FOR_REPORTING: 'Sent for reporting',
   STUDY_PARTS_UPDATED: 'Study type updated',
@@ -28,7 +31,7 @@ const EVENT_LABELS: Record<string, string> = {
 };
 
 export function eventLabel(eventType: string): string {
-  const known = EVENT_LABELS[eventType];
+  const known = isStudyEventType(eventType) ? EVENT_LABELS[eventType] : undefined;
   if (known) return known;
   const words = eventType.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);

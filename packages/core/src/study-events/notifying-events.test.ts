@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNotificationEvent } from './notifying-events.js';
+import { isNotificationEvent } from './study-events.js';
 
 const event = (eventType: string, toStatus: 'SIGNED_OFF' | 'CREATED' | null = null) => ({
   eventType,

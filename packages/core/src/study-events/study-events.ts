@@ -1,0 +1,171 @@
+import type { TReportStatus } from '../worklist/statuses.js';
+import type { TStudyEventType } from './payloads.js';
+
+/**
+ * Who is told about an event. Today there is one audience: the people working on the report, who
+ * see it in the report notification timeline (spec-core §2). The collaboration work will split it
+ * (the assigned doctor, the center, the auditor…) without touching the writers.
+ */
+export const STUDY_EVENT_AUDIENCES = ['REPORT_TEAM'] as const;
+export type TStudyEventAudience = (typeof STUDY_EVENT_AUDIENCES)[number];
+
+/** The server module that writes the event (server modules/<writer>). */
+export type TStudyEventWriter =
+  | 'study-actions'
+  | 'reporting'
+  | 'report-documents'
+  | 'report-tags'
+  | 'report-audio'
+  | 'study-attachments'
+  | 'forwarding'
+  | 'payments'
+  | 'study-sharing'
+  | 'share-page'
+  | 'archive';
+
+export interface TStudyEventRule {
+  /** What happened, in a sentence. */
+  meaning: string;
+  writer: TStudyEventWriter;
+  /** Who is notified; empty for timeline-only events. */
+  notifies: readonly TStudyEventAudience[];
+}
+
+const team = ['REPORT_TEAM'] as const;
+const nobody = [] as const;
+
+/**
+ * The one table of study events: every type (a missing or extra one does not compile), what it
+ * means, who writes it and who is notified. Decision (issue 22 §2): the audience is per type; the
+ * `/REPORT|SIGN/` name pattern that used to decide it gave this same answer for every type here
+ * (study-events.test.ts pins that).
+ */
+export const STUDY_EVENT_RULES: { readonly [K in TStudyEventType]: TStudyEventRule } = {
+  DETAILS_UPDATED: { meaning: 'The study details were edited', writer: 'study-actions', notifies: nobody },
+  SENT_FOR_REPORTING: {
+    meaning: 'The center sent the study for reporting (CREATED → HISTORY_CREATED)',
+    writer: 'study-actions',
+    notifies: team,
+  },
+  STUDY_PARTS_UPDATED: { meaning: 'The study types were changed', writer: 'study-actions', notifies: nobody },
+  URGENT_MARKED: { meaning: 'The study was marked urgent', writer: 'study-actions', notifies: team },
+  URGENT_UNMARKED: { meaning: 'The urgent mark was removed', writer: 'study-actions', notifies: team },
+  DELETED: { meaning: 'The study was marked deleted', writer: 'study-actions', notifies: team },
+  SPLIT: { meaning: 'A new report row was split off this one', writer: 'study-actions', notifies: nobody },
+  SPLIT_CREATED: {
+    meaning: 'This report row was created by splitting another',
+    writer: 'study-actions',
+    notifies: nobody,
+  },
+  UNLOCKED: { meaning: 'The report was unlocked and reopened', writer: 'study-actions', notifies: team },
+  REWORKED: { meaning: 'The reports were deleted for rework', writer: 'study-actions', notifies: team },
+  ASSIGNED: { meaning: 'The study was assigned to a doctor', writer: 'study-actions', notifies: team },
+  UNASSIGNED: { meaning: 'The doctor assignment was removed', writer: 'study-actions', notifies: team },
+  AUDITOR_ASSIGNED: { meaning: 'An auditor was assigned', writer: 'study-actions', notifies: team },
+  AUDITOR_UNASSIGNED: { meaning: 'The auditor was removed', writer: 'study-actions', notifies: team },
+  AUDIT_APPROVED: { meaning: 'The auditor approved the report', writer: 'study-actions', notifies: team },
+  AUDIT_REJECTED: { meaning: 'The auditor rejected the report', writer: 'study-actions', notifies: team },
+
+  REPORT_LOCKED: { meaning: 'A doctor took the report (lock)', writer: 'reporting', notifies: team },
+  REPORT_SAVED: {
+    meaning: 'The report was saved (REPORTED or DRAFTED)',
+    writer: 'reporting',
+    notifies: team,
+  },
+  REPORT_SENT_FOR_VERIFICATION: {
+    meaning: 'The report was signed off and waits for a verifier',
+    writer: 'reporting',
+    notifies: team,
+  },
+  REPORT_SIGNED_OFF: { meaning: 'The report was signed off', writer: 'reporting', notifies: team },
+  REPORT_VERIFIED: { meaning: 'A verifier signed the report off', writer: 'reporting', notifies: team },
+  REPORT_ADDENDUM_ADDED: { meaning: 'An addendum was signed', writer: 'reporting', notifies: team },
+  REPORT_PRINTED: { meaning: 'The center printed the report', writer: 'report-documents', notifies: team },
+
+  TAG_ADDED: { meaning: 'A tag was added', writer: 'report-tags', notifies: nobody },
+  TAG_DELETED: { meaning: 'A tag was removed', writer: 'report-tags', notifies: nobody },
+  TAG_UPDATED: { meaning: 'A tag was switched local/global', writer: 'report-tags', notifies: nobody },
+  AUDIO_ADDED: { meaning: 'An audio note was recorded', writer: 'report-audio', notifies: nobody },
+  AUDIO_DELETED: { meaning: 'An audio note was deleted', writer: 'report-audio', notifies: nobody },
+  ATTACHMENT_ADDED: { meaning: 'A file was attached', writer: 'study-attachments', notifies: nobody },
+  ATTACHMENT_DELETED: {
+    meaning: 'An attached file was deleted',
+    writer: 'study-attachments',
+    notifies: nobody,
+  },
+
+  FORWARD_REQUESTED: { meaning: 'The study was sent to a PACS', writer: 'forwarding', notifies: nobody },
+  FORWARD_RESENT: { meaning: 'Failed instances were sent again', writer: 'forwarding', notifies: nobody },
+
+  PAYMENT_REQUESTED: { meaning: 'A payment was requested', writer: 'payments', notifies: nobody },
+  PAYMENT_RECORDED: { meaning: 'A payment was recorded by hand', writer: 'payments', notifies: nobody },
+  PAYMENT_PAID: { meaning: 'The payment provider confirmed payment', writer: 'payments', notifies: nobody },
+  PAYMENT_CANCELLED: { meaning: 'The payment request was cancelled', writer: 'payments', notifies: nobody },
+
+  REFERRING_DOCTOR_SAVED: {
+    meaning: 'A referring doctor user was linked to the study',
+    writer: 'study-sharing',
+    notifies: nobody,
+  },
+  SHARED_BY_MESSAGE: {
+    meaning: 'The report link was sent by SMS/WhatsApp',
+    writer: 'study-sharing',
+    notifies: nobody,
+  },
+  SHARED_BY_EMAIL: {
+    meaning: 'The report link was sent by e-mail',
+    writer: 'study-sharing',
+    notifies: nobody,
+  },
+  SHARE_OPENED: { meaning: 'Someone opened the share page', writer: 'share-page', notifies: nobody },
+
+  STUDY_CREATED: {
+    meaning: 'The report row was created (first image, upload or the create-study form)',
+    writer: 'archive',
+    notifies: nobody,
+  },
+  IMAGES_ATTACHED: {
+    meaning: 'Images were attached to a row that held an imageless study',
+    writer: 'archive',
+    notifies: nobody,
+  },
+  NEW_IMAGES_AFTER_SIGN_OFF: {
+    meaning: 'Images arrived after the report was signed off',
+    writer: 'archive',
+    notifies: team,
+  },
+  FOREIGN_IMAGES_REFUSED: {
+    meaning: "Another center's images of this study were refused (once an hour)",
+    writer: 'archive',
+    notifies: nobody,
+  },
+};
+
+/** Every event type, in the table's order. */
+export const STUDY_EVENT_TYPES = Object.keys(STUDY_EVENT_RULES) as readonly TStudyEventType[];
+
+/** Whether a stored name is a known event type (a row may hold a name from another version). */
+export function isStudyEventType(name: string): name is TStudyEventType {
+  return Object.hasOwn(STUDY_EVENT_RULES, name);
+}
+
+/** A row reaching one of these statuses is report news, whichever event moved it there. */
+const REPORT_NEWS_STATUSES: ReadonlySet<string> = new Set<TReportStatus>([
+  'SIGNED_OFF',
+  'REPORTED',
+  'DRAFTED',
+]);
+
+/**
+ * The events of the report notification timeline (spec-core §2): what the people working on the
+ * report were told about — who it went to, its urgency, its locks, rework, audit and the report
+ * itself — without the center's detail edits. Decision (the spec names the dialog only): the
+ * table's audience decides, plus any event that leaves the row in a reported or signed-off status.
+ * The name is a string because a stored row may hold a name this version does not know.
+ */
+export function isNotificationEvent(event: { eventType: string; toStatus: TReportStatus | null }): boolean {
+  return (
+    (isStudyEventType(event.eventType) && STUDY_EVENT_RULES[event.eventType].notifies.length > 0) ||
+    (event.toStatus !== null && REPORT_NEWS_STATUSES.has(event.toStatus))
+  );
+}

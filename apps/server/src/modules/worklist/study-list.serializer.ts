@@ -3,6 +3,7 @@ import fastJson, { type Schema as TJsonSchema } from 'fast-json-stringify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { ResponseSerializationError, serializerCompiler } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
+import { ZStudyListPage } from '@radflow/core';
 
 /**
  * The list calls' answer (core ZStudyListPage, 20-200 rows of 55 fields) is the server's busiest
@@ -44,6 +45,14 @@ function compile(schema: ZodType) {
   }
   return found;
 }
+
+/*
+ * Compiled when the module loads, not when an app gets ready: compiling takes tens of milliseconds
+ * (ajv and fast-json-stringify generate code for 55 fields), and a stretch that long inside `ready`
+ * read as a busy event loop to the load shedding (plugins/load-shedding.ts), which refused the first
+ * calls after start on a loaded machine.
+ */
+compile(ZStudyListPage);
 
 /** The answer as JSON text, or a ResponseSerializationError naming the first field out of contract. */
 export function checkedSerializer(schema: ZodType, method: string, url: string): (data: unknown) => string {

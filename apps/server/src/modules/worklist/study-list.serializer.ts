@@ -16,8 +16,9 @@ import { ZStudyListPage } from '@radflow/core';
  * ResponseSerializationError: the error handler logs it and answers 500, as on every other route,
  * rather than handing the browser a row it cannot read.
  *
- * fast-json-stringify alone is not a check: it fills a missing nullable field and turns a number
- * into a string where the schema says string. Error answers keep the app's serializer.
+ * fast-json-stringify alone is not a check: it throws on a missing required field, but writes the
+ * text "7" as 7 where an integer is due, a number as text where a string is. Error answers keep the
+ * app's serializer.
  */
 export function checkedSerializerCompiler(route: FastifyRouteSchemaDef<unknown>): (data: unknown) => string {
   const { schema, method, url } = route;

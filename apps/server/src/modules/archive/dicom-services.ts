@@ -28,6 +28,8 @@ export interface DicomServicesConfig {
 
 export interface DicomServices {
   port: number;
+  /** Instances read by the SCP's own receive path and by dcmjs-dimse's (StoreScp.receivedBy). */
+  receivedBy: StoreScp['receivedBy'];
   close(): Promise<void>;
 }
 
@@ -132,5 +134,5 @@ export async function startDicomServices(
       return { status: STATUS_OF[result.failureCode], errorComment: result.reason };
     },
   });
-  return { port: scp.port, close: () => scp.close() };
+  return { port: scp.port, receivedBy: scp.receivedBy, close: () => scp.close() };
 }

@@ -8,6 +8,7 @@ import {
   type TReportStatusListRequest,
   type TStudyListFilterField,
   type TStudyListPage,
+  type TStudyListRow,
   type TStudyListRequest,
   type TStudyListSortField,
   type TStudyScope,
@@ -21,18 +22,15 @@ import { userMappings, users } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../studies/study-access.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { type TStudyListQuery, findStudyListPage, findStudyListRowsJson } from './study-list.repository.js';
+import { type TStudyListQuery, findStudyListPage, findStudyListRows } from './study-list.repository.js';
 
 type TListRequest = TStudyListRequest | TReportStatusListRequest;
-
-/** A TStudyListPage written as JSON text (the answer of both list calls, sent as is). */
-export type TStudyListPageJson = string & { readonly __json: TStudyListPage };
 
 /**
  * Both list calls (spec-core §7 Lists): the caller's rows under their access condition, filtered,
  * sorted and paged. See DECISIONS.md in this folder for what the spec leaves open.
  */
-export async function listStudies(db: Db, auth: TAuth, request: TListRequest): Promise<TStudyListPageJson> {
+export async function listStudies(db: Db, auth: TAuth, request: TListRequest): Promise<TStudyListPage> {
   const scope = scopeOfAuth(auth);
   // POST /report-status/ bodies never hold the tab fields (its schema strips unknown keys).
   const tabs: Partial<TStudyListRequest> = request;
@@ -59,27 +57,18 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
     limit: request.size,
   };
   const { ids, total } = await findStudyListPage(db, query);
-  const rows = await findStudyListRowsJson(db, { userId: auth.user.id, groupId: auth.user.groupId }, ids);
+  const rows = await findStudyListRows(db, { userId: auth.user.id, groupId: auth.user.groupId }, ids);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const content = ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [withStudyDateTime(row.json, toStudyDateTime(row.studyDate, row.studyTime))] : [];
+    const found = byId.get(id);
+    if (!found) return [];
+    // Added in place: spreading the driver's 55-field object into a new one cost more than the
+    // check and the serialisation together (≈ 0.3 ms of CPU per page of 20).
+    const row: Partial<TStudyListRow> & typeof found.row = found.row;
+    row.studyDateTime = toStudyDateTime(found.studyDate, found.studyTime);
+    return [row as TStudyListRow];
   });
-  return pageJson(content, total, request.page, request.size);
-}
-
-/** A row's JSON (an object, as the database wrote it) with studyDateTime added as its last field. */
-function withStudyDateTime(rowJson: string, studyDateTime: string | null): string {
-  return `${rowJson.slice(0, rowJson.lastIndexOf('}'))},"studyDateTime":${JSON.stringify(studyDateTime)}}`;
-}
-
-/**
- * The page response (core toPageResponse) as JSON text around the rows' own JSON texts, so the rows
- * are neither parsed nor serialised again here (the route sends the text as it is).
- */
-function pageJson(rows: readonly string[], total: number, page: number, size: number): TStudyListPageJson {
-  const { content: _rows, ...meta } = toPageResponse([...rows], total, page, size);
-  return `{"content":[${rows.join(',')}],${JSON.stringify(meta).slice(1)}` as TStudyListPageJson;
+  return toPageResponse(content, total, request.page, request.size);
 }
 
 /**

@@ -34,7 +34,7 @@ export const EXACT_COUNT_LIMIT = 1_000;
  * condition is in the WHERE of every statement, so neither the rows nor the count can show what the
  * caller may not see. The statements read only `report_statuses` unless a filter or the sort needs
  * the study or the center; the page's details are fetched for its ids afterwards
- * (findStudyListRowsJson), so joins, user look-ups and tags run for one page, not for every match.
+ * (findStudyListRows), so joins, user look-ups and tags run for one page, not for every match.
  *
  * The planner's estimate of the matches comes first (EXPLAIN, nothing runs).
  * - At most EXACT_COUNT_LIMIT expected: one statement reads the matches once (at most the cap + 1 of
@@ -211,17 +211,22 @@ const ROW_FIELDS = {
   tags: tagsJson,
 } satisfies Record<Exclude<keyof TStudyListRow, 'studyDateTime'>, SQL | AnyPgColumn>;
 
-const rowJson = sql`(select row_to_json(r)::text from (select ${sql.join(
+/** A list row as the database writes it: every field of ZStudyListRow but studyDateTime. */
+export type TStudyListRowWithoutDateTime = Omit<TStudyListRow, 'studyDateTime'>;
+
+const rowJson = sql`(select row_to_json(r) from (select ${sql.join(
   Object.entries(ROW_FIELDS).map(([key, value]) => sql`${value} as ${sql.identifier(key)}`),
   sql`, `,
 )}) r)`;
 
 /**
- * The page's rows as JSON text written by the database, with their tags, in one statement prepared
- * once per database. Node neither maps 50 columns per row nor serialises them again: the list answer
- * is these texts joined (list-studies.ts). That, and one statement instead of two (rows, then tags),
- * was most of the Node CPU of a list call after the queries themselves (issue 4 §5 throughput).
- * PostgreSQL keeps the plan of the named statement (planning it took 7-10 ms, running it under 1 ms).
+ * The page's rows as JSON written by the database, with their tags, in one statement prepared once
+ * per database: the driver parses each row's JSON into the row object (one JSON.parse), so Node does
+ * not map 50 columns per row. That, and one statement instead of two (rows, then tags), was most of
+ * the Node CPU of a list call after the queries themselves (issue 4 §5 throughput). The type is the
+ * query's promise; the route checks every row against the contract before it is sent
+ * (study-list.serializer.ts). PostgreSQL keeps the plan of the named statement (planning it took
+ * 7-10 ms, running it under 1 ms).
  */
 const prepareRowsQuery = (db: Db) =>
   db
@@ -229,20 +234,20 @@ const prepareRowsQuery = (db: Db) =>
       id: rs.id,
       studyDate: studies.studyDate,
       studyTime: studies.studyTime,
-      json: sql<string>`${rowJson}`,
+      row: sql<TStudyListRowWithoutDateTime>`${rowJson}`,
     })
     .from(rs)
     .innerJoin(studies, eq(studies.id, rs.studyId))
     .where(sql`${rs.id} = ${pageIds}`)
-    .prepare('worklist_page_rows_json');
+    .prepare('worklist_page_rows');
 
 const preparedByDb = new WeakMap<Db, ReturnType<typeof prepareRowsQuery>>();
 
 /**
  * The given report rows as the viewer sees them (any order; the caller orders them by the page's
- * ids): each row's JSON without studyDateTime, and the study's DICOM date and time it comes from.
+ * ids): each row without studyDateTime, and the study's DICOM date and time it comes from.
  */
-export async function findStudyListRowsJson(
+export async function findStudyListRows(
   db: Db,
   viewer: { userId: number; groupId: number },
   ids: readonly number[],

@@ -1,8 +1,6 @@
-import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   type TRole,
-  type TStudyListPage,
   ZReportStatusListRequest,
   ZStudyListPage,
   ZStudyListRequest,
@@ -11,7 +9,8 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { type TStudyListPageJson, listStudies } from './list-studies.js';
+import { listStudies } from './list-studies.js';
+import { checkedSerializerCompiler } from './study-list.serializer.js';
 
 /**
  * Whether a user has a list that uses the call at `path` (core listKindForUser + listCallPathForList),
@@ -30,15 +29,6 @@ function usesListCall(path: '/dicom-web/studies/' | '/report-status/') {
       return kind !== null && listCallPathForList(kind) === path;
     });
   };
-}
-
-/**
- * The list answer is JSON text already (list-studies.ts: the database writes each row, the page
- * wraps them), sent as it is: a string with a JSON content type skips serialisation. The response
- * schema stays for the documentation; the integration tests parse answers with it.
- */
-function sendJson(reply: FastifyReply, json: TStudyListPageJson) {
-  return reply.type('application/json; charset=utf-8').send(json as unknown as TStudyListPage);
 }
 
 /** The two list calls of spec-core §7 "Lists and summaries". */
@@ -61,8 +51,10 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         body: ZStudyListRequest,
         response: { 200: ZStudyListPage, ...errorResponses(400, 401, 403) },
       },
+      // The answer is checked against ZStudyListPage, then written by a compiled serializer.
+      serializerCompiler: checkedSerializerCompiler,
     },
-    async (request, reply) => sendJson(reply, await listStudies(app.ctx.db, authOf(request), request.body)),
+    async (request) => listStudies(app.ctx.db, authOf(request), request.body),
   );
 
   app.post(
@@ -76,7 +68,9 @@ export const worklistRoutes: FastifyPluginAsyncZod = async (app) => {
         body: ZReportStatusListRequest,
         response: { 200: ZStudyListPage, ...errorResponses(400, 401, 403) },
       },
+      // The answer is checked against ZStudyListPage, then written by a compiled serializer.
+      serializerCompiler: checkedSerializerCompiler,
     },
-    async (request, reply) => sendJson(reply, await listStudies(app.ctx.db, authOf(request), request.body)),
+    async (request) => listStudies(app.ctx.db, authOf(request), request.body),
   );
 };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runStorescu } from '@radflow/dicom/dimse';
+import { runStorescu } from '@radflow/dicom/test-support';
 import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';
 import { FIXTURES_DIR, LIVER, fixturePath, setAeTitles } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES_DIR } from '../test-fixtures.js';
-import { runStorescu } from './dcmtk.js';
+import { runStorescu } from '../test-support/dcmtk.js';
 import { dimse } from './library.js';
 import { DimseReceiveHookError, type StoreScp, startStoreScp } from './store-scp.js';
 import { assertReceiveHook } from './store-scp-fast-path.js';

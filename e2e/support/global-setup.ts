@@ -111,6 +111,11 @@ export default async function setup(project: TestProject) {
       WEB_DIST_DIR: webDist,
       // The viewer-payment story pays through the default provider's simulated gateway.
       PAYMENT_TEST_GATEWAY: 'true',
+      // Load shedding (plugins/load-shedding.ts, its own integration tests) answers 503 once the
+      // event loop has been busy 100 ms: on 2 cores running two shards and their browsers (and a
+      // machine shared with others, load 30) it shed the stories' own calls and frames. A ceiling
+      // here, so the stories see the app's behaviour, not the machine's.
+      API_MAX_BUSY_MS: '2000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,8 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { chromium, type APIRequestContext, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from 'playwright-core';
 import { inject } from 'vitest';
 
 /** Debian's chromium (never a downloaded one); flags proven on this kind of machine (ARCHITECTURE §6). */
@@ -18,26 +21,51 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/** Cookies and localStorage to start a context with (Playwright's storage state). */
+export type TStorageState = Exclude<
+  NonNullable<Parameters<Browser['newContext']>[0]>['storageState'],
+  string | undefined
+>;
+
 export interface TBrowserSession {
   context: BrowserContext;
   page: Page;
   baseURL: string;
   /** What the pages' Content-Security-Policy refused so far (Chromium reports each on the console). */
   cspViolations: string[];
-  /** Closes the browser; fails when the CSP refused anything (the app must run under its own policy). */
+  /** Closes the context; fails when the CSP refused anything (the app must run under its own policy). */
   close(): Promise<void>;
 }
 
-/** A fresh browser profile (its own cookies and localStorage, hence its own device id). */
-export async function openBrowser(): Promise<TBrowserSession> {
+/**
+ * One Chromium per test file (launching it costs about a second of the 2 cores; a story never needs
+ * a browser of its own, only a context), closed after the file by support/per-file.ts.
+ */
+let shared: Promise<Browser> | undefined;
+
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  return shared;
+}
+
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = shared;
+  shared = undefined;
+  if (browser) await (await browser).close();
+}
+
+/**
+ * A fresh browser context: its own cookies and localStorage (hence its own device id), as a new
+ * profile had; `storageState` starts it with a session already (signedInState in worklist.ts).
+ */
+export async function openBrowser(options: { storageState?: TStorageState } = {}): Promise<TBrowserSession> {
   const baseURL = inject('baseURL');
-  const profile = mkdtempSync(join(tmpdir(), 'radflow-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ARGS,
+  const context = await (
+    await sharedBrowser()
+  ).newContext({
     baseURL,
     viewport: { width: 1400, height: 900 },
+    ...(options.storageState ? { storageState: options.storageState } : {}),
   });
   context.setDefaultTimeout(15_000);
   withDeviceHeaders(context.request);
@@ -45,7 +73,7 @@ export async function openBrowser(): Promise<TBrowserSession> {
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   return {
     context,
     page,
@@ -53,7 +81,6 @@ export async function openBrowser(): Promise<TBrowserSession> {
     cspViolations,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
       if (cspViolations.length > 0) {
         throw new Error(`The Content-Security-Policy refused:\n${cspViolations.join('\n')}`);
       }

@@ -16,6 +16,8 @@ declare module 'vitest' {
     mailDir: string;
     /** The server's DICOM port (its AE title is the default, RADFLOW), for storescu stories. */
     dicomPort: number;
+    /** Where openSignedIn keeps each demo user's session for the files after the first (one per run). */
+    sessionsDir: string;
   }
 }
 
@@ -88,6 +90,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-'));
   const outboxFile = join(dataDir, 'outbox.jsonl');
   const mailDir = join(dataDir, 'mail');
+  const sessionsDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-sessions-'));
   const smtp = await startSmtpServer(mailDir);
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseURL = `http://127.0.0.1:${port}`;
@@ -108,6 +111,11 @@ export default async function setup(project: TestProject) {
       WEB_DIST_DIR: webDist,
       // The viewer-payment story pays through the default provider's simulated gateway.
       PAYMENT_TEST_GATEWAY: 'true',
+      // Load shedding (plugins/load-shedding.ts, its own integration tests) answers 503 once the
+      // event loop has been busy 100 ms: on 2 cores running two shards and their browsers (and a
+      // machine shared with others, load 30) it shed the stories' own calls and frames. A ceiling
+      // here, so the stories see the app's behaviour, not the machine's.
+      API_MAX_BUSY_MS: '2000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -126,9 +134,11 @@ export default async function setup(project: TestProject) {
     });
     await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(sessionsDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(baseURL, child, 60_000);
+    // A ceiling, not a wait: on a busy 2-core machine (load 20) the bundle took over 60 s to answer.
+    await waitForHealth(baseURL, child, 180_000);
   } catch (error) {
     // A server that never became healthy must not outlive the run (it holds ports and its data dir).
     await stop();
@@ -138,5 +148,6 @@ export default async function setup(project: TestProject) {
   project.provide('outboxFile', outboxFile);
   project.provide('mailDir', mailDir);
   project.provide('dicomPort', dicomPort);
+  project.provide('sessionsDir', sessionsDir);
   return stop;
 }

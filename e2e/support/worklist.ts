@@ -1,19 +1,67 @@
-import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
-import { openBrowser, type TBrowserSession } from './browser.js';
-import { LoginPage, Shell } from './pages.js';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request, type Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
+import { openBrowser, type TBrowserSession, type TStorageState } from './browser.js';
+import { Shell } from './pages.js';
 
 /** The demo accounts' password (apps/server/src/modules/seed/seed-demo.ts). */
 export const DEMO_PASSWORD = 'demo12345';
 
-/** A fresh browser signed in as a demo user, on their home screen. */
+/**
+ * A fresh browser context signed in as a demo user, on their home screen. The session comes from
+ * one sign-in through the API per user and server (signedInState); the form's own sign-in paths
+ * have their stories (sign-in-each-role, otp-sign-in, device-approval, update-password).
+ */
 export async function openSignedIn(email: string): Promise<TBrowserSession> {
-  const session = await openBrowser();
-  const login = new LoginPage(session.page);
-  await login.open();
-  await login.signIn(email, DEMO_PASSWORD);
+  const session = await openBrowser({ storageState: await signedInState(email) });
+  // The route the guard always sends to the user's first allowed path, as the form's sign-in does.
+  await session.page.goto('/user/get-route');
+  await session.page.waitForURL((url) => url.pathname !== '/user/get-route');
   await new Shell(session.page).waitUntilSignedIn();
   return session;
+}
+
+/**
+ * A demo user's session cookie and device id, signed in through POST /api/do-login once and kept
+ * in the server's data dir for the files after this one; signed in again when the session has ended
+ * (a story signed out, changed the user or revoked the device).
+ */
+async function signedInState(email: string): Promise<TStorageState> {
+  const baseURL = inject('baseURL');
+  const dir = inject('sessionsDir');
+  const file = join(dir, `${encodeURIComponent(email)}.json`);
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as TStorageState;
+    const cookie = kept.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const res = await fetch(`${baseURL}/api/user/`, {
+      headers: { Cookie: cookie, Accept: 'application/json' },
+    });
+    if (res.ok) return kept;
+  }
+  // The id the web app keeps in localStorage (apps/web/src/api/device.ts), so the page's calls come
+  // from the device the session was opened on; the name is the one it gives headless Chromium.
+  const deviceId = randomUUID();
+  const api = await request.newContext({ baseURL });
+  try {
+    const res = await api.post('/api/do-login', {
+      form: { email, password: DEMO_PASSWORD },
+      headers: { 'X-Device-Id': deviceId, 'X-Device-Name': 'Chrome on Linux', Accept: 'application/json' },
+    });
+    expect(res.status(), `sign-in of ${email}: ${await res.text()}`).toBe(200);
+    const { cookies } = await api.storageState();
+    const state: TStorageState = {
+      cookies,
+      origins: [
+        { origin: new URL(baseURL).origin, localStorage: [{ name: 'radflow.deviceId', value: deviceId }] },
+      ],
+    };
+    writeFileSync(file, JSON.stringify(state));
+    return state;
+  } finally {
+    await api.dispose();
+  }
 }
 
 /** A short text unique to this run, so stories never find another run's or another story's rows. */

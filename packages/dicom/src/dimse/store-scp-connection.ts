@@ -60,8 +60,14 @@ export interface ConnectionEnv {
   readonly receivedBy: ReceivePathCounts;
 }
 
+/** What the port makes of each accepted socket (a class: dcmjs-dimse's Scp is one). */
+export type ConnectionClass = new (
+  socket: Socket,
+  opts: ConstructorParameters<ConnectionEnv['dimse']['Scp']>[1],
+) => object;
+
 /** The connection class of one SCP: dcmjs-dimse's Scp with our receive path and answers. */
-export function connectionClass(env: ConnectionEnv) {
+export function connectionClass(env: ConnectionEnv): ConnectionClass {
   const { dimse, options, pendingStores, artimMs, idleTimeoutMs } = env;
   const { Scp, Dataset } = dimse;
   const { CEchoResponse, CStoreResponse, CFindResponse } = dimse.responses;

@@ -1,5 +1,5 @@
 import { MESSAGES, formatErrorMessage, isDeviceApprovalError, isPublicPath } from '@radflow/core';
-import { earlyScriptLoaded } from '../lib/early-script';
+import { earlyScriptLoaded } from '../app/early/early-script';
 import { deviceHeaders } from './device';
 
 /**

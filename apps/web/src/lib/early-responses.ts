@@ -1,8 +1,8 @@
 /**
  * Answers asked for before the app's bundle has even run (app/early/early-requests.ts), handed to
- * the app's own reads. The early script is built on its own (vite.config.ts), so it shares no
- * module instance with the app: the hand-over is a property of the page's window, which this module
- * reads and writes on both sides.
+ * the app's own reads. The early script is built on its own (app/early/early-build.ts), so it shares
+ * no module instance with the app: the hand-over is a property of the page's window, which this
+ * module reads and writes on both sides.
  *
  * Each answer is taken once, by the first read of the same URL (path and query), and dropped if
  * nobody takes it within EARLY_TTL_MS: an answer is only good for the page load it was asked for.
@@ -10,7 +10,7 @@
  * it needed the values itself (the app does not parse a megabyte twice).
  */
 
-import { earlyScriptLoaded } from './early-script';
+import { earlyScriptLoaded } from '../app/early/early-script';
 
 /**
  * The early script is loaded beside the app's bundle, not before it: a reader awaits its load

@@ -6,6 +6,8 @@ import { afterEach } from 'vitest';
 configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
+  // The build tests run in node (@vitest-environment node): no page to clean.
+  if (typeof window === 'undefined') return;
   cleanup();
   window.localStorage.clear();
   window.history.replaceState(null, '', '/');

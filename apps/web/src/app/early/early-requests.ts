@@ -1,6 +1,6 @@
 import { deviceHeaders } from '../../api/device';
 import { SESSION_PATHS } from '../../api/session-paths';
-import { EARLY_PREVIEW_SETTLED } from '../../lib/early-script';
+import { EARLY_PREVIEW_SETTLED } from './early-script';
 import {
   dicomwebUrls,
   fetchDicomJson,
@@ -119,7 +119,7 @@ function startEarlyRequests(pathname: string, origin: string): void {
   later(SESSION_PATHS.teleInfo);
   if (!study || !firstImage) return;
   // Copies taken now, before any reader of the app's can have read the answers. index.html's
-  // loader starts the app once this has settled (lib/early-script.ts).
+  // loader starts the app once this has settled (early-script.ts).
   if (context) {
     const settled = showEarlyPreview({
       firstImage: firstImage.body,

@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { isDeviceApprovalError } from '@radflow/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client';
@@ -44,7 +45,6 @@ export function LoginPage() {
   const [step, setStep] = useState<TLoginStep>('credentials');
   const [otpMobile, setOtpMobile] = useState('');
   const [errors, setErrors] = useState<TFieldErrors>({});
-  const [busy, setBusy] = useState(false);
   const [awaitingApproval, setAwaitingApproval] = useState(false);
   const { showError } = useSnackbar();
   const signIn = useSignIn();
@@ -56,36 +56,34 @@ export function LoginPage() {
   });
 
   /** Runs a server call; its failure is already in the snackbar (the API client shows it). */
-  const run = async (task: () => Promise<unknown>) => {
-    setBusy(true);
-    try {
-      await task();
-    } catch (error) {
+  const call = useMutation({
+    mutationFn: (task: () => Promise<unknown>) => task(),
+    onError: (error) => {
       if (error instanceof ApiError) {
         setAwaitingApproval(isDeviceApprovalError(error.body));
       } else {
         showError(error instanceof Error ? error.message : String(error));
       }
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = call.isPending;
+  const run = (task: () => Promise<unknown>) => call.mutate(task);
 
-  const submitPassword = async () => {
+  const submitPassword = () => {
     const checked = validatePasswordSignIn(identifier, password);
     if (!checked.ok) return setErrors({ [checked.field]: checked.message });
     setErrors({});
-    await run(() => signIn(checked.value.email, checked.value.password));
+    run(() => signIn(checked.value.email, checked.value.password));
   };
 
-  const submitOtpRequest = async () => {
+  const submitOtpRequest = () => {
     const checked = validateOtpRequest(identifier);
     if (!checked.ok) {
       setErrors({});
       return showError(checked.message);
     }
     setErrors({});
-    await run(async () => {
+    run(async () => {
       await requestOtp(checked.value.mobile);
       setOtpMobile(checked.value.mobile);
       setOtp('');
@@ -93,19 +91,19 @@ export function LoginPage() {
     });
   };
 
-  const submitOtp = async () => {
+  const submitOtp = () => {
     const checked = validateOtp(otp);
     if (!checked.ok) return setErrors({ otp: checked.message });
     setErrors({});
-    await run(() => signIn(otpMobile, checked.value));
+    run(() => signIn(otpMobile, checked.value));
   };
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    if (step === 'otp') void submitOtp();
-    else if (view.primaryAction === 'request-otp') void submitOtpRequest();
-    else void submitPassword();
+    if (step === 'otp') submitOtp();
+    else if (view.primaryAction === 'request-otp') submitOtpRequest();
+    else submitPassword();
   };
 
   return (
@@ -181,7 +179,7 @@ export function LoginPage() {
                     type={view.isMobile ? 'submit' : 'button'}
                     variant={view.isMobile ? 'contained' : 'outlined'}
                     disabled={busy}
-                    onClick={view.isMobile ? undefined : () => void submitOtpRequest()}
+                    onClick={view.isMobile ? undefined : submitOtpRequest}
                     sx={{ flex: 1 }}
                   >
                     Request OTP
@@ -226,7 +224,7 @@ export function LoginPage() {
                   >
                     Change number
                   </Button>
-                  <Button size="small" disabled={busy} onClick={() => void submitOtpRequest()}>
+                  <Button size="small" disabled={busy} onClick={submitOtpRequest}>
                     Resend code
                   </Button>
                 </Stack>

@@ -23,7 +23,7 @@ import {
   paymentActionsOf,
   paymentColumnText,
 } from '@radflow/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { formatTimestamp } from '../../lib/format';
@@ -97,23 +97,18 @@ export default function StudyPaymentDialog({ row, onClose, onChanged }: TStudyDi
   const [fieldError, setFieldError] = useState<{ field: 'amount' | 'deskAmount'; message: string } | null>(
     null,
   );
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const run = async (call: () => Promise<TStudyPayments>, doneText: string) => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const answer = await call();
+  const task = useMutation({
+    mutationFn: ({ call }: { call: () => Promise<TStudyPayments>; doneText: string }) => call(),
+    onSuccess: (answer, { doneText }) => {
       queryClient.setQueryData(studyPaymentsQueryKey(row.id), answer);
       showInfo(doneText);
       onChanged();
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = task.isPending;
+  // Shown in the dialog, cleared when the next call starts.
+  const failure = task.error ? (task.error instanceof Error ? task.error.message : String(task.error)) : null;
+  const run = (call: () => Promise<TStudyPayments>, doneText: string) => task.mutate({ call, doneText });
 
   const data = payments.data;
   const pending = data?.payments.find((p) => p.status === 'PENDING') ?? null;
@@ -124,7 +119,7 @@ export default function StudyPaymentDialog({ row, onClose, onChanged }: TStudyDi
     const parsed = parseAmount(amount);
     if (!parsed.ok) return setFieldError({ field: 'amount', message: parsed.message });
     setFieldError(null);
-    void run(() => requestPayment(row.id, { amount: parsed.value, currency, note }), 'Payment requested');
+    run(() => requestPayment(row.id, { amount: parsed.value, currency, note }), 'Payment requested');
   };
 
   const submitDesk = (event: FormEvent) => {
@@ -136,7 +131,7 @@ export default function StudyPaymentDialog({ row, onClose, onChanged }: TStudyDi
       value = parsed.value;
     }
     setFieldError(null);
-    void run(
+    run(
       () =>
         recordDeskPayment(row.id, {
           mode,
@@ -149,7 +144,7 @@ export default function StudyPaymentDialog({ row, onClose, onChanged }: TStudyDi
 
   const cancel = async () => {
     if (!(await confirm({ message: 'Cancel the pending payment request?' }))) return;
-    void run(() => cancelPaymentRequest(row.id), 'Payment request cancelled');
+    run(() => cancelPaymentRequest(row.id), 'Payment request cancelled');
   };
 
   return (

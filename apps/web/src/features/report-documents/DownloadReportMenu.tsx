@@ -16,9 +16,9 @@ import {
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { useServerCall } from '../../lib/server-call';
 import { useSignedInSession } from '../auth/session';
 import { printPdf } from './print-report';
 import {
@@ -62,9 +62,8 @@ export function DownloadReportMenu({
 }: TDownloadReportMenuProps) {
   const session = useSignedInSession();
   const queryClient = useQueryClient();
-  const { showError, showInfo } = useFeedback();
+  const { showInfo } = useFeedback();
   const [ownAnchor, setOwnAnchor] = useState<HTMLElement | null>(null);
-  const [busy, setBusy] = useState(false);
   const controlled = anchorEl !== undefined;
   const anchor = controlled ? anchorEl : ownAnchor;
   const close = () => (controlled ? onClose?.() : setOwnAnchor(null));
@@ -88,13 +87,10 @@ export function DownloadReportMenu({
     isEditing: isEditing ?? false,
   });
 
-  const choose = async (option: TReportDownloadOption) => {
-    close();
-    setBusy(true);
-    try {
-      const { blob, fileName, leftOut } = await fetchReportDocument(option, row, {
-        customHtml: getCustomHtml?.() ?? null,
-      });
+  const download = useServerCall({
+    mutationFn: (option: TReportDownloadOption) =>
+      fetchReportDocument(option, row, { customHtml: getCustomHtml?.() ?? null }),
+    onSuccess: ({ blob, fileName, leftOut }, option) => {
       if (leftOut.length > 0)
         showInfo(leftOut.map((missing) => REPORT_LEFT_OUT_MESSAGES[missing]).join('. '));
       if (option.print) {
@@ -102,12 +98,13 @@ export function DownloadReportMenu({
         // The print clears Reprint Needed: the lists show it.
         void queryClient.invalidateQueries({ queryKey: STUDIES_QUERY_KEY });
       } else saveFile(blob, fileName);
-    } catch (error) {
-      // The API client has shown a refusal already.
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-    }
+    },
+  });
+  const busy = download.isPending;
+
+  const choose = (option: TReportDownloadOption) => {
+    close();
+    download.mutate(option);
   };
 
   if (offered.length === 0) return null;
@@ -135,7 +132,7 @@ export function DownloadReportMenu({
             <MenuItem
               key={option.key}
               disabled={!enabled || busy || missing.length > 0}
-              onClick={() => void choose(option)}
+              onClick={() => choose(option)}
             >
               <ListItemIcon>
                 {option.print ? <PrintIcon fontSize="small" /> : <DownloadIcon fontSize="small" />}

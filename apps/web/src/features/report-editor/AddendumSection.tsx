@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { hasReportContent, type TReport, type TReportSaveResponse } from '@radflow/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { formatTimestamp } from '../../lib/format';
@@ -31,22 +32,17 @@ export function AddendumSection({
   const { showError } = useFeedback();
   const [writing, setWriting] = useState(false);
   const [content, setContent] = useState('');
-  const [busy, setBusy] = useState(false);
-  const addenda = reports.filter((r) => r.isAddendum);
-
-  const submit = async () => {
-    setBusy(true);
-    try {
-      const answer = await addAddendum(reportStatusId, { name: 'Addendum', content });
+  const add = useMutation({
+    mutationFn: (text: string) => addAddendum(reportStatusId, { name: 'Addendum', content: text }),
+    onSuccess: async (answer) => {
       setWriting(false);
       setContent('');
       await onAdded(answer);
-    } catch (error) {
-      showError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (error) => showError(errorText(error)),
+  });
+  const busy = add.isPending;
+  const addenda = reports.filter((r) => r.isAddendum);
 
   if (addenda.length === 0 && !canAdd) return null;
   return (
@@ -84,7 +80,7 @@ export function AddendumSection({
             <Button
               variant="contained"
               disabled={busy || !hasReportContent(content)}
-              onClick={() => void submit()}
+              onClick={() => add.mutate(content)}
             >
               Save addendum
             </Button>

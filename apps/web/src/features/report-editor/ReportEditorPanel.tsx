@@ -2,9 +2,9 @@ import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useSignedInSession } from '../auth/session';
+import { TypistDoctorGate } from '../typist-gate/TypistDoctorGate';
 import { DraftConflictDialog } from './DraftConflictDialog';
 import { ReportWorkspace, type TCaptureImage } from './ReportWorkspace';
-import { TypistDoctorGate } from './TypistDoctorGate';
 import { mainReportOf, writerActorOf } from './editor-rules';
 import {
   errorText,
@@ -54,7 +54,11 @@ export function ReportEditorPanel({
     <>
       {header?.(row.data)}
       {actor === 'TYPIST' && typistDoctor === null ? (
-        <TypistDoctorGate suggested={row.data.lockedBy ?? row.data.assignedTo} onChoose={setTypistDoctor} />
+        <TypistDoctorGate
+          place="report-editor"
+          suggested={row.data.lockedBy ?? row.data.assignedTo}
+          onChoose={setTypistDoctor}
+        />
       ) : (
         <OpenedReport
           row={row.data}

@@ -16,7 +16,7 @@ import {
   type TSavedCopy,
   type TStudyDetail,
 } from '@radflow/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/react';
 import { useCallback, useRef, useState } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
@@ -98,7 +98,6 @@ export function ReportWorkspace({
     main !== null &&
     (content === main.content || content === signedHere.current);
 
-  const [busy, setBusy] = useState(false);
   const [versionsOpen, setVersionsOpen] = useState(false);
   const [previewOpen, setPreviewOpen] = useState(false);
   const [editor, setEditor] = useState<Editor | null>(null);
@@ -133,34 +132,36 @@ export function ReportWorkspace({
   };
 
   /** Sends the text as a save or sign-off from the version it started from (issue 21 §7). */
-  const write = async (signOff: boolean) => {
-    setBusy(true);
-    try {
-      const answer = await saveReport(row.id, {
+  const writeCall = useMutation({
+    // The text sent travels with the call: the user may type on while it is saving.
+    mutationFn: ({ signOff, sent }: { signOff: boolean; sent: string }) =>
+      saveReport(row.id, {
         name: name.trim() || formatDicomText(row.studyName) || 'Report',
-        content,
+        content: sent,
         signOff,
         baseVersion: baseVersion.current,
         ...(buttons.actor === 'TYPIST' ? { doctorEmail } : {}),
-      });
+      }),
+    onSuccess: async (answer, { signOff, sent }) => {
       // The answer's version, not a refetch: another tab may have saved again in between.
       baseVersion.current = answer.savedVersion;
-      if (answer.status === 'SIGNED_OFF') signedHere.current = content;
+      if (answer.status === 'SIGNED_OFF') signedHere.current = sent;
       setConflict(null);
       let done = 'Report saved';
       if (signOff)
         done = answer.status === 'SIGNED_OFF' ? 'Report signed off' : 'Report sent for verification';
       await afterWrite(answer, done);
-    } catch (error) {
+    },
+    onError: async (error, { signOff }) => {
       if (isStaleSave(error)) {
         // Someone saved after this text was opened: read what they saved and ask.
         const next = await onSaved().catch(() => reports);
         setConflict({ saved: savedCopyOf(mainReportOf(next)), signOff });
       } else showError(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const busy = writeCall.isPending;
+  const write = (signOff: boolean) => writeCall.mutate({ signOff, sent: content });
 
   const save = async (signOff: boolean) => {
     if (signOff) {
@@ -173,14 +174,14 @@ export function ReportWorkspace({
       });
       if (!ok) return;
     }
-    await write(signOff);
+    write(signOff);
   };
 
   /** Keep mine: the same text, saved again on top of the newest version (a new version). */
   const keepMine = () => {
     if (!conflict) return;
     baseVersion.current = conflict.saved?.version ?? null;
-    void write(conflict.signOff);
+    write(conflict.signOff);
   };
 
   /** Reload: the newest saved report replaces this text; the drafts of this text go. */

@@ -18,7 +18,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { TReportTemplate } from '@radflow/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useFeedback } from '../../components/feedback/feedback-context';
@@ -56,6 +56,13 @@ export function TemplatePage() {
   });
   const shown = filterTemplates(templates.data ?? [], filter);
 
+  const remove = useMutation({
+    mutationFn: deleteTemplate,
+    onSuccess: () => showInfo('Template deleted'),
+    onError: (error) => showError(refusalText(error)),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY }),
+  });
+
   const onDelete = async (template: TReportTemplate) => {
     const sure = await confirm({
       title: 'Delete template',
@@ -63,14 +70,7 @@ export function TemplatePage() {
       confirmLabel: 'Delete',
     });
     if (!sure) return;
-    try {
-      await deleteTemplate(template.id);
-      showInfo('Template deleted');
-    } catch (error) {
-      showError(refusalText(error));
-    } finally {
-      void queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
-    }
+    remove.mutate(template.id);
   };
 
   return (

@@ -2,7 +2,7 @@ import UploadIcon from '@mui/icons-material/UploadFileOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import type { TSettingAssetType } from '@radflow/core';
 import { uploadSettingAsset } from './settings-api';
@@ -28,22 +28,15 @@ export function ImageUploadField({
   onChange: (url: string) => void;
   onBusyChange?: (busy: boolean) => void;
 }) {
-  const [uploading, setUploading] = useState(false);
   const { showError } = useSnackbar();
-
-  const upload = async (file: File) => {
-    setUploading(true);
-    onBusyChange?.(true);
-    try {
-      const asset = await uploadSettingAsset(file, assetType);
-      onChange(asset.publicS3ImageUrl);
-    } catch {
-      showError(IMAGE_UPLOAD_FAILED);
-    } finally {
-      setUploading(false);
-      onBusyChange?.(false);
-    }
-  };
+  const upload = useMutation({
+    mutationFn: (file: File) => uploadSettingAsset(file, assetType),
+    onMutate: () => onBusyChange?.(true),
+    onSuccess: (asset) => onChange(asset.publicS3ImageUrl),
+    onError: () => showError(IMAGE_UPLOAD_FAILED),
+    onSettled: () => onBusyChange?.(false),
+  });
+  const uploading = upload.isPending;
 
   return (
     <Box>
@@ -75,7 +68,7 @@ export function ImageUploadField({
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
-              if (file) void upload(file);
+              if (file) upload.mutate(file);
             }}
           />
         </Button>

@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { OTP_PATTERN, SHARE_MESSAGES } from '@radflow/core';
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { requestShareCode, verifyShareCode } from './share-page.api';
@@ -43,38 +44,32 @@ export function ShareCodeStep({
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const send = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const sent = await requestShareCode(link);
+  const send = useMutation({
+    mutationFn: () => requestShareCode(link),
+    onMutate: () => setError(null),
+    onSuccess: (sent) => {
       setIsSent(true);
       setInfo(SHARE_CODE_LABELS.sent(sent.mobile));
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: (e) => setError(errorText(e)),
+  });
+  const verifyCode = useMutation({
+    mutationFn: (typed: string) => verifyShareCode(link, typed),
+    onMutate: () => setError(null),
+    onSuccess: onVerified,
+    onError: (e) => setError(errorText(e)),
+  });
+  // A verified code stays busy: the report replaces this step.
+  const busy = send.isPending || verifyCode.isPending || verifyCode.isSuccess;
 
-  const verify = async (event: FormEvent) => {
+  const verify = (event: FormEvent) => {
     event.preventDefault();
     const typed = code.trim();
     if (!OTP_PATTERN.test(typed)) {
       setError(SHARE_CODE_LABELS.badFormat);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await verifyShareCode(link, typed);
-      onVerified();
-    } catch (e) {
-      setError(errorText(e));
-      setBusy(false);
-    }
+    verifyCode.mutate(typed);
   };
 
   return (
@@ -89,7 +84,7 @@ export function ShareCodeStep({
         {info && <Alert severity="info">{info}</Alert>}
         {error && <Alert severity="error">{error}</Alert>}
         {isSent && (
-          <Stack component="form" noValidate spacing={1.5} onSubmit={(e) => void verify(e)}>
+          <Stack component="form" noValidate spacing={1.5} onSubmit={verify}>
             <TextField
               label={SHARE_CODE_LABELS.code}
               value={code}
@@ -106,7 +101,7 @@ export function ShareCodeStep({
           </Stack>
         )}
         <Box>
-          <Button variant={isSent ? 'text' : 'contained'} onClick={() => void send()} disabled={busy}>
+          <Button variant={isSent ? 'text' : 'contained'} onClick={() => send.mutate()} disabled={busy}>
             {isSent ? SHARE_CODE_LABELS.resend : SHARE_CODE_LABELS.send}
           </Button>
         </Box>

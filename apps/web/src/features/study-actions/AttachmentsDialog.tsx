@@ -28,9 +28,9 @@ import {
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
-import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { formatTimestamp } from '../../lib/format';
+import { useServerCall } from '../../lib/server-call';
 import { checkAttachmentFiles, uploadAttachments, uploadProgressText } from './attachment-upload';
 import type { TStudyDialogProps } from './dialog-props';
 import { attachmentPermissions } from './row-actions';
@@ -69,12 +69,11 @@ const hiddenInputSx = {
 export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
   const actor = useActor();
-  const { confirm, showError, showInfo } = useFeedback();
+  const { confirm, showInfo } = useFeedback();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState(0);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [refusals, setRefusals] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const details = useQuery({
     queryKey: attachmentsQueryKey(row.id),
     queryFn: ({ signal }) => fetchAttachments(row.id, signal),
@@ -92,36 +91,35 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
     onChanged();
   };
 
-  const onPick = async (event: ChangeEvent<HTMLInputElement>) => {
+  const upload = useServerCall({
+    mutationFn: ({ kind, files: picked }: { kind: TStudyAttachmentKind; files: File[] }) =>
+      uploadAttachments(kind, row.id, picked, (done, total) => setProgress({ done, total })),
+    onSuccess: () => showInfo(WORKLIST_MESSAGES.imageAttached),
+    // Some files may have gone in before a failure: the list follows the server either way.
+    onSettled: refresh,
+  });
+  const remove = useServerCall({
+    mutationFn: ({ kind, file }: { kind: TStudyAttachmentKind; file: TStudyAttachment }) =>
+      deleteAttachment(kind, row.id, file.path),
+    onSuccess: () => {
+      showInfo(WORKLIST_MESSAGES.imageDeleted);
+      refresh();
+    },
+  });
+  const busy = upload.isPending || remove.isPending;
+
+  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
     const picked = Array.from(event.target.files ?? []);
     event.target.value = '';
     const { accepted, refusals: refused } = checkAttachmentFiles(picked);
     setRefusals(refused);
     if (accepted.length === 0) return;
-    setBusy(true);
-    try {
-      await uploadAttachments(current.kind, row.id, accepted, (done, total) => setProgress({ done, total }));
-      showInfo(WORKLIST_MESSAGES.imageAttached);
-    } catch (error) {
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-      refresh();
-    }
+    upload.mutate({ kind: current.kind, files: accepted });
   };
 
   const onDelete = async (file: TStudyAttachment) => {
     if (!(await confirm({ message: CONFIRM_DELETE_ATTACHMENT }))) return;
-    setBusy(true);
-    try {
-      await deleteAttachment(current.kind, row.id, file.path);
-      showInfo(WORKLIST_MESSAGES.imageDeleted);
-      refresh();
-    } catch (error) {
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-    }
+    remove.mutate({ kind: current.kind, file });
   };
 
   return (
@@ -152,7 +150,7 @@ export function AttachmentsDialog({ row, onClose, onChanged }: TStudyDialogProps
                   multiple
                   accept={ATTACHMENT_ACCEPT}
                   disabled={busy}
-                  onChange={(e: ChangeEvent<HTMLInputElement>) => void onPick(e)}
+                  onChange={(e: ChangeEvent<HTMLInputElement>) => onPick(e)}
                   sx={hiddenInputSx}
                 />
               </Button>

@@ -2,8 +2,8 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import type { TStudyAuditStatus, TStudyListRow } from '@radflow/core';
 import { useState } from 'react';
-import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/feedback/feedback-context';
+import { useServerCall } from '../../lib/server-call';
 import { AUDIT_STATUS_TEXT, auditSwitchLabel } from './audit-status';
 import { setAuditStatus } from './study-actions.api';
 import { useStudiesChanged } from './use-study-actions';
@@ -18,28 +18,22 @@ import { useStudiesChanged } from './use-study-actions';
  */
 export default function AuditStatusSwitch({ row, onChanged }: { row: TStudyListRow; onChanged: () => void }) {
   const changed = useStudiesChanged(onChanged);
-  const { showError, showInfo } = useSnackbar();
+  const { showInfo } = useSnackbar();
   // The verdict being sent, then the one given, so the switch does not flip back until the list's
   // refetch brings the row (only this auditor changes it).
-  const [sending, setSending] = useState<TStudyAuditStatus | null>(null);
   const [given, setGiven] = useState<TStudyAuditStatus | null>(null);
-  const shown = sending ?? given ?? row.auditStatus;
-
-  const toggle = async (checked: boolean) => {
-    const status: TStudyAuditStatus = checked ? 'APPROVED' : 'REJECTED';
-    setSending(status);
-    try {
-      await setAuditStatus(row.id, status);
+  const send = useServerCall({
+    mutationFn: (status: TStudyAuditStatus) => setAuditStatus(row.id, status),
+    onSuccess: (_answer, status) => {
       setGiven(status);
       showInfo(status === 'APPROVED' ? 'Audit approved' : 'Audit rejected');
       changed();
-    } catch (error) {
-      // The API client has shown the refusal already.
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setSending(null);
-    }
-  };
+    },
+  });
+  const sending = send.isPending ? send.variables : null;
+  const shown = sending ?? given ?? row.auditStatus;
+
+  const toggle = (checked: boolean) => send.mutate(checked ? 'APPROVED' : 'REJECTED');
 
   return (
     <FormControlLabel
@@ -50,7 +44,7 @@ export default function AuditStatusSwitch({ row, onChanged }: { row: TStudyListR
           size="small"
           checked={shown === 'APPROVED'}
           disabled={sending !== null}
-          onChange={(e) => void toggle(e.target.checked)}
+          onChange={(e) => toggle(e.target.checked)}
           slotProps={{ input: { 'aria-label': auditSwitchLabel(row.id) } }}
         />
       }

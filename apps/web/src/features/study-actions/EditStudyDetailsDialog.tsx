@@ -18,7 +18,7 @@ import {
   WORKLIST_MESSAGES,
   studyDetailsFormContext,
 } from '@radflow/core';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError, reportFailure } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
@@ -27,6 +27,7 @@ import {
   checkDetailsForm,
   detailsFieldErrorOf,
   detailsFormFromRow,
+  type TDetailsCheck,
   type TDetailsErrors,
   type TDetailsField,
   type TDetailsForm,
@@ -36,6 +37,8 @@ import { filterUserOptions } from './picker-filter';
 import { fetchStudyTypes, updateDetails } from './study-actions.api';
 import { UserPicker } from './UserPicker';
 import { useActor, useRoleUsers } from './use-study-actions';
+
+type TCheckedDetails = Extract<TDetailsCheck, { ok: true }>;
 
 /** spec-core §9: the search of a multi-choice dropdown is debounced 500 ms. */
 export const MULTI_SEARCH_DEBOUNCE_MS = 500;
@@ -62,7 +65,25 @@ export function EditStudyDetailsDialog({ row, onClose, onChanged }: TStudyDialog
   const [errors, setErrors] = useState<TDetailsErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useMutation({
+    mutationFn: ({ request }: TCheckedDetails) => updateDetails(row.id, request),
+    onSuccess: (_answer, { studyTypeChanged }) => {
+      if (studyTypeChanged) showInfo(WORKLIST_MESSAGES.studyTypeUpdated);
+      showInfo(WORKLIST_MESSAGES.historyUpdated);
+      onChanged();
+      onClose();
+    },
+    // The call is quiet: its refusal is shown here, on the field it names or above the form.
+    onError: (error) => {
+      const fieldErrors = detailsFieldErrorOf(error);
+      if (fieldErrors) setErrors(fieldErrors);
+      else if (error instanceof ApiError) {
+        setFailure(error.message);
+        if (error.failure.kind !== 'message') reportFailure(error);
+      } else setFailure(String(error));
+    },
+  });
+  const busy = save.isPending;
   const [typeSearch, setTypeSearch] = useState('');
   const settledTypeSearch = useDebouncedValue(typeSearch, MULTI_SEARCH_DEBOUNCE_MS);
   const studyTypes = useQuery({
@@ -81,7 +102,7 @@ export function EditStudyDetailsDialog({ row, onClose, onChanged }: TStudyDialog
     }
   };
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setFailure(null);
@@ -93,23 +114,7 @@ export function EditStudyDetailsDialog({ row, onClose, onChanged }: TStudyDialog
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      await updateDetails(row.id, checked.request);
-      if (checked.studyTypeChanged) showInfo(WORKLIST_MESSAGES.studyTypeUpdated);
-      showInfo(WORKLIST_MESSAGES.historyUpdated);
-      onChanged();
-      onClose();
-    } catch (error) {
-      const fieldErrors = detailsFieldErrorOf(error);
-      if (fieldErrors) setErrors(fieldErrors);
-      else if (error instanceof ApiError) {
-        setFailure(error.message);
-        if (error.failure.kind !== 'message') reportFailure(error);
-      } else setFailure(String(error));
-    } finally {
-      setBusy(false);
-    }
+    save.mutate(checked);
   };
 
   const text = (
@@ -137,7 +142,7 @@ export function EditStudyDetailsDialog({ row, onClose, onChanged }: TStudyDialog
 
   return (
     <Dialog open onClose={busy ? undefined : onClose} maxWidth="md" fullWidth aria-labelledby={titleId}>
-      <form noValidate onSubmit={(e) => void onSubmit(e)}>
+      <form noValidate onSubmit={onSubmit}>
         <DialogTitle id={titleId}>Edit study details · {row.id}</DialogTitle>
         <DialogContent>
           <Grid container spacing={1.5} sx={{ pt: 1 }}>

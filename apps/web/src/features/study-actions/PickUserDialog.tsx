@@ -6,8 +6,8 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, useState } from 'react';
-import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { useServerCall } from '../../lib/server-call';
 import { UserPicker } from './UserPicker';
 import { useRoleUsers } from './use-study-actions';
 
@@ -43,23 +43,21 @@ export function PickUserDialog({
 }) {
   const titleId = useId();
   const users = useRoleUsers(role);
-  const { confirm, showError, showInfo } = useFeedback();
+  const { confirm, showInfo } = useFeedback();
   const [choice, setChoice] = useState<string | null>(initial);
-  const [busy, setBusy] = useState(false);
+  const pick = useServerCall({
+    mutationFn: (email: string | null) => submit(email),
+    onSuccess: (_answer, email) => {
+      showInfo(doneText(email));
+      onDone();
+      onClose();
+    },
+  });
+  const busy = pick.isPending;
 
   const onSubmit = async () => {
     if (confirmText && !(await confirm({ message: confirmText }))) return;
-    setBusy(true);
-    try {
-      await submit(choice);
-      showInfo(doneText(choice));
-      onDone();
-      onClose();
-    } catch (error) {
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-    }
+    pick.mutate(choice);
   };
 
   return (

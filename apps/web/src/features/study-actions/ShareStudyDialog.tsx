@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { CONFIRMATIONS, isEmail, isValidShareMobile, MOBILE_PREFIX, formatPersonName } from '@radflow/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { useServerTask } from '../../lib/server-call';
 import { DELIVERY_LABELS, MessageDeliveryList } from '../share-page/MessageDeliveryList';
 import { reportMessagesQueryKey } from '../share-page/share-page.api';
 import type { TStudyDialogProps } from './dialog-props';
@@ -46,7 +46,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  */
 export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
-  const { confirm, showError, showInfo } = useFeedback();
+  const { confirm, showInfo } = useFeedback();
   const queryClient = useQueryClient();
   const referringDoctors = useRoleUsers('ROLE_REFERRING_DOCTOR');
   const [doctor, setDoctor] = useState<string | null>(row.referringDoctor);
@@ -60,27 +60,21 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
     numbers: row.sharedNumbers,
     emails: row.sharedEmails,
   });
-  const [busy, setBusy] = useState(false);
-
-  const run = async (call: () => Promise<void>, doneText: string) => {
-    setBusy(true);
-    try {
-      await call();
+  const task = useServerTask({
+    onSuccess: (_answer, { doneText }) => {
       showInfo(doneText);
       onChanged();
-    } catch (error) {
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-      // A failed e-mail is recorded too (FAILED with its reason): refresh either way.
-      void queryClient.invalidateQueries({ queryKey: reportMessagesQueryKey(row.id) });
-    }
-  };
+    },
+    // A failed e-mail is recorded too (FAILED with its reason): refresh either way.
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: reportMessagesQueryKey(row.id) }),
+  });
+  const busy = task.isPending;
+  const run = (call: () => Promise<void>, doneText: string) => task.mutate({ call, doneText });
 
   const saveDoctor = async () => {
     if (!doctor) return;
     if (!(await confirm({ message: CONFIRMATIONS.assignReferringDoctor.text }))) return;
-    await run(async () => {
+    run(async () => {
       await saveReferringDoctor(null, row.id, doctor);
     }, 'Referring doctor saved');
   };
@@ -92,7 +86,7 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
       return;
     }
     setNumberError(undefined);
-    void run(async () => {
+    run(async () => {
       const answer = await sendMessage(row.id, number.trim(), physician.trim());
       setShared({ link: answer.shareLink, numbers: answer.sharedNumbers, emails: answer.sharedEmails });
     }, 'Message sent');
@@ -105,7 +99,7 @@ export function ShareStudyDialog({ row, onClose, onChanged }: TStudyDialogProps)
       return;
     }
     setEmailError(undefined);
-    void run(async () => {
+    run(async () => {
       const answer = await sendEmail(row.id, email.trim());
       setShared({ link: answer.shareLink, numbers: answer.sharedNumbers, emails: answer.sharedEmails });
     }, 'E-mail sent');

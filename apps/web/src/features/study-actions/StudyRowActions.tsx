@@ -29,8 +29,8 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { WORKLIST_MESSAGES, type TStudyListKind, type TStudyListRow } from '@radflow/core';
 import { Suspense, lazy, useState, type ReactElement } from 'react';
-import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { useServerCall } from '../../lib/server-call';
 import type { TStudyDialogProps } from './dialog-props';
 import * as Dialogs from './lazy-dialogs';
 import { DownloadReportMenu } from '../report-documents';
@@ -119,30 +119,28 @@ export function StudyRowActions({
 }) {
   const actor = useActor();
   const openStudy = useOpenStudy();
-  const { confirm, showError, showInfo } = useFeedback();
+  const { confirm, showInfo } = useFeedback();
   const changed = useStudiesChanged(onChanged);
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const [openDialog, setOpenDialog] = useState<TDialogKey | null>(null);
   // The Print action opens the download menu (spec-core §9 options) where its button is.
   const [downloadAnchor, setDownloadAnchor] = useState<HTMLElement | null>(null);
-  const [busy, setBusy] = useState(false);
+  const stateAction = useServerCall({
+    // The row as it was when the action was chosen: its toast names what happened to that row.
+    mutationFn: ({ key, row: acted }: { key: TStateActionKey; row: TStudyListRow }) =>
+      runStateAction(STATE_ACTIONS[key].call, acted.id),
+    onSuccess: (answer, { key, row: acted }) => {
+      showInfo(STATE_ACTIONS[key].doneText(acted, answer));
+      changed();
+    },
+  });
+  const busy = stateAction.isPending;
 
   const { inline, menu } = splitInlineActions(offeredRowActions(actor, row), listKind);
 
   const runState = async (key: TStateActionKey) => {
-    const spec = STATE_ACTIONS[key];
     if (!(await confirm({ message: confirmTextOf(key) }))) return;
-    setBusy(true);
-    try {
-      const answer = await runStateAction(spec.call, row.id);
-      showInfo(spec.doneText(row, answer));
-      changed();
-    } catch (error) {
-      // The API client has shown the refusal already.
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-    }
+    stateAction.mutate({ key, row });
   };
 
   const run = (key: TRowActionKey, anchor: HTMLElement | null = null) => {

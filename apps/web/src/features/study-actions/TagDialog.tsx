@@ -20,8 +20,8 @@ import Typography from '@mui/material/Typography';
 import { CONFIRMATIONS, MESSAGES, TAG_MAX_LENGTH, type TStudyTag } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { useServerTask } from '../../lib/server-call';
 import type { TStudyDialogProps } from './dialog-props';
 import { addTag, deleteTag, fetchTagChoices, updateTag } from './study-actions.api';
 import { canChangeTag, tagToAssign, tagChoiceOptions } from './tag-rules';
@@ -37,7 +37,7 @@ export const TAG_CHOICES_QUERY_KEY = ['tag-choices'] as const;
 export function TagDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const titleId = useId();
   const actor = useActor();
-  const { confirm, showError, showInfo } = useFeedback();
+  const { confirm, showInfo } = useFeedback();
   const choices = useQuery({
     queryKey: TAG_CHOICES_QUERY_KEY,
     queryFn: ({ signal }) => fetchTagChoices(signal),
@@ -45,20 +45,17 @@ export function TagDialog({ row, onClose, onChanged }: TStudyDialogProps) {
   const [tags, setTags] = useState<TStudyTag[]>(row.tags);
   const [text, setText] = useState('');
   const [global, setGlobal] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const task = useServerTask({
+    onSuccess: (_answer, { doneText }) => {
+      showInfo(doneText);
+      onChanged();
+    },
+  });
+  const busy = task.isPending;
 
   const act = async (confirmText: string, call: () => Promise<void>, doneText: string) => {
     if (!(await confirm({ message: confirmText }))) return;
-    setBusy(true);
-    try {
-      await call();
-      showInfo(doneText);
-      onChanged();
-    } catch (error) {
-      if (!(error instanceof ApiError)) showError(String(error));
-    } finally {
-      setBusy(false);
-    }
+    task.mutate({ call, doneText });
   };
 
   const assign = () => {

@@ -15,10 +15,10 @@ import {
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
+import { TypistDoctorGate } from '../typist-gate/TypistDoctorGate';
 import { localStore } from './browser-storage';
 import { doctorsForTypist, hasDoctorRoleInUserMap, keepContextDoctor, readContextDoctor } from './list-user';
 import { StudyListView } from './StudyListView';
-import { TypistDoctorGate } from './TypistDoctorGate';
 import { readRememberedTab, rememberTab } from './tab-memory';
 
 const TITLES: Record<TStudyListRoute, string> = { '/': 'Study list', '/status': 'Manage report' };
@@ -64,7 +64,7 @@ function StudyListOfKind({ kind, route }: { kind: TStudyListKind; route: TStudyL
     return (
       <>
         <PageHeader title={title} />
-        <TypistDoctorGate doctors={doctors} onChoose={chooseDoctor} />
+        <TypistDoctorGate place="study-list" onChoose={chooseDoctor} />
       </>
     );
   }

@@ -1,7 +1,8 @@
 /**
- * The window property index.html's loader sets to the promise of the early script's load (vite.config.ts
- * `earlyRequests`), on viewer addresses only. Its own module, free of imports: the app's shell checks
- * it before it loads the hand-over code (lib/early-responses.ts), which other pages never need.
+ * The window property index.html's loader sets to the promise of the early script's load
+ * (early-build.ts `earlyRequests`), on viewer addresses only. Its own module, free of imports: the
+ * app's shell checks it before it loads the hand-over code (lib/early-responses.ts), which other
+ * pages never need.
  */
 export const EARLY_SCRIPT_LOADED = '__radflowEarlyScript';
 

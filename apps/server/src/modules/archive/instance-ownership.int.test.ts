@@ -10,7 +10,8 @@ import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, reportStatuses, reports, studies } from '../../db/schema.js';
 import { type DicomServices, startDicomServices } from './dicom-services.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
-import { type TestApp, TestClient, createTestApp, createTestUser } from '../../../test/test-app.js';
+import type { TestClient } from '../../../test/test-app.js';
+import { type TestApp, createTestApp, signIn } from '../../../test/test-app.js';
 import { list } from '../../../test/worklist-test-data.js';
 import { LIVER, corpus, readFixture, setAeTitles } from '../../../test/archive/fixtures.js';
 import { createArchiveWorld, formBody, stowBody } from '../../../test/archive/helpers.js';
@@ -55,13 +56,11 @@ function tampered(bytes: Uint8Array): Uint8Array {
 /** Two centers of one group, their users, and an AE title for each center. */
 async function twoCenters() {
   const world = await createArchiveWorld(t);
-  const userB = await createTestUser(t.db, {
+  const { user: userB, browser: centerB } = await signIn(t, {
     roles: ['ROLE_CENTER'],
     groupId: world.group.id,
     centerId: world.centerB.id,
   });
-  const centerB = new TestClient(t.app);
-  expect((await centerB.login(userB.email, userB.password)).statusCode).toBe(200);
   const suffix = Math.random().toString(36).slice(2, 7).toUpperCase();
   const aeA = `A${suffix}`;
   const aeB = `B${suffix}`;

@@ -11,6 +11,7 @@ import {
   createTestGroup,
   createTestUser,
   setGroupPreference,
+  signIn,
 } from '../../../test/test-app.js';
 
 let t: TestApp;
@@ -21,12 +22,8 @@ afterAll(() => t.close());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function signedIn(roles: TRole[], opts: { groupId?: number; centerId?: number } = {}) {
-  const user = await createTestUser(t.db, { roles, ...opts });
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return { user, browser };
-}
+const signedIn = (roles: TRole[], opts: { groupId?: number; centerId?: number } = {}) =>
+  signIn(t, { roles, ...opts });
 
 async function mint(browser: TestClient): Promise<string> {
   const res = await browser.get('/api/user/token');
@@ -174,9 +171,7 @@ describe('API tokens (issue: tokens are for DICOM clients)', () => {
   it('dies with its device (the admin rejects it) and with the account (deactivated)', async () => {
     const group = await createTestGroup(t.db);
     await setGroupPreference(t.db, group.id, 'ADMIN_PREFERENCES', { enableLoginAuditLogs: true });
-    const groupAdmin = await createTestUser(t.db, { groupId: group.id, roles: ['ROLE_GROUP'] });
-    const admin = new TestClient(t.app);
-    expect((await admin.login(groupAdmin.email, groupAdmin.password)).statusCode).toBe(200);
+    const { browser: admin } = await signIn(t, { groupId: group.id, roles: ['ROLE_GROUP'] });
 
     const doctor = await createTestUser(t.db, { groupId: group.id, roles: ['ROLE_DOCTOR'] });
     const laptop = new TestClient(t.app);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { PASSWORD_MIN_LENGTH } from '@radflow/core';
 import { loginEvents } from '../../db/schema.js';
-import { type TestApp, TestClient, createTestApp, createTestUser } from '../../../test/test-app.js';
+import { type TestApp, TestClient, createTestApp, signIn } from '../../../test/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,9 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function signedIn() {
-  const user = await createTestUser(t.db, { identifier: 'Asha Verma' });
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
+  const { user, browser } = await signIn(t, { identifier: 'Asha Verma' });
   const change = (newPassword: string, currentPassword = user.password) =>
     browser.post('/api/user-create/update-password', { currentPassword, newPassword });
   return { user, browser, change };

@@ -6,13 +6,14 @@ import { readFixture } from '../../../../../packages/dicom/src/test-fixtures.js'
 import { apiTokenFor } from '../../../test/api-token.helpers.js';
 import type { TUserRow } from '../../db/schema.js';
 import { ingestInstance } from '../archive/ingest.js';
+import type { TestClient } from '../../../test/test-app.js';
 import {
   type TestApp,
-  TestClient,
   createTestApp,
   createTestCenter,
   createTestGroup,
   createTestUser,
+  signInAs,
 } from '../../../test/test-app.js';
 import { parseMultipart, sha256 } from '../../../test/wado-multipart.js';
 
@@ -522,8 +523,7 @@ describe('Who sees what', () => {
       centerId: a.centerA.id,
       roles: ['ROLE_CENTER'],
     });
-    const browser = new TestClient(t.app);
-    expect((await browser.login(centerUser.email, centerUser.password)).statusCode).toBe(200);
+    const browser = await signInAs(t, centerUser);
     const viaCookie = new Caller(null, browser);
     expect(await viaCookie.json('/api/dicomweb/studies')).toHaveLength(2);
     expect((await viaCookie.get(a.urlOf(CT_SMALL))).statusCode).toBe(200);
@@ -547,9 +547,7 @@ describe('Who sees what', () => {
       let caller: Caller;
       if (canUseApiToken(user.roles.filter(isRole))) caller = await callerFor(user);
       else {
-        const browser = new TestClient(t.app);
-        expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-        caller = new Caller(null, browser);
+        caller = new Caller(null, await signInAs(t, user));
       }
       expect(await caller.json('/api/dicomweb/studies')).toEqual([]);
       expect(await caller.json(`/api/dicomweb/instances?SOPInstanceUID=${f.sop}`)).toEqual([]);

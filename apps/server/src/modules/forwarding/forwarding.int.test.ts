@@ -24,14 +24,14 @@ import { inArray } from 'drizzle-orm';
 import { forwardSendInstances } from '../../db/schema.js';
 import { ingestInstance } from '../archive/ingest.js';
 import { runForwardingBatch, startForwardingWorker } from './forward-worker.js';
+import type { TestClient } from '../../../test/test-app.js';
 import {
   type TestApp,
-  TestClient,
   createTestApp,
   createTestCenter,
   createTestGroup,
-  createTestUser,
   setGroupPreference,
+  signIn as signInUser,
 } from '../../../test/test-app.js';
 import { LIVER, fixturePath } from '../../../test/archive/fixtures.js';
 
@@ -75,13 +75,8 @@ async function createForwardingWorld(opts: { featureOn?: boolean } = {}) {
     reportStatusId = result.reportStatusId;
     sopInstanceUids.push(result.sopInstanceUid);
   }
-  const signIn = async (roles: TRole[], centerId: number | null = null) => {
-    const user = await createTestUser(t.db, { roles, groupId: group.id, centerId });
-    const client = new TestClient(t.app);
-    const login = await client.login(user.email, user.password);
-    expect(login.statusCode, login.body).toBe(200);
-    return client;
-  };
+  const signIn = async (roles: TRole[], centerId: number | null = null) =>
+    (await signInUser(t, { roles, groupId: group.id, centerId })).browser;
   return {
     group,
     center,
@@ -271,18 +266,14 @@ describe('forwarding a study', () => {
     expect(uids).toEqual(expect.arrayContaining(w.sopInstanceUids));
 
     // Group staff see it too; a center user of another center does not (the study is not told).
-    const assignor = await createTestUser(t.db, { roles: ['ROLE_ASSIGNOR'], groupId: w.group.id });
-    const staff = new TestClient(t.app);
-    await staff.login(assignor.email, assignor.password);
+    const { browser: staff } = await signInUser(t, { roles: ['ROLE_ASSIGNOR'], groupId: w.group.id });
     expect((await statusOf(staff, w.reportStatusId)).badge.label).toBe('Case Send');
     const elsewhere = await createTestCenter(t.db, { groupId: w.group.id });
-    const stranger = await createTestUser(t.db, {
+    const { browser: strangerClient } = await signInUser(t, {
       roles: ['ROLE_CENTER'],
       groupId: w.group.id,
       centerId: elsewhere.id,
     });
-    const strangerClient = new TestClient(t.app);
-    await strangerClient.login(stranger.email, stranger.password);
     const hidden = await strangerClient.get(`/api/forward/status?reportStatusIds=${w.reportStatusId}`);
     expect(hidden.json()).toEqual({ studies: [] });
     const refused = await strangerClient.post('/api/forward/send', {

@@ -3,7 +3,7 @@ import type { TStudyListPage, TStudyListRow, TViewerContext } from '@radflow/cor
 import { DEMO_PASSWORD } from './seed-demo.js';
 import { seedDemoStudies } from './seed-demo-studies.js';
 import { corpus } from '../../../test/archive/fixtures.js';
-import { type TestApp, TestClient, createTestApp } from '../../../test/test-app.js';
+import { type TestApp, createTestApp, signInAs } from '../../../test/test-app.js';
 import { list } from '../../../test/worklist-test-data.js';
 
 /**
@@ -18,11 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function signIn(email: string) {
-  const browser = new TestClient(t.app);
-  expect((await browser.login(email, DEMO_PASSWORD)).statusCode).toBe(200);
-  return browser;
-}
+const signIn = (email: string) => signInAs(t, { email, password: DEMO_PASSWORD });
 
 /** The row of the page in each state a user meets. */
 function byState(page: TStudyListPage) {

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_MESSAGES, SETTING_ASSET_MAX_BYTES, SETTING_ASSET_MESSAGES as M } from '@radflow/core';
-import {
-  type TestApp,
-  TestClient,
-  createTestApp,
-  createTestCenter,
-  createTestGroup,
-} from '../../../test/test-app.js';
+import { type TSignedInApp, TestClient, signedInApp } from '../../../test/test-app.js';
 import {
   GIF,
   JPEG,
@@ -16,23 +10,20 @@ import {
   postForm,
   storedAssets,
 } from '../../../test/setting-assets.helpers.js';
-import { signedIn } from '../../../test/worklist-test-data.js';
 
 /**
  * POST /api/setting/upload-assets/ and GET /api/assets/{id} (issue 6 contract): png or jpeg by the
  * bytes, at most 2 MiB, kept in the blob store and served without a session.
  */
 
-let t: TestApp;
+let t: TSignedInApp;
 let users: Awaited<ReturnType<typeof createUsers>>;
 
+/** The center user (signed in by signedInApp) and group users of the roles the cases need. */
 async function createUsers() {
-  const group = await createTestGroup(t.db);
-  const center = await createTestCenter(t.db, { groupId: group.id });
-  const as = async (roles: Parameters<typeof signedIn>[1]['roles'], centerId: number | null = null) =>
-    (await signedIn(t, { roles, groupId: group.id, centerId })).browser;
+  const as = async (roles: Parameters<TSignedInApp['signIn']>[0]) => (await t.signIn(roles)).browser;
   return {
-    center: await as(['ROLE_CENTER'], center.id),
+    center: t.browser,
     doctor: await as(['ROLE_DOCTOR']),
     biller: await as(['ROLE_BILLER']),
     typist: await as(['ROLE_TYPIST']),
@@ -41,7 +32,7 @@ async function createUsers() {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await signedInApp({ roles: ['ROLE_CENTER'] });
   users = await createUsers();
 });
 afterAll(() => t.close());

@@ -2,13 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { type TRole, SETTING_ASSET_MAX_BYTES, SETTING_ASSET_MESSAGES as M } from '@radflow/core';
 import { userSignatures } from '../../db/schema.js';
-import {
-  type TestApp,
-  type TestClient,
-  createTestApp,
-  createTestCenter,
-  createTestGroup,
-} from '../../../test/test-app.js';
+import { type TSignedInApp, type TestClient, signedInApp } from '../../../test/test-app.js';
 import {
   GIF,
   JPEG,
@@ -18,7 +12,6 @@ import {
   postForm,
   storedAssets,
 } from '../../../test/setting-assets.helpers.js';
-import { signedIn } from '../../../test/worklist-test-data.js';
 
 /**
  * GET /api/metadata/sign and POST /api/metadata/upload/ (spec-lab §3 signature, §5 footer text
@@ -26,18 +19,13 @@ import { signedIn } from '../../../test/worklist-test-data.js';
  * nothing.
  */
 
-let t: TestApp;
-let groupId: number;
-let centerId: number;
+let t: TSignedInApp;
 beforeAll(async () => {
-  t = await createTestApp();
-  groupId = (await createTestGroup(t.db)).id;
-  centerId = (await createTestCenter(t.db, { groupId })).id;
+  t = await signedInApp();
 });
 afterAll(() => t.close());
 
-const as = async (roles: TRole[]) =>
-  signedIn(t, { roles, groupId, centerId: roles.some((r) => r.startsWith('ROLE_CENTER')) ? centerId : null });
+const as = (roles: TRole[]) => t.signIn(roles);
 
 const save = (browser: TestClient, data: unknown, file?: TFormFile) =>
   postForm(

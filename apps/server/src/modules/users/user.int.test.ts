@@ -11,6 +11,7 @@ import {
   createTestGroup,
   createTestUser,
   setGroupPreference,
+  signInAs,
 } from '../../../test/test-app.js';
 
 let t: TestApp;
@@ -19,12 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function signedIn(user: { email: string; password: string }) {
-  const browser = new TestClient(t.app);
-  const res = await browser.login(user.email, user.password);
-  expect(res.statusCode).toBe(200);
-  return browser;
-}
+const signedIn = (user: { email: string; password: string }) => signInAs(t, user);
 
 describe('GET /api/user/preference', () => {
   it('answers every section with defaults when nothing is stored', async () => {

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRole } from '@radflow/core';
-import {
-  type TestApp,
-  TestClient,
-  createTestUser,
-  createTestApp,
-  setGroupPreference,
-} from '../../../test/test-app.js';
+import type { TestClient } from '../../../test/test-app.js';
+import { type TestApp, createTestApp, setGroupPreference, signIn } from '../../../test/test-app.js';
 import { createTestStudy, createTestWorld } from '../../../test/worklist-test-data.js';
 
 /**
@@ -22,10 +17,8 @@ let otherStudyId = 0;
 let foreignStudyId = 0;
 
 async function signedIn(roles: TRole[], groupId = world.group.id) {
-  const user = await createTestUser(t.db, { roles, groupId, centerId: null });
-  const client = new TestClient(t.app);
-  expect((await client.login(user.email, user.password)).statusCode).toBe(200);
-  return { user, client };
+  const { user, browser } = await signIn(t, { roles, groupId, centerId: null });
+  return { user, client: browser };
 }
 
 const beat = (client: TestClient, id: number) => client.post(`/api/viewer/${id}/activity`);

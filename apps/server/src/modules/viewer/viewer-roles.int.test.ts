@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type TRole } from '@radflow/core';
-import {
-  type TestApp,
-  TestClient,
-  createTestApp,
-  createTestUser,
-  uniqueMobile,
-} from '../../../test/test-app.js';
+import type { TestClient } from '../../../test/test-app.js';
+import { type TestApp, createTestApp, uniqueMobile, signIn, type TTestUser } from '../../../test/test-app.js';
 import { createTestStudy, createTestWorld, mapTestUser } from '../../../test/worklist-test-data.js';
 
 /**
@@ -46,17 +41,15 @@ beforeAll(async () => {
   // Centers may use the full viewer here, so the center roles are judged on their role alone.
   const w = await createTestWorld(t.db, { enableFullViewerForCenter: true });
   const mobile = uniqueMobile();
-  const users = new Map<TRole, Awaited<ReturnType<typeof createTestUser>>>();
+  const users = new Map<TRole, TTestUser>();
   for (const role of ROLES) {
-    const user = await createTestUser(t.db, {
+    const { user, browser } = await signIn(t, {
       roles: [role],
       groupId: w.group.id,
       centerId: AT_CENTER.includes(role) ? w.center.id : null,
       mobileNumber: role === 'ROLE_CUSTOMER' ? mobile : null,
     });
     users.set(role, user);
-    const browser = new TestClient(t.app);
-    expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
     browsers.set(role, browser);
   }
   const idOf = (role: TRole) => users.get(role)?.id ?? 0;

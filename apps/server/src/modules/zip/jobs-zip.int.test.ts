@@ -9,14 +9,15 @@ import { instances, jobs, reportStatuses } from '../../db/schema.js';
 import { ingestInstance } from '../archive/ingest.js';
 import { jobRunnerOf } from '../jobs/job-registry.js';
 import { zipBlobKey } from './build-study-zip.js';
+import type { TestClient } from '../../../test/test-app.js';
 import {
-  TestClient,
   type TestApp,
   createTestApp,
   createTestCenter,
   createTestGroup,
   createTestUser,
   setGroupPreference,
+  signInAs,
 } from '../../../test/test-app.js';
 import { LIVER, corpus, readFixture } from '../../../test/archive/fixtures.js';
 
@@ -62,12 +63,7 @@ async function createStudySetup(opts: { files?: string[]; uploaded?: boolean } =
   return { group, center, reportStatusId, centerUser, admin };
 }
 
-async function signIn(user: { email: string; password: string }) {
-  const client = new TestClient(t.app);
-  const response = await client.login(user.email, user.password);
-  expect(response.statusCode).toBe(200);
-  return client;
-}
+const signIn = (user: { email: string; password: string }) => signInAs(t, user);
 
 async function runJob(client: TestClient, body: TJobRequest) {
   const response = await client.post('/api/batch/run', body);

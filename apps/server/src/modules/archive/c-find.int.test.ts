@@ -4,10 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { DicomJsonDataset } from '@radflow/dicom';
-import { runStorescu, runTool } from '@radflow/dicom/dimse';
+import { QUERY_RETRIEVE_FIND, runStorescu, runTool } from '@radflow/dicom/dimse';
 import { reportStatuses, studies } from '../../db/schema.js';
-import { C_FIND_MAX_MATCHES } from './c-find.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import { createFindService } from './c-find.js';
+import { type DicomServices, createAeTitleLookup, startDicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
 import { FIXTURES_DIR, LIVER, corpus, fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
 
@@ -248,15 +248,16 @@ describe('C-FIND of a center with many studies', () => {
   const CAP = 40;
   let capped: DicomServices;
 
-  beforeAll(async () => {
+  /** A center of the AE title with `count` studies. Index rows only: matching reads nothing else,
+   * and storescu sends would take minutes. */
+  async function centerWithStudies(aeTitle: string, count: number) {
     const center = await createTestCenter(t.db, { groupId });
-    await setAeTitles(t.db, center.id, [AET_C]);
-    // Index rows only: matching reads nothing else, and storescu sends would take minutes.
-    const stamp = Date.now();
+    await setAeTitles(t.db, center.id, [aeTitle]);
+    const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
     const inserted = await t.db
       .insert(studies)
       .values(
-        Array.from({ length: BULK }, (_, i) => ({
+        Array.from({ length: count }, (_, i) => ({
           groupId,
           centerId: center.id,
           studyInstanceUid: `2.25.${stamp}.${i}`,
@@ -278,6 +279,10 @@ describe('C-FIND of a center with many studies', () => {
         patientId: '',
       })),
     );
+  }
+
+  beforeAll(async () => {
+    await centerWithStudies(AET_C, BULK);
     // The production cap (C_FIND_MAX_MATCHES, 1000) costs seconds of encoding; the rule is the same.
     capped = await startDicomServices(t.app.ctx, {
       DICOM_PORT: 0,
@@ -297,7 +302,26 @@ describe('C-FIND of a center with many studies', () => {
     const run = await findscu(AET_C, keys, '-S', { extract: false, port: capped.port });
     expect(pendingCount(run), run.output.slice(-2000)).toBe(CAP);
     expect(run.output).toMatch(/Received Final Find Response \(Success\)/);
-    expect(C_FIND_MAX_MATCHES).toBe(1000);
+  });
+
+  it('answers at most 1000 matches with no cap configured (the production default), then Success', async () => {
+    const AET_D = `FINDD${suffix}`;
+    await centerWithStudies(AET_D, 1001);
+    // The service as startDicomServices builds it when C_FIND_MAX_MATCHES is not set; asked
+    // directly, as encoding 1000 responses over the wire costs seconds and tests nothing more.
+    const find = createFindService(t.app.ctx, createAeTitleLookup(t.app.ctx));
+    const answer = await find.onFind(
+      {
+        sopClassUid: QUERY_RETRIEVE_FIND.studyRoot,
+        identifier: { '00080052': { vr: 'CS', Value: ['STUDY'] }, '0020000D': { vr: 'UI' } },
+        callingAet: AET_D,
+        calledAet: 'RADFLOW',
+        associationId: 'default-cap',
+      },
+      new AbortController().signal,
+    );
+    expect(answer.status).toBeUndefined();
+    expect('matches' in answer ? answer.matches.length : -1).toBe(1000);
   });
 
   it('stops at a C-CANCEL and ends with status Cancel', async () => {

@@ -130,12 +130,12 @@ async function startStorescpOn(port: number, aeTitle: string) {
 }
 
 describe('the forwarding PACS list', () => {
+  // An empty list is what makes the web say 'Please create pacs server' (forwarding.test.tsx).
   it("starts empty (the web's 'Please create pacs server'), validates as spec-lab §5 says, and echoes", async () => {
     const w = await createForwardingWorld();
     const empty = await w.centerUser.get('/api/forwarding-pacs');
     expect(empty.statusCode).toBe(200);
     expect(empty.json()).toEqual([]);
-    expect(FORWARDING_MESSAGES.createPacsServer).toBe('Please create pacs server');
 
     const invalid = async (body: object) => {
       const response = await w.centerUser.post('/api/forwarding-pacs', body);

@@ -1,5 +1,5 @@
 import type { TRole } from '@radflow/core';
-import { TestClient, type TestApp, createTestCenter, createTestGroup, createTestUser } from '../test-app.js';
+import { type TestApp, createTestCenter, createTestGroup, signIn as signInUser } from '../test-app.js';
 
 /** A STOW-RS body: one application/dicom part per buffer. */
 export function stowBody(parts: Uint8Array[], boundary = `stow-${Math.random().toString(36).slice(2)}`) {
@@ -46,11 +46,8 @@ export async function createArchiveWorld(t: TestApp) {
   const centerA = await createTestCenter(t.db, { groupId: group.id });
   const centerB = await createTestCenter(t.db, { groupId: group.id });
   const signIn = async (roles: TRole[], centerId: number | null) => {
-    const user = await createTestUser(t.db, { roles, groupId: group.id, centerId });
-    const client = new TestClient(t.app);
-    const res = await client.login(user.email, user.password);
-    if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
-    return { user, client };
+    const { user, browser } = await signInUser(t, { roles, groupId: group.id, centerId });
+    return { user, client: browser };
   };
   return {
     group,

@@ -8,8 +8,8 @@ import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, studies } from '../../db/schema.js';
 import { type DicomServices, startDicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
-import { fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
-import { createArchiveWorld } from '../../../test/archive/helpers.js';
+import { fixturePath } from '../../../test/archive/fixtures.js';
+import { createArchiveWorldWithAeTitles } from '../../../test/archive/helpers.js';
 
 /**
  * The README's DIMSE line (issue 21 §8): storescu proposes only uncompressed syntaxes, or, with the
@@ -51,10 +51,8 @@ const FILES = [
 ];
 
 async function world() {
-  const w = await createArchiveWorld(t);
-  const ae = `SND${Math.random().toString(36).slice(2, 9).toUpperCase()}`;
-  await setAeTitles(t.db, w.centerA.id, [ae]);
-  return { ...w, ae };
+  const w = await createArchiveWorldWithAeTitles(t);
+  return { ...w, ae: w.aeA };
 }
 
 const storedSyntaxes = async (groupId: number) =>

@@ -13,8 +13,8 @@ import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import type { TestClient } from '../../../test/test-app.js';
 import { type TestApp, createTestApp, signIn } from '../../../test/test-app.js';
 import { list } from '../../../test/worklist-test-data.js';
-import { LIVER, corpus, readFixture, setAeTitles } from '../../../test/archive/fixtures.js';
-import { createArchiveWorld, formBody, stowBody } from '../../../test/archive/helpers.js';
+import { LIVER, corpus, readFixture } from '../../../test/archive/fixtures.js';
+import { createArchiveWorldWithAeTitles, formBody, stowBody } from '../../../test/archive/helpers.js';
 
 /*
  * A study belongs to the center that first stored it (archive DECISIONS.md "instance ownership"):
@@ -55,18 +55,13 @@ function tampered(bytes: Uint8Array): Uint8Array {
 
 /** Two centers of one group, their users, and an AE title for each center. */
 async function twoCenters() {
-  const world = await createArchiveWorld(t);
+  const world = await createArchiveWorldWithAeTitles(t);
   const { user: userB, browser: centerB } = await signIn(t, {
     roles: ['ROLE_CENTER'],
     groupId: world.group.id,
     centerId: world.centerB.id,
   });
-  const suffix = Math.random().toString(36).slice(2, 7).toUpperCase();
-  const aeA = `A${suffix}`;
-  const aeB = `B${suffix}`;
-  await setAeTitles(t.db, world.centerA.id, [aeA]);
-  await setAeTitles(t.db, world.centerB.id, [aeB]);
-  return { ...world, centerBUser: { user: userB, client: centerB }, aeA, aeB };
+  return { ...world, centerBUser: { user: userB, client: centerB } };
 }
 
 function stow(client: TestClient, parts: Uint8Array[], url = '/api/dicomweb/studies') {

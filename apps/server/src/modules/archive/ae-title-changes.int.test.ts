@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TCenter } from '@radflow/core';
 import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
-import { studies } from '../../src/db/schema.js';
-import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
-import { type TestApp, type TestClient, createTestApp, createTestGroup } from '../test-app.js';
-import { signedIn } from '../worklist-test-data.js';
-import { LIVER, corpus, fixturePath } from './fixtures.js';
+import { studies } from '../../db/schema.js';
+import { type DicomServices, startDicomServices } from './dicom-services.js';
+import { type TestApp, type TestClient, createTestApp, createTestGroup } from '../../../test/test-app.js';
+import { signedIn } from '../../../test/worklist-test-data.js';
+import { LIVER, corpus, fixturePath } from '../../../test/archive/fixtures.js';
 
 /*
  * The DICOM port picks the center by the calling AE title. A change an admin makes in Manage

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStorescu } from '@radflow/dicom/test-support';
-import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
-import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../test-app.js';
-import { FIXTURES_DIR, LIVER, fixturePath, setAeTitles } from './fixtures.js';
+import { type DicomServices, startDicomServices } from './dicom-services.js';
+import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
+import { FIXTURES_DIR, LIVER, fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
 
 /*
  * Issue 22 §3: the server's DICOM port receives C-STOREs through the SCP's own receive path

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
-import { studyEvents } from '../src/db/schema.js';
-import { recordStudyEvent } from '../src/modules/study-events/record-study-event.js';
-import { type TestApp, createTestApp, createTestUser } from './test-app.js';
-import { createTestStudy, createTestWorld } from './worklist-test-data.js';
+import { studyEvents } from '../../db/schema.js';
+import { recordStudyEvent } from './record-study-event.js';
+import { type TestApp, createTestApp, createTestUser } from '../../../test/test-app.js';
+import { createTestStudy, createTestWorld } from '../../../test/worklist-test-data.js';
 
 /**
  * Issue 22 §2: recordStudyEvent is the one writer of study timeline rows. What it stores, and its

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ZStudyListPage } from '@radflow/core';
-import { type TestApp, createTestApp } from './test-app.js';
-import { createTestStudy, createTestWorld, signedInAt } from './worklist-test-data.js';
-import type * as Repository from '../src/modules/worklist/study-list.repository.js';
+import { type TestApp, createTestApp } from '../../../test/test-app.js';
+import { createTestStudy, createTestWorld, signedInAt } from '../../../test/worklist-test-data.js';
+import type * as Repository from './study-list.repository.js';
 
 /*
  * Issue 22 §3: the server checks its busiest contract. Both list calls answer core ZStudyListPage;
@@ -14,7 +14,7 @@ import type * as Repository from '../src/modules/worklist/study-list.repository.
  * repository, as a changed query would bring it. The real repository runs underneath.
  */
 const fault = vi.hoisted(() => ({ change: null as null | ((row: Record<string, unknown>) => void) }));
-vi.mock('../src/modules/worklist/study-list.repository.js', async (importOriginal) => {
+vi.mock('./study-list.repository.js', async (importOriginal) => {
   const real = await importOriginal<typeof Repository>();
   return {
     ...real,

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { AUDIO_MAX_BYTES, AUDIO_MESSAGES, type TReportAudio, type TReportStatus, type TStudyEventType } from '@radflow/core';
+import {
+  AUDIO_MAX_BYTES,
+  AUDIO_MESSAGES,
+  type TReportAudio,
+  type TReportStatus,
+  type TStudyEventType,
+} from '@radflow/core';
 import { reportAudios, studyEvents } from '../../db/schema.js';
 import { type TestApp, type TestClient, createTestApp } from '../../../test/test-app.js';
 import { createTestStudy, createTwoWorlds } from '../../../test/worklist-test-data.js';

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { TStudyDetail, TStudyEventType, TStudyListPage, TStudyTag, TTagChoicesResponse } from '@radflow/core';
+import type {
+  TStudyDetail,
+  TStudyEventType,
+  TStudyListPage,
+  TStudyTag,
+  TTagChoicesResponse,
+} from '@radflow/core';
 import { reportTags, studyEvents } from '../../db/schema.js';
 import { savePreferenceSection } from '../preferences/preferences.js';
 import { type TestApp, type TestClient, createTestApp } from '../../../test/test-app.js';

@@ -42,6 +42,40 @@ export default tseslint.config(
     },
   },
   {
+    // Server tests live beside their modules (issue 22 §5); the server's own code never imports a
+    // test or the test-support folder, so nothing of them can reach the bundle built from main.ts.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/*.fixtures.ts',
+      '**/*.arbitraries.ts',
+      '**/*.helpers.ts',
+      '**/*.table.ts',
+      '**/*.calls.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/test/**',
+                '**/*.test.js',
+                '**/*.fixtures.js',
+                '**/*.arbitraries.js',
+                '**/*.helpers.js',
+                '**/*.table.js',
+                '**/*.calls.js',
+              ],
+              message: 'Test code (apps/server/test, *.test, fixtures, helpers) stays out of the server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.tsx', 'apps/web/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -5,8 +5,14 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
 import pg from 'pg';
-import { inject } from 'vitest';
-import { SESSION_COOKIE_NAME, type TPreferenceSection, type TRole } from '@radflow/core';
+import { expect, inject } from 'vitest';
+import {
+  CENTER_ROLES,
+  SESSION_COOKIE_NAME,
+  type TGroupFlags,
+  type TPreferenceSection,
+  type TRole,
+} from '@radflow/core';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Db, type DbHandle, openPglite, openPostgres } from '../src/db/client.js';
 import { centers, groups, messageOutbox, users } from '../src/db/schema.js';
@@ -168,6 +174,18 @@ export async function createTestUser(
   return { ...user, password };
 }
 
+/** A group with one center, and the group switches the test needs. */
+export async function createTestWorld(db: Db, flags: Partial<TGroupFlags> = {}) {
+  const group = await createTestGroup(db);
+  const center = await createTestCenter(db, { groupId: group.id });
+  if (Object.keys(flags).length > 0) {
+    // The switches live in two sections; each key is stored in both, unknown keys are dropped.
+    await setGroupPreference(db, group.id, 'GROUP_SWITCHES', flags);
+    await setGroupPreference(db, group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', flags);
+  }
+  return { group, center };
+}
+
 /** A random mobile number of the core pattern (10 digits starting 6-9). */
 export function uniqueMobile(): string {
   return `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -246,4 +264,70 @@ export class TestClient {
   login(email: string, password: string) {
     return this.post('/api/do-login', { email, password });
   }
+}
+
+/*
+ * Signed-in users: one way for every test to get a browser with a session (issue 22 §5). Each makes
+ * a new account, so tests never share a session or a user's state.
+ */
+
+export type TTestUserOptions = NonNullable<Parameters<typeof createTestUser>[1]>;
+export type TTestUser = Awaited<ReturnType<typeof createTestUser>>;
+export interface TSignedIn {
+  user: TTestUser;
+  browser: TestClient;
+}
+type TPlace = { group: { id: number }; center: { id: number } };
+
+/** A new browser signed in as an existing account (the JSON form of /api/do-login). */
+export async function signInAs(
+  t: Pick<TestApp, 'app'>,
+  account: { email: string; password: string },
+): Promise<TestClient> {
+  const browser = new TestClient(t.app);
+  const res = await browser.login(account.email, account.password);
+  expect(res.statusCode, `sign-in of ${account.email}: ${res.body}`).toBe(200);
+  return browser;
+}
+
+/** A new user (createTestUser's options: in a new group unless one is given), signed in. */
+export async function signIn(
+  t: Pick<TestApp, 'app' | 'db'>,
+  opts: TTestUserOptions = {},
+): Promise<TSignedIn> {
+  const user = await createTestUser(t.db, opts);
+  return { user, browser: await signInAs(t, user) };
+}
+
+/** A new user of `roles` in the place's group, at its center when a role belongs to a center. */
+export function signInAt(
+  t: Pick<TestApp, 'app' | 'db'>,
+  place: TPlace,
+  roles: TRole[],
+  opts: Omit<TTestUserOptions, 'roles' | 'groupId' | 'centerId'> = {},
+): Promise<TSignedIn> {
+  const atCenter = roles.some((r) => CENTER_ROLES.includes(r));
+  return signIn(t, { ...opts, roles, groupId: place.group.id, centerId: atCenter ? place.center.id : null });
+}
+
+export interface TSignedInApp extends TestApp, TSignedIn {
+  group: Awaited<ReturnType<typeof createTestGroup>>;
+  center: Awaited<ReturnType<typeof createTestCenter>>;
+  /** Another new user of `roles` in the same group (at its center for a center role), signed in. */
+  signIn(roles: TRole[], opts?: Omit<TTestUserOptions, 'roles' | 'groupId' | 'centerId'>): Promise<TSignedIn>;
+}
+
+/**
+ * The start of most stories: a test app (createTestApp's options), a group with one center (and the
+ * group switches `flags` asks for), and a browser signed in as a new user of `roles` (the group's
+ * admin unless told) in it.
+ */
+export async function signedInApp(
+  opts: Parameters<typeof createTestApp>[0] & { roles?: TRole[]; flags?: Partial<TGroupFlags> } = {},
+): Promise<TSignedInApp> {
+  const { roles = ['ROLE_ADMIN'], flags = {}, ...appOptions } = opts;
+  const t = await createTestApp(appOptions);
+  const place = await createTestWorld(t.db, flags);
+  const first = await signInAt(t, place, roles);
+  return { ...t, ...place, ...first, signIn: (r, o) => signInAt(t, place, r, o) };
 }

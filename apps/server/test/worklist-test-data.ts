@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TGroupFlags, TRole, TStudyListPage } from '@radflow/core';
+import type { TRole, TStudyListPage } from '@radflow/core';
 import type { Db } from '../src/db/client.js';
 import { reportStatuses, reportTags, studies, userMappings } from '../src/db/schema.js';
-import {
-  type TestApp,
-  TestClient,
-  createTestCenter,
-  createTestGroup,
-  createTestUser,
-  setGroupPreference,
-} from './test-app.js';
+import { type TSignedIn, type TestApp, type TestClient, createTestWorld, signInAt } from './test-app.js';
 
 /*
  * The builders of the worklist and study-action tests: a group with a center, a study with its
@@ -20,18 +13,6 @@ import {
 
 type TReportRowValues = Partial<typeof reportStatuses.$inferInsert>;
 type TStudyValues = Partial<typeof studies.$inferInsert>;
-
-/** A group with one center, and the group switches the test needs. */
-export async function createTestWorld(db: Db, flags: Partial<TGroupFlags> = {}) {
-  const group = await createTestGroup(db);
-  const center = await createTestCenter(db, { groupId: group.id });
-  if (Object.keys(flags).length > 0) {
-    // The switches live in two sections; each key is stored in both, unknown keys are dropped.
-    await setGroupPreference(db, group.id, 'GROUP_SWITCHES', flags);
-    await setGroupPreference(db, group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', flags);
-  }
-  return { group, center };
-}
 
 /**
  * A study and its report row, inserted directly (the lists and actions read rows; ingest has its own
@@ -116,24 +97,10 @@ export async function mapTestUser(db: Db, userId: number, role: TRole, mappedUse
   await db.insert(userMappings).values({ userId, role, mappedUserId });
 }
 
-/** A user of the roles, signed in through the login form. */
-export async function signedIn(
-  t: TestApp,
-  opts: { roles: TRole[]; groupId: number; centerId?: number | null; mobileNumber?: string | null },
-) {
-  const user = await createTestUser(t.db, opts);
-  const browser = new TestClient(t.app);
-  expect((await browser.login(user.email, user.password)).statusCode).toBe(200);
-  return { user, browser };
-}
+// The group-and-center and signed-in builders live in test-app.ts; the names the tests know stay.
+export { createTestWorld, signIn as signedIn, signInAt as signedInAt } from './test-app.js';
 
 type TPlace = { group: { id: number }; center: { id: number } };
-
-/** A signed-in user of the place's group; a center user (a ROLE_CENTER* role) at its center. */
-export function signedInAt(t: TestApp, place: TPlace, roles: TRole[]) {
-  const atCenter = roles.some((r) => r.startsWith('ROLE_CENTER'));
-  return signedIn(t, { roles, groupId: place.group.id, centerId: atCenter ? place.center.id : null });
-}
 
 /** Signed-in users of the place's group, one per name (`{ doctor: ['ROLE_DOCTOR'] }`). */
 export async function signedInUsers<TName extends string>(
@@ -141,9 +108,9 @@ export async function signedInUsers<TName extends string>(
   place: TPlace,
   rolesByName: Record<TName, TRole[]>,
 ) {
-  const users = {} as Record<TName, Awaited<ReturnType<typeof signedIn>>>;
+  const users = {} as Record<TName, TSignedIn>;
   for (const [name, roles] of Object.entries(rolesByName) as Array<[TName, TRole[]]>) {
-    users[name] = await signedInAt(t, place, roles);
+    users[name] = await signInAt(t, place, roles);
   }
   return users;
 }

@@ -1,5 +1,6 @@
 import type { TRole } from '@radflow/core';
-import { TestClient, type TestApp, createTestCenter, createTestGroup, createTestUser } from '../test-app.js';
+import { type TestApp, createTestCenter, createTestGroup, signIn as signInUser } from '../test-app.js';
+import { setAeTitles } from './fixtures.js';
 
 /** A STOW-RS body: one application/dicom part per buffer. */
 export function stowBody(parts: Uint8Array[], boundary = `stow-${Math.random().toString(36).slice(2)}`) {
@@ -46,11 +47,8 @@ export async function createArchiveWorld(t: TestApp) {
   const centerA = await createTestCenter(t.db, { groupId: group.id });
   const centerB = await createTestCenter(t.db, { groupId: group.id });
   const signIn = async (roles: TRole[], centerId: number | null) => {
-    const user = await createTestUser(t.db, { roles, groupId: group.id, centerId });
-    const client = new TestClient(t.app);
-    const res = await client.login(user.email, user.password);
-    if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
-    return { user, client };
+    const { user, browser } = await signInUser(t, { roles, groupId: group.id, centerId });
+    return { user, client: browser };
   };
   return {
     group,
@@ -60,4 +58,18 @@ export async function createArchiveWorld(t: TestApp) {
     admin: await signIn(['ROLE_ADMIN'], null),
     doctor: await signIn(['ROLE_DOCTOR'], null),
   };
+}
+
+/**
+ * An archive world whose centers A and B each have a calling AE title of their own (unique per
+ * call), for tests that send through the DICOM port.
+ */
+export async function createArchiveWorldWithAeTitles(t: TestApp) {
+  const world = await createArchiveWorld(t);
+  const suffix = Math.random().toString(36).slice(2, 8).toUpperCase();
+  const aeA = `A${suffix}`;
+  const aeB = `B${suffix}`;
+  await setAeTitles(t.db, world.centerA.id, [aeA]);
+  await setAeTitles(t.db, world.centerB.id, [aeB]);
+  return { ...world, aeA, aeB };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isReportReadOnly } from '../reporting/rules.js';
 import {
-  REPORT_READ_ONLY_ROLES,
   ROLES,
   SALES_ROLE,
   type TRole,
@@ -173,19 +173,23 @@ describe('isAssignorBillerVerifier (spec-core §6)', () => {
   });
 });
 
-describe('REPORT_READ_ONLY_ROLES (spec-core §5)', () => {
-  it('lists referring doctor, auditor, customer, viewer, lab supervisor and lab receptionist', () => {
-    expect([...REPORT_READ_ONLY_ROLES].sort()).toEqual(
-      [
-        'ROLE_REFERRING_DOCTOR',
-        'ROLE_AUDITOR',
-        'ROLE_CUSTOMER',
-        'ROLE_VIEWER',
-        'ROLE_LABS_SUPERVISOR',
-        'ROLE_LABS_RECEPTIONIST',
-      ].sort(),
-    );
-  });
+describe('report read-only roles (spec-core §5)', () => {
+  // Referring doctor, auditor, customer, viewer, lab supervisor and lab receptionist read reports and
+  // never write them: asked of the rule the report calls use, for every role.
+  const SPEC_READ_ONLY: readonly TRole[] = [
+    'ROLE_REFERRING_DOCTOR',
+    'ROLE_AUDITOR',
+    'ROLE_CUSTOMER',
+    'ROLE_VIEWER',
+    'ROLE_LABS_SUPERVISOR',
+    'ROLE_LABS_RECEPTIONIST',
+  ];
+  it.each(ROLES.map((role) => [role, SPEC_READ_ONLY.includes(role)] as const))(
+    '%s alone is read-only: %s',
+    (role, readOnly) => {
+      expect(isReportReadOnly([role])).toBe(readOnly);
+    },
+  );
 });
 
 describe('demoEmailForRole (issue 2 §6)', () => {

@@ -149,10 +149,18 @@ describe('matchRoute', () => {
 });
 
 describe('public paths (spec-core §2)', () => {
-  it("are /share, /info-page, /signup, /admin-page/dashboard and /login-page, and our link's /set-password", () => {
-    expect([...PUBLIC_PATHS].sort()).toEqual(
-      ['/share', '/info-page', '/signup', '/admin-page/dashboard', '/login-page', '/set-password'].sort(),
+  // What a visitor may open, asked of the guard rather than read off PUBLIC_PATHS.
+  it("let a visitor open /share, /info-page, /signup, /admin-page/dashboard, /login-page and our link's /set-password, and no other page", () => {
+    const open = ['/share', '/info-page', '/signup', '/admin-page/dashboard', '/login-page', '/set-password'];
+    for (const path of open) {
+      expect(decideRoute({ pathname: path, user: null }), path).toEqual({ action: 'allow' });
+    }
+    const openToVisitors = [...ROUTE_TABLE_PATHS, ...PUBLIC_PATHS].filter(
+      (path) => decideRoute({ pathname: path, user: null }).action === 'allow',
     );
+    expect(
+      openToVisitors.filter((path) => !open.some((p) => path === p || path.startsWith(`${p}/`))),
+    ).toEqual([]);
   });
 
   it.each([

@@ -1,20 +1,14 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { TCenter } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchCenters } from '../../api/people';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyRow } from './EmptyRow';
 import { CENTERS_QUERY_KEY, CenterDialog } from './CenterDialog';
+import { PeopleTable } from './PeopleTable';
 
 /** /manage-centers (ROLE_GROUP, ROLE_ADMIN; issue 21 §9): the group's centers and their AE titles. */
 export function ManageCentersPage() {
@@ -31,44 +25,26 @@ export function ManageCentersPage() {
           </Button>
         }
       />
-      <Paper variant="outlined">
-        <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
-        <TableContainer>
-          <Table aria-label="Centers" size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>E-mail</TableCell>
-                <TableCell>AE titles</TableCell>
-                <TableCell>Contact</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {!query.isPending && centers.length === 0 && <EmptyRow colSpan={5} />}
-              {centers.map((center) => (
-                <TableRow key={center.id}>
-                  <TableCell>{center.name}</TableCell>
-                  <TableCell>{center.email}</TableCell>
-                  <TableCell>{center.aeTitles.join(', ')}</TableCell>
-                  <TableCell>
-                    {[center.contactName, center.contactMobile].filter(Boolean).join(' · ')}
-                  </TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      onClick={() => setEditing(center)}
-                      aria-label={`Edit ${center.name}`}
-                    >
-                      Edit
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
+      <PeopleTable
+        label="Centers"
+        columns={['Name', 'E-mail', 'AE titles', 'Contact', 'Actions']}
+        fetching={query.isFetching}
+        empty={!query.isPending && centers.length === 0}
+      >
+        {centers.map((center) => (
+          <TableRow key={center.id}>
+            <TableCell>{center.name}</TableCell>
+            <TableCell>{center.email}</TableCell>
+            <TableCell>{center.aeTitles.join(', ')}</TableCell>
+            <TableCell>{[center.contactName, center.contactMobile].filter(Boolean).join(' · ')}</TableCell>
+            <TableCell align="right">
+              <Button size="small" onClick={() => setEditing(center)} aria-label={`Edit ${center.name}`}>
+                Edit
+              </Button>
+            </TableCell>
+          </TableRow>
+        ))}
+      </PeopleTable>
       {editing !== null && (
         <CenterDialog center={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       )}

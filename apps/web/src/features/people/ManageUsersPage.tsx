@@ -1,14 +1,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { ROLES, type TManagedUser, type TRole, canManageUser } from '@radflow/core';
@@ -17,11 +11,11 @@ import { useState } from 'react';
 import { fetchCenters, fetchManagedUsers, sendPasswordLink, setUserActive } from '../../api/people';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyRow } from './EmptyRow';
 import { useSession } from '../auth/session';
 import { CENTERS_QUERY_KEY } from './CenterDialog';
 import { PEOPLE_QUERY_ROOT, roleLabel } from './people-form';
 import { PeopleAuditTable } from './PeopleAuditTable';
+import { PeopleTable } from './PeopleTable';
 import { TypistDoctorsDialog } from './TypistDoctorsDialog';
 import { USERS_QUERY_KEY, UserDialog } from './UserDialog';
 
@@ -106,76 +100,62 @@ export function ManageUsersPage() {
           </MenuItem>
         ))}
       </TextField>
-      <Paper variant="outlined">
-        <Box sx={{ height: 2 }}>{users.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
-        <TableContainer>
-          <Table aria-label="Users" size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>E-mail</TableCell>
-                <TableCell>Mobile</TableCell>
-                <TableCell>Roles</TableCell>
-                <TableCell>Center</TableCell>
-                <TableCell>State</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {!users.isPending && rows.length === 0 && <EmptyRow colSpan={7} />}
-              {rows.map((user) => {
-                const state = stateOf(user);
-                const manageable = canManageUser(actorRoles, user.roles);
-                const isSelf = user.email === session?.user.email;
-                return (
-                  <TableRow key={user.id} aria-label={user.email}>
-                    <TableCell>{user.identifier}</TableCell>
-                    <TableCell>{user.email}</TableCell>
-                    <TableCell>{user.mobileNumber ?? ''}</TableCell>
-                    <TableCell>{user.roles.map(roleLabel).join(', ')}</TableCell>
-                    <TableCell>{centerName(user.centerId)}</TableCell>
-                    <TableCell>
-                      <Chip size="small" label={state.label} color={state.color} variant="outlined" />
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {manageable && (
-                        <>
-                          <Button size="small" onClick={() => setOpen({ kind: 'edit', user })}>
-                            Edit
-                          </Button>
-                          {user.roles.includes('ROLE_TYPIST') && (
-                            <Button size="small" onClick={() => setOpen({ kind: 'doctors', user })}>
-                              Doctors
-                            </Button>
-                          )}
-                          {user.active && (
-                            <Button
-                              size="small"
-                              disabled={linkMutation.isPending}
-                              onClick={() => linkMutation.mutate({ user })}
-                            >
-                              {user.invitationPending ? 'Resend invitation' : 'Reset password'}
-                            </Button>
-                          )}
-                          {!isSelf && (
-                            <Button
-                              size="small"
-                              color={user.active ? 'error' : 'primary'}
-                              onClick={() => void toggleActive(user)}
-                            >
-                              {user.active ? 'Deactivate' : 'Activate'}
-                            </Button>
-                          )}
-                        </>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Paper>
+      <PeopleTable
+        label="Users"
+        columns={['Name', 'E-mail', 'Mobile', 'Roles', 'Center', 'State', 'Actions']}
+        fetching={users.isFetching}
+        empty={!users.isPending && rows.length === 0}
+      >
+        {rows.map((user) => {
+          const state = stateOf(user);
+          const manageable = canManageUser(actorRoles, user.roles);
+          const isSelf = user.email === session?.user.email;
+          return (
+            <TableRow key={user.id} aria-label={user.email}>
+              <TableCell>{user.identifier}</TableCell>
+              <TableCell>{user.email}</TableCell>
+              <TableCell>{user.mobileNumber ?? ''}</TableCell>
+              <TableCell>{user.roles.map(roleLabel).join(', ')}</TableCell>
+              <TableCell>{centerName(user.centerId)}</TableCell>
+              <TableCell>
+                <Chip size="small" label={state.label} color={state.color} variant="outlined" />
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {manageable && (
+                  <>
+                    <Button size="small" onClick={() => setOpen({ kind: 'edit', user })}>
+                      Edit
+                    </Button>
+                    {user.roles.includes('ROLE_TYPIST') && (
+                      <Button size="small" onClick={() => setOpen({ kind: 'doctors', user })}>
+                        Doctors
+                      </Button>
+                    )}
+                    {user.active && (
+                      <Button
+                        size="small"
+                        disabled={linkMutation.isPending}
+                        onClick={() => linkMutation.mutate({ user })}
+                      >
+                        {user.invitationPending ? 'Resend invitation' : 'Reset password'}
+                      </Button>
+                    )}
+                    {!isSelf && (
+                      <Button
+                        size="small"
+                        color={user.active ? 'error' : 'primary'}
+                        onClick={() => void toggleActive(user)}
+                      >
+                        {user.active ? 'Deactivate' : 'Activate'}
+                      </Button>
+                    )}
+                  </>
+                )}
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </PeopleTable>
       <Button sx={{ mt: 2, mb: 1 }} onClick={() => setShowChanges((v) => !v)} aria-expanded={showChanges}>
         {showChanges ? 'Hide recent changes' : 'Show recent changes'}
       </Button>

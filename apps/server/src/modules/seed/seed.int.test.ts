@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { CENTER_ROLES, ROLES, demoEmailForRole } from '@radflow/core';
+import { centers, groups, users } from '../../db/schema.js';
+import { DEMO_PASSWORD, demoMobileForRole, seedDemo } from './seed-demo.js';
+import { type TestApp, TestClient, createTestApp, readOtpFromOutbox } from '../../../test/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+describe('demo data', () => {
+  it('has the demo group, the demo center with its AE title, and one user per role', async () => {
+    const [group] = await t.db.select().from(groups);
+    expect(group?.name).toBe('Demo Teleradiology');
+    const [center] = await t.db.select().from(centers);
+    expect(center).toMatchObject({
+      name: 'Demo Imaging Center',
+      email: 'center@demo.local',
+      aeTitles: ['DEMOCENTER'],
+    });
+
+    const all = await t.db.select().from(users);
+    expect(all).toHaveLength(ROLES.length);
+    for (const role of ROLES) {
+      const user = all.find((u) => u.email === demoEmailForRole(role));
+      expect(user, role).toBeDefined();
+      expect(user?.roles).toEqual([role]);
+      expect(user?.centerId, role).toBe(CENTER_ROLES.includes(role) ? center?.id : null);
+    }
+    expect(all.find((u) => u.email === 'admin@demo.local')?.mobileNumber).toBe('9876500001');
+    expect(all.find((u) => u.email === 'doctor@demo.local')?.mobileNumber).toBe('9876500003');
+    expect(demoMobileForRole('ROLE_CUSTOMER')).toBe('9876500012');
+    expect(all.find((u) => u.email === 'offline-hybrid@demo.local')?.hybridModeOn).toBe(true);
+    expect(all.find((u) => u.email === 'doctor@demo.local')?.identifier).toBe('Demo Doctor');
+  });
+
+  it('lets the demo doctor sign in with demo12345 (no device approval by default)', async () => {
+    const browser = new TestClient(t.app);
+    const res = await browser.request({
+      method: 'POST',
+      url: '/api/do-login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=doctor@demo.local&password=${DEMO_PASSWORD}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      email: 'doctor@demo.local',
+      roles: ['ROLE_DOCTOR'],
+      identifier: 'Demo Doctor',
+    });
+    expect((await browser.get('/api/user/study-type')).json().map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['CT Brain Plain', 'MRI Knee', 'X-Ray Chest PA', 'USG Abdomen']),
+    );
+  });
+
+  it('maps the typist to the demo doctor, and signs a demo user in by OTP', async () => {
+    const typist = new TestClient(t.app);
+    await typist.login('typist@demo.local', DEMO_PASSWORD);
+    expect((await typist.get('/api/user/mapping')).json().ROLE_DOCTOR).toEqual([
+      { email: 'doctor@demo.local', active: true },
+    ]);
+
+    const customer = new TestClient(t.app);
+    await customer.post('/api/user/generate-otp', { mobile: '9876500012' });
+    const code = await readOtpFromOutbox(t.db, '9876500012');
+    const res = await customer.post('/api/do-login', { email: '9876500012', password: code });
+    expect(res.json()).toMatchObject({ email: 'customer@demo.local' });
+  });
+
+  it('does nothing on a database that already has users', async () => {
+    expect(await seedDemo(t.db)).toBe(false);
+    const [n] = await t.db.select({ n: count() }).from(users);
+    expect(n?.n).toBe(ROLES.length);
+    expect(await t.db.select().from(groups).where(eq(groups.name, 'Demo Teleradiology'))).toHaveLength(1);
+  });
+});

@@ -1,3 +1,4 @@
+import { type DicomServices, startDicomServices } from '../../src/modules/archive/dicom-services.js';
 import type { TRole } from '@radflow/core';
 import { type TestApp, createTestCenter, createTestGroup, signIn as signInUser } from '../test-app.js';
 import { setAeTitles } from './fixtures.js';
@@ -72,4 +73,12 @@ export async function createArchiveWorldWithAeTitles(t: TestApp) {
   await setAeTitles(t.db, world.centerA.id, [aeA]);
   await setAeTitles(t.db, world.centerB.id, [aeB]);
   return { ...world, aeA, aeB };
+}
+
+/** The AE title our DICOM port answers to in the tests. */
+export const TEST_CALLED_AET = 'RADFLOW';
+
+/** The app's DICOM port on a free local port, as the tests send to it. */
+export function startTestDicomPort(t: TestApp): Promise<DicomServices> {
+  return startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: TEST_CALLED_AET, HOST: '127.0.0.1' });
 }

@@ -1,9 +1,10 @@
+import { startTestDicomPort } from '../../../test/archive/helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TCenter } from '@radflow/core';
 import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
 import { studies } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, type TestClient, createTestApp, createTestGroup } from '../../../test/test-app.js';
 import { signedIn } from '../../../test/worklist-test-data.js';
 import { LIVER, corpus, fixturePath } from '../../../test/archive/fixtures.js';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   t = await createTestApp();
   groupId = (await createTestGroup(t.db)).id;
   admin = (await signedIn(t, { roles: ['ROLE_GROUP'], groupId })).browser;
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
 });
 afterAll(async () => {
   await dicom?.close();

@@ -6,12 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { runStorescu } from '@radflow/dicom/test-support';
 import { instances, studies } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
 import { parseMultipart } from '../../../test/wado-multipart.js';
 import { withPrivateUnSequence } from '../../../../../packages/dicom/src/test-builders.js';
 import { LIVER, corpus, fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
-import { createArchiveWorld, formBody, stowBody } from '../../../test/archive/helpers.js';
+import { createArchiveWorld, formBody, stowBody, startTestDicomPort } from '../../../test/archive/helpers.js';
 
 /**
  * Issue 21 §2: Explicit VR Big Endian with undefined-length sequences and items, as DCMTK writes
@@ -43,7 +43,7 @@ const converted = new Map<string, Uint8Array>();
 beforeAll(async () => {
   if (!hasDcmtk) return;
   t = await createTestApp();
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   dir = mkdtempSync(path.join(tmpdir(), 'radflow-be-'));
   for (const source of SOURCES) {
     const out = path.join(dir, path.basename(source));

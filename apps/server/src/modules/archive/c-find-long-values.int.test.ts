@@ -1,10 +1,11 @@
+import { startTestDicomPort } from '../../../test/archive/helpers.js';
 import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DicomJsonDataset } from '@radflow/dicom';
 import { runStorescu, runTool } from '@radflow/dicom/test-support';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
 import { fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const group = await createTestGroup(t.db);
   const center = await createTestCenter(t.db, { groupId: group.id });
   await setAeTitles(t.db, center.id, [AET]);
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   work = await mkdtemp(path.join(tmpdir(), 'radflow-long-'));
   const files = [
     await makeStudy('n191', { '(0010,0010)': NAME_191 }),

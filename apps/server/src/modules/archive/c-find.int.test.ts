@@ -1,3 +1,4 @@
+import { startTestDicomPort } from '../../../test/archive/helpers.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   const centerB = await createTestCenter(t.db, { groupId: group.id });
   await setAeTitles(t.db, centerA.id, [AET_A]);
   await setAeTitles(t.db, centerB.id, [AET_B]);
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   const send = async (callingAet: string, files: string[]) => {
     // The committed profile proposes every SOP class of the corpus (storescu alone: images only).
     const configFile = path.join(FIXTURES_DIR, '..', 'dcmtk', 'storescu-all-syntaxes.cfg');

@@ -6,10 +6,10 @@ import { eq } from 'drizzle-orm';
 import { runTool } from '@radflow/dicom/test-support';
 import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, studies } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
 import { fixturePath } from '../../../test/archive/fixtures.js';
-import { createArchiveWorldWithAeTitles } from '../../../test/archive/helpers.js';
+import { createArchiveWorldWithAeTitles, startTestDicomPort } from '../../../test/archive/helpers.js';
 
 /**
  * The README's DIMSE line (issue 21 §8): storescu proposes only uncompressed syntaxes, or, with the
@@ -24,7 +24,7 @@ let dicom: DicomServices;
 let tmp: string;
 beforeAll(async () => {
   t = await createTestApp();
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'dcmsend-'));
 });
 afterAll(async () => {

@@ -8,10 +8,10 @@ import { createFileMetaHeader, parseInstance } from '@radflow/dicom';
 import { DimseStatus, cStore } from '@radflow/dicom/dimse';
 import { runStorescu, runTool } from '@radflow/dicom/test-support';
 import { studies } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
 import { setAeTitles, fixturePath, readFixture } from '../../../test/archive/fixtures.js';
-import { createArchiveWorld, formBody, stowBody } from '../../../test/archive/helpers.js';
+import { createArchiveWorld, formBody, stowBody, startTestDicomPort } from '../../../test/archive/helpers.js';
 
 /**
  * Bad DICOM is never acknowledged, whichever way it comes in: a data set not in the transfer
@@ -49,7 +49,7 @@ beforeAll(async () => {
   t = await createTestApp();
   world = await createArchiveWorld(t);
   await setAeTitles(t.db, world.centerA.id, [AET]);
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   work = await mkdtemp(path.join(tmpdir(), 'radflow-bad-'));
   goodFile = await modified('good.dcm', {});
   const twoHundredDigits = `1${'2'.repeat(199)}`;

@@ -8,13 +8,18 @@ import type { TStudyEvent, TStudyListPage } from '@radflow/core';
 import { runStorescu } from '@radflow/dicom/test-support';
 import { parseInstance } from '@radflow/dicom/ingest';
 import { instances, reportStatuses, reports, studies } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import type { TestClient } from '../../../test/test-app.js';
 import { type TestApp, createTestApp, signIn } from '../../../test/test-app.js';
 import { list } from '../../../test/worklist-test-data.js';
 import { LIVER, corpus, readFixture } from '../../../test/archive/fixtures.js';
-import { createArchiveWorldWithAeTitles, formBody, stowBody } from '../../../test/archive/helpers.js';
+import {
+  createArchiveWorldWithAeTitles,
+  formBody,
+  stowBody,
+  startTestDicomPort,
+} from '../../../test/archive/helpers.js';
 
 /*
  * A study belongs to the center that first stored it (archive DECISIONS.md "instance ownership"):
@@ -27,7 +32,7 @@ let dicom: DicomServices;
 let tmp: string;
 beforeAll(async () => {
   t = await createTestApp();
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ownership-'));
 });
 afterAll(async () => {

@@ -1,7 +1,8 @@
+import { startTestDicomPort } from '../../../test/archive/helpers.js';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStorescu } from '@radflow/dicom/test-support';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
 import { FIXTURES_DIR, LIVER, fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const group = await createTestGroup(t.db);
   const center = await createTestCenter(t.db, { groupId: group.id });
   await setAeTitles(t.db, center.id, [AET]);
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
 });
 afterAll(async () => {
   await dicom?.close();

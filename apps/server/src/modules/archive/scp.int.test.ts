@@ -1,10 +1,11 @@
+import { startTestDicomPort } from '../../../test/archive/helpers.js';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { runEchoscu, runStorescu } from '@radflow/dicom/test-support';
 import { instances, reportStatuses, studies, studyEvents } from '../../db/schema.js';
-import { type DicomServices, startDicomServices } from './dicom-services.js';
+import type { DicomServices } from './dicom-services.js';
 import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
 import { FIXTURES_DIR, LIVER, corpus, fixturePath, setAeTitles } from '../../../test/archive/fixtures.js';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const group = await createTestGroup(t.db);
   center = await createTestCenter(t.db, { groupId: group.id });
   await setAeTitles(t.db, center.id, [` ${AET} `]);
-  dicom = await startDicomServices(t.app.ctx, { DICOM_PORT: 0, DICOM_AET: 'RADFLOW', HOST: '127.0.0.1' });
+  dicom = await startTestDicomPort(t);
 });
 afterAll(async () => {
   await dicom?.close();

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { charactersWithoutGlyph } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
 import { SCRIPT_CASES, scriptParts } from './document-scripts.fixtures.js';
 import { renderPdf } from './pdf-document.js';
 import { paragraphOf, renderWord } from './word-document.js';
+import { docxEntry } from '../../../test/documents.js';
 
 /*
  * Issue 21 §1: the signed PDF must print every script our centers' patients write. For each script
@@ -101,25 +101,6 @@ describe('the report PDF prints every script', () => {
     30_000,
   );
 });
-
-function docxEntry(bytes: Uint8Array, name: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== name) return zip.readEntry();
-        zip.openReadStream(entry, (err, stream) => {
-          if (err) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        });
-      });
-      zip.on('end', () => reject(new Error(`${name} not in the docx`)));
-      zip.readEntry();
-    });
-  });
-}
 
 describe('the Word file marks every script for Word', () => {
   it.each(SCRIPT_CASES)(

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import yauzl from 'yauzl';
 import { reportStatuses, studies } from '../../db/schema.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { shareBuilders } from '../../../test/share.fixtures.js';
 import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
+import { docxEntry } from '../../../test/documents.js';
 
 /*
  * Report documents whose content once made them answer 500 (security issue: documents that fail on
@@ -41,25 +41,6 @@ async function pdfText(bytes: Buffer): Promise<string> {
   }
   await doc.destroy();
   return pages.join(' ').replace(/\s+/g, ' ');
-}
-
-function docxEntry(bytes: Buffer, name: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== name) return zip.readEntry();
-        zip.openReadStream(entry, (err, stream) => {
-          if (err) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        });
-      });
-      zip.on('end', () => reject(new Error(`${name} not in the docx`)));
-      zip.readEntry();
-    });
-  });
 }
 
 async function uidOf(id: number): Promise<string> {

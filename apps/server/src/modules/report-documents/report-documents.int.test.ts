@@ -1,6 +1,6 @@
+import yauzl from 'yauzl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import yauzl from 'yauzl';
 import { REPORT_DOCUMENT_MESSAGES as M, REPORTING_MESSAGES, type TRole } from '@radflow/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
@@ -11,6 +11,7 @@ import { isValidOutcome, manifest, readFixture } from '../../../../../packages/d
 import { ingestInstance } from '../archive/ingest.js';
 import { reportStatuses, studies, viewerKeyImages } from '../../db/schema.js';
 import { eq } from 'drizzle-orm';
+import { docxEntry } from '../../../test/documents.js';
 
 /**
  * Report documents (issue 7 §4): POST /api/pdf/download, /download-images, /word. The PDF is read
@@ -49,25 +50,6 @@ async function pdfText(bytes: Buffer): Promise<string[]> {
 function imageCount(bytes: Buffer): number {
   const raw = bytes.toString('latin1');
   return raw.split('/Subtype /Image').length - raw.split('/SMask ').length;
-}
-
-async function unzipEntry(bytes: Buffer, name: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error) return reject(error);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== name) return zip.readEntry();
-        zip.openReadStream(entry, (err, stream) => {
-          if (err) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        });
-      });
-      zip.on('end', () => reject(new Error(`${name} not in the docx`)));
-      zip.readEntry();
-    });
-  });
 }
 
 /** The names in a zip (the docx). */
@@ -219,7 +201,7 @@ describe('Word', () => {
     const uid = await uidOf(row.id);
     const res = await center.post('/api/pdf/word', body(row, uid));
     const docx = ok(res, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
-    const xml = await unzipEntry(docx, 'word/document.xml');
+    const xml = await docxEntry(docx, 'word/document.xml');
     expect(xml).toContain(BODY);
     expect(xml).toContain(PATIENT);
     expect(xml).toContain('Addendum: no polyp.');
@@ -232,7 +214,7 @@ describe('Word', () => {
     const { row, center } = await signedOffStudy(world);
     const uid = await uidOf(row.id);
     const docx = ok(await center.post('/api/pdf/word', body(row, uid)), 'document');
-    const footer = await unzipEntry(docx, 'word/footer1.xml');
+    const footer = await docxEntry(docx, 'word/footer1.xml');
     // One paragraph: the words, then Word's PAGE field (the number Word fills in on each page). The
     // converter writes the main namespace as the default one: element names may lack the w: prefix.
     const paragraph = /<(?:w:)?p>[\s\S]*?<\/(?:w:)?p>/.exec(footer)?.[0] ?? '';
@@ -252,8 +234,8 @@ describe('Word', () => {
     const docx = ok(await center.post('/api/pdf/word', body(row, uid, { showTemplate: true })), 'document');
     const names = await zipNames(docx);
     expect(names.filter((n) => n.startsWith('word/media/') && !n.endsWith('/'))).toHaveLength(2);
-    expect(await unzipEntry(docx, 'word/header1.xml')).toContain('drawing');
-    expect(await unzipEntry(docx, 'word/footer1.xml')).toContain('drawing');
+    expect(await docxEntry(docx, 'word/header1.xml')).toContain('drawing');
+    expect(await docxEntry(docx, 'word/footer1.xml')).toContain('drawing');
   });
 });
 

@@ -70,6 +70,19 @@ describe('canSetSetting', () => {
   it('saves the auto refresh toggle in UI_PREFERENCES', () => {
     expect(ENTRY_SECTIONS.AUTO_REFRESH).toEqual(['UI_PREFERENCES']);
   });
+  it('lets every role save every section behind the entries of its menu (the browser stories tell each entry once)', () => {
+    const refused = ROLES.flatMap((role) =>
+      settingEntriesOf([role]).flatMap((entry) =>
+        ENTRY_SECTIONS[entry]
+          .filter((section) => !canSetSetting([role], section))
+          .map((s) => `${role} ${entry} ${s}`),
+      ),
+    );
+    expect(refused).toEqual([]);
+    expect(
+      settingEntriesOf(['ROLE_CENTER']).flatMap((entry) => ENTRY_SECTIONS[entry]).length,
+    ).toBeGreaterThan(5);
+  });
   it('lets every role keep its own UI, table and tutorial sections', () => {
     const personal: TPreferenceSection[] = ['UI_PREFERENCES', 'USER_TABLE_PREFERENCES', 'TUTORIAL_STATUS'];
     for (const role of ROLES) for (const s of personal) expect(canSetSetting([role], s)).toBe(true);

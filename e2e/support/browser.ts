@@ -6,7 +6,7 @@ import {
   type BrowserContext,
   type Page,
 } from 'playwright-core';
-import { inject } from 'vitest';
+import { storyServer } from './server.js';
 
 /** Debian's chromium (never a downloaded one); flags proven on this kind of machine (ARCHITECTURE §6). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -59,7 +59,7 @@ export async function closeSharedBrowser(): Promise<void> {
  * profile had; `storageState` starts it with a session already (signedInState in worklist.ts).
  */
 export async function openBrowser(options: { storageState?: TStorageState } = {}): Promise<TBrowserSession> {
-  const baseURL = inject('baseURL');
+  const baseURL = storyServer().baseURL;
   const context = await (
     await sharedBrowser()
   ).newContext({

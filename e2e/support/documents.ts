@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import yauzl from 'yauzl';
-import { inject } from 'vitest';
+import { storyServer } from './server.js';
 
 /** The text of every page of a PDF, read back with pdf.js (what a person would see), pages joined. */
 export async function pdfText(bytes: Uint8Array): Promise<string> {
@@ -55,7 +55,7 @@ export async function docxText(buffer: Buffer): Promise<string> {
 
 /** The e-mails the stories' SMTP server accepted so far, raw (headers and MIME body), oldest first. */
 export function receivedMail(): string[] {
-  const dir = inject('mailDir');
+  const dir = storyServer().mailDir;
   let names: string[];
   try {
     names = readdirSync(dir);

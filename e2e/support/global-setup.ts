@@ -8,16 +8,22 @@ import type { TestProject } from 'vitest/node';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
+/** One story server: the built product on its own data dir and ports, with its own SMTP server. */
+export interface TStoryServer {
+  baseURL: string;
+  outboxFile: string;
+  /** Where the test SMTP server writes each e-mail it accepts (one .eml file each). */
+  mailDir: string;
+  /** The server's DICOM port (its AE title is the default, RADFLOW), for storescu stories. */
+  dicomPort: number;
+  /** Where openSignedIn keeps each demo user's session for the files after the first. */
+  sessionsDir: string;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string;
-    outboxFile: string;
-    /** Where the test SMTP server writes each e-mail it accepts (one .eml file each). */
-    mailDir: string;
-    /** The server's DICOM port (its AE title is the default, RADFLOW), for storescu stories. */
-    dicomPort: number;
-    /** Where openSignedIn keeps each demo user's session for the files after the first (one per run). */
-    sessionsDir: string;
+    /** One server per worker (support/server.ts picks the worker's). */
+    storyServers: TStoryServer[];
   }
 }
 
@@ -78,15 +84,10 @@ async function startSmtpServer(mailDir: string): Promise<{ url: string; close: (
 }
 
 /** Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories. */
-export default async function setup(project: TestProject) {
-  // Another build may be tried without touching the shared dist folders (E2E_SERVER_BUNDLE: a
-  // server bundle one level below apps/server; E2E_WEB_DIST: a web build's folder).
-  const bundle = resolve(process.env.E2E_SERVER_BUNDLE || join(repoRoot, 'apps/server/dist/main.js'));
-  const webDist = resolve(process.env.E2E_WEB_DIST || join(repoRoot, 'apps/web/dist'));
-  const webIndex = join(webDist, 'index.html');
-  if (!existsSync(bundle) || !existsSync(webIndex)) {
-    throw new Error('Build first: `npm run build` (npm run test:e2e does it for you).');
-  }
+async function startStoryServer(
+  bundle: string,
+  webDist: string,
+): Promise<{ server: TStoryServer; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-'));
   const outboxFile = join(dataDir, 'outbox.jsonl');
   const mailDir = join(dataDir, 'mail');
@@ -112,7 +113,7 @@ export default async function setup(project: TestProject) {
       // The viewer-payment story pays through the default provider's simulated gateway.
       PAYMENT_TEST_GATEWAY: 'true',
       // Load shedding (plugins/load-shedding.ts, its own integration tests) answers 503 once the
-      // event loop has been busy 100 ms: on 2 cores running two shards and their browsers (and a
+      // event loop has been busy 100 ms: on 2 cores running two workers and their browsers (and a
       // machine shared with others, load 30) it shed the stories' own calls and frames. A ceiling
       // here, so the stories see the app's behaviour, not the machine's.
       API_MAX_BUSY_MS: '2000',
@@ -144,10 +145,45 @@ export default async function setup(project: TestProject) {
     await stop();
     throw error;
   }
-  project.provide('baseURL', baseURL);
-  project.provide('outboxFile', outboxFile);
-  project.provide('mailDir', mailDir);
-  project.provide('dicomPort', dicomPort);
-  project.provide('sessionsDir', sessionsDir);
-  return stop;
+  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir }, stop };
+}
+
+/**
+ * One server per worker (the project's maxWorkers), started side by side: files that run at the
+ * same time never share a server (the stories change the demo group's settings and data), and the
+ * workers take the next file when they are free, so the run balances itself.
+ */
+export default async function setup(project: TestProject) {
+  // Another build may be tried without touching the shared dist folders (E2E_SERVER_BUNDLE: a
+  // server bundle one level below apps/server; E2E_WEB_DIST: a web build's folder).
+  const bundle = resolve(process.env.E2E_SERVER_BUNDLE || join(repoRoot, 'apps/server/dist/main.js'));
+  const webDist = resolve(process.env.E2E_WEB_DIST || join(repoRoot, 'apps/web/dist'));
+  const webIndex = join(webDist, 'index.html');
+  if (!existsSync(bundle) || !existsSync(webIndex)) {
+    throw new Error('Build first: `npm run build` (npm run test:e2e does it for you).');
+  }
+  const count = storyWorkers(project);
+  const started = await Promise.allSettled(
+    Array.from({ length: count }, () => startStoryServer(bundle, webDist)),
+  );
+  const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const stopAll = async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+  };
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    'storyServers',
+    servers.map((s) => s.server),
+  );
+  return stopAll;
+}
+
+/** The workers the stories run on (the run's maxWorkers; a number once resolved). */
+function storyWorkers(project: TestProject): number {
+  const { maxWorkers } = project.config;
+  return typeof maxWorkers === 'number' && maxWorkers > 0 ? maxWorkers : 1;
 }

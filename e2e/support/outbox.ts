@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { storyServer } from './server.js';
 
 interface TOutboxLine {
   channel: string;
@@ -10,7 +10,7 @@ interface TOutboxLine {
 
 /** Messages the server's outbox provider recorded (mirrored to a file the test server was given). */
 export function readOutbox(): TOutboxLine[] {
-  const file = inject('outboxFile');
+  const file = storyServer().outboxFile;
   if (!existsSync(file)) return [];
   return readFileSync(file, 'utf8')
     .split('\n')

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { eventually } from './pages.js';
 import { readOutbox } from './outbox.js';
+import { storyServer } from './server.js';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -90,7 +90,7 @@ export async function storeWithAe(callingAet: string, patientName: string): Prom
     copyFileSync(CT_FIXTURE, file);
     await run('dcmodify', ['-nb', '-gst', '-gse', '-gin', '-m', `(0010,0010)=${patientName}`, file]);
     const env = { ...process.env, TCP_NODELAY: '1' };
-    const port = String(inject('dicomPort'));
+    const port = String(storyServer().dicomPort);
     try {
       await run('storescu', ['-aet', callingAet, '-aec', SERVER_AET, '127.0.0.1', port, file], { env });
       return 0;

@@ -1,6 +1,21 @@
-import { afterAll } from 'vitest';
+import { closeSync, openSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { closeSharedBrowser } from './browser.js';
+import { storyServer } from './server.js';
 
 // A setup file runs in each test file: the file's one browser goes when its stories are done (its
 // hook is the first registered, so it runs after the file's own afterAll hooks close their contexts).
 afterAll(closeSharedBrowser);
+
+// The file holds its worker's server while it runs: a second file on the same server at the same
+// time (the stories change the demo group's data) fails here instead of in a confusing story.
+const claim = join(storyServer().sessionsDir, 'in-use');
+beforeAll(() => {
+  try {
+    closeSync(openSync(claim, 'wx'));
+  } catch (error) {
+    throw new Error(`another file is using this story server (${claim}): ${String(error)}`);
+  }
+});
+afterAll(() => rmSync(claim, { force: true }));

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request, type Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { openBrowser, type TBrowserSession, type TStorageState } from './browser.js';
 import { Shell } from './pages.js';
+import { storyServer } from './server.js';
 
 /** The demo accounts' password (apps/server/src/modules/seed/seed-demo.ts). */
 export const DEMO_PASSWORD = 'demo12345';
@@ -29,8 +30,8 @@ export async function openSignedIn(email: string): Promise<TBrowserSession> {
  * (a story signed out, changed the user or revoked the device).
  */
 async function signedInState(email: string): Promise<TStorageState> {
-  const baseURL = inject('baseURL');
-  const dir = inject('sessionsDir');
+  const baseURL = storyServer().baseURL;
+  const dir = storyServer().sessionsDir;
   const file = join(dir, `${encodeURIComponent(email)}.json`);
   if (existsSync(file)) {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as TStorageState;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { TestProject } from 'vitest/node';
@@ -182,8 +182,13 @@ export default async function setup(project: TestProject) {
   return stopAll;
 }
 
-/** The workers the stories run on (the run's maxWorkers; a number once resolved). */
+/**
+ * The workers the stories run on, resolved as vitest resolves them: the project's maxWorkers, else
+ * the run's (the root config's 2), else the CPUs less one.
+ */
 function storyWorkers(project: TestProject): number {
-  const { maxWorkers } = project.config;
-  return typeof maxWorkers === 'number' && maxWorkers > 0 ? maxWorkers : 1;
+  const configured = project.config.maxWorkers || project.vitest.config.maxWorkers;
+  return typeof configured === 'number' && configured > 0
+    ? configured
+    : Math.max(availableParallelism() - 1, 1);
 }

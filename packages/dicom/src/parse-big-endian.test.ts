@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { toDicomJson } from './dicom-json.js';
 import { assertIngestable, parseInstance } from './parse.js';
 import { FIXTURES_DIR } from './test-fixtures.js';
-import { withPrivateUnSequence } from './test-builders.js';
+import { withNestedPrivateUnSequence, withPrivateUnSequence } from './test-builders.js';
 
 /**
  * Issue 21 §2: Explicit VR Big Endian files with undefined-length sequences. DCMTK writes them
@@ -81,5 +81,37 @@ describe.skipIf(!hasDcmtk)('Explicit VR Big Endian with undefined-length sequenc
     expect(parsed.pixelData?.length).toBe(512 * 512 * 2);
     const json = toDicomJson(parsed, { bulkDataUri: () => 'bulk' });
     expect(json['00100020']).toMatchObject({ Value: ['99000'] });
+  });
+
+  it('the same UN nested inside a sequence item parses, and the walk goes on after the sequence', () => {
+    const bytes = withNestedPrivateUnSequence(dcmconv(CT, ['+tb', '-e']));
+    const dump = dcmtkReads(bytes);
+    expect(dump).toContain('(0011,1002)');
+    expect(dump).toContain('[X1]');
+
+    const parsed = parseInstance(bytes);
+    assertIngestable(parsed);
+    const sequence = parsed.dataSet.elements['x00111002']!;
+    expect(sequence.items).toHaveLength(1);
+    const itemSet = sequence.items![0]!.dataSet!;
+    expect(itemSet.string('x00110010')).toBe('ACME 1.0');
+    const un = itemSet.elements['x00111001']!;
+    const code = un.items?.[0]?.dataSet;
+    expect(code?.string('x00080100')).toBe('X1');
+    expect(code?.string('x00080102')).toBe('DCM');
+    expect(parsed.index.patientId).toBe('99000');
+    expect(parsed.image).toMatchObject({ rows: 512, columns: 512, bitsAllocated: 16 });
+    expect(parsed.pixelData?.length).toBe(512 * 512 * 2);
+    const original = parseInstance(new Uint8Array(readFileSync(CT)));
+    expect(parsed.index).toEqual(original.index);
+  });
+
+  it('a file cut inside such a sequence is called truncated, not read as shorter', () => {
+    const bytes = withNestedPrivateUnSequence(dcmconv(CT, ['+tb', '-e']));
+    const sequenceAt = Buffer.from(bytes).indexOf(Buffer.from('00111002' + '5351', 'hex'));
+    expect(sequenceAt).toBeGreaterThan(0);
+    expect(() => parseInstance(bytes.subarray(0, sequenceAt + 30))).toThrow(
+      expect.objectContaining({ code: 'TRUNCATED_DATASET' }),
+    );
   });
 });

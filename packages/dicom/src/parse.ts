@@ -304,11 +304,12 @@ function walkDataset(
     if (group === 0xfffc && elementNumber === 0xfffc) break; // Data Set Trailing Padding
     const isPixel = PIXEL_TAGS.has(key);
     const untilTag = isPixel ? key : undefined;
-    const element = isBigEndianUndefinedUn(bytes, stream.position, syntax)
-      ? readUndefinedLengthUn(bytes, stream, key)
-      : syntax.isExplicitVr
-        ? dicomParser.readDicomElementExplicit(stream, warnings, untilTag)
-        : dicomParser.readDicomElementImplicit(stream, untilTag, vrCallback);
+    const element =
+      syntax.isBigEndian && syntax.isExplicitVr
+        ? readBigEndianElement(bytes, stream, warnings, untilTag)
+        : syntax.isExplicitVr
+          ? dicomParser.readDicomElementExplicit(stream, warnings, untilTag)
+          : dicomParser.readDicomElementImplicit(stream, untilTag, vrCallback);
     elements[element.tag] = element;
     if (isPixel) {
       pixelElement = element;
@@ -331,21 +332,92 @@ function walkDataset(
 }
 
 /**
- * A UN element of undefined length in a big endian data set. PS3.5 §6.2.2 (CP-246): its value is
- * a sequence encoded in implicit VR little endian whatever the transfer syntax; dicom-parser reads
- * it with the data set's (big endian) parser and fails ('item tag (FFFE,E000) not found'), DCMTK
- * reads it. Only top-level elements are seen here: one nested inside a sequence item is read by
- * dicom-parser on its own.
+ * One element of an explicit VR big endian data set, at any depth. PS3.5 §6.2.2 (CP-246): a UN
+ * element of undefined length holds a sequence encoded in implicit VR little endian whatever the
+ * transfer syntax; dicom-parser reads it with the data set's (big endian) parser and fails
+ * ('item tag (FFFE,E000) not found'), DCMTK reads it. Sequences are walked here, so that such a UN
+ * inside an item is seen as well as one at the top; every other element is dicom-parser's.
  */
-function isBigEndianUndefinedUn(bytes: Uint8Array, position: number, syntax: TransferSyntaxInfo): boolean {
-  return (
-    syntax.isBigEndian &&
-    syntax.isExplicitVr &&
-    position + 12 <= bytes.length &&
-    bytes[position + 4] === 0x55 && // 'U'
-    bytes[position + 5] === 0x4e && // 'N'
-    be.readUint32(bytes, position + 8) === 0xffffffff
-  );
+function readBigEndianElement(
+  bytes: Uint8Array,
+  stream: InstanceType<typeof dicomParser.ByteStream>,
+  warnings: string[],
+  untilTag?: string,
+): Element {
+  const at = stream.position;
+  if (at + 12 <= bytes.length) {
+    const vr = ascii(bytes, at + 4, 2);
+    const key = `x${be.readUint16(bytes, at).toString(16).padStart(4, '0')}${be
+      .readUint16(bytes, at + 2)
+      .toString(16)
+      .padStart(4, '0')}`;
+    if (vr === 'UN' && be.readUint32(bytes, at + 8) === 0xffffffff) {
+      return readUndefinedLengthUn(bytes, stream, key);
+    }
+    if (vr === 'SQ') return readBigEndianSequence(bytes, stream, warnings, key);
+  }
+  return dicomParser.readDicomElementExplicit(stream, warnings, untilTag);
+}
+
+/** A big endian sequence (defined or undefined length, items likewise), its items' elements read by readBigEndianElement. */
+function readBigEndianSequence(
+  bytes: Uint8Array,
+  stream: InstanceType<typeof dicomParser.ByteStream>,
+  warnings: string[],
+  key: string,
+): Element {
+  const length = be.readUint32(bytes, stream.position + 8);
+  stream.seek(12);
+  const undefinedLength = length === 0xffffffff;
+  const element: Element = { tag: key, vr: 'SQ', length, dataOffset: stream.position, items: [] };
+  if (undefinedLength) element.hadUndefinedLength = true;
+  const end = undefinedLength ? bytes.length : Math.min(bytes.length, stream.position + length);
+  // As dicom-parser says it, so that walkDataset calls a file cut inside a sequence truncated.
+  let delimited = !undefinedLength;
+  while (stream.position + 8 <= end) {
+    const group = be.readUint16(bytes, stream.position);
+    const number = be.readUint16(bytes, stream.position + 2);
+    const itemLength = be.readUint32(bytes, stream.position + 4);
+    if (group !== 0xfffe || (number !== 0xe000 && number !== 0xe0dd)) {
+      throw new DicomParseError(
+        'MALFORMED_DATASET',
+        `Sequence ${key} holds no item tag (FFFE,E000) at byte ${stream.position}`,
+      );
+    }
+    stream.seek(8);
+    if (number === 0xe0dd) {
+      delimited = true;
+      break;
+    }
+    const itemElements: Record<string, Element> = {};
+    const item: Element = {
+      tag: 'xfffee000',
+      length: itemLength,
+      dataOffset: stream.position,
+      dataSet: new DataSetCtor(be, bytes, itemElements),
+    };
+    const itemEnd = itemLength === 0xffffffff ? end : Math.min(end, stream.position + itemLength);
+    if (itemLength === 0xffffffff) item.hadUndefinedLength = true;
+    let itemDelimited = itemLength !== 0xffffffff;
+    while (stream.position + 8 <= itemEnd) {
+      if (
+        be.readUint16(bytes, stream.position) === 0xfffe &&
+        be.readUint16(bytes, stream.position + 2) === 0xe00d
+      ) {
+        stream.seek(8); // item delimiter
+        itemDelimited = true;
+        break;
+      }
+      const inner = readBigEndianElement(bytes, stream, warnings);
+      itemElements[inner.tag] = inner;
+    }
+    if (!itemDelimited) warnings.push(`eof encountered before finding item delimiter in ${key}`);
+    if (itemLength !== 0xffffffff) item.length = stream.position - item.dataOffset;
+    element.items!.push(item);
+  }
+  if (!delimited) warnings.push(`eof encountered before finding sequence delimiter in ${key}`);
+  if (undefinedLength) element.length = stream.position - element.dataOffset;
+  return element;
 }
 
 function readUndefinedLengthUn(

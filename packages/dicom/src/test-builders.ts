@@ -48,14 +48,67 @@ export function withPrivateUnSequence(bigEndian: Uint8Array): Uint8Array {
   header.writeUInt16BE(0x1001, 2);
   header.write('UN', 4, 'latin1');
   header.writeUInt32BE(0xffffffff, 8);
-  const content = Buffer.concat([
+  return Buffer.concat([bigEndian.subarray(0, at), creator, header, unContent(), bigEndian.subarray(at)]);
+}
+
+/** The CP-246 value of the private UN elements: one code item in implicit VR little endian. */
+function unContent(): Buffer {
+  return Buffer.concat([
     delimiter(0xe000),
     implicitLe(0x0008, 0x0100, Buffer.from('X1', 'latin1')),
     implicitLe(0x0008, 0x0102, Buffer.from('DCM ', 'latin1')),
     delimiter(0xe00d),
     delimiter(0xe0dd),
   ]);
-  return Buffer.concat([bigEndian.subarray(0, at), creator, header, content, bigEndian.subarray(at)]);
+}
+
+/** A big endian explicit VR header: tag, VR, and a 16-bit length or (OB, SQ, UN…) a 32-bit one. */
+function explicitBe(group: number, element: number, vr: string, length: number): Buffer {
+  const long = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(vr);
+  const out = Buffer.alloc(long ? 12 : 8);
+  out.writeUInt16BE(group, 0);
+  out.writeUInt16BE(element, 2);
+  out.write(vr, 4, 'latin1');
+  if (long) out.writeUInt32BE(length, 8);
+  else out.writeUInt16BE(length, 6);
+  return out;
+}
+
+/** An item or delimiter tag in big endian (FFFE,E000 / E00D / E0DD) with its 32-bit length. */
+function delimiterBe(element: number, length: number): Buffer {
+  const out = Buffer.alloc(8);
+  out.writeUInt16BE(0xfffe, 0);
+  out.writeUInt16BE(element, 2);
+  out.writeUInt32BE(length, 4);
+  return out;
+}
+
+/**
+ * The same private UN element, nested: a private sequence (0011,1002) of undefined length whose one
+ * item (undefined length too) holds the private creator and the UN element of undefined length with
+ * its CP-246 little endian content — inserted in a big endian file before its first element of a
+ * group above 0011, after a creator of its own.
+ */
+export function withNestedPrivateUnSequence(bigEndian: Uint8Array): Uint8Array {
+  const parsed = parseInstance(bigEndian);
+  const after = Object.values(parsed.dataSet.elements)
+    .filter((e) => parseInt(e.tag.slice(1), 16) > 0x00111002)
+    .sort((a, b) => a.dataOffset - b.dataOffset)[0]!;
+  const headerLength = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(after.vr ?? '') ? 12 : 8;
+  const at = after.dataOffset - headerLength;
+  const creatorValue = Buffer.from('ACME 1.0', 'latin1');
+  const creator = Buffer.concat([explicitBe(0x0011, 0x0010, 'LO', creatorValue.length), creatorValue]);
+  const sequence = Buffer.concat([
+    creator,
+    explicitBe(0x0011, 0x1002, 'SQ', 0xffffffff),
+    delimiterBe(0xe000, 0xffffffff),
+    creator,
+    explicitBe(0x0011, 0x1001, 'UN', 0xffffffff),
+    unContent(),
+    delimiterBe(0xe00d, 0),
+    delimiterBe(0xe0dd, 0),
+  ]);
+  return Buffer.concat([bigEndian.subarray(0, at), sequence, bigEndian.subarray(at)]);
 }
 
 // ---------------------------------------------------------------------------------------------

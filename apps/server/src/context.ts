@@ -33,6 +33,8 @@ export interface TProviders {
  * | `whatsapp`  | OUTBOX_MIRROR_FILE   | `OutboxWhatsappProvider`: records only          | also appends each message to the file            |
  * | `payment`   | PAYMENT_TEST_GATEWAY | `OutboxPaymentProvider`: no online payment      | the same, with the simulated gateway's pay link  |
  * | `publicUrl` | PUBLIC_URL           | null: `publicUrlOf` gives the request's address | that address, for every link                     |
+ * URLs an answer hands back to its own caller (DICOMweb RetrieveURL, the viewer's DICOMweb root) use
+ * the address the request came to instead (`requestBaseUrl`, modules/http.ts).
  * Every message (e-mail too) is recorded in message_outbox, and appended to OUTBOX_MIRROR_FILE when set.
  *
  * Tests replace a provider with `buildApp({ providers: { … } })`; the rest are still chosen here.

@@ -20,3 +20,14 @@ export function deviceOf(request: FastifyRequest): { deviceId: string | null; de
   };
   return { deviceId: read('x-device-id'), deviceName: read('x-device-name') };
 }
+
+/**
+ * The address this request came to (scheme and host; X-Forwarded-* from a trusted proxy), for URLs an
+ * answer hands back to the same caller: DICOMweb's RetrieveURL and BulkDataURI, the viewer's DICOMweb
+ * root. The caller reached us there (a LAN address, a tunnel), so those URLs work for it, and the
+ * viewer's stay on its page's origin (its CSP allows no other). Links that leave the request (e-mail,
+ * SMS, share links, the QR) use `ctx.publicUrlOf` (context.ts) instead.
+ */
+export function requestBaseUrl(request: { protocol: string; host: string }): string {
+  return `${request.protocol}://${request.host}`;
+}

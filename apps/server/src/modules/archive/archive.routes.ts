@@ -13,7 +13,7 @@ import {
   canCreateStudy,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
-import { DICOMWEB_SIGNED_IN, SIGNED_IN, errorResponses } from '../http.js';
+import { DICOMWEB_SIGNED_IN, SIGNED_IN, errorResponses, requestBaseUrl } from '../http.js';
 import { uploadFiles } from './browser-upload.js';
 import { createStudyFromWebsite } from './create-study.js';
 import { storeInstances, stowBoundary } from './stow.js';
@@ -66,7 +66,7 @@ export const archiveRoutes: FastifyPluginAsyncZod<TArchiveRoutesOptions> = async
       target,
       ...(query.studyUid ? { studyInstanceUid: query.studyUid } : {}),
       actorUserId: auth.user.id,
-      baseUrl: `${request.protocol}://${request.host}`,
+      baseUrl: requestBaseUrl(request),
       log: request.log,
     });
     return reply.code(outcome.status).type('application/dicom+json').send(JSON.stringify(outcome.body));

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../plugins/auth.js';
-import { DICOMWEB_SIGNED_IN, errorResponses } from '../http.js';
+import { DICOMWEB_SIGNED_IN, errorResponses, requestBaseUrl } from '../http.js';
 import { parseAccept } from './multipart.js';
 import { parseQidoQuery } from './qido-query.js';
 import { type QidoContext, searchInstances, searchSeries, searchStudies } from './qido.js';
@@ -27,7 +27,7 @@ const ZInstance = ZSeries.extend({ instance: uid });
 const ZQido = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
 const qidoContext = (request: FastifyRequest): QidoContext => ({
-  baseUrl: `${request.protocol}://${request.host}/api/dicomweb`,
+  baseUrl: `${requestBaseUrl(request)}/api/dicomweb`,
 });
 
 function sendJson(reply: FastifyReply, body: unknown, ignored: readonly string[] = []) {

@@ -18,7 +18,7 @@ import {
   ZWeasisManifestParams,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
-import { SIGNED_IN, errorResponses } from '../http.js';
+import { SIGNED_IN, errorResponses, requestBaseUrl } from '../http.js';
 import { scopeOfAuth } from '../studies/study-access.js';
 import { getShareInfo } from './share-info.js';
 import {
@@ -80,7 +80,7 @@ export const viewerRoutes: FastifyPluginAsyncZod = async (app) => {
         app.ctx,
         scopeOfAuth(authOf(request)),
         request.params.study,
-        `${request.protocol}://${request.host}/api/dicomweb`,
+        `${requestBaseUrl(request)}/api/dicomweb`,
       );
       return reply.type(answer.contentType).send(answer.body);
     },

@@ -13,3 +13,4 @@ export * from './jobs/index.js';
 export * from './dicom/index.js';
 export * from './display/index.js';
 export * from './study-events/index.js';
+export * from './chat/index.js';

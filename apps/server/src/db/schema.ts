@@ -5,6 +5,9 @@ import {
   REPORT_STATUSES,
   REPORT_VERSION_KINDS,
   STUDY_PAYMENT_STATUSES,
+  type TChatAssignment,
+  type TChatMessage,
+  type TChatThreadType,
   type TStudyEventType,
 } from '@radflow/core';
 import {
@@ -1276,3 +1279,58 @@ export const studyPayments = pgTable(
   ],
 );
 export type TStudyPaymentRow = typeof studyPayments.$inferSelect;
+
+/**
+ * A study's conversation (issue 23 §1; spec-core §1 Chat / notification message): one thread per
+ * study row and thread type, made with its first message. Who may read it is the row's access rule
+ * (modules/studies) and core `canChat`.
+ */
+export const chatThreads = pgTable(
+  'chat_threads',
+  {
+    id: serial('id').primaryKey(),
+    threadType: text('thread_type').$type<TChatThreadType>().notNull(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chat_threads_entity_key').on(t.reportStatusId, t.threadType),
+    check('chat_threads_type_check', sql`${t.threadType} in ('REPORT_CHAT', 'REPORT_NOTIFICATION')`),
+  ],
+);
+
+/** One message of a thread: plain text (never rendered as HTML), its sender and whom it is for. */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    threadId: integer('thread_id')
+      .notNull()
+      .references(() => chatThreads.id, { onDelete: 'cascade' }),
+    senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The sender's e-mail when sent, kept if the account goes. */
+    senderEmail: text('sender_email').notNull(),
+    memberType: text('member_type').$type<TChatMessage['memberType']>().notNull(),
+    assignedTo: text('assigned_to').$type<TChatAssignment>().notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('chat_messages_thread_idx').on(t.threadId, t.id)],
+);
+
+/** Who has seen which message (a sender's own messages are seen by them when sent). */
+export const chatMessageSeen = pgTable(
+  'chat_message_seen',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seenAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId] }), index('chat_message_seen_user_idx').on(t.userId)],
+);

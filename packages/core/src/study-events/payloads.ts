@@ -76,6 +76,10 @@ export interface TStudyEventPayloads {
   /** A visitor opened the share page: the hashed address + browser, once an hour per visitor. */
   SHARE_OPENED: { visitor: string };
 
+  // ── chat ──
+  /** The message itself stays in chat_messages; the event says that one was posted, and to whom. */
+  CHAT_MESSAGE_SENT: { messageId: number; assignedTo: string };
+
   // ── the archive (ingest, upload, create study) ──
   STUDY_CREATED: { source: string; studyInstanceUid: string; labStudyId?: number };
   IMAGES_ATTACHED: { fromStudyId: number; toStudyId: number; studyInstanceUid: string };

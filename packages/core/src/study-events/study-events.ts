@@ -21,7 +21,8 @@ export type TStudyEventWriter =
   | 'payments'
   | 'study-sharing'
   | 'share-page'
-  | 'archive';
+  | 'archive'
+  | 'chat';
 
 export interface TStudyEventRule {
   /** What happened, in a sentence. */
@@ -118,6 +119,13 @@ export const STUDY_EVENT_RULES: { readonly [K in TStudyEventType]: TStudyEventRu
     notifies: nobody,
   },
   SHARE_OPENED: { meaning: 'Someone opened the share page', writer: 'share-page', notifies: nobody },
+
+  // Who a message notifies (its addressee: 'a message for you') comes with the notifications.
+  CHAT_MESSAGE_SENT: {
+    meaning: "A message was posted in the study's chat",
+    writer: 'chat',
+    notifies: nobody,
+  },
 
   STUDY_CREATED: {
     meaning: 'The report row was created (first image, upload or the create-study form)',

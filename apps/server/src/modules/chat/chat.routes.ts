@@ -1,0 +1,84 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ZChatAllSeenRequest,
+  ZChatMessage,
+  ZChatMessages,
+  ZChatSeenRequest,
+  ZChatSeenResponse,
+  ZGetChatMessagesQuery,
+  ZSendChatMessageRequest,
+  canChat,
+} from '@radflow/core';
+import { authOf } from '../../plugins/auth.js';
+import { SIGNED_IN, errorResponses } from '../http.js';
+import { getChatMessages, markAllChatSeen, markChatSeen, sendChatMessage } from './study-chat.js';
+
+/**
+ * The study chat (spec-core §7 'Chat and notifications'; issue 23 §1). Roles outside core `canChat`
+ * get 403 before any row is read; a row the caller may not see answers 404 like a missing one, so
+ * neither answer tells whether a thread exists.
+ */
+export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['chat'];
+  const chatter = { onRequest: app.requirePermission(canChat) };
+
+  app.post(
+    '/chat-thread/send-message',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "Post a message in a study's chat (plain text; 429 past the sender's rate)",
+        body: ZSendChatMessageRequest,
+        response: { 200: ZChatMessage, ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    (request) => sendChatMessage(app.ctx, authOf(request), request.body),
+  );
+
+  app.get(
+    '/chat-thread/get-messages',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "A study's thread, oldest first, with who has seen each message",
+        querystring: ZGetChatMessagesQuery,
+        response: { 200: ZChatMessages, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => getChatMessages(app.ctx, authOf(request), request.query.threadType, request.query.entityId),
+  );
+
+  app.post(
+    '/chat-thread/seen',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "Mark a study's thread seen by the caller; answers how many messages became seen",
+        body: ZChatSeenRequest,
+        response: { 200: ZChatSeenResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => markChatSeen(app.ctx, authOf(request), request.body.chatThreadType, request.body.entityId),
+  );
+
+  app.post(
+    '/chat-thread/all-seen',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: 'Mark every thread of a type the caller may see as seen by them',
+        body: ZChatAllSeenRequest,
+        response: { 200: ZChatSeenResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => markAllChatSeen(app.ctx, authOf(request), request.body.chatThreadType),
+  );
+};

@@ -1,0 +1,206 @@
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import {
+  AppError,
+  CHAT_MESSAGES,
+  CHAT_SEND_LIMIT,
+  CHAT_SEND_WINDOW_SECONDS,
+  type TChatMessage,
+  type TChatThreadType,
+  type TSendChatMessageRequest,
+  chatMemberTypeOf,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { chatMessageSeen, chatMessages, chatThreads, reportStatuses, users } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { recordStudyEvent } from '../study-events/record-study-event.js';
+import { visibleReportRows, scopeOfAuth } from '../studies/study-access.js';
+import { loadVisibleReport } from '../studies/visible-row.js';
+
+async function findThread(db: DbOrTx, threadType: TChatThreadType, reportStatusId: number) {
+  const [thread] = await db
+    .select({ id: chatThreads.id })
+    .from(chatThreads)
+    .where(and(eq(chatThreads.reportStatusId, reportStatusId), eq(chatThreads.threadType, threadType)));
+  return thread ?? null;
+}
+
+/** POST /chat-thread/send-message: the row must be visible (404), the sender within the rate (429). */
+export async function sendChatMessage(
+  ctx: AppContext,
+  auth: TAuth,
+  request: TSendChatMessageRequest,
+): Promise<TChatMessage> {
+  const { entityId, message, assignedTo } = request.messageData;
+  const row = await loadVisibleReport(ctx.db, auth, entityId);
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const since = new Date(now.getTime() - CHAT_SEND_WINDOW_SECONDS * 1000);
+    const [recent] = await tx
+      .select({ n: count() })
+      .from(chatMessages)
+      .where(and(eq(chatMessages.senderUserId, auth.user.id), gt(chatMessages.createdAt, since)));
+    if ((recent?.n ?? 0) >= CHAT_SEND_LIMIT) {
+      throw new AppError('TOO_MANY_REQUESTS', CHAT_MESSAGES.tooMany, 'message');
+    }
+    // One thread per row and type: made by its first message (two first messages at once meet here).
+    await tx
+      .insert(chatThreads)
+      .values({ threadType: 'REPORT_CHAT', reportStatusId: row.id, createdAt: now })
+      .onConflictDoNothing();
+    const thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    if (!thread) throw new Error('chat thread missing after insert');
+    const [inserted] = await tx
+      .insert(chatMessages)
+      .values({
+        threadId: thread.id,
+        senderUserId: auth.user.id,
+        senderEmail: auth.user.email,
+        memberType: chatMemberTypeOf(auth.roles),
+        assignedTo,
+        body: message,
+        createdAt: now,
+      })
+      .returning();
+    if (!inserted) throw new Error('chat message not inserted');
+    await tx.insert(chatMessageSeen).values({ messageId: inserted.id, userId: auth.user.id, seenAt: now });
+    await recordStudyEvent(tx, {
+      type: 'CHAT_MESSAGE_SENT',
+      reportStatusId: row.id,
+      actor: { userId: auth.user.id },
+      fromStatus: row.status,
+      toStatus: row.status,
+      payload: { messageId: inserted.id, assignedTo },
+      at: now,
+    });
+    return toChatMessage(
+      { ...inserted, threadType: 'REPORT_CHAT', reportStatusId: row.id, studyId: row.studyId },
+      new Map([[inserted.id, [{ email: auth.user.email, userId: auth.user.id }]]]),
+      auth.user.id,
+    );
+  });
+}
+
+/** GET /chat-thread/get-messages: the row's thread of that type, oldest first, with who saw what. */
+export async function getChatMessages(
+  ctx: AppContext,
+  auth: TAuth,
+  threadType: TChatThreadType,
+  entityId: number,
+): Promise<{ messages: TChatMessage[]; unseen: number }> {
+  const row = await loadVisibleReport(ctx.db, auth, entityId);
+  const thread = await findThread(ctx.db, threadType, row.id);
+  if (!thread) return { messages: [], unseen: 0 };
+  const rows = await ctx.db
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.threadId, thread.id))
+    .orderBy(asc(chatMessages.id));
+  const seen = await seenBy(
+    ctx.db,
+    rows.map((r) => r.id),
+  );
+  const messages = rows.map((r) =>
+    toChatMessage({ ...r, threadType, reportStatusId: row.id, studyId: row.studyId }, seen, auth.user.id),
+  );
+  return { messages, unseen: messages.filter((m) => !m.seen).length };
+}
+
+/** POST /chat-thread/seen: every message of the row's thread is seen by the caller; answers how many became so. */
+export async function markChatSeen(
+  ctx: AppContext,
+  auth: TAuth,
+  threadType: TChatThreadType,
+  entityId: number,
+): Promise<{ seen: number }> {
+  const row = await loadVisibleReport(ctx.db, auth, entityId);
+  const thread = await findThread(ctx.db, threadType, row.id);
+  if (!thread) return { seen: 0 };
+  return markSeen(ctx, auth, sql`${chatMessages.threadId} = ${thread.id}`);
+}
+
+/** POST /chat-thread/all-seen: every message of that type the caller may see becomes seen by them. */
+export async function markAllChatSeen(
+  ctx: AppContext,
+  auth: TAuth,
+  threadType: TChatThreadType,
+): Promise<{ seen: number }> {
+  // The threads of rows the caller may see (the access rule in the query, as every list has it).
+  const visibleThreads = ctx.db
+    .select({ id: chatThreads.id })
+    .from(chatThreads)
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .where(and(eq(chatThreads.threadType, threadType), visibleReportRows(scopeOfAuth(auth))));
+  return markSeen(ctx, auth, inArray(chatMessages.threadId, visibleThreads));
+}
+
+async function markSeen(ctx: AppContext, auth: TAuth, which: ReturnType<typeof sql>) {
+  const unseen = ctx.db
+    .select({
+      messageId: chatMessages.id,
+      userId: sql<number>`${auth.user.id}::int`.as('user_id'),
+      seenAt: sql<Date>`${ctx.now().toISOString()}::timestamptz`.as('created_at'),
+    })
+    .from(chatMessages)
+    .leftJoin(
+      chatMessageSeen,
+      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
+    )
+    .where(and(which, isNull(chatMessageSeen.messageId)));
+  const inserted = await ctx.db
+    .insert(chatMessageSeen)
+    .select(unseen)
+    .onConflictDoNothing()
+    .returning({ messageId: chatMessageSeen.messageId });
+  return { seen: inserted.length };
+}
+
+type TSeenBy = Map<number, Array<{ email: string; userId: number }>>;
+
+async function seenBy(db: DbOrTx, messageIds: number[]): Promise<TSeenBy> {
+  const byMessage: TSeenBy = new Map();
+  if (messageIds.length === 0) return byMessage;
+  const rows = await db
+    .select({ messageId: chatMessageSeen.messageId, userId: chatMessageSeen.userId, email: users.email })
+    .from(chatMessageSeen)
+    .innerJoin(users, eq(users.id, chatMessageSeen.userId))
+    .where(inArray(chatMessageSeen.messageId, messageIds))
+    .orderBy(asc(chatMessageSeen.seenAt));
+  for (const r of rows) {
+    const list = byMessage.get(r.messageId) ?? [];
+    list.push({ email: r.email, userId: r.userId });
+    byMessage.set(r.messageId, list);
+  }
+  return byMessage;
+}
+
+function toChatMessage(
+  row: typeof chatMessages.$inferSelect & {
+    threadType: TChatThreadType;
+    reportStatusId: number;
+    studyId: number;
+  },
+  seen: TSeenBy,
+  callerId: number,
+): TChatMessage {
+  const seenList = seen.get(row.id) ?? [];
+  return {
+    messageId: row.id,
+    chatThreadId: row.threadId,
+    threadType: row.threadType,
+    entityId: row.reportStatusId,
+    memberType: row.memberType,
+    createdBy: row.senderEmail,
+    seen: seenList.some((s) => s.userId === callerId),
+    messageUpdatedAt: row.createdAt.toISOString(),
+    message: {
+      type: 'COMMENT',
+      message: row.body,
+      assignedTo: row.assignedTo,
+      entityId: row.reportStatusId,
+      studyId: row.studyId,
+    },
+    oldMessage: null,
+    seenByList: seenList.map((s) => ({ email: s.email, seen: true })),
+  };
+}

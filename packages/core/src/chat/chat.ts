@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { type TRole, hasRole } from '../identity/roles.js';
+
+/**
+ * The study chat (spec-core §1 Chat / notification message, §7 'Chat and notifications', §5 'Please
+ * input a message'; issue 23 §1). A thread belongs to one study row (its report status id, the
+ * spec's entityId) and one type: REPORT_CHAT is the conversation, REPORT_NOTIFICATION the study's
+ * notification timeline.
+ */
+export const CHAT_THREAD_TYPES = ['REPORT_CHAT', 'REPORT_NOTIFICATION'] as const;
+export type TChatThreadType = (typeof CHAT_THREAD_TYPES)[number];
+
+/** Who a message is addressed to (spec-core §7 'Chat assignment options'). */
+export const CHAT_ASSIGNMENTS = ['admin', 'center', 'radiologist', 'NONE'] as const;
+export type TChatAssignment = (typeof CHAT_ASSIGNMENTS)[number];
+
+/** A message's longest text, in characters (a chat line, not a report). */
+export const CHAT_MESSAGE_MAX_LENGTH = 2000;
+/** Messages one user may send in CHAT_SEND_WINDOW_SECONDS across all threads. */
+export const CHAT_SEND_LIMIT = 30;
+export const CHAT_SEND_WINDOW_SECONDS = 60;
+
+export const CHAT_MESSAGES = {
+  /** spec-core §5. */
+  empty: 'Please input a message',
+  tooLong: `A message can have at most ${CHAT_MESSAGE_MAX_LENGTH} characters`,
+  tooMany: 'Too many messages. Please wait a minute and try again.',
+} as const;
+
+/**
+ * Who takes part in a study's chat: the people who work on the study (the centre's staff, the
+ * radiologists and those who route, type, verify or audit their work, the group's admins). The
+ * patient, a viewer account and the referring doctor read the study but are not in the staff's
+ * conversation about it; lab front-desk, billing and sales roles do not work on the study.
+ */
+const CHAT_ROLES: readonly TRole[] = [
+  'ROLE_ADMIN',
+  'ROLE_GROUP',
+  'ROLE_CENTER',
+  'ROLE_CENTER_BACKUP',
+  'ROLE_CENTER_SHARE_ALL',
+  'ROLE_OFFLINE_HYBRID',
+  'ROLE_DOCTOR',
+  'ROLE_ASSIGNOR',
+  'ROLE_TYPIST',
+  'ROLE_VERIFIER',
+  'ROLE_AUDITOR',
+  'ROLE_TELE_RADIOLOGY',
+];
+
+export function canChat(roles: readonly TRole[]): boolean {
+  return hasRole(roles, ...CHAT_ROLES);
+}
+
+const ZEntityId = z.coerce.number().int().positive();
+
+/** A message's text: trimmed, not empty, at most CHAT_MESSAGE_MAX_LENGTH; never HTML (shown as text). */
+export const ZChatText = z
+  .string()
+  .transform((text) => text.trim())
+  .pipe(z.string().min(1, CHAT_MESSAGES.empty).max(CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES.tooLong));
+
+/** POST /chat-thread/send-message. */
+export const ZSendChatMessageRequest = z
+  .object({
+    messageData: z.object({
+      assignedTo: z.enum(CHAT_ASSIGNMENTS).default('NONE'),
+      type: z.literal('COMMENT').default('COMMENT'),
+      entityId: ZEntityId,
+      message: ZChatText,
+      /** The study's id; the thread is the entity's (the row), so this is informative only. */
+      studyId: ZEntityId.optional(),
+    }),
+  })
+  .meta({ id: 'SendChatMessageRequest' });
+export type TSendChatMessageRequest = z.infer<typeof ZSendChatMessageRequest>;
+
+/** GET /chat-thread/get-messages?threadType=&entityId=. */
+export const ZGetChatMessagesQuery = z.object({
+  threadType: z.enum(CHAT_THREAD_TYPES),
+  entityId: ZEntityId,
+});
+
+/** POST /chat-thread/seen. */
+export const ZChatSeenRequest = z.object({ chatThreadType: z.enum(CHAT_THREAD_TYPES), entityId: ZEntityId });
+/** POST /chat-thread/all-seen. */
+export const ZChatAllSeenRequest = z.object({ chatThreadType: z.enum(CHAT_THREAD_TYPES) });
+export const ZChatSeenResponse = z.object({ seen: z.number().int().nonnegative() });
+
+/** The spec's message (spec-core §1), its `message` JSON as an object. */
+export const ZChatMessage = z
+  .object({
+    messageId: z.number().int(),
+    chatThreadId: z.number().int(),
+    threadType: z.enum(CHAT_THREAD_TYPES),
+    entityId: z.number().int(),
+    /** The sender's role in the conversation: center, radiologist or admin (who routes and oversees). */
+    memberType: z.enum(['center', 'radiologist', 'admin']),
+    /** The sender's e-mail. */
+    createdBy: z.string(),
+    /** Whether the caller has seen it (their own messages count as seen). */
+    seen: z.boolean(),
+    messageUpdatedAt: z.string(),
+    message: z.object({
+      type: z.literal('COMMENT'),
+      message: z.string(),
+      assignedTo: z.enum(CHAT_ASSIGNMENTS),
+      entityId: z.number().int(),
+      studyId: z.number().int(),
+    }),
+    oldMessage: z.string().nullable(),
+    seenByList: z.array(z.object({ email: z.string(), seen: z.boolean() })),
+  })
+  .meta({ id: 'ChatMessage' });
+export type TChatMessage = z.infer<typeof ZChatMessage>;
+
+export const ZChatMessages = z.object({
+  messages: z.array(ZChatMessage),
+  /** Messages of this thread the caller has not seen. */
+  unseen: z.number().int().nonnegative(),
+});
+
+/** The sender's side of the conversation, from their roles: centre staff, radiologists, the rest admin. */
+export function chatMemberTypeOf(roles: readonly TRole[]): TChatMessage['memberType'] {
+  if (hasRole(roles, 'ROLE_CENTER', 'ROLE_CENTER_BACKUP', 'ROLE_CENTER_SHARE_ALL', 'ROLE_OFFLINE_HYBRID'))
+    return 'center';
+  if (hasRole(roles, 'ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_VERIFIER', 'ROLE_TELE_RADIOLOGY'))
+    return 'radiologist';
+  return 'admin';
+}

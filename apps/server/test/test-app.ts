@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -55,6 +55,41 @@ async function openTestDatabase(): Promise<DbHandle> {
   const snapshotPath = inject('pgliteSnapshotPath');
   if (!snapshotPath) throw new Error('global setup provided no database');
   return openPglite({ loadDataDir: new SnapshotBlob(await readSnapshot(snapshotPath)) });
+}
+
+/**
+ * A migrated PGlite data directory at `dataDir` (PGlite runs), written from global setup's
+ * snapshot, for tests of PGlite on disk whose subject is not the directory's creation: the new
+ * directory's initdb (a child process) and migrations on disk cost seconds of CPU, and
+ * client.test.ts covers them. On a PostgreSQL run there is no snapshot: nothing is written, and
+ * PGlite makes the directory as it would anyway.
+ */
+export async function writeMigratedDataDir(dataDir: string): Promise<void> {
+  const snapshotPath = inject('pgliteSnapshotPath');
+  if (!snapshotPath) return;
+  const tar = await readSnapshot(snapshotPath);
+  // POSIX tar as PGlite's dumpDataDir writes it: 512-byte headers, each entry's data padded to 512.
+  const text = (from: number, length: number) =>
+    Buffer.from(tar.subarray(from, from + length))
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  for (let at = 0; at + 512 <= tar.length;) {
+    const name = text(at, 100);
+    if (name === '') break;
+    const prefix = text(at + 345, 155);
+    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
+    const type = text(at + 156, 1);
+    const mode = parseInt(text(at + 100, 8).trim() || '600', 8);
+    const target = path.join(dataDir, prefix, name);
+    if (!target.startsWith(dataDir + path.sep)) throw new Error(`snapshot entry outside: ${name}`);
+    if (type === '5') await mkdir(target, { recursive: true, mode: 0o700 });
+    else if (type === '0' || type === '') {
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await writeFile(target, tar.subarray(at + 512, at + 512 + size), { mode });
+    } else throw new Error(`snapshot entry of type ${type}: ${name}`);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
 }
 
 /**

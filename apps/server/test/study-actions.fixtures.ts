@@ -43,9 +43,20 @@ export function studyActionFixtures(getApp: () => TestApp) {
       .orderBy(asc(studyEvents.id));
   }
 
-  /** The row and its timeline, to show that a refused call changed nothing. */
+  /**
+   * The row and its timeline, to show that a refused call changed nothing: as readRow and
+   * readEvents give them, in one query (the access matrix takes two snapshots per cell).
+   */
   async function snapshot(id: number) {
-    return { row: await readRow(id), events: await readEvents(id) };
+    const joined = await t()
+      .db.select()
+      .from(reportStatuses)
+      .leftJoin(studyEvents, eq(studyEvents.reportStatusId, reportStatuses.id))
+      .where(eq(reportStatuses.id, id))
+      .orderBy(asc(studyEvents.id));
+    const row = joined[0]?.report_statuses;
+    if (!row) throw new Error(`no row ${id}`);
+    return { row, events: joined.flatMap((r) => (r.study_events ? [r.study_events] : [])) };
   }
 
   return { createWorld, createStudy, signIn, readRow, readEvents, snapshot };

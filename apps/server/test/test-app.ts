@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -54,8 +54,76 @@ async function openTestDatabase(): Promise<DbHandle> {
   }
   const snapshotPath = inject('pgliteSnapshotPath');
   if (!snapshotPath) throw new Error('global setup provided no database');
-  const { readFile } = await import('node:fs/promises');
-  return openPglite({ loadDataDir: new Blob([await readFile(snapshotPath)]) });
+  return openPglite({ loadDataDir: new SnapshotBlob(await readSnapshot(snapshotPath)) });
+}
+
+/**
+ * A migrated PGlite data directory at `dataDir` (PGlite runs), written from global setup's
+ * snapshot, for tests of PGlite on disk whose subject is not the directory's creation: the new
+ * directory's initdb (a child process) and migrations on disk cost seconds of CPU, and
+ * client.test.ts covers them. On a PostgreSQL run there is no snapshot: nothing is written, and
+ * PGlite makes the directory as it would anyway.
+ */
+export async function writeMigratedDataDir(dataDir: string): Promise<void> {
+  const snapshotPath = inject('pgliteSnapshotPath');
+  if (!snapshotPath) return;
+  const tar = await readSnapshot(snapshotPath);
+  // POSIX tar as PGlite's dumpDataDir writes it: 512-byte headers, each entry's data padded to 512.
+  const text = (from: number, length: number) =>
+    Buffer.from(tar.subarray(from, from + length))
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  for (let at = 0; at + 512 <= tar.length;) {
+    const name = text(at, 100);
+    if (name === '') break;
+    const prefix = text(at + 345, 155);
+    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
+    const type = text(at + 156, 1);
+    const mode = parseInt(text(at + 100, 8).trim() || '600', 8);
+    const target = path.join(dataDir, prefix, name);
+    if (!target.startsWith(dataDir + path.sep)) throw new Error(`snapshot entry outside: ${name}`);
+    if (type === '5') await mkdir(target, { recursive: true, mode: 0o700 });
+    else if (type === '0' || type === '') {
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+      await writeFile(target, tar.subarray(at + 512, at + 512 + size), { mode });
+    } else throw new Error(`snapshot entry of type ${type}: ${name}`);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+}
+
+/**
+ * The migrated snapshot's bytes, read once per worker: the files of a worker share this module
+ * (vitest.config.ts), and the snapshot (~43 MB) does not change during a run. Every database is
+ * still loaded from it anew.
+ */
+const snapshots = new Map<string, Promise<Uint8Array>>();
+function readSnapshot(file: string): Promise<Uint8Array> {
+  let bytes = snapshots.get(file);
+  if (!bytes) snapshots.set(file, (bytes = readFile(file).then((b) => new Uint8Array(b))));
+  return bytes;
+}
+
+/**
+ * The snapshot as the Blob PGlite loads it from, whose bytes PGlite takes with `arrayBuffer()`:
+ * here one copy of them, where Node's Blob reads its parts in chunks and joins them (~100 ms of CPU
+ * for the snapshot, per test file).
+ */
+class SnapshotBlob extends Blob {
+  readonly #bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    super([]);
+    this.#bytes = bytes;
+  }
+  override get size() {
+    return this.#bytes.byteLength;
+  }
+  override get type() {
+    return 'application/x-tar';
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes.slice().buffer);
+  }
 }
 
 /** A server on its own migrated database (PGlite, or PostgreSQL with DATABASE_URL), optionally seeded. */

@@ -68,6 +68,57 @@ export async function createTestStudy(
   return { study, row };
 }
 
+/**
+ * `count` studies as createTestStudy makes them (same options, each its own UID and patient id),
+ * in one insert per table: for tests that need a fresh study per case, many cases at once.
+ */
+export async function createTestStudies(
+  db: Db,
+  count: number,
+  opts: Omit<Parameters<typeof createTestStudy>[1], 'patientId'>,
+) {
+  if (count === 0) return [];
+  const patientName = opts.patientName ?? 'DOE^JANE';
+  const made = await db
+    .insert(studies)
+    .values(
+      Array.from({ length: count }, () => ({
+        groupId: opts.groupId,
+        centerId: opts.centerId,
+        studyInstanceUid: `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`,
+        patientName,
+        patientId: `P${randomBytes(3).toString('hex')}`,
+        studyDate: opts.studyDate ?? '',
+        studyTime: opts.studyTime ?? '',
+        modalities: opts.modalities ?? ['CT'],
+        seriesCount: 2,
+        instanceCount: 10,
+        ...opts.study,
+      })),
+    )
+    .returning();
+  const rows = await db
+    .insert(reportStatuses)
+    .values(
+      made.map((study) => ({
+        studyId: study.id,
+        groupId: opts.groupId,
+        centerId: opts.centerId,
+        patientName,
+        patientId: study.patientId,
+        ...opts.row,
+      })),
+    )
+    .returning();
+  if (made.length !== count || rows.length !== count) throw new Error('studies not created');
+  // Inserted rows come back in the order of the values (one statement, one VALUES list).
+  return made.map((study, i) => {
+    const row = rows[i]!;
+    if (row.studyId !== study.id) throw new Error('report rows out of order');
+    return { study, row };
+  });
+}
+
 export async function addTestTag(
   db: Db,
   opts: {

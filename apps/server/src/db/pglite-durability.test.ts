@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeMigratedDataDir } from '../../test/test-app.js';
 import { openPglite, pgliteDurabilityOf, syncCommitted, walInsertPositionQuery } from './client.js';
 
 describe('PGlite durability (syncs from outside)', () => {
@@ -9,6 +10,8 @@ describe('PGlite durability (syncs from outside)', () => {
   let handle: Awaited<ReturnType<typeof openPglite>>;
   beforeAll(async () => {
     dir = await fs.mkdtemp(path.join(tmpdir(), 'rf-pglite-durability-'));
+    // Written from the migrated snapshot: the subject is the syncs, not the directory's creation.
+    await writeMigratedDataDir(path.join(dir, 'db'));
     handle = await openPglite({ dataDir: path.join(dir, 'db') });
     await handle.client.exec('create table t (id serial primary key, body text)');
   }, 60_000);

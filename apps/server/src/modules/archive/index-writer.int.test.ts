@@ -6,7 +6,13 @@ import { eq, sql } from 'drizzle-orm';
 import { openPglite, pgliteDurabilityOf } from '../../db/client.js';
 import { instances, reportStatuses, studies } from '../../db/schema.js';
 import { BlobNotDurable, type IndexRow, IndexWriter, literal } from './index-writer.js';
-import { type TestApp, createTestApp, createTestCenter, createTestGroup } from '../../../test/test-app.js';
+import {
+  type TestApp,
+  createTestApp,
+  createTestCenter,
+  createTestGroup,
+  writeMigratedDataDir,
+} from '../../../test/test-app.js';
 import { createArchiveWorld, stowBody } from '../../../test/archive/helpers.js';
 import { LIVER, corpus, readFixture } from '../../../test/archive/fixtures.js';
 
@@ -171,6 +177,8 @@ describe('the index writer (group commit)', () => {
 
   it('on a data directory, syncs each batch from the WAL position read with its statements', async () => {
     const dir = await fs.mkdtemp(path.join(tmpdir(), 'rf-index-writer-'));
+    // Migrated beforehand: the subject is the writer's syncs, not the directory's creation.
+    await writeMigratedDataDir(path.join(dir, 'db'));
     const handle = await openPglite({ dataDir: path.join(dir, 'db') });
     try {
       await handle.migrate();

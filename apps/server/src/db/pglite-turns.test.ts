@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DatabaseTurns, databaseTurnsOf, takeTurns } from './pglite-turns.js';
+
+/**
+ * PGlite's queries run on our thread. Queued ones must leave the event loop a turn between them, so
+ * a socket (a health check) or a timer is served after one query, not after the whole queue.
+ */
+describe('PGlite calls take turns with the event loop', () => {
+  let client: PGlite;
+  beforeAll(async () => {
+    // The run's migrated snapshot (test/global-setup.ts) spares an initdb of a few seconds.
+    const snapshot = inject('pgliteSnapshotPath');
+    client = await PGlite.create(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {});
+  });
+  afterAll(() => client.close());
+
+  /** Queues `count` queries, then notes how many had finished when a timer set at once first ran. */
+  async function finishedBeforeATimer(count: number) {
+    let finished = 0;
+    const queries = Array.from({ length: count }, () =>
+      client.query('select count(*) from generate_series(1, 20000)').then(() => (finished += 1)),
+    );
+    const atTimer = await new Promise<number>((resolve) => setTimeout(() => resolve(finished), 0));
+    await Promise.all(queries);
+    return atTimer;
+  }
+
+  it('runs queued queries back to back without turns (the reason for them)', async () => {
+    expect(await finishedBeforeATimer(12)).toBe(12);
+  });
+
+  it('lets a timer run after at most a couple of queued queries', async () => {
+    const turns = takeTurns(client);
+    expect(databaseTurnsOf(client)).toBe(turns);
+    expect(takeTurns(client)).toBe(turns);
+    expect(await finishedBeforeATimer(12)).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps answers, errors and transactions as before', async () => {
+    takeTurns(client);
+    const [one, failed, inTransaction] = await Promise.allSettled([
+      client.query<{ n: number }>('select 1 as n'),
+      client.query('select * from no_such_table'),
+      client.transaction(async (tx) => {
+        await tx.exec('create temporary table turn_check (n int)');
+        await tx.query('insert into turn_check values (7)');
+        return (await tx.query<{ n: number }>('select n from turn_check')).rows[0]!.n;
+      }),
+    ]);
+    expect(one).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 1 }] } });
+    expect(failed).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/no_such_table/) },
+    });
+    expect(inTransaction).toEqual({ status: 'fulfilled', value: 7 });
+    expect((await client.sql<{ n: number }>`select ${2}::int as n`).rows).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('DatabaseTurns', () => {
+  it('starts a call at once when none runs, else in arrival order, and says how long the oldest waited', async () => {
+    const turns = new DatabaseTurns();
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const first = turns.run(async () => {
+      order.push('first started');
+      await new Promise<void>((resolve) => (releaseFirst = resolve));
+      order.push('first done');
+    });
+    expect(order).toEqual([]); // started in a microtask
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(order).toEqual(['first started']);
+    const second = turns.run(async () => void order.push('second'));
+    const third = turns.run(async () => {
+      throw new Error('third failed');
+    });
+    const fourth = turns.run(async () => 4);
+    expect(turns.waitingCount).toBe(3);
+    expect(turns.oldestWaitMs()).toBeGreaterThanOrEqual(0);
+    expect(turns.oldestWaitMs(performance.now() + 1_000)).toBeGreaterThanOrEqual(1_000);
+
+    releaseFirst();
+    await first;
+    await second;
+    await expect(third).rejects.toThrow('third failed');
+    expect(await fourth).toBe(4);
+    expect(order).toEqual(['first started', 'first done', 'second']);
+    expect(turns.waitingCount).toBe(0);
+    expect(turns.oldestWaitMs()).toBe(0);
+  });
+});

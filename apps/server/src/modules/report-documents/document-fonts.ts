@@ -14,8 +14,13 @@ import bidiFactory from 'bidi-js';
 
 const require = createRequire(import.meta.url);
 
+interface TFontkitGlyph {
+  codePoints: number[];
+}
+
 interface TFontkitFont {
   hasGlyphForCodePoint(codePoint: number): boolean;
+  getGlyph(id: number, codePoints?: number[]): TFontkitGlyph | null;
 }
 
 interface TFontkit {
@@ -172,9 +177,30 @@ function parsedFont(index: number): TFontkitFont {
   if (!font) {
     const load = fileLoaders[index];
     if (!load) throw new Error(`no font ${index}`);
-    font = fontkit().create(load());
+    font = ownCodePoints(fontkit().create(load()));
     parsedFonts[index] = font;
   }
+  return font;
+}
+
+/**
+ * A glyph as its text asks for it. fontkit keeps one glyph object per glyph id, holding the code
+ * points it was made for, and pdfkit writes those into the PDF's text map (what a reader copies
+ * and searches). With the font shared by every document, a glyph first made for another text, or
+ * for none (a part of an accented or Greek capital embedded before the letter itself was ever
+ * drawn), read back wrong in every later document: after a Greek report, "ALEX" read as control
+ * characters. A glyph asked for with other code points than its own is now a view of it holding
+ * the ones asked for; outlines and metrics stay the shared glyph's.
+ */
+function ownCodePoints(font: TFontkitFont): TFontkitFont {
+  const getGlyph = font.getGlyph.bind(font);
+  font.getGlyph = (id: number, codePoints: number[] = []) => {
+    const glyph = getGlyph(id, codePoints);
+    if (!glyph || codePoints.length === 0) return glyph;
+    const own = glyph.codePoints;
+    if (own.length === codePoints.length && own.every((c, i) => c === codePoints[i])) return glyph;
+    return Object.create(glyph, { codePoints: { value: codePoints } }) as TFontkitGlyph;
+  };
   return font;
 }
 

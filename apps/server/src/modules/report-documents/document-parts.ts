@@ -58,8 +58,35 @@ export function sectionTitle(section: Pick<TDocumentSection, 'title' | 'isAddend
  * regular table is unchanged.
  */
 export function regularTables(html: string): string {
-  // Parsing with jsdom costs ~10 ms a report: only a table that needs it pays.
+  // Parsing with jsdom costs ~10 ms a report: only a table that needs it pays, once (see below).
   if (!/<table/i.test(html) || tablesAreRegular(html)) return html;
+  const known = regularised.get(html);
+  if (known !== undefined) {
+    regularised.delete(html);
+    regularised.set(html, known);
+    return known;
+  }
+  const made = regularise(html);
+  regularised.set(html, made);
+  regularisedChars += html.length + made.length;
+  for (const [key, value] of regularised) {
+    if (regularisedChars <= REGULARISED_MAX_CHARS) break;
+    regularised.delete(key);
+    regularisedChars -= key.length + value.length;
+  }
+  return made;
+}
+
+/**
+ * The same HTML is made regular several times: each format converts every part (the PDF its
+ * sections, Word each part), and a report is downloaded, printed and shared again. The jsdom pass
+ * is a pure function of the HTML, so its answer is kept (least recently used out past 4 M chars).
+ */
+const REGULARISED_MAX_CHARS = 4_000_000;
+const regularised = new Map<string, string>();
+let regularisedChars = 0;
+
+function regularise(html: string): string {
   const template = documentWindow().document.createElement('template');
   template.innerHTML = html;
   // Innermost first: a table's own rows are read after the tables inside its cells are settled.

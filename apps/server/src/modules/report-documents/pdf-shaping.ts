@@ -15,6 +15,7 @@ import { ROBOTO_ONLY, RTL_LETTER, firstStrongIsRtl, scriptRuns } from './documen
  *      reading order (per occurrence: the same glyph elsewhere keeps its own mapping; see
  *      wordMapping), and a right-to-left glyph maps to its characters reversed, as readers reverse
  *      visual order.
+ * And one for speed: 4. a word's shape kept for the process, not per document (sharedWordShapes).
  * The hooks are pdfmake's and pdfkit's own prototypes (pdfmake/js/*.js, pdfkit's EmbeddedFont),
  * held by package-lock.json (pdfmake 0.3.11, pdfkit 0.19.1, fontkit 2.0.4); document-scripts.test.ts
  * reads every script back, so an update that moves them fails there.
@@ -71,6 +72,8 @@ interface TEmbeddedFont {
   scale: number;
   layoutRun(text: string, features?: unknown): TGlyphRun;
   layoutCached(text: string): TGlyphRun;
+  /** pdfkit's per-document cache of word shapes; absent when the document turned it off. */
+  layoutCache?: object;
   encode(text: string, features?: unknown): [string[], unknown[]];
   /** Glyphs added again under another mapping, by "glyph id:code points". */
   extraGlyphs?: Map<string, number>;
@@ -85,6 +88,7 @@ export function installScriptShaping(embeddedFontPrototype: object): void {
   installScriptRuns();
   installVisualOrder();
   installClusterMapping(embeddedFontPrototype as TEmbeddedFont);
+  installSharedWordShapes(embeddedFontPrototype as TEmbeddedFont);
 }
 
 /** 1. Each word pdfmake measures, split into runs of one face; the runs of a word stay together. */
@@ -424,4 +428,44 @@ function glyphFor(font: TEmbeddedFont, glyph: TGlyph, codePoints: number[]): num
     font.extraGlyphs.set(key, extra);
   }
   return extra;
+}
+
+/**
+ * 4. Word shapes shared by every document. pdfkit keeps a word's shape (fontkit layout: glyphs and
+ * positions, scaled to 1000 units) per document, so every report shaped "the", "Patient name" and
+ * "Page 1 of 2" anew: a third of a Latin report's layout time. The shape depends only on the font
+ * (parsed once per process, document-fonts.ts) and the text, and nothing writes into it (pdfkit
+ * copies a position it changes for word spacing), so one kept for the process serves every
+ * document. Bounded by glyphs, the least recently used word out first.
+ */
+const SHARED_SHAPE_GLYPHS = 200_000;
+function installSharedWordShapes(proto: TEmbeddedFont): void {
+  const fontIds = new WeakMap<object, number>();
+  let fonts = 0;
+  const shapes = new Map<string, TGlyphRun>();
+  let glyphs = 0;
+  proto.layoutCached = function (this: TEmbeddedFont, text: string) {
+    if (!this.layoutCache) return this.layoutRun(text);
+    let id = fontIds.get(this.font);
+    if (id === undefined) {
+      id = fonts++;
+      fontIds.set(this.font, id);
+    }
+    const key = `${id}\u0000${text}`;
+    const hit = shapes.get(key);
+    if (hit) {
+      shapes.delete(key);
+      shapes.set(key, hit);
+      return hit;
+    }
+    const run = this.layoutRun(text);
+    shapes.set(key, run);
+    glyphs += run.glyphs.length;
+    for (const [oldKey, old] of shapes) {
+      if (glyphs <= SHARED_SHAPE_GLYPHS) break;
+      shapes.delete(oldKey);
+      glyphs -= old.glyphs.length;
+    }
+    return run;
+  };
 }

@@ -13,6 +13,14 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3
 /** Used when storage is unavailable (private mode, blocked cookies): stable for this page's life. */
 let memoryDeviceId: string | null = null;
 
+/**
+ * Forgets the in-memory id, as a new page load does. A page loads this module once, so only tests,
+ * which open many pages in one module graph (src/test/setup.ts), call it.
+ */
+export function forgetMemoryDeviceId(): void {
+  memoryDeviceId = null;
+}
+
 /** A v4 UUID; `crypto.randomUUID` only exists in secure contexts, so plain-http LAN hosts fall back. */
 export function generateUuid(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();

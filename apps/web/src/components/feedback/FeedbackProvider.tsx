@@ -15,8 +15,6 @@ interface TLoadingEntry {
   message: string;
 }
 
-let nextId = 1;
-
 /** Appends and keeps the newest `max` entries: at most 3 snackbars stack (spec-core §9). */
 export function pushBounded<T>(list: readonly T[], entry: T, max = MAX_STACKED_NOTIFICATIONS): T[] {
   return [...list, entry].slice(-max);
@@ -27,6 +25,9 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
   const [dialogs, setDialogs] = useState<TDialogRequest[]>([]);
   const [loading, setLoading] = useState<TLoadingEntry[]>([]);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  // Keys of this provider's snackbars, dialogs and loading entries: unique within it is enough.
+  const lastId = useRef(0);
+  const nextId = useCallback(() => (lastId.current += 1), []);
 
   useEffect(() => {
     const pending = timers.current;
@@ -46,13 +47,13 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
 
   const showSnack = useCallback(
     (kind: TSnackbarKind, text: string) => {
-      const id = nextId++;
+      const id = nextId();
       setSnacks((list) => pushBounded(list, { id, kind, text }));
       later(kind === 'error' ? ERROR_SNACKBAR_HIDE_MS : INFO_SNACKBAR_HIDE_MS, () =>
         setSnacks((list) => list.filter((s) => s.id !== id)),
       );
     },
-    [later],
+    [later, nextId],
   );
 
   const feedback = useMemo<TFeedback>(
@@ -61,14 +62,14 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
       showInfo: (text) => showSnack('info', text),
       confirm: (options) =>
         new Promise<boolean>((resolve) =>
-          setDialogs((list) => [...list, { id: nextId++, type: 'confirm', options, resolve }]),
+          setDialogs((list) => [...list, { id: nextId(), type: 'confirm', options, resolve }]),
         ),
       showInfoDialog: (options) =>
         new Promise<void>((resolve) =>
-          setDialogs((list) => [...list, { id: nextId++, type: 'info', options, resolve: () => resolve() }]),
+          setDialogs((list) => [...list, { id: nextId(), type: 'info', options, resolve: () => resolve() }]),
         ),
       startLoading: (message = 'Loading…') => {
-        const id = nextId++;
+        const id = nextId();
         const hide = () => setLoading((list) => list.filter((l) => l.id !== id));
         setLoading((list) => [...list, { id, message }]);
         // spec-core §4: the loading indicator hides itself after 60 s whatever happens.
@@ -76,7 +77,7 @@ export function FeedbackProvider({ children }: { children: ReactNode }) {
         return hide;
       },
     }),
-    [showSnack, later],
+    [showSnack, later, nextId],
   );
 
   const current = dialogs[0];

@@ -75,6 +75,15 @@ export interface TWarmSeries {
 const warmedFirstSeries = new Map<string, Promise<TWarmSeries | null>>();
 
 /**
+ * Drops what warmStudy asked for, as a new page load starts without it. A page loads this module
+ * once, so only tests, which open many pages in one module graph (src/test/setup.ts), call it.
+ */
+export function forgetWarmedStudies(): void {
+  warmed.clear();
+  warmedFirstSeries.clear();
+}
+
+/**
  * Asks for what the viewer will read first — the study's series list, then the first series's
  * metadata and instances — while the page is still asking whether the study may open and loading
  * the viewer's code (VIEWER.md "Speed"). The viewer's own reads take these answers over. The

@@ -57,6 +57,17 @@ function setState(next: TFirstImageState): void {
   for (const listener of listeners) listener();
 }
 
+/**
+ * Back to a fresh page's state: no study started, nothing shown. A page loads this module once, so
+ * only tests, which open many pages in one module graph (src/test/setup.ts), call it.
+ */
+export function forgetFirstImage(): void {
+  studyShown = null;
+  state = { status: 'none', reason: 'not started' };
+  settle = () => undefined;
+  settled = Promise.resolve();
+}
+
 export const subscribeFirstImage = (listener: () => void) => {
   listeners.add(listener);
   return () => void listeners.delete(listener);

@@ -19,64 +19,30 @@ type TStudyValues = Partial<typeof studies.$inferInsert>;
  * tests). The patient fields go on both, as ingest copies them; `study` and `row` set any other
  * column of the archive study and of the report row.
  */
-export async function createTestStudy(
-  db: Db,
-  opts: {
-    groupId: number;
-    centerId: number;
-    patientName?: string;
-    patientId?: string;
-    studyDate?: string;
-    studyTime?: string;
-    modalities?: string[];
-    study?: TStudyValues;
-    row?: TReportRowValues;
-  },
-) {
-  const uid = `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`;
-  const patientName = opts.patientName ?? 'DOE^JANE';
-  const patientId = opts.patientId ?? `P${randomBytes(3).toString('hex')}`;
-  const [study] = await db
-    .insert(studies)
-    .values({
-      groupId: opts.groupId,
-      centerId: opts.centerId,
-      studyInstanceUid: uid,
-      patientName,
-      patientId,
-      studyDate: opts.studyDate ?? '',
-      studyTime: opts.studyTime ?? '',
-      modalities: opts.modalities ?? ['CT'],
-      seriesCount: 2,
-      instanceCount: 10,
-      ...opts.study,
-    })
-    .returning();
-  if (!study) throw new Error('study not created');
-  const [row] = await db
-    .insert(reportStatuses)
-    .values({
-      studyId: study.id,
-      groupId: opts.groupId,
-      centerId: opts.centerId,
-      patientName,
-      patientId,
-      ...opts.row,
-    })
-    .returning();
-  if (!row) throw new Error('report status not created');
-  return { study, row };
+export type TTestStudyOptions = {
+  groupId: number;
+  centerId: number;
+  patientName?: string;
+  /** Default: a new one per study. */
+  patientId?: string;
+  studyDate?: string;
+  studyTime?: string;
+  modalities?: string[];
+  study?: TStudyValues;
+  row?: TReportRowValues;
+};
+
+export async function createTestStudy(db: Db, opts: TTestStudyOptions) {
+  const [made] = await createTestStudies(db, 1, opts);
+  if (!made) throw new Error('study not created');
+  return made;
 }
 
 /**
- * `count` studies as createTestStudy makes them (same options, each its own UID and patient id),
- * in one insert per table: for tests that need a fresh study per case, many cases at once.
+ * `count` studies as createTestStudy makes them (same options, each its own UID and, unless given,
+ * patient id), in one insert per table: for tests that need a fresh study per case, many at once.
  */
-export async function createTestStudies(
-  db: Db,
-  count: number,
-  opts: Omit<Parameters<typeof createTestStudy>[1], 'patientId'>,
-) {
+export async function createTestStudies(db: Db, count: number, opts: TTestStudyOptions) {
   if (count === 0) return [];
   const patientName = opts.patientName ?? 'DOE^JANE';
   const made = await db
@@ -87,7 +53,7 @@ export async function createTestStudies(
         centerId: opts.centerId,
         studyInstanceUid: `1.2.826.0.1.${Date.now()}.${randomBytes(4).readUInt32BE()}`,
         patientName,
-        patientId: `P${randomBytes(3).toString('hex')}`,
+        patientId: opts.patientId ?? `P${randomBytes(3).toString('hex')}`,
         studyDate: opts.studyDate ?? '',
         studyTime: opts.studyTime ?? '',
         modalities: opts.modalities ?? ['CT'],

@@ -24,6 +24,15 @@ const delimiter = (element: number) => {
   return out;
 };
 
+/** Where the first top-level element with a tag above `tag` begins (its header), in an explicit VR file. */
+function offsetOfFirstElementAbove(bytes: Uint8Array, tag: number): number {
+  const after = Object.values(parseInstance(bytes).dataSet.elements)
+    .filter((e) => parseInt(e.tag.slice(1), 16) > tag)
+    .sort((a, b) => a.dataOffset - b.dataOffset)[0]!;
+  const headerLength = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(after.vr ?? '') ? 12 : 8;
+  return after.dataOffset - headerLength;
+}
+
 /**
  * A private creator and a private UN element of undefined length holding one item (a code
  * sequence item: Code Value 'X1', Coding Scheme Designator 'DCM'), big endian headers, CP-246
@@ -31,12 +40,7 @@ const delimiter = (element: number) => {
  * group above 0011.
  */
 export function withPrivateUnSequence(bigEndian: Uint8Array): Uint8Array {
-  const parsed = parseInstance(bigEndian);
-  const after = Object.values(parsed.dataSet.elements)
-    .filter((e) => parseInt(e.tag.slice(1), 16) > 0x00111001)
-    .sort((a, b) => a.dataOffset - b.dataOffset)[0]!;
-  const headerLength = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(after.vr ?? '') ? 12 : 8;
-  const at = after.dataOffset - headerLength;
+  const at = offsetOfFirstElementAbove(bigEndian, 0x00111001);
   const creator = Buffer.alloc(8 + 8);
   creator.writeUInt16BE(0x0011, 0);
   creator.writeUInt16BE(0x0010, 2);
@@ -90,12 +94,7 @@ function delimiterBe(element: number, length: number): Buffer {
  * group above 0011, after a creator of its own.
  */
 export function withNestedPrivateUnSequence(bigEndian: Uint8Array): Uint8Array {
-  const parsed = parseInstance(bigEndian);
-  const after = Object.values(parsed.dataSet.elements)
-    .filter((e) => parseInt(e.tag.slice(1), 16) > 0x00111002)
-    .sort((a, b) => a.dataOffset - b.dataOffset)[0]!;
-  const headerLength = ['OB', 'OW', 'OF', 'SQ', 'UT', 'UN'].includes(after.vr ?? '') ? 12 : 8;
-  const at = after.dataOffset - headerLength;
+  const at = offsetOfFirstElementAbove(bigEndian, 0x00111002);
   const creatorValue = Buffer.from('ACME 1.0', 'latin1');
   const creator = Buffer.concat([explicitBe(0x0011, 0x0010, 'LO', creatorValue.length), creatorValue]);
   const sequence = Buffer.concat([

@@ -34,6 +34,21 @@ function holdStudyTable() {
   return { isLocked, release: async () => (release(), await done) };
 }
 
+/** A whole call (a refused sign-in: body, rate limit and account look-up, 401) on `app`. */
+const refusedSignIn = (app: TestApp) =>
+  app.app.inject({
+    method: 'POST',
+    url: '/api/do-login',
+    headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
+    payload: { email: 'nobody@test.local', password: 'wrong' },
+  });
+
+/** Holds the thread like a long query would; a call is read after it (inject dispatches later). */
+function spin(ms: number) {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
 describe('a bound on API calls in progress', () => {
   it('answers 503 with Retry-After beyond it, keeps /api/health answering, and serves again after', async () => {
     const world = await createWorld();
@@ -79,19 +94,7 @@ describe('a bound on API calls in progress', () => {
     // The database in our thread (PGlite) keeps the count near 1: the queue is the unread sockets.
     const busy = await createTestApp({ maxInFlight: 0, maxBusyMs: 50 });
     try {
-      // A whole call (a refused sign-in: body, rate limit and account look-up, 401) on the busy app.
-      const call = () =>
-        busy.app.inject({
-          method: 'POST',
-          url: '/api/do-login',
-          headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
-          payload: { email: 'nobody@test.local', password: 'wrong' },
-        });
-      // Holds the thread like a long query would; the call is read after it (inject dispatches later).
-      const spin = (ms: number) => {
-        const end = performance.now() + ms;
-        while (performance.now() < end);
-      };
+      const call = () => refusedSignIn(busy);
 
       // Quiet loop: one long stretch sheds nothing.
       const quiet = call();
@@ -127,13 +130,7 @@ describe('a bound on API calls in progress', () => {
     async () => {
       const busy = await createTestApp({ maxInFlight: 0, maxBusyMs: 50 });
       try {
-        const call = () =>
-          busy.app.inject({
-            method: 'POST',
-            url: '/api/do-login',
-            headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
-            payload: { email: 'nobody@test.local', password: 'wrong' },
-          });
+        const call = () => refusedSignIn(busy);
         // A transaction holds the database's turn until released; the event loop stays free.
         let release!: () => void;
         const released = new Promise<void>((resolve) => (release = resolve));
@@ -146,10 +143,6 @@ describe('a bound on API calls in progress', () => {
         });
         await isBegun;
         const waiting = call();
-        const spin = (ms: number) => {
-          const end = performance.now() + ms;
-          while (performance.now() < end);
-        };
         // A loaded loop (utilization above half), with timers running between the stretches.
         await vi.waitFor(
           async () => {

@@ -14,3 +14,4 @@ export * from './dicom/index.js';
 export * from './display/index.js';
 export * from './study-events/index.js';
 export * from './chat/index.js';
+export * from './presence/index.js';

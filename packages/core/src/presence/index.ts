@@ -1,0 +1,1 @@
+export * from './presence.js';

@@ -1,0 +1,41 @@
+import { type TRole, hasRole } from '../identity/roles.js';
+
+/**
+ * Presence (spec-core §9 'Chat beat…', §7 POST /chat-thread/beat; spec-lab §6 online dots; issue 23
+ * §3): each open tab beats, first 3 s after it opens and then every 10 minutes, saying ONLINE, or
+ * OFFLINE once its user has been idle 5 minutes; the server counts an ONLINE user whose beats have
+ * stopped for 20 minutes (a closed laptop, a lost link) as OFFLINE. Pure: the clock is an argument.
+ */
+export const PRESENCE_STATUSES = ['ONLINE', 'OFFLINE'] as const;
+export type TPresenceStatus = (typeof PRESENCE_STATUSES)[number];
+
+export const FIRST_BEAT_DELAY_MS = 3_000;
+export const BEAT_INTERVAL_MS = 10 * 60_000;
+/** Idle this long (no key, pointer or touch in the tab), a user is reported OFFLINE. */
+export const IDLE_OFFLINE_MS = 5 * 60_000;
+/** An ONLINE user whose last beat is older than this is OFFLINE. */
+export const MISSING_OFFLINE_MS = 20 * 60_000;
+
+/** How long a tab waits before its next beat: the first soon after it opens, then the interval. */
+export function nextBeatDelayMs(beatsSent: number): number {
+  return beatsSent === 0 ? FIRST_BEAT_DELAY_MS : BEAT_INTERVAL_MS;
+}
+
+/** The status a tab reports: OFFLINE once its user has been idle IDLE_OFFLINE_MS. */
+export function reportedStatus(lastActivityAt: Date, now: Date): TPresenceStatus {
+  return now.getTime() - lastActivityAt.getTime() >= IDLE_OFFLINE_MS ? 'OFFLINE' : 'ONLINE';
+}
+
+/** The status the others see: a stored ONLINE with no beat for MISSING_OFFLINE_MS is OFFLINE. */
+export function shownStatus(
+  stored: { status: TPresenceStatus; updatedAt: Date },
+  now: Date,
+): TPresenceStatus {
+  if (stored.status === 'OFFLINE') return 'OFFLINE';
+  return now.getTime() - stored.updatedAt.getTime() >= MISSING_OFFLINE_MS ? 'OFFLINE' : 'ONLINE';
+}
+
+/** Who sees the online dots (spec-lab §6: the doctor and the center). */
+export function seesOnlineStatuses(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_CENTER');
+}

@@ -8,6 +8,7 @@ import {
   type TChatAssignment,
   type TChatMessage,
   type TChatThreadType,
+  type TPresenceStatus,
   type TStudyEventType,
 } from '@radflow/core';
 import {
@@ -1333,4 +1334,20 @@ export const chatMessageSeen = pgTable(
     seenAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.messageId, t.userId] }), index('chat_message_seen_user_idx').on(t.userId)],
+);
+
+/**
+ * Each user's last beat (issue 23 §3; spec-core §1 online status, §9): the status their tab said and
+ * when. Who is shown ONLINE is core `shownStatus` of this row at read time.
+ */
+export const userPresence = pgTable(
+  'user_presence',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').$type<TPresenceStatus>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [check('user_presence_status_check', sql`${t.status} in ('ONLINE', 'OFFLINE')`)],
 );

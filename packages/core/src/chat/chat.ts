@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type TRole, hasRole } from '../identity/roles.js';
+import { ZOnlineStatus } from '../presence/presence.js';
 
 /**
  * The study chat (spec-core §1 Chat / notification message, §7 'Chat and notifications', §5 'Please
@@ -128,3 +129,11 @@ export function chatMemberTypeOf(roles: readonly TRole[]): TChatMessage['memberT
     return 'radiologist';
   return 'admin';
 }
+
+/** POST /chat-thread/beat's answer: new messages for the caller, and the online dots they see. */
+export const ZBeatResponse = z
+  .object({
+    notificationMessages: z.array(ZChatMessage),
+    onlineStatuses: z.array(ZOnlineStatus),
+  })
+  .meta({ id: 'BeatResponse' });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type TRole, hasRole } from '../identity/roles.js';
 
 /**
@@ -39,3 +40,30 @@ export function shownStatus(
 export function seesOnlineStatuses(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_CENTER');
 }
+
+/** The spec's fetchFrom: 'yyyy-MM-dd HH:mm:ss' (read as UTC: the spec names no zone), or ISO 8601. */
+const FETCH_FROM = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** POST /chat-thread/beat: the tab's status, and since when it wants its messages. */
+export const ZBeatRequest = z.object({
+  status: z.enum(PRESENCE_STATUSES),
+  fetchFrom: z
+    .string()
+    .regex(FETCH_FROM, "fetchFrom must be 'yyyy-MM-dd HH:mm:ss'")
+    .transform((text, ctx) => {
+      const date = new Date(/[Zz]|[+-]\d{2}:\d{2}$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+      if (Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: 'custom', message: "fetchFrom must be 'yyyy-MM-dd HH:mm:ss'" });
+        return z.NEVER;
+      }
+      return date;
+    })
+    .optional(),
+});
+
+export const ZOnlineStatus = z.object({
+  email: z.string(),
+  status: z.enum(PRESENCE_STATUSES),
+  updatedAt: z.string(),
+});
+export type TOnlineStatus = z.infer<typeof ZOnlineStatus>;

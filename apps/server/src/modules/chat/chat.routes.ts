@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ZBeatRequest,
+  ZBeatResponse,
   ZChatAllSeenRequest,
   ZChatMessage,
   ZChatMessages,
@@ -11,6 +13,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
+import { beat } from './beat.js';
 import { getChatMessages, markAllChatSeen, markChatSeen, sendChatMessage } from './study-chat.js';
 
 /**
@@ -80,5 +83,22 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => markAllChatSeen(app.ctx, authOf(request), request.body.chatThreadType),
+  );
+
+  // Every signed-in user beats (presence is everyone's); what it answers depends on the roles.
+  app.post(
+    '/chat-thread/beat',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary:
+          "Note the tab's status; answer new chat messages for the caller and the online dots they see",
+        body: ZBeatRequest,
+        response: { 200: ZBeatResponse, ...errorResponses(400, 401) },
+      },
+    },
+    (request) => beat(app.ctx, authOf(request), request.body),
   );
 };

@@ -157,7 +157,7 @@ async function markSeen(ctx: AppContext, auth: TAuth, which: ReturnType<typeof s
 
 type TSeenBy = Map<number, Array<{ email: string; userId: number }>>;
 
-async function seenBy(db: DbOrTx, messageIds: number[]): Promise<TSeenBy> {
+export async function seenBy(db: DbOrTx, messageIds: number[]): Promise<TSeenBy> {
   const byMessage: TSeenBy = new Map();
   if (messageIds.length === 0) return byMessage;
   const rows = await db
@@ -174,7 +174,7 @@ async function seenBy(db: DbOrTx, messageIds: number[]): Promise<TSeenBy> {
   return byMessage;
 }
 
-function toChatMessage(
+export function toChatMessage(
   row: typeof chatMessages.$inferSelect & {
     threadType: TChatThreadType;
     reportStatusId: number;

@@ -1,0 +1,107 @@
+import { and, arrayContains, asc, desc, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import {
+  type TChatMessage,
+  type TOnlineStatus,
+  type TPresenceStatus,
+  canChat,
+  seesOnlineStatuses,
+  shownStatus,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import {
+  chatMessageSeen,
+  chatMessages,
+  chatThreads,
+  reportStatuses,
+  userPresence,
+  users,
+} from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
+import { seenBy, toChatMessage } from './study-chat.js';
+
+/** The most messages one beat brings; the panel reads a thread's whole history itself. */
+const BEAT_MESSAGES_MAX = 50;
+
+/**
+ * POST /chat-thread/beat (spec-core §7, §9; issue 23 §3): notes the caller's status at the server's
+ * clock, then answers the chat messages for them since `fetchFrom` (others' messages, not yet seen,
+ * on studies they may see; for those who take part in the chat) and the online dots they see (the
+ * group's doctors, for the doctor and the center: core `seesOnlineStatuses`, `shownStatus`).
+ */
+export async function beat(
+  ctx: AppContext,
+  auth: TAuth,
+  input: { status: TPresenceStatus; fetchFrom?: Date | undefined },
+): Promise<{ notificationMessages: TChatMessage[]; onlineStatuses: TOnlineStatus[] }> {
+  const now = ctx.now();
+  await ctx.db
+    .insert(userPresence)
+    .values({ userId: auth.user.id, status: input.status, updatedAt: now })
+    .onConflictDoUpdate({ target: userPresence.userId, set: { status: input.status, updatedAt: now } });
+  return {
+    notificationMessages: canChat(auth.roles) ? await newMessages(ctx, auth, input.fetchFrom) : [],
+    onlineStatuses: seesOnlineStatuses(auth.roles) ? await doctorsOnline(ctx, auth, now) : [],
+  };
+}
+
+async function newMessages(ctx: AppContext, auth: TAuth, since: Date | undefined): Promise<TChatMessage[]> {
+  const rows = await ctx.db
+    .select({
+      message: chatMessages,
+      threadType: chatThreads.threadType,
+      reportStatusId: reportStatuses.id,
+      studyId: reportStatuses.studyId,
+    })
+    .from(chatMessages)
+    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .leftJoin(
+      chatMessageSeen,
+      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
+    )
+    .where(
+      and(
+        visibleReportRows(scopeOfAuth(auth)),
+        or(isNull(chatMessages.senderUserId), ne(chatMessages.senderUserId, auth.user.id)),
+        isNull(chatMessageSeen.messageId),
+        since ? gt(chatMessages.createdAt, since) : undefined,
+      ),
+    )
+    .orderBy(desc(chatMessages.id))
+    .limit(BEAT_MESSAGES_MAX);
+  rows.reverse();
+  const seen = await seenBy(
+    ctx.db,
+    rows.map((r) => r.message.id),
+  );
+  return rows.map((r) =>
+    toChatMessage(
+      { ...r.message, threadType: r.threadType, reportStatusId: r.reportStatusId, studyId: r.studyId },
+      seen,
+      auth.user.id,
+    ),
+  );
+}
+
+async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<TOnlineStatus[]> {
+  if (auth.user.groupId === null) return [];
+  const rows = await ctx.db
+    .select({ email: users.email, status: userPresence.status, updatedAt: userPresence.updatedAt })
+    .from(users)
+    .innerJoin(userPresence, eq(userPresence.userId, users.id))
+    .where(
+      and(
+        eq(users.groupId, auth.user.groupId),
+        eq(users.active, true),
+        arrayContains(users.roles, ['ROLE_DOCTOR']),
+        ne(users.id, auth.user.id),
+      ),
+    )
+    .orderBy(asc(users.email));
+  return rows.map((r) => ({
+    email: r.email,
+    status: shownStatus({ status: r.status, updatedAt: r.updatedAt }, now),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}

@@ -5,7 +5,7 @@ import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TSupportContact } from '@radflow/core';
 import { type TProviders, createAppContext } from './context.js';
-import { type Db, databaseWaitMs } from './db/client.js';
+import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
 import type { TUploadLimits } from './modules/archive/upload-zip.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -73,9 +73,8 @@ export interface BuildAppOptions {
    */
   maxInFlight?: number;
   /**
-   * config API_MAX_BUSY_MS: shed calls read after a call has waited this long for the database, or
-   * the event loop has been busy this long without running a timer (plugins/load-shedding.ts);
-   * 0: no such check. Default DEFAULT_MAX_BUSY_MS.
+   * config API_MAX_BUSY_MS: shed calls read after the event loop has been busy this long without
+   * running a timer (plugins/load-shedding.ts); 0: no such check. Default DEFAULT_MAX_BUSY_MS.
    */
   maxBusyMs?: number;
   /** Default: apps/web/dist next to this code. */
@@ -99,7 +98,7 @@ function toTrustProxy(
 
 /** API calls in progress before new ones are shed (plugins/DECISIONS.md "Under load"; bench/overload.ts). */
 export const DEFAULT_MAX_IN_FLIGHT = 64;
-/** A wait for the database or a busy stretch (ms) after which calls are shed (DECISIONS.md). */
+/** Event-loop busy stretch (ms) after which calls are shed (PGlite's queue; DECISIONS.md). */
 export const DEFAULT_MAX_BUSY_MS = 100;
 
 /** Largest request body the JSON/form API accepts (uploads get their own limits). */
@@ -154,7 +153,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     maxInFlight: opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
     maxBusyMs: opts.maxBusyMs ?? DEFAULT_MAX_BUSY_MS,
     retryAfterSeconds: 1,
-    databaseWaitMs: () => databaseWaitMs(opts.db),
   });
   await app.register(errorsPlugin);
   await app.register(inputLimitsPlugin);

@@ -80,9 +80,8 @@ export const ZServerConfig = z.object({
       .default(64),
   ),
   /**
-   * Calls read after a call has waited this many ms for the database (PGlite), or the event loop has
-   * been busy this long without running a timer, are answered 503 with Retry-After
-   * (plugins/load-shedding.ts: PGlite's queue, which the count does not see).
+   * Calls read after the event loop has been busy this many ms without running a timer are answered
+   * 503 with Retry-After (plugins/load-shedding.ts: PGlite's queue, which the count does not see).
    * 0: no such check. Default 100.
    */
   API_MAX_BUSY_MS: z.preprocess(

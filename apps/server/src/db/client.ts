@@ -14,7 +14,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
-import { databaseTurnsOf, takeTurns } from './pglite-turns.js';
+import { takeTurns } from './pglite-turns.js';
 import * as schema from './schema.js';
 
 /** One database type for both drivers (ARCHITECTURE §3). */
@@ -220,14 +220,6 @@ export function walInsertPositionQuery(db: Db): string | null {
 function durabilityOf(db: Db): PgliteDurability | undefined {
   const client = (db as unknown as { $client?: unknown }).$client;
   return client instanceof PGlite ? durabilities.get(client) : undefined;
-}
-
-/**
- * How long the oldest database call has waited for the database (PGlite, whose calls take turns
- * on our thread: pglite-turns.ts); 0 for PostgreSQL, whose pool queues in its own processes.
- */
-export function databaseWaitMs(db: Db): number {
-  return databaseTurnsOf((db as unknown as { $client?: unknown }).$client)?.oldestWaitMs() ?? 0;
 }
 
 /** The PGlite client's syncs (tests and the bench). */

@@ -27,23 +27,18 @@ const isExempt = (url: string) =>
  * download does not, until its end on error or when the client goes away. 0: no bound.
  * Registered first: a shed call costs no authentication, no body parsing, no database work.
  *
- * A call is shed too when calls wait too long behind others, while the event loop was busy more than
- * BUSY_UTILIZATION of the last second (one slow call on a quiet server sheds nothing): when the oldest
- * call waiting for the database (`databaseWaitMs`: PGlite's calls take turns on our thread,
- * db/pglite-turns.ts) has waited more than `maxBusyMs`, or the event loop has been busy that long
- * without running a timer (a ticker notes each turn: CPU work of our own, a PDF, a zip).
+ * The count alone does not see the queue when the database runs in our thread (PGlite): each call's
+ * queries run inside the call, so calls finish one after another and the queue is the sockets not
+ * yet read, while the event loop does not come back to its timers for seconds. So a call is shed too
+ * when the event loop has been busy for more than `maxBusyMs` without running a timer (a ticker
+ * notes each turn: those calls waited behind the busy stretch) *and* it was busy more than
+ * BUSY_UTILIZATION of the last second — one slow call on a quiet server sheds nothing.
  * 0: no such check.
  */
 export const loadSheddingPlugin = fp(
   async (
     app: FastifyInstance,
-    opts: {
-      maxInFlight: number;
-      maxBusyMs: number;
-      retryAfterSeconds: number;
-      /** How long the oldest call waiting for the database has waited (ms). */
-      databaseWaitMs: () => number;
-    },
+    opts: { maxInFlight: number; maxBusyMs: number; retryAfterSeconds: number },
   ) => {
     let inFlight = 0;
     const holding = new WeakSet<FastifyRequest>();
@@ -69,9 +64,7 @@ export const loadSheddingPlugin = fp(
     app.addHook('onClose', async () => clearInterval(ticker));
     const overloaded = () =>
       (opts.maxInFlight > 0 && inFlight >= opts.maxInFlight) ||
-      (opts.maxBusyMs > 0 &&
-        utilization > BUSY_UTILIZATION &&
-        (opts.databaseWaitMs() > opts.maxBusyMs || performance.now() - lastTick > opts.maxBusyMs));
+      (opts.maxBusyMs > 0 && utilization > BUSY_UTILIZATION && performance.now() - lastTick > opts.maxBusyMs);
 
     app.addHook('onRequest', async (request, reply) => {
       if (isExempt(request.url)) return;

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { studyActionFixtures } from '../../test/study-actions.fixtures.js';
 import { type TestApp, createTestApp } from '../../test/test-app.js';
 
@@ -32,21 +32,6 @@ function holdStudyTable() {
     await released;
   });
   return { isLocked, release: async () => (release(), await done) };
-}
-
-/** A whole call (a refused sign-in: body, rate limit and account look-up, 401) on `app`. */
-const refusedSignIn = (app: TestApp) =>
-  app.app.inject({
-    method: 'POST',
-    url: '/api/do-login',
-    headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
-    payload: { email: 'nobody@test.local', password: 'wrong' },
-  });
-
-/** Holds the thread like a long query would; a call is read after it (inject dispatches later). */
-function spin(ms: number) {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
 }
 
 describe('a bound on API calls in progress', () => {
@@ -94,7 +79,19 @@ describe('a bound on API calls in progress', () => {
     // The database in our thread (PGlite) keeps the count near 1: the queue is the unread sockets.
     const busy = await createTestApp({ maxInFlight: 0, maxBusyMs: 50 });
     try {
-      const call = () => refusedSignIn(busy);
+      // A whole call (a refused sign-in: body, rate limit and account look-up, 401) on the busy app.
+      const call = () =>
+        busy.app.inject({
+          method: 'POST',
+          url: '/api/do-login',
+          headers: { 'x-device-id': 'busy-test', 'x-device-name': 'Test browser' },
+          payload: { email: 'nobody@test.local', password: 'wrong' },
+        });
+      // Holds the thread like a long query would; the call is read after it (inject dispatches later).
+      const spin = (ms: number) => {
+        const end = performance.now() + ms;
+        while (performance.now() < end);
+      };
 
       // Quiet loop: one long stretch sheds nothing.
       const quiet = call();
@@ -123,45 +120,4 @@ describe('a bound on API calls in progress', () => {
       await busy.close();
     }
   });
-
-  // PGlite's calls take turns (db/pglite-turns.ts): the queue is the calls waiting for their turn.
-  it.runIf(!inject('postgresUrl'))(
-    'sheds a call read while another has waited for the database too long, on a loaded loop',
-    async () => {
-      const busy = await createTestApp({ maxInFlight: 0, maxBusyMs: 50 });
-      try {
-        const call = () => refusedSignIn(busy);
-        // A transaction holds the database's turn until released; the event loop stays free.
-        let release!: () => void;
-        const released = new Promise<void>((resolve) => (release = resolve));
-        let begun!: () => void;
-        const isBegun = new Promise<void>((resolve) => (begun = resolve));
-        const holding = busy.db.transaction(async (tx) => {
-          await tx.execute(sql`select 1`);
-          begun();
-          await released;
-        });
-        await isBegun;
-        const waiting = call();
-        // A loaded loop (utilization above half), with timers running between the stretches.
-        await vi.waitFor(
-          async () => {
-            spin(100);
-            await new Promise((resolve) => setTimeout(resolve, 1));
-            expect(busy.app.apiLoad.utilization()).toBeGreaterThan(0.5);
-          },
-          { timeout: 20_000, interval: 0 },
-        );
-        const shed = await call();
-        expect(shed.statusCode, shed.body).toBe(503);
-
-        release();
-        await holding;
-        expect((await waiting).statusCode).toBe(401);
-        await vi.waitFor(async () => expect((await call()).statusCode).toBe(401), { timeout: 10_000 });
-      } finally {
-        await busy.close();
-      }
-    },
-  );
 });

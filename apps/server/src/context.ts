@@ -10,6 +10,7 @@ import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provid
 import { OutboxWhatsappProvider, type WhatsappProvider } from './modules/outbox/whatsapp-provider.js';
 import { OutboxPaymentProvider, type PaymentProvider } from './modules/payments/payment-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
+import { requestBaseUrl } from './modules/http.js';
 
 /** The outside world the server talks to, each behind its interface. */
 export interface TProviders {
@@ -96,7 +97,7 @@ export function createAppContext(opts: TAppContextOptions): AppContext {
       opts.providers?.payment ??
       new OutboxPaymentProvider(secrets, { simulateGateway: opts.paymentTestGateway ?? false }),
     publicUrl,
-    publicUrlOf: (request) => publicUrl ?? `${request.protocol}://${request.host}`,
+    publicUrlOf: (request) => publicUrl ?? requestBaseUrl(request),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '@radflow/core';
+import { requestBaseUrl } from '../modules/http.js';
 
 export const MESSAGE_DEVICE_HEADERS_REQUIRED =
   'This request must come from the Radflow app: the X-Device-Id and X-Device-Name headers are required';
@@ -21,7 +22,7 @@ export function originOf(url: string): string | null {
 
 /** The origin the request came to: its scheme and Host (X-Forwarded-* from a trusted proxy). */
 function ownOriginOf(request: FastifyRequest): string | null {
-  return originOf(`${request.protocol}://${request.host}`);
+  return originOf(requestBaseUrl(request));
 }
 
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {

@@ -78,7 +78,20 @@ export interface TStudyEventPayloads {
 
   // ── chat ──
   /** The message itself stays in chat_messages; the event says that one was posted, and to whom. */
-  CHAT_MESSAGE_SENT: { messageId: number; assignedTo: string };
+  CHAT_MESSAGE_SENT: {
+    messageId: number;
+    assignedTo: string;
+    /** The users named in the message (an @mention), each told 'a message for you'. */
+    mentions?: number[];
+  };
+
+  // ── critical results (closed loop: raised → delivered → acknowledged, or escalated) ──
+  CRITICAL_RESULT_RAISED: { criticalResultId: number; category: string; finding: string };
+  /** One per channel and addressee (in-app, SMS, e-mail) as the provider accepted it. */
+  CRITICAL_RESULT_DELIVERED: { criticalResultId: number; channel: string; to: string };
+  CRITICAL_RESULT_ACKNOWLEDGED: { criticalResultId: number; by: string };
+  /** Nobody acknowledged within the group's time: the group admin is told. */
+  CRITICAL_RESULT_ESCALATED: { criticalResultId: number; to: string; afterMinutes: number };
 
   // ── the archive (ingest, upload, create study) ──
   STUDY_CREATED: { source: string; studyInstanceUid: string; labStudyId?: number };

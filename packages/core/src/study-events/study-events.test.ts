@@ -24,6 +24,10 @@ const NAMED_BEFORE = new Set([
   'AUDIT_APPROVED',
   'AUDIT_REJECTED',
   'DELETED',
+  // Added after the refactor (issue 23 §5), told to the report team like the report's own news.
+  'CRITICAL_RESULT_RAISED',
+  'CRITICAL_RESULT_ACKNOWLEDGED',
+  'CRITICAL_RESULT_ESCALATED',
 ]);
 const notifiedByNameBefore = (eventType: string) =>
   NAMED_BEFORE.has(eventType) || /REPORT|SIGN/.test(eventType);

@@ -22,7 +22,8 @@ export type TStudyEventWriter =
   | 'study-sharing'
   | 'share-page'
   | 'archive'
-  | 'chat';
+  | 'chat'
+  | 'critical-results';
 
 export interface TStudyEventRule {
   /** What happened, in a sentence. */
@@ -125,6 +126,27 @@ export const STUDY_EVENT_RULES: { readonly [K in TStudyEventType]: TStudyEventRu
     meaning: "A message was posted in the study's chat",
     writer: 'chat',
     notifies: nobody,
+  },
+
+  CRITICAL_RESULT_RAISED: {
+    meaning: 'The radiologist marked a finding critical',
+    writer: 'critical-results',
+    notifies: team,
+  },
+  CRITICAL_RESULT_DELIVERED: {
+    meaning: 'A critical result reached an addressee (in-app, SMS or e-mail)',
+    writer: 'critical-results',
+    notifies: nobody,
+  },
+  CRITICAL_RESULT_ACKNOWLEDGED: {
+    meaning: 'Someone acknowledged the critical result',
+    writer: 'critical-results',
+    notifies: team,
+  },
+  CRITICAL_RESULT_ESCALATED: {
+    meaning: 'The critical result was not acknowledged in time and went to the group admin',
+    writer: 'critical-results',
+    notifies: team,
   },
 
   STUDY_CREATED: {

@@ -3,7 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, TestClient, createTestApp, createTestUser } from '../test/test-app.js';
+import { type TestApp, TestClient, createTestApp, createTestUser, signIn } from '../test/test-app.js';
+import serverPackage from '../package.json' with { type: 'json' };
 
 let t: TestApp;
 let webDir: string;
@@ -180,6 +181,16 @@ describe('routing', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it("GET /api/settings/api-version answers the server's version, to a signed-in user only", async () => {
+    const anonymous = await new TestClient(t.app).get('/api/settings/api-version');
+    expect(anonymous.statusCode).toBe(401);
+    const { browser } = await signIn(t, { roles: ['ROLE_DOCTOR'] });
+    const res = await browser.get('/api/settings/api-version');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ version: serverPackage.version });
+    expect(serverPackage.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('serves the OpenAPI document with the identity paths, and the docs UI', async () => {

@@ -19,6 +19,10 @@ export type TDeviceHeaders = z.infer<typeof ZDeviceHeaders>;
 /** GET /api/health. */
 export const ZHealth = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
+/** GET /api/settings/api-version (spec-core §7): the running server's version. */
+export const ZApiVersion = z.object({ version: z.string() }).meta({ id: 'ApiVersion' });
+export type TApiVersion = z.infer<typeof ZApiVersion>;
+
 /** GET /api/user/study-type. */
 export const ZStudyTypeList = z.array(ZStudyType).meta({ id: 'StudyTypeList' });
 

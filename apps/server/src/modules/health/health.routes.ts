@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZHealth } from '@radflow/core';
-import { errorResponses } from '../http.js';
+import { ZApiVersion, ZHealth } from '@radflow/core';
+import serverPackage from '../../../package.json' with { type: 'json' };
+import { SIGNED_IN, errorResponses } from '../http.js';
 
 /** A database round-trip younger than this answers the health check without a new one. */
 const PROBE_FRESH_MS = 1_000;
@@ -42,5 +43,21 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       else if (age > PROBE_FRESH_MS) void probe().catch(() => undefined);
       return { status: 'ok' as const };
     },
+  );
+
+  // The version is for the people using the product (the footer), not for a passer-by who would
+  // match it against a list of known flaws: signed in only.
+  app.get(
+    '/settings/api-version',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['health'],
+        security: SIGNED_IN,
+        summary: "The running server's version",
+        response: { 200: ZApiVersion, ...errorResponses(401) },
+      },
+    },
+    () => ({ version: serverPackage.version }),
   );
 };

@@ -1,8 +1,10 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { PRODUCT_NAME } from '@radflow/core';
+import { PRODUCT_NAME, ZApiVersion } from '@radflow/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
+import { apiRequest } from '../../api/client';
 
 export const COPYRIGHT = `© 2026 ${PRODUCT_NAME}`;
 
@@ -13,8 +15,28 @@ const LINKS = [
   { page: 'refund', label: 'Refund' },
 ] as const;
 
-/** spec-core §2 Shell footer: copyright, terms, privacy (and contact, refund) links. */
-export function Footer() {
+/**
+ * The running server's version (spec-core §7 GET /settings/api-version), asked once per session;
+ * on failure it is undefined and nothing is shown, as the spec says.
+ */
+function useApiVersion(enabled: boolean): string | undefined {
+  const query = useQuery({
+    queryKey: ['api-version'],
+    queryFn: ({ signal }) =>
+      apiRequest('/api/settings/api-version', { schema: ZApiVersion, signal, quiet: true }),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  return query.data?.version;
+}
+
+/**
+ * spec-core §2 Shell footer: copyright, terms, privacy (and contact, refund) links; signed in, the
+ * server's version.
+ */
+export function Footer({ signedIn = false }: { signedIn?: boolean }) {
+  const version = useApiVersion(signedIn);
   return (
     <Box
       component="footer"
@@ -44,6 +66,7 @@ export function Footer() {
           {l.label}
         </Link>
       ))}
+      {version !== undefined && <Typography variant="caption">Version {version}</Typography>}
     </Box>
   );
 }

@@ -27,7 +27,7 @@ export function ShellLayout({ children }: { children: ReactNode }) {
         <Box component="main" sx={{ flex: 1, p: { xs: 1.5, md: 2.5 }, minWidth: 0 }}>
           {children}
         </Box>
-        <Footer />
+        <Footer signedIn />
       </Box>
     </Box>
   );

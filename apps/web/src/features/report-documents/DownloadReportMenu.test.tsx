@@ -77,6 +77,20 @@ describe('the study list Print action', () => {
     expect(clicked[0]?.download).toBe(`report-${row.id}.pdf`);
   });
 
+  it('marks the row as downloaded here once its report is saved', SLOW, async () => {
+    const row = signedOff({ id: 9101 });
+    renderWith(['ROLE_CENTER'], <StudyRowActions row={row} listKind="center" onChanged={() => undefined} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Print report' }));
+    expect(screen.queryByTitle(/^Downloaded here/)).toBeNull();
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'PDF' }));
+    await waitFor(() => expect(clicked).toHaveLength(1));
+    expect(await screen.findByTitle(/^Downloaded here/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Print report' }));
+    expect(within(await screen.findByRole('menu')).getByText(/^Downloaded here/)).toBeTruthy();
+    // The menu's options are unchanged by the note.
+    expect(await menuLabels()).toEqual(LABELS);
+  });
+
   it(
     'Print asks for a print with the group letterhead default and prints from a hidden frame',
     SLOW,

@@ -4,6 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
+import ListSubheader from '@mui/material/ListSubheader';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
@@ -20,6 +21,8 @@ import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useServerCall } from '../../lib/server-call';
 import { useSignedInSession } from '../auth/session';
+import { formatTimestamp } from '../../lib/format';
+import { noteDownloaded, useDownloadedAt } from './downloaded-reports';
 import { printPdf } from './print-report';
 import {
   type TDocumentRow,
@@ -46,6 +49,8 @@ export interface TDownloadReportMenuProps {
 }
 
 export const DOWNLOAD_BUTTON_LABEL = 'Download report';
+/** Before the time this browser last saved or printed the row's report (downloaded-reports.ts). */
+export const DOWNLOADED_HERE = 'Downloaded here';
 
 /**
  * spec-core §9 download options (Print, PDF, PDF with header, PDF with images, PDF with header and
@@ -76,6 +81,7 @@ export function DownloadReportMenu({
     staleTime: 30_000,
     retry: false,
   });
+  const downloadedAt = useDownloadedAt(session.user.identifier, row.id);
   const missingFor = (option: TReportDownloadOption) =>
     extras.data ? missingDocumentExtras(option, extras.data) : [];
 
@@ -91,6 +97,7 @@ export function DownloadReportMenu({
     mutationFn: (option: TReportDownloadOption) =>
       fetchReportDocument(option, row, { customHtml: getCustomHtml?.() ?? null }),
     onSuccess: ({ blob, fileName, leftOut }, option) => {
+      noteDownloaded(session.user.identifier, row.id);
       if (leftOut.length > 0)
         showInfo(leftOut.map((missing) => REPORT_LEFT_OUT_MESSAGES[missing]).join('. '));
       if (option.print) {
@@ -126,6 +133,11 @@ export function DownloadReportMenu({
         </Tooltip>
       )}
       <Menu anchorEl={anchor} open={Boolean(anchor)} onClose={close}>
+        {downloadedAt && (
+          <ListSubheader sx={{ lineHeight: 2.5 }}>
+            {`${DOWNLOADED_HERE} ${formatTimestamp(downloadedAt)}`}
+          </ListSubheader>
+        )}
         {offered.map(({ option, enabled }) => {
           const missing = missingFor(option);
           return (

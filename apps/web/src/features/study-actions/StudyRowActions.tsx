@@ -33,7 +33,7 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { useServerCall } from '../../lib/server-call';
 import type { TStudyDialogProps } from './dialog-props';
 import * as Dialogs from './lazy-dialogs';
-import { DownloadReportMenu } from '../report-documents';
+import { DownloadReportMenu, DownloadedReportFlag } from '../report-documents';
 import {
   ROW_ACTION_LABELS,
   isStateAction,
@@ -193,6 +193,7 @@ export function StudyRowActions({
         <RowFlag Icon={AddPhotoAlternateIcon} title={WORKLIST_MESSAGES.newImagesAfterSignOff} />
       )}
       {row.signedOffAfterPrint && <RowFlag Icon={PrintIcon} title={WORKLIST_MESSAGES.reSignedOff} />}
+      {row.hasReports && <DownloadedReportFlag reportStatusId={row.id} />}
       {inline.map(button)}
       {menu.length > 0 && (
         <>

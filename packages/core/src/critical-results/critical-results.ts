@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canChat } from '../chat/chat.js';
 import { type TRole, hasRole } from '../identity/roles.js';
 import { type TReportRowFacts, checkReportHolder, reportingActorOf } from '../reporting/rules.js';
 import { ESCALATION_MINUTES_MESSAGE } from './escalation.js';
@@ -55,6 +56,7 @@ export const CRITICAL_RESULT_MESSAGES = {
   adminBeforeEscalation:
     'A group admin can acknowledge a critical result only after it has escalated to the admins',
   notFound: 'Critical result not found',
+  notReader: 'Your role does not see critical results',
   escalationMinutes: ESCALATION_MINUTES_MESSAGE,
 } as const;
 
@@ -112,6 +114,15 @@ export function isCriticalResultAdmin(roles: readonly TRole[]): boolean {
 /** Whether these roles could ever acknowledge one (else 403 before any row is read). */
 export function mayAcknowledgeCriticalResults(roles: readonly TRole[]): boolean {
   return hasRole(roles, ...CENTER_STAFF_ROLES, 'ROLE_REFERRING_DOCTOR', ...GROUP_ADMIN_ROLES);
+}
+
+/**
+ * Who reads a study's critical results (and the open list): the staff who work on studies (core
+ * `canChat`: they raise, route, type, verify, audit, acknowledge) and the referring doctor; not the
+ * patient, a viewer account or the billing and sales roles.
+ */
+export function mayReadCriticalResults(roles: readonly TRole[]): boolean {
+  return canChat(roles) || hasRole(roles, 'ROLE_REFERRING_DOCTOR');
 }
 
 export interface TAcknowledger {

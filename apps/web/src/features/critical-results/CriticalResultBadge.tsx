@@ -8,8 +8,8 @@ export function CriticalResultBadge({ reportStatusId }: { reportStatusId: number
       <ReportProblemIcon
         color="error"
         fontSize="small"
-        role="img"
-        aria-label="Open critical result"
+        // SvgIcon hides itself from assistive technology unless it has a title.
+        titleAccess="Open critical result"
         data-testid={`critical-badge-${reportStatusId}`}
       />
     </Tooltip>

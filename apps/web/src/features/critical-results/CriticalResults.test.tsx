@@ -71,7 +71,7 @@ describe('open critical results in the study list', () => {
       );
       const banner = await screen.findByRole('region', { name: 'Open critical results' }, WAIT);
       expect(within(banner).getByText('Critical (immediate): Free intraperitoneal air')).toBeTruthy();
-      expect(await screen.findByTestId('critical-badge-4242', {}, WAIT)).toBeTruthy();
+      expect(await screen.findByRole('img', { name: 'Open critical result' }, WAIT)).toBeTruthy();
 
       fireEvent.click(within(banner).getByRole('button', { name: 'Acknowledge critical result 31' }));
       await waitFor(() => expect(api.calls('POST', '/api/critical-results/31/acknowledge')).toHaveLength(1));
@@ -79,7 +79,7 @@ describe('open critical results in the study list', () => {
         () => expect(screen.queryByRole('region', { name: 'Open critical results' })).toBeNull(),
         WAIT,
       );
-      expect(screen.queryByTestId('critical-badge-4242')).toBeNull();
+      expect(screen.queryByRole('img', { name: 'Open critical result' })).toBeNull();
     },
   );
 

@@ -4,7 +4,7 @@ import Tooltip from '@mui/material/Tooltip';
 /** The study row's mark while one of its critical results waits for acknowledgment. */
 export function CriticalResultBadge({ reportStatusId }: { reportStatusId: number }) {
   return (
-    <Tooltip title="Open critical result: waiting for acknowledgment">
+    <Tooltip title="Open critical result">
       <ReportProblemIcon
         color="error"
         fontSize="small"

@@ -261,6 +261,30 @@ describe('escalation', () => {
   });
 });
 
+describe('the escalation time setting', () => {
+  it('is set by a group admin within 5-1440 minutes (else 400 with the bounds) and applies to results raised after', async () => {
+    const w = await world();
+    const update = (browser: TestClient, minutes: unknown) =>
+      browser.post('/api/setting/update-group/ADMIN_PREFERENCES', {
+        criticalResultEscalationMinutes: minutes,
+      });
+    for (const bad of [4, 1441, 2.5]) {
+      const res = await update(w.admin.browser, bad);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ errorDescription: M.escalationMinutes });
+    }
+    expect((await update(w.doctor.browser, 60)).statusCode).toBe(403);
+    const before = await raised(w.doctor.browser, w.row.id, 'Raised before the change');
+    const ok = await update(w.admin.browser, 120);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const after = await raised(w.doctor.browser, w.row.id, 'Raised after the change');
+    const minutesOf = (r: TCriticalResult) =>
+      (Date.parse(r.escalationDueAt) - Date.parse(r.raisedAt)) / 60_000;
+    expect(minutesOf(before)).toBe(DEFAULT_CRITICAL_ESCALATION_MINUTES);
+    expect(minutesOf(after)).toBe(120);
+  });
+});
+
 describe('who may', () => {
   it("a doctor of another group, or one the study is not theirs, gets 404; another center's staff too", async () => {
     const w = await world();

@@ -17,9 +17,9 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
-import { errorText } from '../report-editor/report-editor-api';
 import {
   OPEN_CRITICAL_RESULTS_QUERY_KEY,
+  criticalErrorText,
   criticalResultsQueryKey,
   raiseCriticalResult,
 } from './critical-results-api';
@@ -83,7 +83,7 @@ export function RaiseCriticalResultDialog({
             }
             error={Boolean(finding.trim()) && !valid.success}
           />
-          {raise.isError ? <Alert severity="error">{errorText(raise.error)}</Alert> : null}
+          {raise.isError ? <Alert severity="error">{criticalErrorText(raise.error)}</Alert> : null}
         </Stack>
       </DialogContent>
       <DialogActions>

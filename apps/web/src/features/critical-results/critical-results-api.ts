@@ -4,10 +4,11 @@ import {
   type TRaiseCriticalResultRequest,
   ZCriticalResult,
   ZCriticalResults,
+  formatErrorMessage,
   mayReadCriticalResults,
 } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../api/client';
+import { ApiError, NETWORK_ERROR_MESSAGE, apiRequest } from '../../api/client';
 import { useSignedInSession } from '../auth/session';
 
 /**
@@ -59,4 +60,14 @@ export function useOpenCriticalResults() {
     refetchInterval: autoRefresh ? AUTO_REFRESH_MS : false,
   });
   return enabled ? (query.data ?? []) : [];
+}
+
+/** A refused call's words for the dialog: the server's errorDescription (the rule's message). */
+export function criticalErrorText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 0) return NETWORK_ERROR_MESSAGE;
+    const description = (error.body as { errorDescription?: unknown } | null)?.errorDescription;
+    return typeof description === 'string' && description ? description : formatErrorMessage(error.body);
+  }
+  return error instanceof Error ? error.message : String(error);
 }

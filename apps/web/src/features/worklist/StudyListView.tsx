@@ -39,7 +39,10 @@ import { PaymentRowAction } from '../payments/PaymentRowAction';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
 import { ActiveInViewerCell, useActiveInViewer } from './ActiveInViewer';
 import { StudyTable } from './StudyTable';
-import { CriticalResultBadge, OpenCriticalResultsBanner, useOpenCriticalResults } from '../critical-results';
+// Not the feature's index: it also holds the editor's section, which the list must not load.
+import { CriticalResultBadge } from '../critical-results/CriticalResultBadge';
+import { OpenCriticalResultsBanner } from '../critical-results/OpenCriticalResultsBanner';
+import { useOpenCriticalResults } from '../critical-results/critical-results-api';
 import { useStudyListDialogs } from './StudyListDialogs';
 import type { TListCallPath } from './study-list-api';
 import { useStudySearch } from './useStudySearch';

@@ -343,6 +343,15 @@ describe('who may', () => {
       404,
     );
     expect((await w.doctor.browser.get('/api/critical-results?entityId=x')).statusCode).toBe(400);
+    // Ids beyond the integer columns are input too (400, never the database's error).
+    const tooBig = 2 ** 31;
+    expect(
+      (await raise(w.doctor.browser, { entityId: tooBig, category: 'URGENT', finding: FINDING })).statusCode,
+    ).toBe(400);
+    expect((await w.doctor.browser.get(`/api/critical-results?entityId=${tooBig}`)).statusCode).toBe(400);
+    expect((await w.centerUser.browser.post(`/api/critical-results/${tooBig}/acknowledge`)).statusCode).toBe(
+      400,
+    );
     expect((await w.doctor.browser.get(`/api/critical-results?entityId=${w.row.id}`)).json()).toEqual([]);
     expect(await outboxOf(w.row.id)).toHaveLength(0);
   });

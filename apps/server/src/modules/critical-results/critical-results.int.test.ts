@@ -31,9 +31,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function world() {
+async function world(app: TestApp = t) {
   const w = await createTwoWorlds(
-    t,
+    app,
     {
       doctor: ['ROLE_DOCTOR'],
       centerUser: ['ROLE_CENTER'],
@@ -42,17 +42,17 @@ async function world() {
     { otherDoctor: ['ROLE_DOCTOR'], otherCenter: ['ROLE_CENTER'] },
   );
   const centerMobile = uniqueMobile();
-  await t.db.update(centers).set({ contactMobile: centerMobile }).where(eq(centers.id, w.center.id));
-  const [center] = await t.db.select().from(centers).where(eq(centers.id, w.center.id));
+  await app.db.update(centers).set({ contactMobile: centerMobile }).where(eq(centers.id, w.center.id));
+  const [center] = await app.db.select().from(centers).where(eq(centers.id, w.center.id));
   const referringMobile = uniqueMobile();
-  const referring = await createTestUser(t.db, {
+  const referring = await createTestUser(app.db, {
     roles: ['ROLE_REFERRING_DOCTOR'],
     groupId: w.group.id,
     mobileNumber: referringMobile,
   });
   const adminMobile = uniqueMobile();
-  const admin = await signedInAt(t, w, ['ROLE_GROUP'], { mobileNumber: adminMobile });
-  const { row } = await createTestStudy(t.db, {
+  const admin = await signedInAt(app, w, ['ROLE_GROUP'], { mobileNumber: adminMobile });
+  const { row } = await createTestStudy(app.db, {
     groupId: w.group.id,
     centerId: w.center.id,
     patientName: 'ROE^ANNA',
@@ -77,8 +77,8 @@ async function raised(browser: TestClient, entityId: number, finding = FINDING):
   return res.json<TCriticalResult>();
 }
 
-async function outboxOf(reportStatusId: number) {
-  return t.db.select().from(messageOutbox).where(eq(messageOutbox.reportStatusId, reportStatusId));
+async function outboxOf(reportStatusId: number, app: TestApp = t) {
+  return app.db.select().from(messageOutbox).where(eq(messageOutbox.reportStatusId, reportStatusId));
 }
 
 async function timelineOf(browser: TestClient, id: number): Promise<TStudyEvent[]> {
@@ -354,5 +354,38 @@ describe('who may', () => {
     );
     expect((await w.doctor.browser.get(`/api/critical-results?entityId=${w.row.id}`)).json()).toEqual([]);
     expect(await outboxOf(w.row.id)).toHaveLength(0);
+  });
+});
+
+describe('a provider that fails', () => {
+  let failing: TestApp;
+  beforeAll(async () => {
+    failing = await createTestApp({
+      providers: {
+        email: {
+          send: () => Promise.reject(new Error('SMTP refused')),
+        },
+      },
+    });
+  });
+  afterAll(() => failing.close());
+
+  it('costs its own delivery only: the result is raised, the SMS goes, no DELIVERED for the e-mail', async () => {
+    const w = await world(failing);
+    const result = await raised(w.doctor.browser, w.row.id);
+    expect(result.state).toBe('RAISED');
+    expect(result.steps.map((s) => `${s.type} ${s.channel ?? ''}`.trim())).toEqual([
+      'RAISED',
+      'DELIVERED SMS',
+      'DELIVERED SMS',
+    ]);
+    expect((await outboxOf(w.row.id, failing)).map((m) => m.channel)).toEqual(['SMS', 'SMS']);
+  });
+
+  it('a deleted study takes no critical result (409)', async () => {
+    const w = await world();
+    await t.db.update(reportStatuses).set({ status: 'DELETED' }).where(eq(reportStatuses.id, w.row.id));
+    const res = await raise(w.doctor.browser, { entityId: w.row.id, category: 'URGENT', finding: FINDING });
+    expect(res.statusCode, res.body).toBe(409);
   });
 });

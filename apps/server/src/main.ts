@@ -9,6 +9,7 @@ import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
+import { startCriticalResultSweep } from './modules/critical-results/escalation-sweep.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
@@ -61,6 +62,9 @@ async function main(): Promise<void> {
   const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
   // Blobs a crash left without an index row (ARCHIVE.md "orphan blobs"), hourly.
   const stopOrphanSweep = startOrphanSweep(app.ctx, app.log);
+  // Unacknowledged critical results past their group's time go to the group admins (every process;
+  // the claim is atomic: modules/critical-results/README.md).
+  const stopCriticalSweep = startCriticalResultSweep(app.ctx, app.log);
   let dicom: DicomServices | null = null;
 
   const forwarding = startForwardingWorker(app.ctx, {
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
       await dicom?.close();
       await stopSweep();
       await stopOrphanSweep();
+      await stopCriticalSweep();
       await forwarding.stop();
       await app.close();
       await handle.close();

@@ -8,6 +8,7 @@ import {
   type TChatAssignment,
   type TChatMessage,
   type TChatThreadType,
+  type TCriticalResultCategory,
   type TPresenceStatus,
   type TStudyEventType,
 } from '@radflow/core';
@@ -1350,4 +1351,46 @@ export const userPresence = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [check('user_presence_status_check', sql`${t.status} in ('ONLINE', 'OFFLINE')`)],
+);
+
+/**
+ * A critical result (issue 23 §5; modules/critical-results/README.md): a finding the doctor marked
+ * critical on a study row, until someone acknowledges it. Every step is also a study event.
+ * `escalation_due_at` is fixed when it is raised (the group's time then), so the sweep claims due rows
+ * with one indexed UPDATE on both engines.
+ */
+export const criticalResults = pgTable(
+  'critical_results',
+  {
+    id: serial('id').primaryKey(),
+    reportStatusId: integer('report_status_id')
+      .notNull()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    category: text('category').$type<TCriticalResultCategory>().notNull(),
+    finding: text('finding').notNull(),
+    raisedByUserId: integer('raised_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+    escalateAfterMinutes: integer('escalate_after_minutes').notNull(),
+    escalationDueAt: timestamp('escalation_due_at', { withTimezone: true }).notNull(),
+    escalatedAt: timestamp('escalated_at', { withTimezone: true }),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedByUserId: integer('acknowledged_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    index('critical_results_report_status_idx').on(t.reportStatusId, t.id),
+    // The sweep's claim: the few open, not yet escalated rows, by due time.
+    index('critical_results_due_idx')
+      .on(t.escalationDueAt)
+      .where(sql`acknowledged_at is null and escalated_at is null`),
+    // The "open for me" list: a group's unacknowledged results.
+    index('critical_results_open_idx')
+      .on(t.groupId, t.id)
+      .where(sql`acknowledged_at is null`),
+    check('critical_results_category_check', sql`${t.category} in ('CRITICAL', 'URGENT', 'UNEXPECTED')`),
+  ],
 );

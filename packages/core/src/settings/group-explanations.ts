@@ -96,6 +96,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     enableLoginAuditLogs:
       'Users (except center users and group admins) sign in only from devices a group admin approved.',
     anonymizeZipType: 'Which study zips leave out patient details: none, sole doctors only, or all.',
+    criticalResultEscalationMinutes:
+      'Minutes (5 to 1440) an unacknowledged critical result waits before it goes to the group admins by SMS and e-mail; empty means 30.',
   },
 };
 

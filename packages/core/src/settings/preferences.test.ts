@@ -135,6 +135,7 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
       anonymizeZipType: 'NONE',
       shareLinkValidityDays: null,
       displayTimeZone: 'Asia/Kolkata',
+      criticalResultEscalationMinutes: null,
     });
   });
 

@@ -13,6 +13,7 @@ import {
 } from './sections.js';
 import { ZLabSlotsSetting, ZLabSlotsUpdate } from './lab-slots.js';
 import { DEFAULT_DISPLAY_TIME_ZONE, isDisplayTimeZone } from '../display/display-time.js';
+import { ZCriticalEscalationMinutes } from '../critical-results/escalation.js';
 
 /**
  * User and group preferences (spec-core §3 "User preferences", spec-lab §6 feature switches).
@@ -118,6 +119,11 @@ export const ZAdminPreferences = z.object({
     .max(64)
     .refine(isDisplayTimeZone, 'Unknown time zone (an IANA name, e.g. Asia/Kolkata)')
     .default(DEFAULT_DISPLAY_TIME_ZONE),
+  /**
+   * Ours (issue 23 §5 closed-loop critical results): minutes an unacknowledged critical result waits
+   * before it escalates to the group's admins; null = core DEFAULT_CRITICAL_ESCALATION_MINUTES.
+   */
+  criticalResultEscalationMinutes: ZCriticalEscalationMinutes.default(null),
 });
 
 /** spec-core §3 USER_INFORMATION (copyLinkTitleText) is the contact info of spec-lab §3. */

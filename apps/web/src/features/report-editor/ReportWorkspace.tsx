@@ -9,6 +9,7 @@ import Tooltip from '@mui/material/Tooltip';
 import {
   formatDicomText,
   hasReportContent,
+  mayRaiseCriticalResults,
   readsReportWork,
   readsUnsignedReports,
   type TReport,
@@ -22,6 +23,7 @@ import { useCallback, useRef, useState } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { AudioRecordingsButton } from '../report-audio';
+import { CriticalResultsSection } from '../critical-results';
 import { DownloadReportMenu } from '../report-documents';
 import { MicButton } from '../voice-typing';
 import { AddendumSection } from './AddendumSection';
@@ -285,6 +287,14 @@ export function ReportWorkspace({
         />
         {seesWork ? <AudioRecordingsButton row={row} /> : null}
       </Stack>
+      <CriticalResultsSection
+        reportStatusId={row.id}
+        // The doctor who holds this report (the lock succeeded) may flag a finding critical, signed
+        // off or not (core checkRaiseCriticalResult; the server decides again).
+        canRaise={
+          readOnlyReason === null && mayRaiseCriticalResults(session.roles) && row.status !== 'DELETED'
+        }
+      />
       {previewOpen && !prefs.hideReportPreview ? (
         <PrintPreview
           html={content}

@@ -1,4 +1,11 @@
-import { type TStudyEvent, type TStudyEventType, isStudyEventType } from '@radflow/core';
+import {
+  CRITICAL_RESULT_CATEGORIES,
+  CRITICAL_RESULT_CATEGORY_LABELS,
+  type TCriticalResultCategory,
+  type TStudyEvent,
+  type TStudyEventType,
+  isStudyEventType,
+} from '@radflow/core';
 
 /** Display names of the statuses (spec-core §4: HISTORY_CREATED is displayed as SENT). */
 const STATUS_LABELS: Record<string, string> = { HISTORY_CREATED: 'SENT' };
@@ -25,6 +32,11 @@ const EVENT_LABELS: Partial<Record<TStudyEventType, string>> = {
   AUDITOR_UNASSIGNED: 'Auditor removed',
   AUDIT_APPROVED: 'Audit approved',
   AUDIT_REJECTED: 'Audit rejected',
+  // Closed-loop critical results (issue 23 §5).
+  CRITICAL_RESULT_RAISED: 'Critical result raised',
+  CRITICAL_RESULT_DELIVERED: 'Critical result delivered',
+  CRITICAL_RESULT_ACKNOWLEDGED: 'Critical result acknowledged',
+  CRITICAL_RESULT_ESCALATED: 'Critical result escalated to the group admins',
   // The archive's (DECISIONS.md "instance ownership").
   NEW_IMAGES_AFTER_SIGN_OFF: 'New images after sign-off',
   FOREIGN_IMAGES_REFUSED: "Another center's images refused",
@@ -51,8 +63,9 @@ export function eventStatusChange(event: Pick<TStudyEvent, 'fromStatus' | 'toSta
 }
 
 /** The extra fact of an event worth a line: whom it was assigned to, which fields changed. */
-export function eventDetail(event: Pick<TStudyEvent, 'detail'>): string {
+export function eventDetail(event: Pick<TStudyEvent, 'detail'> & { eventType?: string }): string {
   const detail = event.detail ?? {};
+  if (event.eventType?.startsWith('CRITICAL_RESULT_')) return criticalResultDetail(event.eventType, detail);
   const parts: string[] = [];
   for (const key of ['assignedTo', 'auditorEmail', 'auditor', 'splitInto', 'splitFrom']) {
     const value = detail[key];
@@ -62,3 +75,30 @@ export function eventDetail(event: Pick<TStudyEvent, 'detail'>): string {
   if (Array.isArray(changed) && changed.length > 0) parts.push(`changed: ${changed.join(', ')}`);
   return parts.join(' · ');
 }
+
+/** A critical result's step: its category and finding, the channel and address, who acknowledged, whom it went to. */
+function criticalResultDetail(eventType: string, detail: Record<string, unknown>): string {
+  const str = (key: string) => (typeof detail[key] === 'string' ? (detail[key] as string) : '');
+  const category = str('category');
+  const label = isCriticalResultCategory(category) ? CRITICAL_RESULT_CATEGORY_LABELS[category] : category;
+  switch (eventType) {
+    case 'CRITICAL_RESULT_RAISED':
+      return [label, str('finding')].filter(Boolean).join(': ');
+    case 'CRITICAL_RESULT_DELIVERED':
+      return [str('channel') === 'EMAIL' ? 'E-mail' : str('channel'), str('to')].filter(Boolean).join(' to ');
+    case 'CRITICAL_RESULT_ACKNOWLEDGED':
+      return str('by');
+    case 'CRITICAL_RESULT_ESCALATED':
+      return [
+        str('to'),
+        typeof detail.afterMinutes === 'number' ? `after ${detail.afterMinutes} minutes` : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
+    default:
+      return '';
+  }
+}
+
+const isCriticalResultCategory = (value: string): value is TCriticalResultCategory =>
+  (CRITICAL_RESULT_CATEGORIES as readonly string[]).includes(value);

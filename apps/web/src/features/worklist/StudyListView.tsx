@@ -39,6 +39,10 @@ import { PaymentRowAction } from '../payments/PaymentRowAction';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
 import { ActiveInViewerCell, useActiveInViewer } from './ActiveInViewer';
 import { StudyTable } from './StudyTable';
+// Not the feature's index: it also holds the editor's section, which the list must not load.
+import { CriticalResultBadge } from '../critical-results/CriticalResultBadge';
+import { OpenCriticalResultsBanner } from '../critical-results/OpenCriticalResultsBanner';
+import { useOpenCriticalResults } from '../critical-results/critical-results-api';
 import { useStudyListDialogs } from './StudyListDialogs';
 import type { TListCallPath } from './study-list-api';
 import { useStudySearch } from './useStudySearch';
@@ -87,6 +91,8 @@ export function StudyListView(props: TStudyListViewProps) {
     rows.map((r) => r.id),
     { enabled: seesActiveInViewer(roles, flags), autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
   );
+  // Rows with an unacknowledged critical result are marked (issue 23 §5).
+  const openCritical = new Set(useOpenCriticalResults().map((r) => r.entityId));
   const columns = useTableColumns(tableKey);
   const dialogs = useStudyListDialogs(tableKey, columns);
   const actor = useActor();
@@ -145,6 +151,7 @@ export function StudyListView(props: TStudyListViewProps) {
           </>
         }
       />
+      <OpenCriticalResultsBanner />
       {props.note && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {props.note}
@@ -224,6 +231,7 @@ export function StudyListView(props: TStudyListViewProps) {
         rowColour={(row) => rowColour(row, colourContext)}
         renderActions={(row: TStudyListRow) => (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+            {openCritical.has(row.id) && <CriticalResultBadge reportStatusId={row.id} />}
             <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
             <PaymentRowAction row={row} onChanged={refresh} />
             <RowExtraActions

@@ -55,6 +55,8 @@ const ADMIN_EDITORS: Record<string, TGroupFieldEditor> = {
     ],
   },
   durationOfBackupInMonth: { kind: 'integer', emptyIsNull: true },
+  // Empty = core's default time (30 minutes); the server's bounds (5-1440) answer other numbers.
+  criticalResultEscalationMinutes: { kind: 'integer', emptyIsNull: true },
   anonymizeZipType: {
     kind: 'select',
     emptyIsNull: false,
@@ -87,6 +89,7 @@ const LABEL_OVERRIDES: Record<string, string> = {
   useInBrowserPythonApp: 'Use in-browser Python app',
   signOffTimeLimit: 'Sign-off time limit',
   durationOfBackupInMonth: 'Backup duration in months',
+  criticalResultEscalationMinutes: 'Critical result escalation (minutes)',
   enableSupportChatBot: 'Enable support chatbot',
 };
 

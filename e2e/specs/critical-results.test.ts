@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TBrowserSession } from '../support/browser.js';
+import { readOutbox } from '../support/outbox.js';
+import { StudyList, eventually } from '../support/pages.js';
+import { ReportEditorScreen, studyRow } from '../support/reporting.js';
+import { createStudiesViaApi, openSignedIn, uniqueTag } from '../support/worklist.js';
+
+const RUN = uniqueTag();
+const DOCTOR = 'doctor@demo.local';
+const CENTER = 'center@demo.local';
+
+/**
+ * Issue 23 §5 and §7: a critical result closes its loop. The doctor raises it while reporting; it
+ * reaches the center at once (the banner, and SMS/e-mail in the outbox); the center acknowledges it;
+ * the study's timeline shows raised, delivered and acknowledged.
+ */
+describe('Critical results: raised, acknowledged, on the timeline', () => {
+  let open: TBrowserSession | undefined;
+  afterEach(async () => {
+    await open?.close();
+    open = undefined;
+  });
+
+  it('a doctor raises one while reporting; the center acknowledges it; the timeline shows the steps', async () => {
+    const patient = `E2E Critical ${RUN}`;
+    const finding = `Tension pneumothorax ${RUN}`;
+    open = await openSignedIn(CENTER);
+    const [id] = await createStudiesViaApi(open.page, [patient]);
+    const study = await studyRow(open.page, id!);
+    await open.close();
+
+    // The doctor, reporting the study, raises it.
+    open = await openSignedIn(DOCTOR);
+    const editor = new ReportEditorScreen(open.page);
+    await editor.open(study);
+    await editor.button('Critical result').click();
+    const dialog = open.page.getByRole('dialog', { name: 'Raise a critical result' });
+    await dialog.getByRole('combobox', { name: 'Category' }).click();
+    await open.page.getByRole('option', { name: 'Urgent (same day)' }).click();
+    await dialog.getByRole('textbox', { name: 'Finding' }).fill(finding);
+    await dialog.getByRole('button', { name: 'Send critical result' }).click();
+    await open.page
+      .getByText('Critical result sent to the center and the referring doctor')
+      .first()
+      .waitFor();
+    const section = open.page.getByRole('region', { name: 'Critical results' });
+    await section.getByText(`Urgent (same day): ${finding}`).waitFor();
+    await section.getByText(/Waiting for acknowledgment/).waitFor();
+    // Sent at once to the center, by e-mail (the outbox the server mirrors).
+    await eventually(
+      () => readOutbox().filter((m) => m.channel === 'EMAIL' && m.body.includes(finding)).length,
+    ).toBe(1);
+    await open.close();
+
+    // The center sees it at the top of its list and acknowledges it.
+    open = await openSignedIn(CENTER);
+    const { page } = open;
+    const list = new StudyList(page);
+    await list.open('/status');
+    const banner = page.getByRole('region', { name: 'Open critical results' });
+    const alert = banner.getByRole('alert').filter({ hasText: finding });
+    await alert.waitFor();
+    await list.selectTab('All');
+    await list.filterBy('Patient', patient, 1);
+    expect(await list.row(id!).getByRole('img', { name: 'Open critical result' }).count()).toBe(1);
+    await alert.getByRole('button', { name: /^Acknowledge critical result/ }).click();
+    await page.getByText('Critical result acknowledged').first().waitFor();
+    await alert.waitFor({ state: 'detached' });
+    await eventually(() => list.row(id!).getByRole('img', { name: 'Open critical result' }).count()).toBe(0);
+
+    // The study's history shows every step.
+    const actions = list.actions(list.row(id!));
+    const history = actions.button('Study history');
+    if (await history.count()) await history.click();
+    else await actions.fromMenu('Study history');
+    const timeline = page.getByRole('dialog').getByRole('list', { name: 'Timeline' });
+    await timeline.getByText(/Critical result acknowledged/).waitFor();
+    await timeline
+      .getByText(new RegExp(`Critical result raised · Urgent \\(same day\\): ${finding}`))
+      .waitFor();
+    expect(await timeline.getByText(/Critical result delivered · E-mail to /).count()).toBeGreaterThanOrEqual(
+      1,
+    );
+  });
+});

@@ -15,3 +15,4 @@ export * from './display/index.js';
 export * from './study-events/index.js';
 export * from './chat/index.js';
 export * from './presence/index.js';
+export * from './notifications/index.js';

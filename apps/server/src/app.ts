@@ -31,6 +31,7 @@ import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -196,6 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(peopleRoutes);
       await api.register(paymentsRoutes);
       await api.register(chatRoutes);
+      await api.register(notificationsRoutes);
     },
     { prefix: '/api' },
   );

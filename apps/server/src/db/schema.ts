@@ -642,7 +642,14 @@ export const studyEvents = pgTable(
     detail: jsonb('detail'),
     createdAt: createdAt(),
   },
-  (t) => [index('study_events_report_idx').on(t.reportStatusId, t.createdAt)],
+  (t) => [
+    index('study_events_report_idx').on(t.reportStatusId, t.createdAt),
+    /*
+     * The bell (modules/notifications) reads the recent events of the types some bell hears, newest
+     * first: this index serves the type list and the time window without scanning the timeline.
+     */
+    index('study_events_type_time_idx').on(t.eventType, t.createdAt),
+  ],
 );
 
 /**
@@ -1350,4 +1357,26 @@ export const userPresence = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [check('user_presence_status_check', sql`${t.status} in ('ONLINE', 'OFFLINE')`)],
+);
+
+/**
+ * Which notifications a user has seen (issue 23 §2). A notification is a study event the user is an
+ * audience of (computed at read time, modules/notifications), so nothing is written per user when an
+ * event happens; only reading one writes a row here.
+ */
+export const notificationSeen = pgTable(
+  'notification_seen',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    studyEventId: bigint('study_event_id', { mode: 'number' })
+      .notNull()
+      .references(() => studyEvents.id, { onDelete: 'cascade' }),
+    seenAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.studyEventId] }),
+    index('notification_seen_event_idx').on(t.studyEventId),
+  ],
 );

@@ -26,6 +26,9 @@ export const ZNotification = z
     /** The study row (report status id): what a click opens. */
     reportStatusId: z.number().int(),
     studyId: z.number().int(),
+    /** What the viewer's address names (web viewerPath). */
+    studyInstanceUid: z.string(),
+    apiVersion: z.number().int(),
     patientName: z.string(),
     studyName: z.string(),
     /** Who acted: their name, or what acted when no user did (an AE title); null when unknown. */

@@ -164,6 +164,8 @@ export const ZNotificationPreferences = z.object({
   browserNotifications: flag(),
 });
 
+export type TNotificationPreferencesInput = Partial<z.infer<typeof ZNotificationPreferences>>;
+
 export const ZTutorialStatus = z.object({ completed: z.array(z.string().max(64)).default([]) });
 export const ZTags = z.object({ tags: z.array(z.string().min(1).max(64)).default([]) });
 

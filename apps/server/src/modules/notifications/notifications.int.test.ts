@@ -27,13 +27,13 @@ async function world() {
     },
     { strangerDoctor: ['ROLE_DOCTOR'], strangerCenter: ['ROLE_CENTER'] },
   );
-  const { row } = await createTestStudy(t.db, {
+  const { row, study } = await createTestStudy(t.db, {
     groupId: w.group.id,
     centerId: w.center.id,
     patientName: 'ROE^RICHARD',
     row: { status: 'HISTORY_CREATED', studyName: 'CT CHEST' },
   });
-  return { ...w, row };
+  return { ...w, row, study };
 }
 
 async function bell(browser: TestClient, query = ''): Promise<TNotificationsPage> {
@@ -61,6 +61,8 @@ describe('GET /api/notifications', () => {
         eventType: 'ASSIGNED',
         reportStatusId: w.row.id,
         studyId: w.row.studyId,
+        studyInstanceUid: w.study.studyInstanceUid,
+        apiVersion: 2,
         patientName: 'ROE^RICHARD',
         studyName: 'CT CHEST',
         actor: w.assignor.user.identifier,

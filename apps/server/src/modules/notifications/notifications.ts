@@ -14,7 +14,7 @@ import {
   popupKindsOf,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import { notificationSeen, reportStatuses, studyEvents, users } from '../../db/schema.js';
+import { notificationSeen, reportStatuses, studies, studyEvents, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { readStoredSection } from '../preferences/preferences.js';
 import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
@@ -137,6 +137,8 @@ export async function listNotifications(
       eventType: e.eventType,
       reportStatusId: e.reportStatusId,
       studyId: rs.studyId,
+      studyInstanceUid: studies.studyInstanceUid,
+      apiVersion: rs.apiVersion,
       patientName: rs.patientName,
       studyName: rs.studyName,
       actorName: users.identifier,
@@ -146,6 +148,7 @@ export async function listNotifications(
     })
     .from(e)
     .innerJoin(rs, eq(rs.id, e.reportStatusId))
+    .innerJoin(studies, eq(studies.id, rs.studyId))
     .leftJoin(users, eq(users.id, e.actorUserId))
     .leftJoin(notificationSeen, seenByCaller(auth))
     .where(query.before === undefined ? mine : and(mine, lt(e.id, query.before)))
@@ -161,6 +164,8 @@ export async function listNotifications(
         eventType: r.eventType,
         reportStatusId: r.reportStatusId,
         studyId: r.studyId,
+        studyInstanceUid: r.studyInstanceUid,
+        apiVersion: r.apiVersion,
         patientName: r.patientName,
         studyName: r.studyName,
         actor: r.actorName ?? r.actorLabel ?? null,

@@ -61,7 +61,8 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
     <>
       <IconButton
         aria-label="Notifications"
-        title="Notifications"
+        // The name stays 'Notifications'; the tooltip says the count in words.
+        title={page && page.unseen > 0 ? `Notifications: ${page.unseen} unread` : 'Notifications'}
         color="inherit"
         onClick={(e) => setAnchor(e.currentTarget)}
       >

@@ -1,4 +1,4 @@
-import { type SQL, and, count, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { type SQL, and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   ASSIGNEE_FIELDS,
   BELL_EVENT_TYPES,
@@ -11,6 +11,7 @@ import {
   ZNotificationPreferences,
   bellRuleOf,
   heldAudiences,
+  isStudyEventType,
   popupKindsOf,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -131,55 +132,83 @@ export async function listNotifications(
   };
   const mine = notificationsOf(ctx, auth);
   if (!mine) return { unseen: 0, notifications: [], more: false, ...preferences };
-  const rows = await ctx.db
+  const candidates = ctx.db
     .select({
-      id: e.id,
-      eventType: e.eventType,
-      reportStatusId: e.reportStatusId,
-      studyId: rs.studyId,
-      studyInstanceUid: studies.studyInstanceUid,
-      apiVersion: rs.apiVersion,
-      patientName: rs.patientName,
-      studyName: rs.studyName,
-      actorName: users.identifier,
-      actorLabel: e.actorLabel,
-      at: e.createdAt,
-      seenBy: notificationSeen.userId,
+      id: sql<number>`${e.id}`.as('id'),
+      eventType: sql<string>`${e.eventType}`.as('event_type'),
+      reportStatusId: sql<number>`${e.reportStatusId}`.as('report_status_id'),
+      studyId: sql<number>`${rs.studyId}`.as('study_id'),
+      studyInstanceUid: sql<string>`${studies.studyInstanceUid}`.as('study_instance_uid'),
+      apiVersion: sql<number>`${rs.apiVersion}`.as('api_version'),
+      patientName: sql<string>`${rs.patientName}`.as('patient_name'),
+      studyName: sql<string>`${rs.studyName}`.as('study_name'),
+      actor: sql<string | null>`coalesce(${users.identifier}, ${e.actorLabel})`.as('actor'),
+      at: sql<string>`${e.createdAt}`.as('at'),
+      seen: sql<boolean>`${notificationSeen.userId} is not null`.as('seen'),
     })
     .from(e)
     .innerJoin(rs, eq(rs.id, e.reportStatusId))
     .innerJoin(studies, eq(studies.id, rs.studyId))
     .leftJoin(users, eq(users.id, e.actorUserId))
     .leftJoin(notificationSeen, seenByCaller(auth))
-    .where(query.before === undefined ? mine : and(mine, lt(e.id, query.before)))
-    .orderBy(desc(e.id))
-    .limit(query.limit + 1);
+    .where(mine);
+  /*
+   * One statement: the caller's notifications in the window are gathered first (a materialized
+   * CTE), then counted and paged. Asked for the newest page directly, PostgreSQL walks the event
+   * ids backwards through the whole timeline looking for the caller's few (on 1.5 M events: 590 ms
+   * against 45 ms this way); the window and the type index bound the gathering.
+   */
+  const page = sql`select * from mine ${query.before === undefined ? sql`` : sql`where id < ${query.before}`} order by id desc limit ${query.limit + 1}`;
+  const result = (await ctx.db.execute(sql`
+    with mine as materialized (${candidates})
+    select (select count(*) from mine where not seen)::int as unseen,
+           (select coalesce(json_agg(p order by p.id desc), '[]'::json) from (${page}) p) as page
+  `)) as unknown as { rows: Array<{ unseen: number; page: TNotificationRow[] | string }> };
+  const [answer] = result.rows;
+  const rows: TNotificationRow[] =
+    typeof answer?.page === 'string' ? (JSON.parse(answer.page) as TNotificationRow[]) : (answer?.page ?? []);
   const notifications: TNotification[] = rows.slice(0, query.limit).flatMap((r) => {
-    const kind = bellRuleOf(r.eventType)?.kind;
+    const eventType = r.event_type as TStudyEventType;
+    const kind = isStudyEventType(eventType) ? bellRuleOf(eventType)?.kind : undefined;
     if (!kind) return [];
     return [
       {
-        id: r.id,
+        id: Number(r.id),
         kind,
-        eventType: r.eventType,
-        reportStatusId: r.reportStatusId,
-        studyId: r.studyId,
-        studyInstanceUid: r.studyInstanceUid,
-        apiVersion: r.apiVersion,
-        patientName: r.patientName,
-        studyName: r.studyName,
-        actor: r.actorName ?? r.actorLabel ?? null,
-        at: r.at.toISOString(),
-        seen: r.seenBy !== null,
+        eventType,
+        reportStatusId: r.report_status_id,
+        studyId: r.study_id,
+        studyInstanceUid: r.study_instance_uid,
+        apiVersion: r.api_version,
+        patientName: r.patient_name,
+        studyName: r.study_name,
+        actor: r.actor,
+        at: new Date(r.at).toISOString(),
+        seen: r.seen,
       },
     ];
   });
   return {
-    unseen: await unseenCount(ctx, auth, mine),
+    unseen: Number(answer?.unseen ?? 0),
     notifications,
     more: rows.length > query.limit,
     ...preferences,
   };
+}
+
+/** A row of the page as json_agg writes it (the CTE's column names). */
+interface TNotificationRow {
+  id: number;
+  event_type: string;
+  report_status_id: number;
+  study_id: number;
+  study_instance_uid: string;
+  api_version: number;
+  patient_name: string;
+  study_name: string;
+  actor: string | null;
+  at: string;
+  seen: boolean;
 }
 
 /**

@@ -76,4 +76,30 @@ describe('the notification bell', () => {
     expect(window.location.pathname).toBe('/viewer/1.2.3/41');
     expect(api.calls('POST', '/api/notifications/seen').map((r) => r.json())).toEqual([{ ids: [2] }]);
   });
+
+  it('shows older notifications a page at a time', async () => {
+    const newest = notification({ id: 9, kind: 'URGENT', eventType: 'URGENT_MARKED' });
+    const oldest = notification({ id: 3, seen: true });
+    fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_CENTER'])),
+      'GET /api/notifications': { body: { ...page([newest]), more: true } },
+    });
+    // The fake API keys on the path alone: `before` rides in the query, read here from the URL.
+    const fetchStub = globalThis.fetch;
+    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      String(input).includes('before=9')
+        ? Promise.resolve(new Response(JSON.stringify(page([oldest])), { status: 200 }))
+        : fetchStub(input, init)) as typeof fetch;
+    try {
+      renderBell();
+      fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }));
+      const list = await screen.findByRole('region', { name: 'Notification list' });
+      await within(list).findByText('Urgent');
+      fireEvent.click(within(list).getByRole('button', { name: 'Show older' }));
+      await within(list).findByText('Assigned to you');
+      expect(within(list).queryByRole('button', { name: 'Show older' })).toBeNull();
+    } finally {
+      globalThis.fetch = fetchStub;
+    }
+  });
 });

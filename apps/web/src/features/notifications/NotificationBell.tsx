@@ -18,7 +18,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { viewerPath } from '../study-actions/row-actions';
 import { notificationText } from './notification-text';
-import { useMarkSeen, useNotifications } from './notifications.api';
+import { fetchNotifications, useMarkSeen, useNotifications } from './notifications.api';
 import { usePopups } from './usePopups';
 
 const NotificationSettingsDialog = lazy(() => import('./NotificationSettingsDialog'));
@@ -42,10 +42,21 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const page = query.data;
+  // Older pages asked for with 'Show older' (newest first after the first page); kept while open.
+  const [older, setOlder] = useState<{ items: TNotification[]; more: boolean } | null>(null);
+  const shownMore = older ? older.more : (page?.more ?? false);
+  const listed = [...(page?.notifications ?? []), ...(older?.items ?? [])];
+  const showOlder = async () => {
+    const last = listed.at(-1);
+    if (!last) return;
+    const next = await fetchNotifications(undefined, last.id).catch(() => null);
+    if (next) setOlder({ items: [...(older?.items ?? []), ...next.notifications], more: next.more });
+  };
 
   const open = useCallback(
     (n: TNotification) => {
       setAnchor(null);
+      setOlder(null);
       if (!n.seen) markSeen.mutate([n.id]);
       if (opensStudies(roles)) {
         void navigate(
@@ -73,7 +84,10 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
       <Popover
         open={anchor !== null}
         anchorEl={anchor}
-        onClose={() => setAnchor(null)}
+        onClose={() => {
+          setAnchor(null);
+          setOlder(null);
+        }}
         anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
         transformOrigin={{ vertical: 'top', horizontal: 'right' }}
         slotProps={{ paper: { sx: { width: 360, maxHeight: 480 } } }}
@@ -83,7 +97,14 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
             <Typography variant="subtitle2" sx={{ flex: 1 }}>
               Notifications
             </Typography>
-            <Button size="small" disabled={!page || page.unseen === 0} onClick={() => markSeen.mutate(null)}>
+            <Button
+              size="small"
+              disabled={!page || page.unseen === 0}
+              onClick={() => {
+                setOlder(null);
+                markSeen.mutate(null);
+              }}
+            >
               Mark all as read
             </Button>
             <IconButton
@@ -109,7 +130,7 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
             </Typography>
           )}
           <List dense disablePadding>
-            {page?.notifications.map((n) => {
+            {listed.map((n) => {
               const text = notificationText(n);
               return (
                 <ListItemButton key={n.id} onClick={() => open(n)} selected={!n.seen}>
@@ -128,6 +149,11 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
               );
             })}
           </List>
+          {shownMore && (
+            <Button size="small" fullWidth onClick={() => void showOlder()}>
+              Show older
+            </Button>
+          )}
         </Box>
       </Popover>
       <PopupStack groups={popups.groups} onOpen={open} onDismiss={popups.dismiss} />

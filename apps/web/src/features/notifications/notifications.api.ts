@@ -18,8 +18,9 @@ import { postSection } from '../settings/settings-api';
  */
 export const NOTIFICATIONS_QUERY_KEY = ['notifications'] as const;
 
-export function fetchNotifications(signal?: AbortSignal): Promise<TNotificationsPage> {
-  return apiRequest('/api/notifications', { signal, quiet: true, schema: ZNotificationsPage });
+export function fetchNotifications(signal?: AbortSignal, before?: number): Promise<TNotificationsPage> {
+  const query = before === undefined ? '' : `?before=${before}`;
+  return apiRequest(`/api/notifications${query}`, { signal, quiet: true, schema: ZNotificationsPage });
 }
 
 /** The bell's page; asked only by a role that has notifications (core hasNotifications). */

@@ -1,6 +1,6 @@
 import { NOTIFICATION_KINDS, type TNotification, type TNotificationsPage } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
@@ -101,5 +101,37 @@ describe('the notification bell', () => {
     } finally {
       globalThis.fetch = fetchStub;
     }
+  });
+
+  it("saves which kinds pop up, and asks the browser's permission only when that is switched on", async () => {
+    const requestPermission = vi.fn(() => Promise.resolve('granted' as NotificationPermission));
+    vi.stubGlobal(
+      'Notification',
+      Object.assign(function Notification() {}, { permission: 'default', requestPermission }),
+    );
+    const api = fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_ASSIGNOR'])),
+      'GET /api/notifications': { body: { ...page([]), popupKinds: [] } },
+      'POST /api/setting/update/NOTIFICATION_PREFERENCES': (request) => ({ body: request.json() }),
+    });
+    renderBell();
+    fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Pop-up settings' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pop-up settings' });
+    expect(requestPermission).not.toHaveBeenCalled();
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Critical result' }));
+    fireEvent.click(within(dialog).getByRole('switch', { name: /through the browser/ }));
+    await waitFor(() => expect(requestPermission).toHaveBeenCalledTimes(1));
+    await waitFor(() =>
+      expect(
+        (within(dialog).getByRole('switch', { name: /through the browser/ }) as HTMLInputElement).checked,
+      ).toBe(true),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.calls('POST', '/api/setting/update/NOTIFICATION_PREFERENCES').map((r) => r.json())).toEqual([
+        { popupKinds: ['CRITICAL_RESULT'], browserNotifications: true },
+      ]),
+    );
   });
 });

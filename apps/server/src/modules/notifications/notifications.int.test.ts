@@ -246,12 +246,19 @@ describe('who may ask, and bad input', () => {
 
   it('answers 400 naming the problem for a bad page or bad ids', async () => {
     const w = await world();
-    for (const query of ['?limit=0', '?limit=101', '?limit=ten', '?before=-1', '?before=1.5']) {
+    for (const query of [
+      '?limit=0',
+      '?limit=101',
+      '?limit=ten',
+      '?before=-1',
+      '?before=1.5',
+      '?before=1e300',
+    ]) {
       const res = await w.doctor.browser.get(`/api/notifications${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json<{ errorDescription: string }>().errorDescription, query).not.toBe('');
     }
-    for (const body of [{}, { ids: [] }, { ids: ['x'] }, { ids: [0] }, { ids: 'all' }]) {
+    for (const body of [{}, { ids: [] }, { ids: ['x'] }, { ids: [0] }, { ids: [1e300] }, { ids: 'all' }]) {
       const res = await w.doctor.browser.post('/api/notifications/seen', body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }

@@ -32,6 +32,7 @@ import { reportDocumentsRoutes } from './modules/report-documents/report-documen
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { criticalResultsRoutes } from './modules/critical-results/critical-results.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -198,6 +199,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(paymentsRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
+      await api.register(notificationsRoutes);
     },
     { prefix: '/api' },
   );

@@ -16,3 +16,4 @@ export * from './study-events/index.js';
 export * from './chat/index.js';
 export * from './presence/index.js';
 export * from './critical-results/index.js';
+export * from './notifications/index.js';

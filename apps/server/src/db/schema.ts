@@ -643,7 +643,14 @@ export const studyEvents = pgTable(
     detail: jsonb('detail'),
     createdAt: createdAt(),
   },
-  (t) => [index('study_events_report_idx').on(t.reportStatusId, t.createdAt)],
+  (t) => [
+    index('study_events_report_idx').on(t.reportStatusId, t.createdAt),
+    /*
+     * The bell (modules/notifications) reads the recent events of the types some bell hears, newest
+     * first: this index serves the type list and the time window without scanning the timeline.
+     */
+    index('study_events_type_time_idx').on(t.eventType, t.createdAt),
+  ],
 );
 
 /**
@@ -1392,5 +1399,27 @@ export const criticalResults = pgTable(
       .on(t.groupId, t.id)
       .where(sql`acknowledged_at is null`),
     check('critical_results_category_check', sql`${t.category} in ('CRITICAL', 'URGENT', 'UNEXPECTED')`),
+  ],
+);
+
+/**
+ * Which notifications a user has seen (issue 23 §2). A notification is a study event the user is an
+ * audience of (computed at read time, modules/notifications), so nothing is written per user when an
+ * event happens; only reading one writes a row here.
+ */
+export const notificationSeen = pgTable(
+  'notification_seen',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    studyEventId: bigint('study_event_id', { mode: 'number' })
+      .notNull()
+      .references(() => studyEvents.id, { onDelete: 'cascade' }),
+    seenAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.studyEventId] }),
+    index('notification_seen_event_idx').on(t.studyEventId),
   ],
 );

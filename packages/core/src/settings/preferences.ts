@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_KINDS } from '../study-events/study-events.js';
 import {
   ZBillingDetailsSetting,
   ZContactInfoSetting,
@@ -158,6 +159,19 @@ export const ZUserTablePreferences = z.object({
   tableColumnSettings: z.record(z.string(), z.array(ZColumnSetting)).default({}),
 });
 
+/**
+ * Ours (issue 23 §2 'each user chooses which kinds pop up'), a personal section beside
+ * UI_PREFERENCES: the kinds of notification that pop up (null = the role's default, core
+ * `popupKindsOf`), and whether a pop-up also shows as the browser's own notification while the tab
+ * is hidden (the permission is asked when this is switched on, never on load).
+ */
+export const ZNotificationPreferences = z.object({
+  popupKinds: z.array(z.enum(NOTIFICATION_KINDS)).max(NOTIFICATION_KINDS.length).nullable().default(null),
+  browserNotifications: flag(),
+});
+
+export type TNotificationPreferencesInput = Partial<z.infer<typeof ZNotificationPreferences>>;
+
 export const ZTutorialStatus = z.object({ completed: z.array(z.string().max(64)).default([]) });
 export const ZTags = z.object({ tags: z.array(z.string().min(1).max(64)).default([]) });
 
@@ -171,6 +185,7 @@ export const PREFERENCE_SECTIONS = {
   UI_REPORT_TABLE_PREFERENCES: ZUiReportTablePreferences,
   USER_TABLE_PREFERENCES: ZUserTablePreferences,
   TUTORIAL_STATUS: ZTutorialStatus,
+  NOTIFICATION_PREFERENCES: ZNotificationPreferences,
   TAGS: ZTags,
   SERIES_NAME: ZSeriesNameSetting,
   LAB_DEPARTMENTS: ZLabDepartmentsSetting,

@@ -1,7 +1,5 @@
 import MenuIcon from '@mui/icons-material/Menu';
-import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import AppBar from '@mui/material/AppBar';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -10,15 +8,14 @@ import Toolbar from '@mui/material/Toolbar';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { RadflowLogo } from '../../components/RadflowLogo';
-import { useSignedInSession } from '../../features/auth/session';
+import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { SettingsGear } from '../../features/settings/SettingsGear';
 import { AccountMenu } from './AccountMenu';
-import { hasNotificationBell } from './drawer-extras';
 
 /** The top bar of spec-core §2 Shell: product name, notification bell, settings gear, account menu. */
 export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void; showMenuButton: boolean }) {
-  const { roles } = useSignedInSession();
-  const busy = useIsFetching() + useIsMutating() > 0;
+  // A background poll (query meta `background`, e.g. the bell's) is not the user waiting for something.
+  const busy = useIsFetching({ predicate: (q) => q.meta?.['background'] !== true }) + useIsMutating() > 0;
   return (
     <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
       <Toolbar sx={{ gap: 1 }}>
@@ -38,14 +35,7 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
           <RadflowLogo size={24} />
         </Link>
         <Box sx={{ flex: 1 }} />
-        {hasNotificationBell(roles) && (
-          // The notifications themselves (chat beat, unseen count, popups) arrive with a later issue.
-          <IconButton aria-label="Notifications" title="Notifications" color="inherit">
-            <Badge badgeContent={0} color="error" max={99}>
-              <NotificationsIcon />
-            </Badge>
-          </IconButton>
-        )}
+        <NotificationBell />
         <SettingsGear />
         <AccountMenu />
       </Toolbar>

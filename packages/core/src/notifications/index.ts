@@ -1,0 +1,3 @@
+export * from './api.js';
+export * from './audiences.js';
+export * from './popups.js';

@@ -31,6 +31,7 @@ import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
+import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -87,6 +88,8 @@ export interface BuildAppOptions {
   uploadLimits?: TUploadLimits;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
   blobs: BlobStore;
+  /** The live stream's limits and timings (modules/live); default DEFAULT_LIVE_OPTIONS. */
+  live?: Partial<TLiveOptions>;
 }
 
 /** A hop count becomes the function form fastify's types accept. */
@@ -196,6 +199,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(peopleRoutes);
       await api.register(paymentsRoutes);
       await api.register(chatRoutes);
+      await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },
   );

@@ -64,11 +64,7 @@ const feedColumns = {
 };
 
 /** study_events rows matching `where`, lowest id first, with the group of their report row. */
-export async function readFeedRows(
-  db: Db,
-  where: SQL | undefined,
-  limit: number,
-): Promise<TFeedRow[]> {
+export async function readFeedRows(db: Db, where: SQL | undefined, limit: number): Promise<TFeedRow[]> {
   const rows = await db
     .select(feedColumns)
     .from(studyEvents)

@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { reportStatuses } from '../../db/schema.js';
+import { LIVER, readFixture } from '../../../test/archive/fixtures.js';
+import { createArchiveWorld, stowBody } from '../../../test/archive/helpers.js';
 import { type TestApp, createTestApp, createTestCenter, signInAt } from '../../../test/test-app.js';
 import { LiveClient } from '../../../test/live-client.js';
 import { createTestStudy, createTwoWorlds } from '../../../test/worklist-test-data.js';
@@ -85,6 +89,28 @@ describe('GET /api/live', () => {
     } finally {
       for (const stream of Object.values(streams)) stream.close();
     }
+  });
+
+  it("a study arriving through the archive's ingest statement (STOW) reaches its center's stream", async () => {
+    const world = await createArchiveWorld(t);
+    const stream = await LiveClient.connect(baseUrl, world.center.client);
+    const { payload, contentType } = stowBody(LIVER.slice(0, 2).map(readFixture));
+    const stored = await world.center.client.request({
+      method: 'POST',
+      url: '/api/dicomweb/studies',
+      payload,
+      headers: { 'content-type': contentType, accept: 'application/dicom+json' },
+    });
+    expect(stored.statusCode, stored.body).toBe(200);
+    const created = await stream.waitFor(
+      (m) => m.event === 'study' && JSON.parse(m.data).type === 'STUDY_CREATED',
+    );
+    const [row] = await db
+      .select({ centerId: reportStatuses.centerId })
+      .from(reportStatuses)
+      .where(eq(reportStatuses.id, JSON.parse(created.data).reportStatusId));
+    expect(row?.centerId).toBe(world.centerA.id);
+    stream.close();
   });
 
   it('answers 401 without a session, and 400 for a lastEventId that is not a number', async () => {

@@ -51,6 +51,8 @@ export const DEFAULT_FEED_OPTIONS: Omit<TLiveFeedOptions, 'onError'> = {
 /** Rows at the start whose holes are taken as pending (an insert in flight while the feed starts). */
 const START_WINDOW = 200;
 const MAX_PENDING = 5_000;
+/** Streams written to before the feed lets the event loop run its timers and sockets. */
+const WRITES_PER_TURN = 200;
 
 const feedColumns = {
   id: studyEvents.id,
@@ -250,9 +252,14 @@ export class LiveFeed {
 
   private async dispatch(rows: readonly TFeedRow[], resumeId: number): Promise<void> {
     const shares = await eventsBySubscriber(this.db, rows, [...this.subscribers]);
+    let written = 0;
     for (const [subscriber, events] of shares) {
       // A stream closed while its share was decided gets nothing.
-      if (this.subscribers.has(subscriber)) subscriber.deliver(events, resumeId);
+      if (!this.subscribers.has(subscriber)) continue;
+      subscriber.deliver(events, resumeId);
+      // Thousands of socket writes in one go hold the event loop past the load-shedding plugin's
+      // busy bound, and the refetches the event causes are shed (bench/live-stream.ts): yield.
+      if (++written % WRITES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { reportStatuses, studyEvents } from '../../db/schema.js';
 import { EventWindow } from './event-window.js';
 import { type TWakeup, listenForStudyEvents } from './study-events-wakeup.js';
-import { visibleRowsByScope } from './visible-rows.js';
+import { type TRowBefore, visibleRowsByScope } from './visible-rows.js';
 
 /** What the stream says of an event: which row changed and how; nothing of the patient. */
 export interface TLiveEvent {
@@ -17,8 +17,11 @@ export interface TLiveEvent {
 export interface TFeedRow extends TLiveEvent {
   groupId: number;
   createdAt: Date;
-  /** The doctor an ASSIGNED/UNASSIGNED took the row from: they saw it until now (README). */
-  formerUserId: number | null;
+  /**
+   * An ASSIGNED/UNASSIGNED's row as it was (its `previousAssignedToUserId`): who saw it then hears
+   * that it left their view (README); null for other events.
+   */
+  assignedBefore: { userId: number | null } | null;
 }
 
 /** One open stream, as the feed sees it. */
@@ -60,9 +63,8 @@ const feedColumns = {
   type: studyEvents.eventType,
   groupId: reportStatuses.groupId,
   createdAt: studyEvents.createdAt,
-  formerUserId: sql<number | null>`(${studyEvents.detail} ->> 'previousAssignedToUserId')::integer`.mapWith(
-    Number,
-  ),
+  hasAssignedBefore: sql<boolean>`coalesce(${studyEvents.detail} ? 'previousAssignedToUserId', false)`,
+  assignedBefore: sql<number | null>`(${studyEvents.detail} ->> 'previousAssignedToUserId')::integer`,
 };
 
 /** study_events rows matching `where`, lowest id first, with the group of their report row. */
@@ -74,12 +76,17 @@ export async function readFeedRows(db: Db, where: SQL | undefined, limit: number
     .where(where)
     .orderBy(asc(studyEvents.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, formerUserId: r.formerUserId ?? null }));
+  return rows.map(({ hasAssignedBefore, assignedBefore, ...r }) => ({
+    ...r,
+    assignedBefore: hasAssignedBefore
+      ? { userId: assignedBefore === null ? null : Number(assignedBefore) }
+      : null,
+  }));
 }
 
 /**
- * Each subscriber's share of `rows`: the events of rows its scope may see (one query per distinct
- * scope, visible-rows.ts), and an assignment's events to the doctor it took the row from.
+ * Each subscriber's share of `rows`: the events of rows its scope may see, now or, for an
+ * assignment's events, before it (one query per distinct scope, visible-rows.ts).
  */
 export async function eventsBySubscriber<S extends Pick<TLiveSubscriber, 'userId' | 'scope'>>(
   db: Db,
@@ -99,12 +106,19 @@ export async function eventsBySubscriber<S extends Pick<TLiveSubscriber, 'userId
     scopes.set(key, subscriber.scope);
     keyOf.set(subscriber, key);
   }
-  const visible = await visibleRowsByScope(db, rowsByGroup, scopes);
+  const beforeByGroup = new Map<number, TRowBefore[]>();
+  for (const row of rows) {
+    if (!row.assignedBefore) continue;
+    const list = beforeByGroup.get(row.groupId) ?? [];
+    list.push({ reportStatusId: row.reportStatusId, assignedToUserId: row.assignedBefore.userId });
+    beforeByGroup.set(row.groupId, list);
+  }
+  const visible = await visibleRowsByScope(db, rowsByGroup, scopes, beforeByGroup);
   const answer = new Map<S, TLiveEvent[]>();
   for (const [subscriber, key] of keyOf) {
     const ids = visible.get(key);
     const events = rows
-      .filter((r) => ids?.has(r.reportStatusId) || r.formerUserId === subscriber.userId)
+      .filter((r) => ids?.has(r.reportStatusId))
       .map((r) => ({ id: r.id, reportStatusId: r.reportStatusId, type: r.type }));
     if (events.length > 0) answer.set(subscriber, events);
   }

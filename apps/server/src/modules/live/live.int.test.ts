@@ -6,7 +6,7 @@ import { LIVER, readFixture } from '../../../test/archive/fixtures.js';
 import { createArchiveWorld, stowBody } from '../../../test/archive/helpers.js';
 import { type TestApp, createTestApp, createTestCenter, signInAt } from '../../../test/test-app.js';
 import { LiveClient } from '../../../test/live-client.js';
-import { createTestStudy, createTwoWorlds } from '../../../test/worklist-test-data.js';
+import { createTestStudy, createTwoWorlds, mapTestUser } from '../../../test/worklist-test-data.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { MESSAGE_TOO_MANY_STREAMS } from './live.routes.js';
 
@@ -52,7 +52,8 @@ describe('GET /api/live', () => {
     const { row } = await createTestStudy(db, {
       groupId: w.group.id,
       centerId: w.center.id,
-      row: { status: 'HISTORY_CREATED' },
+      // Not in the doctors' pool: before the assignment only the center's and the group's users saw it.
+      row: { status: 'DRAFTED' },
     });
 
     const streams = {
@@ -88,6 +89,43 @@ describe('GET /api/live', () => {
       }
     } finally {
       for (const stream of Object.values(streams)) stream.close();
+    }
+  });
+
+  it("a row leaving a view is told to those who saw it: the pool's doctors on its assignment, the former doctor's typist on its unassignment", async () => {
+    const w = await createTwoWorlds(
+      t,
+      {
+        assignor: ['ROLE_ASSIGNOR'],
+        doctor: ['ROLE_DOCTOR'],
+        poolDoctor: ['ROLE_DOCTOR'],
+        typist: ['ROLE_TYPIST'],
+      },
+      {},
+    );
+    await mapTestUser(db, w.typist.user.id, 'ROLE_DOCTOR', w.doctor.user.id);
+    const { row } = await createTestStudy(db, {
+      groupId: w.group.id,
+      centerId: w.center.id,
+      row: { status: 'HISTORY_CREATED' },
+    });
+    const pool = await LiveClient.connect(baseUrl, w.poolDoctor.browser);
+    const typist = await LiveClient.connect(baseUrl, w.typist.browser);
+    try {
+      const assign = (assignedTo: string) =>
+        w.assignor.browser.post('/api/report-status/assign', { reportId: row.id, assignedTo }).then((res) => {
+          expect(res.statusCode, res.body).toBe(200);
+        });
+      // Unassigned and sent: in every doctor's pool. Assigned: only the doctor's (and their typist's).
+      await assign(w.doctor.user.email);
+      await pool.waitForStudy(row.id, 'ASSIGNED');
+      await typist.waitForStudy(row.id, 'ASSIGNED');
+      await assign('');
+      await typist.waitForStudy(row.id, 'UNASSIGNED');
+      await pool.waitForStudy(row.id, 'UNASSIGNED');
+    } finally {
+      pool.close();
+      typist.close();
     }
   });
 

@@ -40,7 +40,7 @@ describe('eventsBySubscriber (who receives a batch of events)', () => {
         type: 'ASSIGNED',
         groupId: world.group.id,
         createdAt: new Date(),
-        formerUserId: null,
+        assignedBefore: null,
       });
     }
     const subscriberOf = (user: TTestUser) => ({
@@ -58,7 +58,7 @@ describe('eventsBySubscriber (who receives a batch of events)', () => {
     const formerDoctor = subscriberOf(
       await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], groupId: world.group.id }),
     );
-    rows[0] = { ...rows[0]!, formerUserId: formerDoctor.userId };
+    rows[0] = { ...rows[0]!, assignedBefore: { userId: formerDoctor.userId } };
 
     const shares = await eventsBySubscriber(t.db, rows, [
       ...doctorSubscribers,

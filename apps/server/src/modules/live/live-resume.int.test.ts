@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { DbHandle } from '../../db/client.js';
 import { createTestWorld, signInAs, signInAt } from '../../../test/test-app.js';
@@ -113,6 +114,34 @@ describe('GET /api/live across restarts and processes', () => {
       await assign(assignor.browser, row.id, doctor.user.email);
       await onTwo.waitForStudy(row.id, 'ASSIGNED');
       onTwo.close();
+    },
+  );
+
+  it.runIf(onPostgres)(
+    'a dropped LISTEN connection loses nothing: it is opened again and what was missed is read',
+    async () => {
+      const database = await durable();
+      const app = await server(await database.open());
+      const place = await createTestWorld(app.db);
+      const center = await signInAt(app, place, ['ROLE_CENTER']);
+      const assignor = await signInAt(app, place, ['ROLE_ASSIGNOR']);
+      const doctor = await signInAt(app, place, ['ROLE_DOCTOR']);
+      const rows = await Promise.all(
+        [1, 2].map(
+          async () =>
+            (await createTestStudy(app.db, { groupId: place.group.id, centerId: place.center.id })).row,
+        ),
+      );
+      const stream = await LiveClient.connect(app.baseUrl, center.browser);
+      const dropped = await app.db.execute(
+        sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = 'radflow-live' and datname = current_database()`,
+      );
+      expect((dropped as unknown as { rows: unknown[] }).rows).toHaveLength(1);
+      await assign(assignor.browser, rows[0]!.id, doctor.user.email);
+      await stream.waitForStudy(rows[0]!.id, 'ASSIGNED', 10_000);
+      await assign(assignor.browser, rows[1]!.id, doctor.user.email);
+      await stream.waitForStudy(rows[1]!.id, 'ASSIGNED', 10_000);
+      stream.close();
     },
   );
 

@@ -49,8 +49,13 @@ async function listenOnPostgres(
       reconnect(client);
     });
     client.on('end', () => reconnect(client));
-    await client.connect();
-    await client.query(`LISTEN ${STUDY_EVENTS_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${STUDY_EVENTS_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
     if (stopped) {
       await client.end().catch(() => undefined);
       return;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { DbHandle } from '../../db/client.js';
-import { createTestWorld, signInAs, signInAt } from '../../../test/test-app.js';
+import { createTestApp, createTestWorld, signInAs, signInAt } from '../../../test/test-app.js';
 import { LiveClient, durableTestDatabase, listeningApp } from '../../../test/live-client.js';
 import { createTestStudy } from '../../../test/worklist-test-data.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
@@ -116,6 +116,25 @@ describe('GET /api/live across restarts and processes', () => {
       onTwo.close();
     },
   );
+
+  it('ends a stream after maxStreamMs, so its reconnect is checked again: a signed-out session gets 401', async () => {
+    const t = await createTestApp({ live: { maxStreamMs: 300 } });
+    cleanups.push(() => t.close());
+    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const place = await createTestWorld(t.db);
+    const admin = await signInAt(t, place, ['ROLE_ADMIN']);
+    const cookie = admin.browser.cookie;
+    const stream = await LiveClient.connect(baseUrl, admin.browser);
+    await stream.waitForEnd();
+    const again = await LiveClient.connect(baseUrl, admin.browser, {
+      lastEventId: stream.lastEventId!,
+    });
+    await again.waitForEnd();
+    const out = await admin.browser.post('/api/do-logout');
+    expect(out.statusCode, out.body).toBeLessThan(300);
+    admin.browser.cookie = cookie;
+    expect((await LiveClient.open(baseUrl, admin.browser)).status).toBe(401);
+  });
 
   it.runIf(onPostgres)(
     'a dropped LISTEN connection loses nothing: it is opened again and what was missed is read',

@@ -33,6 +33,7 @@ import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js
 import { chatRoutes } from './modules/chat/chat.routes.js';
 import { criticalResultsRoutes } from './modules/critical-results/critical-results.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -89,6 +90,8 @@ export interface BuildAppOptions {
   uploadLimits?: TUploadLimits;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
   blobs: BlobStore;
+  /** The live stream's limits and timings (modules/live); default DEFAULT_LIVE_OPTIONS. */
+  live?: Partial<TLiveOptions>;
 }
 
 /** A hop count becomes the function form fastify's types accept. */
@@ -200,6 +203,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);
+      await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },
   );

@@ -93,6 +93,19 @@ export const ZServerConfig = z.object({
       .max(600_000, 'must be at most 600000')
       .default(100),
   ),
+  /**
+   * Open live streams (GET /api/live, one per tab) per user in one server process; past it 429
+   * (modules/live/README.md). Default 10.
+   */
+  LIVE_MAX_STREAMS_PER_USER: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number({ error: 'must be a number of streams' })
+      .int('must be a whole number of streams')
+      .min(1, 'must be at least 1')
+      .max(100_000, 'must be at most 100000')
+      .default(10),
+  ),
   DICOM_PORT: port(11112),
   DICOM_AET: z.preprocess(
     emptyAsUndefined,

@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     allowedOrigins: config.ALLOWED_ORIGINS,
     maxInFlight: config.API_MAX_IN_FLIGHT,
     maxBusyMs: config.API_MAX_BUSY_MS,
+    live: { maxStreamsPerUser: config.LIVE_MAX_STREAMS_PER_USER },
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,

@@ -4,6 +4,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useState, type ReactNode } from 'react';
 import { useSignedInSession } from '../../features/auth/session';
+import { useLiveUpdates } from '../../lib/live';
 import { Footer } from './Footer';
 import { SideDrawer } from './SideDrawer';
 import { SubscriptionBanner } from './SubscriptionBanner';
@@ -15,6 +16,8 @@ export function ShellLayout({ children }: { children: ReactNode }) {
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { flags } = useSignedInSession();
+  // The tab's one live stream: lists and open studies refetch when a study changes elsewhere.
+  useLiveUpdates();
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -1,0 +1,53 @@
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { STUDIES_QUERY_KEY } from '../../api/archive';
+import { historyQueryKey } from '../../features/study-actions/study-actions.api';
+import { reportsQueryKey, studyRowQueryKey } from '../../features/report-editor/report-editor-api';
+import { invalidateForLive, keysOfStudyChange } from './live-invalidation';
+
+describe('invalidateForLive', () => {
+  it("names the features' own keys", () => {
+    expect(keysOfStudyChange(5).slice(0, 4)).toEqual([
+      [...STUDIES_QUERY_KEY],
+      [...historyQueryKey(5)],
+      [...studyRowQueryKey(5)],
+      [...reportsQueryKey(5)],
+    ]);
+  });
+
+  it('refetches the queries on screen that the event touches, each once; the others only go stale', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const calls: string[] = [];
+    const watch = (queryKey: readonly unknown[]) => {
+      const observer = new QueryObserver(client, {
+        queryKey,
+        queryFn: async () => {
+          calls.push(JSON.stringify(queryKey));
+          return 1;
+        },
+      });
+      return observer.subscribe(() => undefined);
+    };
+    const stops = [
+      watch([...STUDIES_QUERY_KEY, { tab: 'all' }]),
+      watch(studyRowQueryKey(5)),
+      watch(studyRowQueryKey(6)),
+    ];
+    await client.prefetchQuery({ queryKey: ['study-history', 5], queryFn: () => 1 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    calls.length = 0;
+
+    invalidateForLive(client, [
+      { kind: 'study', event: { id: 1, reportStatusId: 5, type: 'ASSIGNED' } },
+      { kind: 'study', event: { id: 2, reportStatusId: 5, type: 'REPORT_SAVED' } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.sort()).toEqual([
+      JSON.stringify(['report-editor', 'row', 5]),
+      JSON.stringify(['studies', { tab: 'all' }]),
+    ]);
+    expect(client.getQueryState(['study-history', 5])?.isInvalidated).toBe(true);
+    expect(client.getQueryState(studyRowQueryKey(6))?.isInvalidated).toBe(false);
+    for (const stop of stops) stop();
+  });
+});

@@ -1,0 +1,52 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { TLiveMessage } from './live-connection';
+
+/**
+ * The react-query keys a study event makes stale (issue 23 §4), written here rather than imported
+ * so the live layer depends on no feature (each feature imports `onLiveEvent` from here); the
+ * unit test holds them equal to the features' own key functions. Prefixes: invalidating one marks
+ * every query under it; only those on screen (active) refetch, the others when next shown.
+ */
+export function keysOfStudyChange(reportStatusId: number): QueryKey[] {
+  return [
+    // Every study list (api/archive.ts STUDIES_QUERY_KEY).
+    ['studies'],
+    // The history, timeline and attachments dialogs (study-actions.api.ts historyQueryKey).
+    ['study-history', reportStatusId],
+    // The report editor's row and reports (report-editor-api.ts studyRowQueryKey, reportsQueryKey).
+    ['report-editor', 'row', reportStatusId],
+    ['report-editor', 'reports', reportStatusId],
+    // The chat, the bell and critical results (issue 23 §1, §2, §5).
+    ['chat', reportStatusId],
+    ['chat-unseen'],
+    ['notifications'],
+    ['critical-results', reportStatusId],
+    ['critical-results-open'],
+  ];
+}
+
+/** After a `reset` (too much missed to say event by event): every key of every study. */
+export const KEYS_OF_RESET: QueryKey[] = [
+  ['studies'],
+  ['study-history'],
+  ['report-editor'],
+  ['chat'],
+  ['chat-unseen'],
+  ['notifications'],
+  ['critical-results'],
+  ['critical-results-open'],
+];
+
+/**
+ * Marks what `messages` changed as stale, each key once: a burst of events (an ingest, a
+ * multi-assign) is one refetch per query, not one per event.
+ */
+export function invalidateForLive(queryClient: QueryClient, messages: readonly TLiveMessage[]): void {
+  const keys = new Map<string, QueryKey>();
+  for (const message of messages) {
+    const changed =
+      message.kind === 'reset' ? KEYS_OF_RESET : keysOfStudyChange(message.event.reportStatusId);
+    for (const key of changed) keys.set(JSON.stringify(key), key);
+  }
+  for (const queryKey of keys.values()) void queryClient.invalidateQueries({ queryKey });
+}

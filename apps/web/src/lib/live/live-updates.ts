@@ -1,0 +1,76 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { type TLiveEvent, type TLiveMessage, type TLiveStatus, LiveConnection } from './live-connection';
+import { invalidateForLive } from './live-invalidation';
+
+/** Events arriving within this long are one invalidation (a burst refetches once). */
+const BATCH_MS = 50;
+
+type TListener<T> = (value: T) => void;
+const eventListeners = new Set<TListener<TLiveEvent>>();
+const statusListeners = new Set<TListener<TLiveStatus>>();
+let status: TLiveStatus = 'closed';
+
+/**
+ * Calls `listener` with each study event the tab's stream brings (after the queries it changes were
+ * marked stale); returns the unsubscribe. For features that react beyond a refetch (a pop-up).
+ */
+export function onLiveEvent(listener: (event: TLiveEvent) => void): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
+/** The stream's status now, and a subscription to its changes (useLiveStatus). */
+export function liveStatus(): TLiveStatus {
+  return status;
+}
+export function onLiveStatus(listener: (status: TLiveStatus) => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+function setStatus(next: TLiveStatus) {
+  if (next === status) return;
+  status = next;
+  for (const listener of statusListeners) listener(next);
+}
+
+let users = 0;
+let connection: LiveConnection | null = null;
+let pending: TLiveMessage[] = [];
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Starts the tab's one stream (a second caller shares it); the returned function stops it when the
+ * last caller is gone. Each batch of messages invalidates its queries, then the listeners hear it.
+ */
+export function startLiveUpdates(queryClient: QueryClient): () => void {
+  users += 1;
+  if (!connection && typeof EventSource !== 'undefined') {
+    connection = new LiveConnection({
+      createEventSource: (url) => new EventSource(url, { withCredentials: true }),
+      onStatus: setStatus,
+      onMessage(message) {
+        pending.push(message);
+        flushTimer ??= setTimeout(() => {
+          flushTimer = null;
+          const batch = pending;
+          pending = [];
+          invalidateForLive(queryClient, batch);
+          for (const m of batch) {
+            if (m.kind === 'study') for (const listener of eventListeners) listener(m.event);
+          }
+        }, BATCH_MS);
+      },
+    });
+    connection.start();
+  }
+  return () => {
+    users -= 1;
+    if (users > 0 || !connection) return;
+    connection.stop();
+    connection = null;
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    pending = [];
+  };
+}

@@ -7,6 +7,7 @@ import {
   STUDY_PAYMENT_STATUSES,
   type TChatAssignment,
   type TChatMessage,
+  type TChatReference,
   type TChatThreadType,
   type TPresenceStatus,
   type TStudyEventType,
@@ -1316,6 +1317,13 @@ export const chatMessages = pgTable(
     memberType: text('member_type').$type<TChatMessage['memberType']>().notNull(),
     assignedTo: text('assigned_to').$type<TChatAssignment>().notNull(),
     body: text('body').notNull(),
+    /** The users the message names with '@' (each in the study's conversation when sent). */
+    mentions: integer('mentions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** The attachment or image of the study it points at, as answered (core ZChatReference). */
+    reference: jsonb('reference').$type<TChatReference | null>(),
     createdAt: createdAt(),
   },
   (t) => [index('chat_messages_thread_idx').on(t.threadId, t.id)],

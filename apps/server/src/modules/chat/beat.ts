@@ -18,6 +18,7 @@ import {
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
+import { mentionNames } from './chat-members.js';
 import { seenBy, toChatMessage } from './study-chat.js';
 
 /** The most messages one beat brings; the panel reads a thread's whole history itself. */
@@ -75,11 +76,16 @@ async function newMessages(ctx: AppContext, auth: TAuth, since: Date | undefined
     ctx.db,
     rows.map((r) => r.message.id),
   );
+  const names = await mentionNames(
+    ctx.db,
+    rows.flatMap((r) => r.message.mentions),
+  );
   return rows.map((r) =>
     toChatMessage(
       { ...r.message, threadType: r.threadType, reportStatusId: r.reportStatusId, studyId: r.studyId },
       seen,
       auth.user.id,
+      names,
     ),
   );
 }

@@ -13,6 +13,7 @@ import {
   type TStudyTab,
   type TTableKey,
   canAssignMulti,
+  canChat,
   canCreateStudy,
   canDownloadZip,
   caseSendBadge,
@@ -24,6 +25,7 @@ import { type ReactNode, useState } from 'react';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
+import { ChatRowButton, useChatUnseenCounts } from '../chat';
 import {
   AuditStatusCell,
   MultiAssignButton,
@@ -86,6 +88,11 @@ export function StudyListView(props: TStudyListViewProps) {
   const activeInViewer = useActiveInViewer(
     rows.map((r) => r.id),
     { enabled: seesActiveInViewer(roles, flags), autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
+  );
+  const chats = canChat(roles);
+  const chatUnseen = useChatUnseenCounts(
+    rows.map((r) => r.id),
+    { enabled: chats, autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
   );
   const columns = useTableColumns(tableKey);
   const dialogs = useStudyListDialogs(tableKey, columns);
@@ -225,6 +232,7 @@ export function StudyListView(props: TStudyListViewProps) {
         renderActions={(row: TStudyListRow) => (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
+            {chats && <ChatRowButton row={row} unseen={chatUnseen.countOf(row.id)} />}
             <PaymentRowAction row={row} onChanged={refresh} />
             <RowExtraActions
               row={row}

@@ -256,3 +256,4 @@ export function chatTextParts(
   if (plain) parts.push({ kind: 'text', text: plain });
   return parts;
 }
+export type TBeatResponse = z.infer<typeof ZBeatResponse>;

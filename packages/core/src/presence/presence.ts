@@ -67,3 +67,12 @@ export const ZOnlineStatus = z.object({
   updatedAt: z.string(),
 });
 export type TOnlineStatus = z.infer<typeof ZOnlineStatus>;
+
+/** The online list's order (spec-core §1 Presence: ONLINE users sort first), then by e-mail. */
+export function sortOnlineFirst<T extends { status: TPresenceStatus; email: string }>(
+  list: readonly T[],
+): T[] {
+  return [...list].sort(
+    (a, b) => Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') || a.email.localeCompare(b.email),
+  );
+}

@@ -6,6 +6,7 @@ import {
   canChat,
   seesOnlineStatuses,
   shownStatus,
+  sortOnlineFirst,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import {
@@ -105,9 +106,11 @@ async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<T
       ),
     )
     .orderBy(asc(users.email));
-  return rows.map((r) => ({
-    email: r.email,
-    status: shownStatus({ status: r.status, updatedAt: r.updatedAt }, now),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
+  return sortOnlineFirst(
+    rows.map((r) => ({
+      email: r.email,
+      status: shownStatus({ status: r.status, updatedAt: r.updatedAt }, now),
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+  );
 }

@@ -12,6 +12,7 @@ import { Link as RouterLink } from 'react-router';
 import { RadflowLogo } from '../../components/RadflowLogo';
 import { useSignedInSession } from '../../features/auth/session';
 import { SettingsGear } from '../../features/settings/SettingsGear';
+import { OnlineListButton } from '../../features/presence/OnlineListButton';
 import { AccountMenu } from './AccountMenu';
 import { hasNotificationBell } from './drawer-extras';
 
@@ -46,6 +47,7 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
             </Badge>
           </IconButton>
         )}
+        <OnlineListButton />
         <SettingsGear />
         <AccountMenu />
       </Toolbar>

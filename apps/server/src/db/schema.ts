@@ -1326,7 +1326,11 @@ export const chatMessages = pgTable(
     reference: jsonb('reference').$type<TChatReference | null>(),
     createdAt: createdAt(),
   },
-  (t) => [index('chat_messages_thread_idx').on(t.threadId, t.id)],
+  (t) => [
+    index('chat_messages_thread_idx').on(t.threadId, t.id),
+    // The beat asks for the messages since its previous one: a range of this, not a walk of all.
+    index('chat_messages_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Who has seen which message (a sender's own messages are seen by them when sent). */

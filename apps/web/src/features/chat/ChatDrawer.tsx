@@ -20,6 +20,8 @@ export default function ChatDrawer({
       anchor="right"
       open
       onClose={onClose}
+      // Above the top bar (drawer + 1), like a dialog: its header and close button stay reachable.
+      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: { xs: '100%', sm: 400 } }, 'aria-label': `Chat: ${title}` } }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', p: 1, borderBottom: 1, borderColor: 'divider' }}>

@@ -57,10 +57,11 @@ export interface TChatStudy {
   apiVersion?: number;
 }
 
-/** The viewer at one image (spec-core §2 route; `sop` and `frame` say which image to show). */
+/** The viewer at one image (spec-core §2 route; `series`, `sop` and `frame`: viewer open-at-image.ts). */
 export function imageLink(study: TChatStudy, ref: Extract<TChatReference, { kind: 'image' }>): string {
   const query = new URLSearchParams();
   if (study.apiVersion !== undefined) query.set('v', String(study.apiVersion));
+  query.set('series', ref.seriesInstanceUid);
   query.set('sop', ref.sopInstanceUid);
   query.set('frame', String(ref.frame));
   return `/viewer/${encodeURIComponent(ref.studyInstanceUid)}/${study.id}?${query.toString()}`;

@@ -64,7 +64,8 @@ export const ZBeatRequest = z.object({
 export const ZOnlineStatus = z.object({
   email: z.string(),
   status: z.enum(PRESENCE_STATUSES),
-  updatedAt: z.string(),
+  /** The last beat; null for one whose tab has never beaten (shown OFFLINE). */
+  updatedAt: z.string().nullable(),
 });
 export type TOnlineStatus = z.infer<typeof ZOnlineStatus>;
 

@@ -96,7 +96,7 @@ async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<T
   const rows = await ctx.db
     .select({ email: users.email, status: userPresence.status, updatedAt: userPresence.updatedAt })
     .from(users)
-    .innerJoin(userPresence, eq(userPresence.userId, users.id))
+    .leftJoin(userPresence, eq(userPresence.userId, users.id))
     .where(
       and(
         eq(users.groupId, auth.user.groupId),
@@ -109,8 +109,10 @@ async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<T
   return sortOnlineFirst(
     rows.map((r) => ({
       email: r.email,
-      status: shownStatus({ status: r.status, updatedAt: r.updatedAt }, now),
-      updatedAt: r.updatedAt.toISOString(),
+      // A doctor whose tab has never beaten is in the list, OFFLINE.
+      status:
+        r.status && r.updatedAt ? shownStatus({ status: r.status, updatedAt: r.updatedAt }, now) : 'OFFLINE',
+      updatedAt: r.updatedAt?.toISOString() ?? null,
     })),
   );
 }

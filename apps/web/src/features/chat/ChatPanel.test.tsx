@@ -65,7 +65,13 @@ function openPanel(initial: TChatMessage[]) {
     'GET /api/chat-thread/members': { body: { members: [DOCTOR] } },
     'POST /api/chat-thread/seen': { body: { seen: 1 } },
     'POST /api/chat-thread/send-message': (request) => {
-      const sent = request.json<{ messageData: { message: string; mentions: number[] } }>().messageData;
+      const sent = request.json<{
+        messageData: {
+          message: string;
+          mentions: number[];
+          assignedTo: TChatMessage['message']['assignedTo'];
+        };
+      }>().messageData;
       messages.push(
         message({
           text: sent.message,
@@ -74,7 +80,7 @@ function openPanel(initial: TChatMessage[]) {
           message: {
             type: 'COMMENT',
             message: sent.message,
-            assignedTo: 'NONE',
+            assignedTo: sent.assignedTo,
             entityId: ROW,
             studyId: 5,
             mentions: sent.mentions.map((userId) => ({ userId, name: DOCTOR.name })),
@@ -171,5 +177,20 @@ describe('the chat panel', () => {
     const mention = await screen.findByTestId('chat-mention', {}, WAIT);
     expect(mention.textContent).toBe('@Dr Ann Lee');
     await waitFor(() => expect(box.value).toBe(''), WAIT);
+  });
+
+  it('sends to whom the To choice says, and shows it on the message', async () => {
+    const api = openPanel([]);
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'To' }, WAIT));
+    fireEvent.click(await screen.findByRole('option', { name: 'Radiologist' }));
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    fireEvent.change(box, { target: { value: 'For the reader' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(api.calls('POST', '/api/chat-thread/send-message')).toHaveLength(1), WAIT);
+    expect(api.calls('POST', '/api/chat-thread/send-message')[0]!.json()).toMatchObject({
+      messageData: { assignedTo: 'radiologist', message: 'For the reader' },
+    });
+    const item = await screen.findByTestId('chat-message', {}, WAIT);
+    expect(within(item).getByText(/^You · Center → Radiologist ·/)).toBeTruthy();
   });
 });

@@ -17,11 +17,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import {
   AUTO_REFRESH_MS,
+  CHAT_ASSIGNMENTS,
   CHAT_MESSAGES,
   CHAT_MESSAGE_MAX_LENGTH,
   ZChatText,
   ZViewerAnnotations,
   chatTextParts,
+  type TChatAssignment,
   type TChatMember,
   type TChatMessage,
   type TChatReference,
@@ -46,6 +48,14 @@ import {
 import { insertMention, matchingMembers, mentionQueryAt, mentionedIds } from './mention-input';
 
 const SIDE_LABEL: Record<TChatMessage['memberType'], string> = {
+  center: 'Center',
+  radiologist: 'Radiologist',
+  admin: 'Admin',
+};
+
+/** The chat assignment options (spec-core §7) as the 'To' choice names them. */
+const TO_LABEL: Record<TChatAssignment, string> = {
+  NONE: 'Everyone',
   center: 'Center',
   radiologist: 'Radiologist',
   admin: 'Admin',
@@ -106,7 +116,9 @@ function MessageItem({ m, mine, study }: { m: TChatMessage; mine: boolean; study
       sx={{ display: 'flex', flexDirection: 'column', alignItems: mine ? 'flex-end' : 'flex-start' }}
     >
       <Typography variant="caption" color="text.secondary">
-        {mine ? 'You' : m.createdBy} · {SIDE_LABEL[m.memberType]} · {formatTimestamp(m.messageUpdatedAt)}
+        {mine ? 'You' : m.createdBy} · {SIDE_LABEL[m.memberType]}
+        {m.message.assignedTo !== 'NONE' && ` → ${TO_LABEL[m.message.assignedTo]}`} ·{' '}
+        {formatTimestamp(m.messageUpdatedAt)}
       </Typography>
       <Paper
         variant="outlined"
@@ -250,6 +262,7 @@ export function ChatPanel({ study }: { study: TChatStudy }) {
   const [caret, setCaret] = useState(0);
   const [chosen, setChosen] = useState<TChatMember[]>([]);
   const [reference, setReference] = useState<TPicked | null>(null);
+  const [assignedTo, setAssignedTo] = useState<TChatAssignment>('NONE');
   const [error, setError] = useState<string | null>(null);
   const [highlight, setHighlight] = useState(0);
   const input = useRef<HTMLTextAreaElement | null>(null);
@@ -296,6 +309,7 @@ export function ChatPanel({ study }: { study: TChatStudy }) {
     }
     send.mutate({
       reportStatusId: study.id,
+      assignedTo,
       message: parsed.data,
       mentions: mentionedIds(parsed.data, chosen),
       reference: reference?.input ?? null,
@@ -371,6 +385,20 @@ export function ChatPanel({ study }: { study: TChatStudy }) {
             aria-label={`Refers to ${reference.label}`}
           />
         )}
+        <TextField
+          select
+          size="small"
+          label="To"
+          value={assignedTo}
+          onChange={(e) => setAssignedTo(e.target.value as TChatAssignment)}
+          sx={{ mb: 1, minWidth: 140 }}
+        >
+          {CHAT_ASSIGNMENTS.map((to) => (
+            <MenuItem key={to} value={to}>
+              {TO_LABEL[to]}
+            </MenuItem>
+          ))}
+        </TextField>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'flex-end' }}>
           <TextField
             inputRef={input}

@@ -5,6 +5,7 @@ import {
   ZChatMessages,
   ZChatSeenResponse,
   ZChatUnseenCounts,
+  type TChatAssignment,
   type TChatMember,
   type TChatMessage,
   type TChatReferenceInput,
@@ -43,6 +44,8 @@ export function fetchMembers(
 
 export interface TOutgoingMessage {
   reportStatusId: number;
+  /** Whom it is for (spec-core §7 chat assignment options). */
+  assignedTo: TChatAssignment;
   message: string;
   mentions: number[];
   reference: TChatReferenceInput | null;
@@ -53,7 +56,7 @@ export function sendChatMessage(out: TOutgoingMessage): Promise<TChatMessage> {
   return apiRequest('/api/chat-thread/send-message', {
     json: {
       messageData: {
-        assignedTo: 'NONE',
+        assignedTo: out.assignedTo,
         type: 'COMMENT',
         entityId: out.reportStatusId,
         message: out.message,

@@ -7,6 +7,7 @@ import {
   STUDY_PAYMENT_STATUSES,
   type TChatAssignment,
   type TChatMessage,
+  type TChatReference,
   type TChatThreadType,
   type TCriticalResultCategory,
   type TPresenceStatus,
@@ -1324,9 +1325,20 @@ export const chatMessages = pgTable(
     memberType: text('member_type').$type<TChatMessage['memberType']>().notNull(),
     assignedTo: text('assigned_to').$type<TChatAssignment>().notNull(),
     body: text('body').notNull(),
+    /** The users the message names with '@' (each in the study's conversation when sent). */
+    mentions: integer('mentions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
+    /** The attachment or image of the study it points at, as answered (core ZChatReference). */
+    reference: jsonb('reference').$type<TChatReference | null>(),
     createdAt: createdAt(),
   },
-  (t) => [index('chat_messages_thread_idx').on(t.threadId, t.id)],
+  (t) => [
+    index('chat_messages_thread_idx').on(t.threadId, t.id),
+    // The beat asks for the messages since its previous one: a range of this, not a walk of all.
+    index('chat_messages_created_idx').on(t.createdAt),
+  ],
 );
 
 /** Who has seen which message (a sender's own messages are seen by them when sent). */

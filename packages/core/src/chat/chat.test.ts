@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../identity/roles.js';
-import { CHAT_MESSAGES, CHAT_MESSAGE_MAX_LENGTH, ZChatText, canChat, chatMemberTypeOf } from './chat.js';
+import {
+  CHAT_MESSAGES,
+  CHAT_MESSAGE_MAX_LENGTH,
+  ZChatText,
+  canChat,
+  chatMemberTypeOf,
+  chatTextParts,
+  isChatMemberOf,
+} from './chat.js';
 
 describe('who takes part in the study chat', () => {
   it('the staff who work on studies, not the patient, viewer, referring doctor, lab desk or sales', () => {
@@ -42,5 +50,32 @@ describe('a message text', () => {
     expect(ZChatText.safeParse('x'.repeat(CHAT_MESSAGE_MAX_LENGTH + 1)).error?.issues[0]?.message).toBe(
       CHAT_MESSAGES.tooLong,
     );
+  });
+});
+
+describe("who is in a study's conversation (whom a message may mention)", () => {
+  const row = { centerId: 5, assignedToUserId: 7 };
+  it("the row's center staff, its assigned doctor, the group's routers and admins", () => {
+    expect(isChatMemberOf({ id: 1, roles: ['ROLE_CENTER'], centerId: 5 }, row)).toBe(true);
+    expect(isChatMemberOf({ id: 1, roles: ['ROLE_CENTER_BACKUP'], centerId: 5 }, row)).toBe(true);
+    expect(isChatMemberOf({ id: 1, roles: ['ROLE_CENTER'], centerId: 6 }, row)).toBe(false);
+    expect(isChatMemberOf({ id: 7, roles: ['ROLE_DOCTOR'], centerId: null }, row)).toBe(true);
+    expect(isChatMemberOf({ id: 8, roles: ['ROLE_DOCTOR'], centerId: null }, row)).toBe(false);
+    expect(isChatMemberOf({ id: 9, roles: ['ROLE_ASSIGNOR'], centerId: null }, row)).toBe(true);
+    expect(isChatMemberOf({ id: 9, roles: ['ROLE_ADMIN'], centerId: null }, row)).toBe(true);
+    expect(isChatMemberOf({ id: 9, roles: ['ROLE_TYPIST'], centerId: null }, row)).toBe(false);
+    expect(isChatMemberOf({ id: 9, roles: ['ROLE_CUSTOMER'], centerId: 5 }, row)).toBe(false);
+  });
+});
+
+describe('the pieces of a shown message', () => {
+  it('marks @name of the given names (longest first), the rest stays text, HTML and all', () => {
+    expect(chatTextParts('@Dr Ann Lee see <b>this</b> @Ann', ['Ann', 'Dr Ann Lee'])).toEqual([
+      { kind: 'mention', text: '@Dr Ann Lee' },
+      { kind: 'text', text: ' see <b>this</b> ' },
+      { kind: 'mention', text: '@Ann' },
+    ]);
+    expect(chatTextParts('mail a@b.c', ['Bob'])).toEqual([{ kind: 'text', text: 'mail a@b.c' }]);
+    expect(chatTextParts('', [])).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   reportedStatus,
   seesOnlineStatuses,
   shownStatus,
+  sortOnlineFirst,
 } from './presence.js';
 
 const at = (minutes: number, seconds = 0) => new Date(Date.UTC(2026, 10, 27, 9, minutes, seconds));
@@ -38,5 +39,18 @@ describe('presence on a fake clock (spec-core §9)', () => {
 
   it('the doctor and the center see the online dots (spec-lab §6), others not', () => {
     expect(ROLES.filter((role) => seesOnlineStatuses([role]))).toEqual(['ROLE_CENTER', 'ROLE_DOCTOR']);
+  });
+});
+
+describe('the online list order', () => {
+  it('ONLINE first, then by e-mail; the input is left as it was', () => {
+    const list = [
+      { email: 'c@x', status: 'OFFLINE' as const },
+      { email: 'b@x', status: 'ONLINE' as const },
+      { email: 'a@x', status: 'OFFLINE' as const },
+      { email: 'd@x', status: 'ONLINE' as const },
+    ];
+    expect(sortOnlineFirst(list).map((d) => d.email)).toEqual(['b@x', 'd@x', 'a@x', 'c@x']);
+    expect(list[0]!.email).toBe('c@x');
   });
 });

@@ -64,6 +64,16 @@ export const ZBeatRequest = z.object({
 export const ZOnlineStatus = z.object({
   email: z.string(),
   status: z.enum(PRESENCE_STATUSES),
-  updatedAt: z.string(),
+  /** The last beat; null for one whose tab has never beaten (shown OFFLINE). */
+  updatedAt: z.string().nullable(),
 });
 export type TOnlineStatus = z.infer<typeof ZOnlineStatus>;
+
+/** The online list's order (spec-core §1 Presence: ONLINE users sort first), then by e-mail. */
+export function sortOnlineFirst<T extends { status: TPresenceStatus; email: string }>(
+  list: readonly T[],
+): T[] {
+  return [...list].sort(
+    (a, b) => Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') || a.email.localeCompare(b.email),
+  );
+}

@@ -6,6 +6,7 @@ import {
   canChat,
   seesOnlineStatuses,
   shownStatus,
+  sortOnlineFirst,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import {
@@ -18,6 +19,7 @@ import {
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
+import { mentionNames } from './chat-members.js';
 import { seenBy, toChatMessage } from './study-chat.js';
 
 /** The most messages one beat brings; the panel reads a thread's whole history itself. */
@@ -75,11 +77,16 @@ async function newMessages(ctx: AppContext, auth: TAuth, since: Date | undefined
     ctx.db,
     rows.map((r) => r.message.id),
   );
+  const names = await mentionNames(
+    ctx.db,
+    rows.flatMap((r) => r.message.mentions),
+  );
   return rows.map((r) =>
     toChatMessage(
       { ...r.message, threadType: r.threadType, reportStatusId: r.reportStatusId, studyId: r.studyId },
       seen,
       auth.user.id,
+      names,
     ),
   );
 }
@@ -89,7 +96,7 @@ async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<T
   const rows = await ctx.db
     .select({ email: users.email, status: userPresence.status, updatedAt: userPresence.updatedAt })
     .from(users)
-    .innerJoin(userPresence, eq(userPresence.userId, users.id))
+    .leftJoin(userPresence, eq(userPresence.userId, users.id))
     .where(
       and(
         eq(users.groupId, auth.user.groupId),
@@ -99,9 +106,13 @@ async function doctorsOnline(ctx: AppContext, auth: TAuth, now: Date): Promise<T
       ),
     )
     .orderBy(asc(users.email));
-  return rows.map((r) => ({
-    email: r.email,
-    status: shownStatus({ status: r.status, updatedAt: r.updatedAt }, now),
-    updatedAt: r.updatedAt.toISOString(),
-  }));
+  return sortOnlineFirst(
+    rows.map((r) => ({
+      email: r.email,
+      // A doctor whose tab has never beaten is in the list, OFFLINE.
+      status:
+        r.status && r.updatedAt ? shownStatus({ status: r.status, updatedAt: r.updatedAt }, now) : 'OFFLINE',
+      updatedAt: r.updatedAt?.toISOString() ?? null,
+    })),
+  );
 }

@@ -5,7 +5,11 @@ import {
   ZChatAllSeenRequest,
   ZChatMessage,
   ZChatMessages,
+  ZChatMembers,
+  ZChatMembersQuery,
   ZChatSeenRequest,
+  ZChatUnseenCounts,
+  ZChatUnseenCountsRequest,
   ZChatSeenResponse,
   ZGetChatMessagesQuery,
   ZSendChatMessageRequest,
@@ -14,7 +18,14 @@ import {
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { beat } from './beat.js';
-import { getChatMessages, markAllChatSeen, markChatSeen, sendChatMessage } from './study-chat.js';
+import {
+  getChatMessages,
+  listChatMembers,
+  markAllChatSeen,
+  markChatSeen,
+  sendChatMessage,
+  unseenCounts,
+} from './study-chat.js';
 
 /**
  * The study chat (spec-core §7 'Chat and notifications'; issue 23 §1). Roles outside core `canChat`
@@ -83,6 +94,36 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => markAllChatSeen(app.ctx, authOf(request), request.body.chatThreadType),
+  );
+
+  app.post(
+    '/chat-thread/unseen-counts',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "The caller's unseen chat messages per study row of a list page (rows they may see only)",
+        body: ZChatUnseenCountsRequest,
+        response: { 200: ZChatUnseenCounts, ...errorResponses(400, 401, 403) },
+      },
+    },
+    (request) => unseenCounts(app.ctx, authOf(request), request.body.ids),
+  );
+
+  app.get(
+    '/chat-thread/members',
+    {
+      ...chatter,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "The people of a study's conversation, whom a message may mention",
+        querystring: ZChatMembersQuery,
+        response: { 200: ZChatMembers, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => listChatMembers(app.ctx, authOf(request), request.query.entityId),
   );
 
   // Every signed-in user beats (presence is everyone's); what it answers depends on the roles.

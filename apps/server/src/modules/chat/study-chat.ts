@@ -16,6 +16,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { visibleReportRows, scopeOfAuth } from '../studies/study-access.js';
 import { loadVisibleReport } from '../studies/visible-row.js';
+import { chatMembersOf, checkMentions, mentionNames, resolveReference } from './chat-members.js';
 
 async function findThread(db: DbOrTx, threadType: TChatThreadType, reportStatusId: number) {
   const [thread] = await db
@@ -31,8 +32,12 @@ export async function sendChatMessage(
   auth: TAuth,
   request: TSendChatMessageRequest,
 ): Promise<TChatMessage> {
-  const { entityId, message, assignedTo } = request.messageData;
+  const { entityId, message, assignedTo, mentions } = request.messageData;
   const row = await loadVisibleReport(ctx.db, auth, entityId);
+  await checkMentions(ctx.db, row, auth.user.id, mentions);
+  const reference = request.messageData.reference
+    ? await resolveReference(ctx.db, row, request.messageData.reference)
+    : null;
   const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     const since = new Date(now.getTime() - CHAT_SEND_WINDOW_SECONDS * 1000);
@@ -59,6 +64,8 @@ export async function sendChatMessage(
         memberType: chatMemberTypeOf(auth.roles),
         assignedTo,
         body: message,
+        mentions,
+        reference,
         createdAt: now,
       })
       .returning();
@@ -70,13 +77,14 @@ export async function sendChatMessage(
       actor: { userId: auth.user.id },
       fromStatus: row.status,
       toStatus: row.status,
-      payload: { messageId: inserted.id, assignedTo },
+      payload: { messageId: inserted.id, assignedTo, mentions },
       at: now,
     });
     return toChatMessage(
       { ...inserted, threadType: 'REPORT_CHAT', reportStatusId: row.id, studyId: row.studyId },
       new Map([[inserted.id, [{ email: auth.user.email, userId: auth.user.id }]]]),
       auth.user.id,
+      await mentionNames(tx, mentions),
     );
   });
 }
@@ -100,10 +108,56 @@ export async function getChatMessages(
     ctx.db,
     rows.map((r) => r.id),
   );
+  const names = await mentionNames(
+    ctx.db,
+    rows.flatMap((r) => r.mentions),
+  );
   const messages = rows.map((r) =>
-    toChatMessage({ ...r, threadType, reportStatusId: row.id, studyId: row.studyId }, seen, auth.user.id),
+    toChatMessage(
+      { ...r, threadType, reportStatusId: row.id, studyId: row.studyId },
+      seen,
+      auth.user.id,
+      names,
+    ),
   );
   return { messages, unseen: messages.filter((m) => !m.seen).length };
+}
+
+/**
+ * POST /chat-thread/unseen-counts: the caller's unseen REPORT_CHAT messages per row of `ids` (a list
+ * page), one query with the access rule in its WHERE, so a row the caller may not see never appears.
+ */
+export async function unseenCounts(
+  ctx: AppContext,
+  auth: TAuth,
+  ids: readonly number[],
+): Promise<{ unseen: Record<string, number> }> {
+  if (ids.length === 0) return { unseen: {} };
+  const rows = await ctx.db
+    .select({ id: reportStatuses.id, n: count() })
+    .from(chatMessages)
+    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .leftJoin(
+      chatMessageSeen,
+      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
+    )
+    .where(
+      and(
+        inArray(reportStatuses.id, [...ids]),
+        eq(chatThreads.threadType, 'REPORT_CHAT'),
+        visibleReportRows(scopeOfAuth(auth)),
+        isNull(chatMessageSeen.messageId),
+      ),
+    )
+    .groupBy(reportStatuses.id);
+  return { unseen: Object.fromEntries(rows.map((r) => [String(r.id), r.n])) };
+}
+
+/** GET /chat-thread/members: whom a message on the row may mention (404 for a row not visible). */
+export async function listChatMembers(ctx: AppContext, auth: TAuth, entityId: number) {
+  const row = await loadVisibleReport(ctx.db, auth, entityId);
+  return { members: await chatMembersOf(ctx.db, row, auth.user.id) };
 }
 
 /** POST /chat-thread/seen: every message of the row's thread is seen by the caller; answers how many became so. */
@@ -182,6 +236,7 @@ export function toChatMessage(
   },
   seen: TSeenBy,
   callerId: number,
+  names: ReadonlyMap<number, string>,
 ): TChatMessage {
   const seenList = seen.get(row.id) ?? [];
   return {
@@ -199,6 +254,8 @@ export function toChatMessage(
       assignedTo: row.assignedTo,
       entityId: row.reportStatusId,
       studyId: row.studyId,
+      mentions: row.mentions.map((userId) => ({ userId, name: names.get(userId) ?? '' })),
+      reference: row.reference ?? null,
     },
     oldMessage: null,
     seenByList: seenList.map((s) => ({ email: s.email, seen: true })),

@@ -5,6 +5,7 @@ import { FullPageMessage } from '../../components/FullPageMessage';
 import { dropEarlyPreview } from '../../lib/early-preview-layer';
 import { NotFoundPage } from '../../components/NotFoundPage';
 import type { TSession } from '../../features/auth/session';
+import { PresenceHost } from '../../features/presence/PresenceHost';
 import { PublicLayout, ShellLayout } from './ShellLayout';
 
 /**
@@ -43,6 +44,20 @@ export function RouteGuard({ session, children }: { session: TSession | null; ch
       <Suspense fallback={<FullPageMessage text="Loading…" fullHeight={false} />}>{children}</Suspense>
     );
   const inShell = session !== null && !matchRoute('/login-page/:user?', pathname);
-  if (inShell && FULL_WINDOW_ROUTES.some((route) => matchRoute(route, pathname))) return screen;
-  return inShell ? <ShellLayout>{screen}</ShellLayout> : <PublicLayout>{screen}</PublicLayout>;
+  // The tab's beat and idle watch run on every signed-in screen, the viewer too (issue 23 §3).
+  const presence = inShell ? <PresenceHost /> : null;
+  if (inShell && FULL_WINDOW_ROUTES.some((route) => matchRoute(route, pathname))) {
+    return (
+      <>
+        {presence}
+        {screen}
+      </>
+    );
+  }
+  return (
+    <>
+      {presence}
+      {inShell ? <ShellLayout>{screen}</ShellLayout> : <PublicLayout>{screen}</PublicLayout>}
+    </>
+  );
 }

@@ -10,6 +10,7 @@ import { Link as RouterLink } from 'react-router';
 import { RadflowLogo } from '../../components/RadflowLogo';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { SettingsGear } from '../../features/settings/SettingsGear';
+import { OnlineListButton } from '../../features/presence/OnlineListButton';
 import { AccountMenu } from './AccountMenu';
 
 /** The top bar of spec-core §2 Shell: product name, notification bell, settings gear, account menu. */
@@ -36,6 +37,7 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
         </Link>
         <Box sx={{ flex: 1 }} />
         <NotificationBell />
+        <OnlineListButton />
         <SettingsGear />
         <AccountMenu />
       </Toolbar>

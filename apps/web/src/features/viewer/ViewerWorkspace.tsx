@@ -3,8 +3,8 @@ import Typography from '@mui/material/Typography';
 import { annotation as csAnnotation } from '@cornerstonejs/tools';
 import type { TViewerContext } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { KeyboardShortcutsDialog } from '../../app/shell/KeyboardShortcutsDialog';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
@@ -14,7 +14,7 @@ import { SeriesPanel } from './components/SeriesPanel';
 import { ViewerToolbar, type TViewAction } from './components/ViewerToolbar';
 import { ViewerFrame, viewerTitle } from './components/ViewerFrame';
 import { ViewportPane } from './components/ViewportPane';
-import { createDicomwebSource, type TSeriesSummary } from './data-source/dicomweb-source';
+import { createDicomwebSource, type TLoadedSeries, type TSeriesSummary } from './data-source/dicomweb-source';
 import type { TFrameRef } from './data-source/image-ids';
 import { useViewerEngine } from './engine/useViewerEngine';
 import { useSyncedPrior } from './engine/useSyncedPrior';
@@ -34,6 +34,7 @@ import { MprButton } from './mpr/MprButton';
 import { MprView } from './mpr/MprView';
 import { useMpr } from './mpr/useMpr';
 import { useKeyImages } from './useKeyImages';
+import { openAtOf, sliceIndexOf } from './open-at-image';
 import { useExternalViewers } from './useExternalViewers';
 import { useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
@@ -70,7 +71,21 @@ export default function ViewerWorkspace({
   const [activeFrame, setActiveFrame] = useState<TFrameRef | null>(null);
   const [prior, setPrior] = useState<TPriorStudy | null>(null);
   const [arrowLabel, setArrowLabel] = useState<TArrowLabelRequest | null>(null);
-  const { onSeriesShown } = useAnnotationSync(context, engine, session.user.email);
+  const { onSeriesShown: syncAnnotations } = useAnnotationSync(context, engine, session.user.email);
+  // A chat message's image link (?series=&sop=&frame=): that series first, at that slice, once.
+  const [search] = useSearchParams();
+  const openAt = useMemo(() => openAtOf(search), [search]);
+  const openedAt = useRef(false);
+  const onSeriesShown = useCallback(
+    (viewportId: string, series: TLoadedSeries) => {
+      syncAnnotations(viewportId, series);
+      if (!openAt || openedAt.current || series.seriesInstanceUid !== openAt.seriesInstanceUid) return;
+      openedAt.current = true;
+      const index = sliceIndexOf(series, openAt);
+      if (index !== null && index > 0) void engine?.jumpTo(viewportId, index);
+    },
+    [syncAnnotations, openAt, engine],
+  );
   const keyImages = useKeyImages(context);
   const weasis = useWeasisLaunch(context.id);
   const external = useExternalViewers(context);
@@ -86,11 +101,12 @@ export default function ViewerWorkspace({
     [studySeries.data, context.studyInstanceUid],
   );
 
-  // The first series opens by itself.
+  // The first series opens by itself (the one an image link names, when the study has it).
   useEffect(() => {
-    const [first] = mainContents;
+    const named = mainContents.find((c) => c.seriesInstanceUid === openAt?.seriesInstanceUid);
+    const first = named ?? mainContents[0];
     if (first) setGrid((g) => (g.series.every((s) => s === null) ? showSeries(g, 0, first) : g));
-  }, [mainContents]);
+  }, [mainContents, openAt]);
 
   const activeId = viewportIdOf(grid.active);
   const activeContent = grid.series[grid.active] ?? null;

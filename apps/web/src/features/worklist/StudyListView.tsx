@@ -13,6 +13,7 @@ import {
   type TStudyTab,
   type TTableKey,
   canAssignMulti,
+  canChat,
   canCreateStudy,
   canDownloadZip,
   caseSendBadge,
@@ -24,6 +25,7 @@ import { type ReactNode, useState } from 'react';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
+import { ChatRowButton, useChatUnseenCounts } from '../chat';
 import {
   AuditStatusCell,
   MultiAssignButton,
@@ -93,6 +95,11 @@ export function StudyListView(props: TStudyListViewProps) {
   );
   // Rows with an unacknowledged critical result are marked (issue 23 §5).
   const openCritical = new Set(useOpenCriticalResults().map((r) => r.entityId));
+  const chats = canChat(roles);
+  const chatUnseen = useChatUnseenCounts(
+    rows.map((r) => r.id),
+    { enabled: chats, autoRefresh: preferences.UI_PREFERENCES.autoRefresh },
+  );
   const columns = useTableColumns(tableKey);
   const dialogs = useStudyListDialogs(tableKey, columns);
   const actor = useActor();
@@ -233,6 +240,7 @@ export function StudyListView(props: TStudyListViewProps) {
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             {openCritical.has(row.id) && <CriticalResultBadge reportStatusId={row.id} />}
             <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
+            {chats && <ChatRowButton row={row} unseen={chatUnseen.countOf(row.id)} />}
             <PaymentRowAction row={row} onChanged={refresh} />
             <RowExtraActions
               row={row}

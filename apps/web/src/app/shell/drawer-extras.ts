@@ -31,7 +31,3 @@ export function drawerExtras(roles: readonly TRole[]): TDrawerExtra[] {
   return extras;
 }
 
-/** spec-core §6: the notification bell (and online list) are for doctors and centers only. */
-export function hasNotificationBell(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_CENTER');
-}

@@ -206,6 +206,26 @@ describe('a message for you', () => {
     expect((await bell(w.centerUser.browser)).unseen).toBe(1);
   });
 
+  it('tells the user a sent message mentions, through the chat itself', async () => {
+    const w = await world();
+    const sent = await w.centerUser.browser.post('/api/chat-thread/send-message', {
+      messageData: {
+        assignedTo: 'NONE',
+        type: 'COMMENT',
+        entityId: w.row.id,
+        message: 'Can this go first?',
+        mentions: [w.assignor.user.id],
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await bell(w.assignor.browser)).notifications).toMatchObject([
+      { kind: 'MESSAGE', reportStatusId: w.row.id, actor: w.centerUser.user.identifier, seen: false },
+    ]);
+    // Addressed to no one and naming no one else: nobody else is told.
+    expect((await bell(w.doctor.browser)).unseen).toBe(0);
+    expect((await bell(w.colleague.browser)).unseen).toBe(0);
+  });
+
   it('tells every user a message mentions, if they may see the study', async () => {
     const w = await world();
     const typist = await signedInAt(t, { group: w.group, center: w.center }, ['ROLE_TYPIST']);

@@ -3,15 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { historyQueryKey } from '../../features/study-actions/study-actions.api';
 import { reportsQueryKey, studyRowQueryKey } from '../../features/report-editor/report-editor-api';
+import { CHAT_UNSEEN_KEY, chatThreadKey } from '../../features/chat/chat-api';
+import {
+  OPEN_CRITICAL_RESULTS_QUERY_KEY,
+  criticalResultsQueryKey,
+} from '../../features/critical-results/critical-results-api';
+import { NOTIFICATIONS_QUERY_KEY } from '../../features/notifications/notifications.api';
 import { invalidateForLive, keysOfStudyChange } from './live-invalidation';
 
 describe('invalidateForLive', () => {
   it("names the features' own keys", () => {
-    expect(keysOfStudyChange(5).slice(0, 4)).toEqual([
+    expect(keysOfStudyChange(5)).toEqual([
       [...STUDIES_QUERY_KEY],
       [...historyQueryKey(5)],
       [...studyRowQueryKey(5)],
       [...reportsQueryKey(5)],
+      [...chatThreadKey(5)],
+      [...CHAT_UNSEEN_KEY],
+      [...NOTIFICATIONS_QUERY_KEY],
+      [...criticalResultsQueryKey(5)],
+      [...OPEN_CRITICAL_RESULTS_QUERY_KEY],
     ]);
   });
 

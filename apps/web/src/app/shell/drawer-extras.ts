@@ -30,4 +30,3 @@ export function drawerExtras(roles: readonly TRole[]): TDrawerExtra[] {
   if (hasRole(roles, 'ROLE_CENTER')) extras.push({ key: 'download-router', label: 'Download router' });
   return extras;
 }
-

@@ -160,8 +160,8 @@ export const ZUserTablePreferences = z.object({
 });
 
 /**
- * Ours (issue 23 §2 'each user chooses which kinds pop up'), a personal section beside
- * UI_PREFERENCES: the kinds of notification that pop up (null = the role's default, core
+ * USER_PREFERENCES (spec-lab §7 names the section, not its fields), a personal section beside
+ * UI_PREFERENCES; ours to fill (issue 23 §2 'each user chooses which kinds pop up'): the kinds of notification that pop up (null = the role's default, core
  * `popupKindsOf`), and whether a pop-up also shows as the browser's own notification while the tab
  * is hidden (the permission is asked when this is switched on, never on load).
  */
@@ -185,7 +185,7 @@ export const PREFERENCE_SECTIONS = {
   UI_REPORT_TABLE_PREFERENCES: ZUiReportTablePreferences,
   USER_TABLE_PREFERENCES: ZUserTablePreferences,
   TUTORIAL_STATUS: ZTutorialStatus,
-  NOTIFICATION_PREFERENCES: ZNotificationPreferences,
+  USER_PREFERENCES: ZNotificationPreferences,
   TAGS: ZTags,
   SERIES_NAME: ZSeriesNameSetting,
   LAB_DEPARTMENTS: ZLabDepartmentsSetting,

@@ -118,7 +118,7 @@ export const PERSONAL_SECTIONS: readonly TPreferenceSection[] = [
   'UI_PREFERENCES',
   'USER_TABLE_PREFERENCES',
   'TUTORIAL_STATUS',
-  'NOTIFICATION_PREFERENCES',
+  'USER_PREFERENCES',
 ];
 
 /** The group switches that change the settings menu. */

@@ -287,7 +287,7 @@ describe('who may ask, and bad input', () => {
   });
 });
 
-describe('which kinds pop up (NOTIFICATION_PREFERENCES)', () => {
+describe('which kinds pop up (USER_PREFERENCES)', () => {
   it('pops up everything for a doctor by default, nothing for an assignor until chosen', async () => {
     const w = await world();
     expect(await bell(w.doctor.browser)).toMatchObject({
@@ -296,7 +296,7 @@ describe('which kinds pop up (NOTIFICATION_PREFERENCES)', () => {
     });
     expect((await bell(w.assignor.browser)).popupKinds).toEqual([]);
 
-    const saved = await w.assignor.browser.post('/api/setting/update/NOTIFICATION_PREFERENCES', {
+    const saved = await w.assignor.browser.post('/api/setting/update/USER_PREFERENCES', {
       popupKinds: ['CRITICAL_RESULT', 'MESSAGE'],
       browserNotifications: true,
     });
@@ -305,7 +305,14 @@ describe('which kinds pop up (NOTIFICATION_PREFERENCES)', () => {
       popupKinds: ['MESSAGE', 'CRITICAL_RESULT'],
       browserNotifications: true,
     });
-    const bad = await w.assignor.browser.post('/api/setting/update/NOTIFICATION_PREFERENCES', {
+    // The spec's generic section (spec-lab §7), read back with the others.
+    const read = await w.assignor.browser.get('/api/user/preference');
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().USER_PREFERENCES).toEqual({
+      popupKinds: ['CRITICAL_RESULT', 'MESSAGE'],
+      browserNotifications: true,
+    });
+    const bad = await w.assignor.browser.post('/api/setting/update/USER_PREFERENCES', {
       popupKinds: ['EVERYTHING'],
     });
     expect(bad.statusCode).toBe(400);

@@ -123,7 +123,7 @@ export async function listNotifications(
   query: TNotificationsQuery,
 ): Promise<TNotificationsPage> {
   const stored = ZNotificationPreferences.safeParse(
-    (await readStoredSection(ctx.db, auth.user, 'NOTIFICATION_PREFERENCES')) ?? {},
+    (await readStoredSection(ctx.db, auth.user, 'USER_PREFERENCES')) ?? {},
   );
   const choice = stored.success ? stored.data : ZNotificationPreferences.parse({});
   const preferences = {

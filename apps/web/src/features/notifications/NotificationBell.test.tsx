@@ -112,7 +112,7 @@ describe('the notification bell', () => {
     const api = fakeApi({
       ...sessionHandlers(buildUser(['ROLE_ASSIGNOR'])),
       'GET /api/notifications': { body: { ...page([]), popupKinds: [] } },
-      'POST /api/setting/update/NOTIFICATION_PREFERENCES': (request) => ({ body: request.json() }),
+      'POST /api/setting/update/USER_PREFERENCES': (request) => ({ body: request.json() }),
     });
     renderBell();
     fireEvent.click(await screen.findByRole('button', { name: 'Notifications' }));
@@ -129,7 +129,7 @@ describe('the notification bell', () => {
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() =>
-      expect(api.calls('POST', '/api/setting/update/NOTIFICATION_PREFERENCES').map((r) => r.json())).toEqual([
+      expect(api.calls('POST', '/api/setting/update/USER_PREFERENCES').map((r) => r.json())).toEqual([
         { popupKinds: ['CRITICAL_RESULT'], browserNotifications: true },
       ]),
     );

@@ -17,7 +17,7 @@ import { useSaveNotificationPreferences } from './notifications.api';
 
 /**
  * Which kinds pop up, and the browser's own notification while the tab is hidden (issue 23 §2).
- * Saved in the personal section NOTIFICATION_PREFERENCES; switching the browser notification on
+ * Saved in the personal section USER_PREFERENCES; switching the browser notification on
  * asks the browser's permission (a click, never on load).
  */
 export default function NotificationSettingsDialog({

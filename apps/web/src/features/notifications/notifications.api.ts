@@ -65,12 +65,12 @@ export function useMarkSeen() {
   });
 }
 
-/** Saves the pop-up choice (the personal section NOTIFICATION_PREFERENCES). */
+/** Saves the pop-up choice (the personal section USER_PREFERENCES). */
 export function useSaveNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (changes: TNotificationPreferencesInput) =>
-      postSection('update', 'NOTIFICATION_PREFERENCES', changes),
+      postSection('update', 'USER_PREFERENCES', changes),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY }),
   });
 }

@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
-import { signIn, startBuiltServer } from './lib/radflow-server.js';
+import { BENCH_DEVICE_HEADERS, signIn, startBuiltServer } from './lib/radflow-server.js';
 
 const args = process.argv.slice(2);
 const value = (name: string) => {
@@ -76,12 +76,12 @@ async function run(origin: string, live: boolean) {
     const doctorCookie = await signIn(origin, 'doctor@demo.local');
     // The study both talk about: made by the center, in the doctor pool.
     const centers = (await (
-      await fetch(`${origin}/api/centers`, { headers: { cookie: centerCookie } })
+      await fetch(`${origin}/api/centers`, { headers: { cookie: centerCookie, ...BENCH_DEVICE_HEADERS } })
     ).json()) as { id: number }[];
     const patient = `Bench Chat ${Date.now()}`;
     const made = await fetch(`${origin}/api/dicom-web/study/create-from-website`, {
       method: 'POST',
-      headers: { cookie: centerCookie, 'content-type': 'application/json' },
+      headers: { cookie: centerCookie, 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
       body: JSON.stringify({
         patientName: patient,
         labModality: 'CT',
@@ -103,13 +103,29 @@ async function run(origin: string, live: boolean) {
     const center = await openChat(await contextOf(centerCookie), origin, patient);
     const doctor = await openChat(await contextOf(doctorCookie), origin, patient);
     const delivery: number[] = [];
+    // Where the time goes: the send call answered, the other's thread asked for and answered.
+    const sendAnswered: number[] = [];
+    const threadAsked: number[] = [];
+    const threadAnswered: number[] = [];
     let lost = 0;
+    const firstAfter = (page: Page, path: string, event: 'request' | 'requestfinished', after: number) =>
+      new Promise<number>((resolve) => {
+        const listener = (request: { url(): string }) => {
+          if (!request.url().includes(path) || Date.now() < after) return;
+          page.off(event, listener);
+          resolve(Date.now());
+        };
+        page.on(event, listener);
+      });
     const messages = live ? MESSAGES : Math.min(MESSAGES, 4);
     for (let n = 0; n < messages; n++) {
       const [from, to] = n % 2 === 0 ? [center, doctor] : [doctor, center];
       const box = from.getByTestId('chat-panel').getByRole('textbox', { name: 'Message' });
       await box.fill(`Message bench-${n}-end`);
       const sentAt = await from.evaluate(() => Date.now());
+      const answered = firstAfter(from, '/api/chat-thread/send-message', 'requestfinished', sentAt);
+      const asked = firstAfter(to, '/api/chat-thread/get-messages', 'request', sentAt);
+      const got = firstAfter(to, '/api/chat-thread/get-messages', 'requestfinished', sentAt);
       await box.press('Enter');
       try {
         await to.waitForFunction(
@@ -122,11 +138,26 @@ async function run(origin: string, live: boolean) {
           String(n),
         );
         delivery.push(shownAt - sentAt);
+        sendAnswered.push((await answered) - sentAt);
+        threadAsked.push((await asked) - sentAt);
+        threadAnswered.push((await got) - sentAt);
       } catch {
         lost += 1;
       }
     }
-    return { live, ...summary(delivery), notShownWithinMs: DELIVERY_TIMEOUT_MS, notShown: lost };
+    return {
+      live,
+      ...summary(delivery),
+      notShownWithinMs: DELIVERY_TIMEOUT_MS,
+      notShown: lost,
+      ...(live
+        ? {
+            sendAnsweredMs: summary(sendAnswered),
+            otherAskedForThreadMs: summary(threadAsked),
+            otherHadThreadMs: summary(threadAnswered),
+          }
+        : {}),
+    };
   } finally {
     await browser.close();
   }

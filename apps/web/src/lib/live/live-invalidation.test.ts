@@ -26,6 +26,33 @@ describe('invalidateForLive', () => {
     ]);
   });
 
+  it('refetches the thread, the counts and the bell for a chat message, not the lists or the report', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const calls: string[] = [];
+    const stops = [
+      [...STUDIES_QUERY_KEY, { tab: 'all' }],
+      chatThreadKey(5),
+      [...CHAT_UNSEEN_KEY, [5, 6]],
+      studyRowQueryKey(5),
+    ].map((queryKey) =>
+      new QueryObserver(client, {
+        queryKey,
+        queryFn: async () => {
+          calls.push(JSON.stringify(queryKey));
+          return 1;
+        },
+      }).subscribe(() => undefined),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    calls.length = 0;
+    invalidateForLive(client, [
+      { kind: 'study', event: { id: 9, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT' } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.sort()).toEqual([JSON.stringify(['chat', 5]), JSON.stringify(['chat-unseen', [5, 6]])]);
+    for (const stop of stops) stop();
+  });
+
   it('refetches the queries on screen that the event touches, each once; the others only go stale', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
     const calls: string[] = [];

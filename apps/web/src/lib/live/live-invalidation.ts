@@ -25,6 +25,20 @@ export function keysOfStudyChange(reportStatusId: number): QueryKey[] {
   ];
 }
 
+/**
+ * A chat message changes the thread, the unseen counts, the bell and the study's timeline, nothing
+ * of the list's rows or the report: refetching every list on screen for each message (two open
+ * lists per conversation) queued the thread's own refetch behind them (bench/chat-delivery.ts).
+ */
+export function keysOfChatMessage(reportStatusId: number): QueryKey[] {
+  return [['chat', reportStatusId], ['chat-unseen'], ['notifications'], ['study-history', reportStatusId]];
+}
+
+/** What an event of `type` on a row makes stale. */
+export function keysOfStudyEvent(type: string, reportStatusId: number): QueryKey[] {
+  return type === 'CHAT_MESSAGE_SENT' ? keysOfChatMessage(reportStatusId) : keysOfStudyChange(reportStatusId);
+}
+
 /** After a `reset` (too much missed to say event by event): every key of every study. */
 export const KEYS_OF_RESET: QueryKey[] = [
   ['studies'],
@@ -45,7 +59,9 @@ export function invalidateForLive(queryClient: QueryClient, messages: readonly T
   const keys = new Map<string, QueryKey>();
   for (const message of messages) {
     const changed =
-      message.kind === 'reset' ? KEYS_OF_RESET : keysOfStudyChange(message.event.reportStatusId);
+      message.kind === 'reset'
+        ? KEYS_OF_RESET
+        : keysOfStudyEvent(message.event.type, message.event.reportStatusId);
     for (const key of changed) keys.set(JSON.stringify(key), key);
   }
   for (const queryKey of keys.values()) void queryClient.invalidateQueries({ queryKey });

@@ -112,10 +112,12 @@ async function run(origin: string, live: boolean) {
       new Promise<number>((resolve) => {
         const listener = (request: { url(): string }) => {
           if (!request.url().includes(path) || Date.now() < after) return;
-          page.off(event, listener);
+          if (event === 'request') page.off('request', listener);
+          else page.off('requestfinished', listener);
           resolve(Date.now());
         };
-        page.on(event, listener);
+        if (event === 'request') page.on('request', listener);
+        else page.on('requestfinished', listener);
       });
     const messages = live ? MESSAGES : Math.min(MESSAGES, 4);
     for (let n = 0; n < messages; n++) {

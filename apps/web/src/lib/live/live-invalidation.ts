@@ -64,5 +64,12 @@ export function invalidateForLive(queryClient: QueryClient, messages: readonly T
         : keysOfStudyEvent(message.event.type, message.event.reportStatusId);
     for (const key of changed) keys.set(JSON.stringify(key), key);
   }
-  for (const queryKey of keys.values()) void queryClient.invalidateQueries({ queryKey });
+  // An open chat thread first, the rest once it has answered: on a message both tabs refetch
+  // their counts and bells too, and the thread (what the reader is looking at) waited behind them.
+  const all = [...keys.values()];
+  const isThread = (key: QueryKey) => key[0] === 'chat' && key.length === 2;
+  const invalidate = (queryKey: QueryKey) => queryClient.invalidateQueries({ queryKey });
+  void Promise.all(all.filter(isThread).map(invalidate)).finally(() => {
+    for (const queryKey of all.filter((key) => !isThread(key))) void invalidate(queryKey);
+  });
 }

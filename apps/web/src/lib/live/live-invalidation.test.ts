@@ -53,6 +53,40 @@ describe('invalidateForLive', () => {
     for (const stop of stops) stop();
   });
 
+  it('refetches an open thread before the counts and the bell', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const started: string[] = [];
+    let answerThread: () => void = () => undefined;
+    const observe = (queryKey: readonly unknown[], queryFn: () => Promise<number>) =>
+      new QueryObserver(client, { queryKey, queryFn }).subscribe(() => undefined);
+    let first = true;
+    const stops = [
+      observe(chatThreadKey(5), () => {
+        started.push('thread');
+        if (first) {
+          first = false;
+          return Promise.resolve(1);
+        }
+        return new Promise((resolve) => (answerThread = () => resolve(2)));
+      }),
+      observe([...CHAT_UNSEEN_KEY, [5]], async () => {
+        started.push('counts');
+        return 1;
+      }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    started.length = 0;
+    invalidateForLive(client, [
+      { kind: 'study', event: { id: 9, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT' } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(started).toEqual(['thread']);
+    answerThread();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(started).toEqual(['thread', 'counts']);
+    for (const stop of stops) stop();
+  });
+
   it('refetches the queries on screen that the event touches, each once; the others only go stale', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
     const calls: string[] = [];

@@ -9,18 +9,10 @@ import {
   sortOnlineFirst,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import {
-  chatMessageSeen,
-  chatMessages,
-  chatThreads,
-  reportStatuses,
-  userPresence,
-  users,
-} from '../../db/schema.js';
+import { chatMessages, chatThreads, reportStatuses, userPresence, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
 import { mentionNames } from './chat-members.js';
-import { seenBy, toChatMessage } from './study-chat.js';
+import { seenBy, toChatMessage, unseenByCaller } from './study-chat.js';
 
 /** The most messages one beat brings; the panel reads a thread's whole history itself. */
 const BEAT_MESSAGES_MAX = 50;
@@ -48,28 +40,22 @@ export async function beat(
 }
 
 async function newMessages(ctx: AppContext, auth: TAuth, since: Date | undefined): Promise<TChatMessage[]> {
-  const rows = await ctx.db
-    .select({
-      message: chatMessages,
-      threadType: chatThreads.threadType,
-      reportStatusId: reportStatuses.id,
-      studyId: reportStatuses.studyId,
-    })
-    .from(chatMessages)
-    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
-    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
-    .leftJoin(
-      chatMessageSeen,
-      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
-    )
-    .where(
-      and(
-        visibleReportRows(scopeOfAuth(auth)),
-        or(isNull(chatMessages.senderUserId), ne(chatMessages.senderUserId, auth.user.id)),
-        isNull(chatMessageSeen.messageId),
-        since ? gt(chatMessages.createdAt, since) : undefined,
-      ),
-    )
+  const rows = await unseenByCaller(
+    ctx.db
+      .select({
+        message: chatMessages,
+        threadType: chatThreads.threadType,
+        reportStatusId: reportStatuses.id,
+        studyId: reportStatuses.studyId,
+      })
+      .from(chatMessages)
+      .$dynamic(),
+    auth,
+    and(
+      or(isNull(chatMessages.senderUserId), ne(chatMessages.senderUserId, auth.user.id)),
+      since ? gt(chatMessages.createdAt, since) : undefined,
+    ),
+  )
     .orderBy(desc(chatMessages.id))
     .limit(BEAT_MESSAGES_MAX);
   rows.reverse();

@@ -1,4 +1,5 @@
-import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { type SQL, and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import {
   AppError,
   CHAT_MESSAGES,
@@ -138,24 +139,11 @@ export async function unseenCounts(
   ids: readonly number[],
 ): Promise<{ unseen: Record<string, number> }> {
   if (ids.length === 0) return { unseen: {} };
-  const rows = await ctx.db
-    .select({ id: reportStatuses.id, n: count() })
-    .from(chatMessages)
-    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
-    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
-    .leftJoin(
-      chatMessageSeen,
-      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
-    )
-    .where(
-      and(
-        inArray(reportStatuses.id, [...ids]),
-        eq(chatThreads.threadType, 'REPORT_CHAT'),
-        visibleReportRows(scopeOfAuth(auth)),
-        isNull(chatMessageSeen.messageId),
-      ),
-    )
-    .groupBy(reportStatuses.id);
+  const rows = await unseenByCaller(
+    ctx.db.select({ id: reportStatuses.id, n: count() }).from(chatMessages).$dynamic(),
+    auth,
+    and(inArray(reportStatuses.id, [...ids]), eq(chatThreads.threadType, 'REPORT_CHAT')),
+  ).groupBy(reportStatuses.id);
   return { unseen: Object.fromEntries(rows.map((r) => [String(r.id), r.n])) };
 }
 
@@ -212,6 +200,24 @@ async function markSeen(ctx: AppContext, auth: TAuth, which: ReturnType<typeof s
     .onConflictDoNothing()
     .returning({ messageId: chatMessageSeen.messageId });
   return { seen: inserted.length };
+}
+
+/**
+ * A select from `chat_messages` narrowed to the messages the caller has not seen on rows they may
+ * see (the access rule in the WHERE), and `where`: the beat's new messages and the list's unseen
+ * counts. The select's fields may read the thread and the row (both joined here).
+ */
+export function unseenByCaller<T extends PgSelect>(query: T, auth: TAuth, where: SQL | undefined): T {
+  return query
+    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .leftJoin(
+      chatMessageSeen,
+      and(eq(chatMessageSeen.messageId, chatMessages.id), eq(chatMessageSeen.userId, auth.user.id)),
+    )
+    .where(
+      and(visibleReportRows(scopeOfAuth(auth)), isNull(chatMessageSeen.messageId), where),
+    ) as unknown as T;
 }
 
 type TSeenBy = Map<number, Array<{ email: string; userId: number }>>;

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { BENCH_DEVICE_HEADERS, signIn, startBuiltServer } from './lib/radflow-server.js';
+import { summary } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const value = (name: string) => {
@@ -33,19 +34,6 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'];
 const DELIVERY_TIMEOUT_MS = 15_000;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-function summary(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return {
-    n: sorted.length,
-    p50Ms: round(percentile(sorted, 50)),
-    p95Ms: round(percentile(sorted, 95)),
-    maxMs: round(sorted.at(-1) ?? NaN),
-  };
-}
 
 /** In the receiver's page: the first time each 'bench-<n>' text is in the chat panel. */
 const WATCH_PANEL = `(() => {

@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { BENCH_DEVICE_HEADERS, signIn, startBuiltServer } from './lib/radflow-server.js';
+import { summary } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const value = (name: string) => {
@@ -32,19 +33,6 @@ const adminUrl = value('--database-url');
 const asJson = args.includes('--json');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const USERS = ['admin@demo.local', 'assignor@demo.local', 'center@demo.local', 'doctor@demo.local'];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return {
-    n: sorted.length,
-    p50Ms: round(percentile(sorted, 50)),
-    p95Ms: round(percentile(sorted, 95)),
-    maxMs: round(sorted.at(-1) ?? NaN),
-  };
-};
 
 async function rssMb(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

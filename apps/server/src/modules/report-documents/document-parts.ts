@@ -48,6 +48,23 @@ export function sectionTitle(section: Pick<TDocumentSection, 'title' | 'isAddend
 }
 
 /**
+ * The report's name as a document's metadata (PDF Info title, Word core title) carries it, one
+ * rule for both: a name is one line, so a run of tabs and line breaks is one space (XML reads a
+ * bare CR as LF, and the PDF once dropped it, so "a\rb" read back three ways); other control
+ * characters go (PDFDocEncoding reads 0x18–0x1F as accents, no name needs one); a lone surrogate
+ * (a name cut mid-character) becomes U+FFFD, which UTF-16 and UTF-8 can both hold.
+ */
+export function documentMetadataText(text: string): string {
+  return (
+    text
+      .replace(/[\t\n\v\f\r]+/g, ' ')
+      // eslint-disable-next-line no-control-regex -- the control characters are what it removes
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+  );
+}
+
+/**
  * Report tables as both layouts can take them. The sanitizer keeps what an editor (or a pasted
  * page) wrote: `<table></table>`, rows of different lengths, spans past the table's edge. pdfmake
  * needs every row as wide as the table and html-to-pdfmake reads a cell under each row span, so an

@@ -4,6 +4,7 @@ import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { documentWindow } from './document-images.js';
 import {
   PRELIMINARY_TEXT,
+  documentMetadataText,
   QR_CAPTION,
   type TDocumentParts,
   regularTables,
@@ -60,20 +61,8 @@ function pdfMake(): TPdfMake {
   return made;
 }
 
-/**
- * The document's title as the PDF's Info dictionary can carry it: pdfkit writes UTF-16, in which a
- * lone surrogate (a name cut mid-character) makes the whole title unreadable; it becomes U+FFFD.
- * Control characters are left out: an all-ASCII title is written in PDFDocEncoding, where 0x18–0x1F
- * are accents (a name with U+0018 read back as '˘'), and no name needs one.
- */
-export function pdfMetadataText(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex -- the control characters are what it removes
-      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
-      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
-  );
-}
+/** The document's title as the PDF's Info dictionary carries it (pdfkit writes it in UTF-16). */
+export const pdfMetadataText = documentMetadataText;
 
 const CM_TO_PT = 72 / 2.54;
 const A4 = { width: 595.28, height: 841.89 };

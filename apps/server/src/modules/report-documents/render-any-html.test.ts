@@ -131,6 +131,16 @@ describe('report documents render whatever the sanitizer lets through', () => {
     }
   }, 60_000);
 
+  it('a line break or tab in the name is one space in both documents (seed -1543348183 drew "!\\r!")', async () => {
+    for (const title of ['!\r!', 'a\r\nb', 'a\tb\nc']) {
+      const parts = await partsOf('<p>x</p>', title, 'Asha Rao');
+      const expected = title.replace(/[\t\r\n]+/g, ' ');
+      expect(await pdfTitle(await renderPdf(parts)), JSON.stringify(title)).toBe(expected);
+      await checkWord(await renderWord(parts), title);
+      expect(docxMetadataText(title), JSON.stringify(title)).toBe(expected);
+    }
+  }, 60_000);
+
   it('any allowed HTML and any name make a PDF that parses and a docx whose metadata holds the name', async () => {
     await fc.assert(
       fc.asyncProperty(reportHtml, documentName, documentName, async (body, title, patient) => {

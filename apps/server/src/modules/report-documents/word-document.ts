@@ -3,6 +3,7 @@ import { ROBOTO_ONLY, firstStrongIsRtl, wordFontsOf } from './document-fonts.js'
 import { documentWindow } from './document-images.js';
 import {
   PRELIMINARY_TEXT,
+  documentMetadataText,
   QR_CAPTION,
   type TDocumentParts,
   regularTables,
@@ -52,7 +53,7 @@ export function docxMetadataField(text: string): string {
 /** What the metadata then says: the text itself, less what XML cannot hold (see above). */
 export function docxMetadataText(text: string): string {
   // Trimmed: the converter pretty-prints core.xml, which drops a field of spaces alone.
-  const s = xmlText(text).trim();
+  const s = xmlText(documentMetadataText(text)).trim();
   return s.includes('<') && s.includes(']]>') ? s.replaceAll('<', '\uff1c') : s;
 }
 

@@ -17,3 +17,4 @@ export * from './chat/index.js';
 export * from './presence/index.js';
 export * from './critical-results/index.js';
 export * from './notifications/index.js';
+export * from './summaries/index.js';

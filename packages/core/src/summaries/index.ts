@@ -1,0 +1,2 @@
+/** Summaries, report search and dashboards (issue 24): the date range rules and the spec's constants. */
+export * from './range.js';

@@ -74,6 +74,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
       "The share page asks for a one-time code sent to the patient's mobile before it shows the report.",
     enableSpeechToText:
       "Speech-to-text for the editor's mic button (doctors and typists with voice typing on); off, the mic button says the voice free trial is over.",
+    hideDeletedStudies:
+      'Deleted studies leave every study list, and group admins may also mark a study deleted (before it is reported).',
     createPatientInRisWithoutShowingDialog:
       'Lab: creates the patient while registering without showing the create patient dialog.',
     appointmentSupportRIS: 'Lab: lets centers create appointment slots and staff book them on bills.',

@@ -62,6 +62,7 @@ const FURTHER_GROUP_SWITCHES = [
   'enableDraftedForTypist',
   'requireOtpForSharedReport',
   'enableSpeechToText',
+  'hideDeletedStudies',
 ];
 const LAB_SWITCHES = [
   'createPatientInRisWithoutShowingDialog',

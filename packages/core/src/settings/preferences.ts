@@ -88,6 +88,11 @@ export const ZGroupSwitches = z.object({
    * of the report editor dictates; off, it shows the 'Voice free trial is over' dialog.
    */
   enableSpeechToText: flag(),
+  /**
+   * Ours (spec-core §4 Mark Deleted "center only unless the hide-deleted setting is on"; the spec
+   * names no switch): DELETED studies leave the study lists, and a group admin may mark deleted too.
+   */
+  hideDeletedStudies: flag(),
   // spec-lab §6 feature switches
   createPatientInRisWithoutShowingDialog: flag(),
   appointmentSupportRIS: flag(),

@@ -52,8 +52,8 @@ export function canMarkUrgent(input: TRuleInput<'status' | 'centerId'> & TActorC
  * unless the hide-deleted setting is on", read word for word:
  * - status: CREATED for whoever may delete; HISTORY_CREATED only for an admin;
  * - role: center users; an admin too when the hide-deleted setting is on.
- * The spec names no switch for the hide-deleted setting (it is in none of the §3 preference lists),
- * so the caller passes it as `hideDeletedSetting`. Center roles act on their own center only (actingRoles).
+ * The spec names no switch for the hide-deleted setting (it is in none of the §3 preference lists):
+ * it is the group switch `hideDeletedStudies`, which the caller passes as `hideDeletedSetting`. Center roles act on their own center only (actingRoles).
  */
 export function canMarkDeleted(
   input: TRuleInput<'status' | 'centerId'> & TActorCenter & { hideDeletedSetting: boolean },

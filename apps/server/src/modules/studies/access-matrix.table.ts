@@ -323,8 +323,8 @@ export const MATRIX: readonly TMatrixRow[] = [
     allowed: CENTER_USERS,
     success: 200,
     source:
-      "spec §4 'center only unless the hide-deleted setting is on': the setting has no switch in the spec " +
-      '(core worklist DECISIONS), so it is off and admins are refused',
+      "spec §4 'center only unless the hide-deleted setting is on': the group switch hideDeletedStudies " +
+      '(core worklist DECISIONS) is off here, so admins are refused (on: study-actions/hide-deleted-setting)',
   },
   {
     title: 'POST /report-status/mark-delete/{id} on HISTORY_CREATED',
@@ -335,7 +335,7 @@ export const MATRIX: readonly TMatrixRow[] = [
     success: 200,
     source:
       "spec §4 'CREATED, or HISTORY_CREATED for admin': center users may delete, but not a sent study (409, the " +
-      'status); admins need the hide-deleted setting, which is off (403)',
+      'status); admins need the hide-deleted setting (hideDeletedStudies), which is off (403)',
   },
   {
     title: 'POST /report-status/unlock/{id} on SIGNED_OFF',

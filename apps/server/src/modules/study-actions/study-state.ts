@@ -29,12 +29,6 @@ import { guardStudyAction } from './study-transition.js';
  */
 export const REOPENED_STATUS: TReportStatus = 'HISTORY_CREATED';
 
-/**
- * The hide-deleted setting of spec-core §4 Mark Deleted is in none of the spec's preference lists;
- * until a switch exists it is off, so only center users mark studies deleted.
- */
-const HIDE_DELETED_SETTING = false;
-
 /** POST /report-status/urgent/{id}: toggles the urgent mark. */
 export async function toggleUrgent(ctx: AppContext, auth: TAuth, id: number): Promise<void> {
   await withLockedStudy(ctx, auth, id, async ({ tx, row, now }) => {
@@ -61,7 +55,7 @@ export async function toggleUrgent(ctx: AppContext, auth: TAuth, id: number): Pr
 
 /** POST /report-status/mark-delete/{id}: irreversible (no call moves a study out of DELETED). */
 export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Promise<void> {
-  await withLockedStudy(ctx, auth, id, async ({ tx, row, now }) => {
+  await withLockedStudy(ctx, auth, id, async ({ tx, row, flags, now }) => {
     const { status, centerId } = row.report;
     guardStudyAction('mark deleted', status, (s) =>
       canMarkDeleted({
@@ -69,7 +63,8 @@ export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Pro
         flags: {},
         row: { status: s, centerId },
         userCenterId: auth.user.centerId,
-        hideDeletedSetting: HIDE_DELETED_SETTING,
+        // spec-core §4's hide-deleted setting is the group switch hideDeletedStudies (ours).
+        hideDeletedSetting: flags.hideDeletedStudies,
       }),
     );
     await tx

@@ -35,15 +35,17 @@ export async function listStudies(db: Db, auth: TAuth, request: TListRequest): P
   // POST /report-status/ bodies never hold the tab fields (its schema strips unknown keys).
   const tabs: Partial<TStudyListRequest> = request;
   const contextDoctorId = await resolveContextDoctor(db, auth, scope, tabs.contextDoctor);
-  // A day of the range is a day of the group's display time zone; read only when a bound is a day.
+  // A day of the range is a day of the group's display time zone; hideDeletedStudies leaves DELETED out.
+  const flags = groupFlags(await loadGroupPreferences(db, auth.user.groupId));
   const zone = [request.startTime, request.endTime].some((v) => DATE_ONLY.test(v?.trim() ?? ''))
-    ? groupFlags(await loadGroupPreferences(db, auth.user.groupId)).displayTimeZone
+    ? flags.displayTimeZone
     : 'UTC';
   const query: TStudyListQuery = {
     scope,
     viewerId: auth.user.id,
     filters: filtersOf(request.filters),
     statuses: statusesOf(request.statuses ?? null, tabs.showPending === true),
+    hideDeleted: flags.hideDeletedStudies,
     urgentOnly: request.showUrgent === true,
     assignment: assignmentOf(tabs),
     assignedTo: assignedToOf(tabs.assignedTos, contextDoctorId ?? auth.user.id),

@@ -1,4 +1,4 @@
-import { type AnyColumn, type SQL, and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { type AnyColumn, type SQL, and, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { TReportStatus, TStudyListFilterField, TStudyListSortField, TStudyScope } from '@radflow/core';
 import { centers, reportStatuses, reportTags, studies, users } from '../../db/schema.js';
@@ -19,6 +19,8 @@ export interface TStudyListQuery {
   /** Per-column filter text, keyed by row field; empty values were dropped. */
   filters: Partial<Record<TStudyListFilterField, string>>;
   statuses: readonly TReportStatus[] | null;
+  /** The group's hide-deleted setting (hideDeletedStudies): DELETED rows are left out. */
+  hideDeleted: boolean;
   urgentOnly: boolean;
   /** showAssigned: a doctor is assigned; showUnassigned: none is. */
   assignment: 'assigned' | 'unassigned' | null;
@@ -165,6 +167,7 @@ export function whereOf(query: TStudyListQuery): { where: SQL | undefined; needs
     Object.assign(needs, filter.needs);
   }
   if (query.statuses) conditions.push(inArray(rs.status, [...query.statuses]));
+  if (query.hideDeleted) conditions.push(ne(rs.status, 'DELETED'));
   if (query.urgentOnly) conditions.push(eq(rs.urgent, true));
   if (query.assignment === 'assigned') conditions.push(sql`${rs.assignedToUserId} is not null`);
   if (query.assignment === 'unassigned') conditions.push(sql`${rs.assignedToUserId} is null`);

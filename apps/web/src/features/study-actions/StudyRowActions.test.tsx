@@ -1,4 +1,11 @@
-import { WORKLIST_MESSAGES, type TRole, type TStudyListKind, type TStudyListRow } from '@radflow/core';
+import {
+  WORKLIST_MESSAGES,
+  defaultPreferences,
+  type TRole,
+  type TUserPreferences,
+  type TStudyListKind,
+  type TStudyListRow,
+} from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,16 +36,20 @@ async function renderRow({
   listKind = 'center',
   handlers = {},
   mapping = {},
+  switches = {},
 }: {
   roles: TRole[];
   row?: TStudyListRow;
   listKind?: TStudyListKind;
   handlers?: Record<string, THandler>;
   mapping?: Record<string, { email: string; active: boolean }[]>;
+  switches?: Partial<TUserPreferences['GROUP_SWITCHES']>;
 }) {
+  const preferences = defaultPreferences();
+  Object.assign(preferences.GROUP_SWITCHES, switches);
   const api = fakeApi({
     // Signed in at the row's center: center users act on their own center's studies only.
-    ...sessionHandlers(buildUser(roles, { centerId: OWN_CENTER_ID })),
+    ...sessionHandlers(buildUser(roles, { centerId: OWN_CENTER_ID }), preferences),
     'GET /api/user/mapping': { body: mapping },
     ...handlers,
   });
@@ -103,6 +114,22 @@ describe('StudyRowActions', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(api.calls('POST', `/api/report-status/mark-delete/${row.id}`)).toHaveLength(0);
     expect(onChanged).not.toHaveBeenCalled();
+  });
+
+  it("offers a group admin 'Delete study' only under the hide-deleted setting", SLOW, async () => {
+    for (const hideDeletedStudies of [false, true]) {
+      const view = await renderRow({
+        roles: ['ROLE_ADMIN'],
+        listKind: 'admin',
+        switches: { hideDeletedStudies },
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
+      await screen.findAllByRole('menuitem');
+      expect(!!screen.queryByRole('menuitem', { name: 'Delete study' }), `switch ${hideDeletedStudies}`).toBe(
+        hideDeletedStudies,
+      );
+      view.unmount();
+    }
   });
 
   it('offers no state action the server would refuse: a doctor on a CREATED study', SLOW, async () => {

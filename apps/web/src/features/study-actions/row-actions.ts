@@ -46,8 +46,8 @@ export interface TActor {
   /** UI_PREFERENCES.hideStudyListReportButton. */
   hideReportButton?: boolean;
   /**
-   * The hide-deleted setting core's canMarkDeleted reads. The spec names no switch for it
-   * (packages/core/src/worklist/DECISIONS.md), so it is off unless a caller knows better.
+   * The hide-deleted setting core's canMarkDeleted reads: the group switch hideDeletedStudies (the
+   * spec names none; packages/core/src/worklist/DECISIONS.md). Absent: off.
    */
   hideDeletedSetting?: boolean;
 }

@@ -18,6 +18,7 @@ export function useActor(): TActor {
     email: session.user.email,
     centerId: session.user.centerId,
     hideReportButton: session.preferences.UI_PREFERENCES.hideStudyListReportButton,
+    hideDeletedSetting: session.flags.hideDeletedStudies,
   };
 }
 

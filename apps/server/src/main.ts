@@ -10,6 +10,7 @@ import { type DicomServices, startDicomServices } from './modules/archive/dicom-
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { startCriticalResultSweep } from './modules/critical-results/escalation-sweep.js';
+import { startSeenNotificationPrune } from './modules/notifications/seen-prune.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   // Unacknowledged critical results past their group's time go to the group admins (every process;
   // the claim is atomic: modules/critical-results/README.md).
   const stopCriticalSweep = startCriticalResultSweep(app.ctx, app.log);
+  // Seen marks of notifications past the bell's window are never read again (notifications README).
+  const stopSeenPrune = startSeenNotificationPrune(app.ctx, app.log);
   let dicom: DicomServices | null = null;
 
   const forwarding = startForwardingWorker(app.ctx, {
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
       await stopSweep();
       await stopOrphanSweep();
       await stopCriticalSweep();
+      await stopSeenPrune();
       await forwarding.stop();
       await app.close();
       await handle.close();

@@ -11,11 +11,17 @@ export interface TLiveEvent {
   id: number;
   reportStatusId: number;
   type: TStudyEventType;
+  /**
+   * Only on the author's own streams: the tab need not refetch what its own action cannot have
+   * changed for its user (their unseen chat counts, their bell: own events are never either).
+   */
+  byYou?: true;
 }
 
 /** A row of study_events as the feed reads it. */
-export interface TFeedRow extends TLiveEvent {
+export interface TFeedRow extends Omit<TLiveEvent, 'byYou'> {
   groupId: number;
+  actorUserId: number | null;
   createdAt: Date;
   /**
    * An ASSIGNED/UNASSIGNED's row as it was (its `previousAssignedToUserId`): who saw it then hears
@@ -61,6 +67,7 @@ const feedColumns = {
   id: studyEvents.id,
   reportStatusId: studyEvents.reportStatusId,
   type: studyEvents.eventType,
+  actorUserId: studyEvents.actorUserId,
   groupId: reportStatuses.groupId,
   createdAt: studyEvents.createdAt,
   hasAssignedBefore: sql<boolean>`coalesce(${studyEvents.detail} ? 'previousAssignedToUserId', false)`,
@@ -119,7 +126,11 @@ export async function eventsBySubscriber<S extends Pick<TLiveSubscriber, 'userId
     const ids = visible.get(key);
     const events = rows
       .filter((r) => ids?.has(r.reportStatusId))
-      .map((r) => ({ id: r.id, reportStatusId: r.reportStatusId, type: r.type }));
+      .map((r): TLiveEvent => {
+        const event: TLiveEvent = { id: r.id, reportStatusId: r.reportStatusId, type: r.type };
+        if (r.actorUserId === subscriber.userId) event.byYou = true;
+        return event;
+      });
     if (events.length > 0) answer.set(subscriber, events);
   }
   return answer;

@@ -92,6 +92,29 @@ describe('GET /api/live', () => {
     }
   });
 
+  it("tells the author's own streams that the event is theirs (byYou), and nobody else's", async () => {
+    const w = await createTwoWorlds(t, { assignor: ['ROLE_ASSIGNOR'], centerUser: ['ROLE_CENTER'] }, {});
+    const doctor = await signInAt(t, w, ['ROLE_DOCTOR']);
+    const { row } = await createTestStudy(db, { groupId: w.group.id, centerId: w.center.id });
+    const streams = {
+      assignor: await LiveClient.connect(baseUrl, w.assignor.browser),
+      center: await LiveClient.connect(baseUrl, w.centerUser.browser),
+    };
+    try {
+      const res = await w.assignor.browser.post('/api/report-status/assign', {
+        reportId: row.id,
+        assignedTo: doctor.user.email,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const own = JSON.parse((await streams.assignor.waitForStudy(row.id, 'ASSIGNED')).data);
+      const others = JSON.parse((await streams.center.waitForStudy(row.id, 'ASSIGNED')).data);
+      expect(own).toEqual({ ...others, byYou: true });
+      expect(Object.keys(others).sort()).toEqual(['id', 'reportStatusId', 'type']);
+    } finally {
+      for (const stream of Object.values(streams)) stream.close();
+    }
+  });
+
   it("a row leaving a view is told to those who saw it: the pool's doctors on its assignment, the former doctor's typist on its unassignment", async () => {
     const w = await createTwoWorlds(
       t,

@@ -39,6 +39,7 @@ describe('eventsBySubscriber (who receives a batch of events)', () => {
         reportStatusId: row.id,
         type: 'ASSIGNED',
         groupId: world.group.id,
+        actorUserId: null,
         createdAt: new Date(),
         assignedBefore: null,
       });

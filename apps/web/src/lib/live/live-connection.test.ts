@@ -59,9 +59,11 @@ describe('LiveConnection', () => {
     h.sources[0]!.emit('ready', {}, '7');
     h.sources[0]!.emit('study', { id: 9, reportStatusId: 3, type: 'ASSIGNED' }, '8');
     h.sources[0]!.emit('study', { nonsense: true }, '8');
+    h.sources[0]!.emit('study', { id: 10, reportStatusId: 3, type: 'CHAT_MESSAGE_SENT', byYou: true }, '9');
     h.sources[0]!.emit('reset', {}, '9');
     expect(h.messages).toEqual([
       { kind: 'study', event: { id: 9, reportStatusId: 3, type: 'ASSIGNED' } },
+      { kind: 'study', event: { id: 10, reportStatusId: 3, type: 'CHAT_MESSAGE_SENT', byYou: true } },
       { kind: 'reset' },
     ]);
     expect(h.statuses).toEqual(['connecting', 'open']);

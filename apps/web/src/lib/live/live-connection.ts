@@ -13,6 +13,8 @@ export interface TLiveEvent {
   id: number;
   reportStatusId: number;
   type: string;
+  /** Only on the author's own streams (server modules/live/live-feed.ts). */
+  byYou?: boolean;
 }
 
 export type TLiveMessage = { kind: 'study'; event: TLiveEvent } | { kind: 'reset' };
@@ -116,7 +118,12 @@ function parseEvent(data: string): TLiveEvent | null {
     return typeof value.id === 'number' &&
       typeof value.reportStatusId === 'number' &&
       typeof value.type === 'string'
-      ? { id: value.id, reportStatusId: value.reportStatusId, type: value.type }
+      ? {
+          id: value.id,
+          reportStatusId: value.reportStatusId,
+          type: value.type,
+          ...(value.byYou === true ? { byYou: true } : {}),
+        }
       : null;
   } catch {
     return null;

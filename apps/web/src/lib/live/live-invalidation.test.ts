@@ -53,6 +53,35 @@ describe('invalidateForLive', () => {
     for (const stop of stops) stop();
   });
 
+  it("refetches the author's own thread and timeline for their own message, not their counts or bell", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const calls: string[] = [];
+    const stops = [
+      chatThreadKey(5),
+      [...CHAT_UNSEEN_KEY, [5, 6]],
+      NOTIFICATIONS_QUERY_KEY,
+      historyQueryKey(5),
+    ].map((queryKey) =>
+      new QueryObserver(client, {
+        queryKey,
+        queryFn: async () => {
+          calls.push(JSON.stringify(queryKey));
+          return 1;
+        },
+      }).subscribe(() => undefined),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    calls.length = 0;
+    invalidateForLive(client, [
+      { kind: 'study', event: { id: 9, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT', byYou: true } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(calls.sort()).toEqual(
+      [JSON.stringify(chatThreadKey(5)), JSON.stringify(historyQueryKey(5))].sort(),
+    );
+    for (const stop of stops) stop();
+  });
+
   it('refetches an open thread before the counts and the bell', async () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
     const started: string[] = [];

@@ -34,9 +34,22 @@ export function keysOfChatMessage(reportStatusId: number): QueryKey[] {
   return [['chat', reportStatusId], ['chat-unseen'], ['notifications'], ['study-history', reportStatusId]];
 }
 
-/** What an event of `type` on a row makes stale. */
-export function keysOfStudyEvent(type: string, reportStatusId: number): QueryKey[] {
-  return type === 'CHAT_MESSAGE_SENT' ? keysOfChatMessage(reportStatusId) : keysOfStudyChange(reportStatusId);
+/**
+ * The author's own message: their thread (another tab of theirs) and the timeline. Their unseen
+ * counts and bell cannot have changed (own messages are neither), and on one database that takes
+ * one statement at a time (PGlite) those refetches queued before the reader's thread.
+ */
+export function keysOfOwnChatMessage(reportStatusId: number): QueryKey[] {
+  return [
+    ['chat', reportStatusId],
+    ['study-history', reportStatusId],
+  ];
+}
+
+/** What an event of `type` on a row makes stale; `byYou`: the stream says the caller did it. */
+export function keysOfStudyEvent(type: string, reportStatusId: number, byYou = false): QueryKey[] {
+  if (type !== 'CHAT_MESSAGE_SENT') return keysOfStudyChange(reportStatusId);
+  return byYou ? keysOfOwnChatMessage(reportStatusId) : keysOfChatMessage(reportStatusId);
 }
 
 /** After a `reset` (too much missed to say event by event): every key of every study. */
@@ -61,7 +74,7 @@ export function invalidateForLive(queryClient: QueryClient, messages: readonly T
     const changed =
       message.kind === 'reset'
         ? KEYS_OF_RESET
-        : keysOfStudyEvent(message.event.type, message.event.reportStatusId);
+        : keysOfStudyEvent(message.event.type, message.event.reportStatusId, message.event.byYou === true);
     for (const key of changed) keys.set(JSON.stringify(key), key);
   }
   // An open chat thread first, the rest once it has answered: on a message both tabs refetch

@@ -36,6 +36,7 @@ type MatchKind = 'pn' | 'text' | 'uids' | 'list' | 'date' | 'time' | 'integer' |
 export const MATCHING_KEYS: Readonly<Record<string, { level: QidoLevel; kind: MatchKind }>> = {
   '00100010': { level: 'study', kind: 'pn' }, // PatientName
   '00100020': { level: 'study', kind: 'text' }, // PatientID
+  '00100021': { level: 'study', kind: 'text' }, // IssuerOfPatientID: one id, two hospitals (issue 21 §8)
   '00100030': { level: 'study', kind: 'date' }, // PatientBirthDate
   '00100040': { level: 'study', kind: 'exact' }, // PatientSex
   '00080020': { level: 'study', kind: 'date' }, // StudyDate

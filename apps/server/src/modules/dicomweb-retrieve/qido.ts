@@ -23,6 +23,7 @@ import { visibleStudies } from '../studies/study-access.js';
 const COLUMNS: Readonly<Record<string, AnyPgColumn>> = {
   '00100010': studies.patientName,
   '00100020': studies.patientId,
+  '00100021': studies.issuerOfPatientId,
   '00100030': studies.patientBirthDate,
   '00100040': studies.patientSex,
   '00080020': studies.studyDate,
@@ -148,6 +149,7 @@ export function studyAttributes(study: TStudyRow, context: QidoContext): DicomJs
     '00081190': textAttr('UR', `${context.baseUrl}/studies/${enc(study.studyInstanceUid)}`),
     '00100010': personNameAttr(study.patientName),
     '00100020': textAttr('LO', study.patientId),
+    '00100021': textAttr('LO', study.issuerOfPatientId),
     '00100030': textAttr('DA', study.patientBirthDate),
     '00100040': textAttr('CS', study.patientSex),
     '0020000D': textAttr('UI', study.studyInstanceUid),

@@ -199,20 +199,29 @@ export function splitInlineActions(
   };
 }
 
-/** What a double click on a row opens (issue 21 §6): the report page or the images. */
-export type TRowOpenAction = 'report' | 'view';
+/** What a double click on a row opens (issue 21 §6): the report page, the images or the Assign dialog. */
+export type TRowOpenAction = 'report' | 'view' | 'assign';
 
 /**
  * What a double click on a study row opens, per list (issue 21 §6; the spec names no double click,
  * decision in apps/web/src/features/worklist/DECISIONS.md): what the list's users open most.
- * - Doctor and admin lists (doctors, typists, assignors, admins): the report page when the row offers
- *   it enabled, else the images.
+ * - An assignor (who is not also a doctor or an admin): the Assign doctor dialog, routing being
+ *   their work; else as below.
+ * - Doctor and admin lists (doctors, typists, admins): the report page when the row offers it
+ *   enabled, else the images.
  * - Center lists: the signed report — the report page, where a center reads it and prints it — once
  *   there is one to print (the Print action is enabled); before that, the images.
  * Only actions the row offers are opened, so a double click never does what a button would refuse.
  */
-export function rowOpenAction(offered: readonly TOfferedAction[], listKind: TStudyListKind): TRowOpenAction {
+export function rowOpenAction(
+  offered: readonly TOfferedAction[],
+  listKind: TStudyListKind,
+  roles: readonly TRole[] = [],
+): TRowOpenAction {
   const enabled = (key: TRowActionKey) => offered.some((a) => a.key === key && a.enabled);
+  const routes =
+    roles.includes('ROLE_ASSIGNOR') && !roles.includes('ROLE_DOCTOR') && !roles.includes('ROLE_ADMIN');
+  if (routes && enabled('assignDoctor')) return 'assign';
   const isCenterList = listKind === 'center' || listKind === 'centerAddInfo' || listKind === 'teleCenter';
   if (isCenterList) return enabled('print') && enabled('report') ? 'report' : 'view';
   return enabled('report') ? 'report' : 'view';

@@ -70,7 +70,7 @@ export function activeEmails(mapping: TUserMapping | undefined, role: string): s
  * (popupViewerDoNotFocus keeps the list in front), else in this tab. The images first pass the
  * viewer's entry rule: a refusal is said, not opened; a partial upload opens with its warning.
  */
-export function useOpenStudy(): (action: TRowOpenAction, row: TStudyListRow) => void {
+export function useOpenStudy(): (action: Exclude<TRowOpenAction, 'assign'>, row: TStudyListRow) => void {
   const session = useSignedInSession();
   const navigate = useNavigate();
   const { showError, showInfo } = useFeedback();

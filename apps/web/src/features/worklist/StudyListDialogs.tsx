@@ -9,6 +9,8 @@ import { Suspense, lazy, useState } from 'react';
 import { useConfirm, useSnackbar } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import type { TZipRequest } from './ZipDownloadHost';
+// The lazy export (study-actions/lazy-dialogs): the dialog loads on first open.
+import { AssignDoctorDialog } from '../study-actions';
 
 // Not needed for the first paint of a list: each loads when first opened.
 const ColumnSettingsDialog = lazy(() => import('./ColumnSettingsDialog'));
@@ -26,11 +28,12 @@ type TOpenDialog =
   | { kind: 'createStudy' }
   | { kind: 'upload'; row: TStudyListRow }
   | { kind: 'forward'; row: TStudyListRow }
+  | { kind: 'assign'; row: TStudyListRow }
   | null;
 
 /**
  * The dialogs a study list opens itself (column settings, Create Study, upload images, forward to
- * PACS, zip download progress). Each is mounted only while open, so it starts fresh every time.
+ * PACS, zip download progress, Assign doctor on an assignor's double click). Each is mounted only while open, so it starts fresh every time.
  */
 export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TResolvedColumn[]) {
   const [open, setOpen] = useState<TOpenDialog>(null);
@@ -79,6 +82,10 @@ export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TReso
             onClose={close}
           />
         )}
+        {/* The dialog marks the lists stale itself (TStudyDialogProps). */}
+        {open?.kind === 'assign' && (
+          <AssignDoctorDialog row={open.row} onClose={close} onChanged={() => undefined} />
+        )}
       </Suspense>
     </>
   );
@@ -89,6 +96,7 @@ export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TReso
     openCreateStudy: () => setOpen({ kind: 'createStudy' }),
     openUpload: (row: TStudyListRow) => void openUpload(row),
     openForward: (row: TStudyListRow) => setOpen({ kind: 'forward', row }),
+    openAssign: (row: TStudyListRow) => setOpen({ kind: 'assign', row }),
     downloadZips,
   };
 }

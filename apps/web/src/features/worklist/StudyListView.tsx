@@ -225,7 +225,11 @@ export function StudyListView(props: TStudyListViewProps) {
         ariaLabel={tabs ? `${props.title}: ${tabs.selected.label}` : props.title}
         columns={drawnColumns(columns)}
         me={user.email}
-        onRowDoubleClick={(row) => openStudy(rowOpenAction(offeredRowActions(actor, row), kind), row)}
+        onRowDoubleClick={(row) => {
+          const action = rowOpenAction(offeredRowActions(actor, row), kind, actor.roles);
+          if (action === 'assign') dialogs.openAssign(row);
+          else openStudy(action, row);
+        }}
         page={table.query.data}
         isFetching={table.query.isFetching}
         isPending={props.noData ? false : table.query.isPending}

@@ -146,6 +146,15 @@ describe('a double click on a row opens what the list opens most (issue 21 §6)'
     expect(router.state.location.pathname).toBe(`/viewer/${waiting.instanceId}/${waiting.id}`);
   });
 
+  it("opens the assignor's Assign doctor dialog, and stays on the list", SLOW, async () => {
+    const row = buildReportingStudyRow({ status: 'HISTORY_CREATED' });
+    const { router } = openList({ roles: ['ROLE_ASSIGNOR'], email: 'assignor@demo.local', rows: [row] });
+    const drawn = await screen.findByTestId(`study-row-${row.id}`, {}, WAIT);
+    fireEvent.doubleClick(cellOf(drawn, 'Patient'));
+    expect(await screen.findByRole('dialog', { name: 'Assign doctor' }, { timeout: 10_000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+  });
+
   it('leaves a double click on a button or a filter box to that control', SLOW, async () => {
     const row = buildReportingStudyRow();
     const { router } = openList({ roles: ['ROLE_DOCTOR'], email: 'doc@demo.local', rows: [row] });

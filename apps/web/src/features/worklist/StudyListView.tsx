@@ -41,6 +41,7 @@ import { PaymentRowAction } from '../payments/PaymentRowAction';
 import { RowExtraActions, UploadStudyButton, offersForward, offersUploadStudy } from './RowExtraActions';
 import { ActiveInViewerCell, useActiveInViewer } from './ActiveInViewer';
 import { StudyTable } from './StudyTable';
+import { ASSIGNED_TO_YOU, ASSIGNED_TO_YOUR_DOCTOR } from './study-cells';
 // Not the feature's index: it also holds the editor's section, which the list must not load.
 import { CriticalResultBadge } from '../critical-results/CriticalResultBadge';
 import { OpenCriticalResultsBanner } from '../critical-results/OpenCriticalResultsBanner';
@@ -224,7 +225,9 @@ export function StudyListView(props: TStudyListViewProps) {
       <StudyTable
         ariaLabel={tabs ? `${props.title}: ${tabs.selected.label}` : props.title}
         columns={drawnColumns(columns)}
-        me={user.email}
+        // A typist works for the doctor they type for: that doctor's studies are theirs to mark.
+        me={props.contextDoctor ?? user.email}
+        meLabel={props.contextDoctor ? ASSIGNED_TO_YOUR_DOCTOR : ASSIGNED_TO_YOU}
         onRowDoubleClick={(row) => {
           const action = rowOpenAction(offeredRowActions(actor, row), kind, actor.roles);
           if (action === 'assign') dialogs.openAssign(row);

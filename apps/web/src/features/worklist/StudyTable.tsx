@@ -81,8 +81,10 @@ export interface TStudyTableProps {
   renderActiveInViewer?(row: TStudyListRow): ReactNode;
   /** Row checkboxes (spec-core §2 "Optional row checkboxes"); absent: none. */
   selection?: { selected: ReadonlySet<number>; onChange(next: Set<number>): void };
-  /** The signed-in user's e-mail: their own studies are marked (issue 21 §5). */
+  /** Whose work the list shows (the user's e-mail, or a typist's doctor's): those studies are marked (issue 21 §5). */
   me?: string;
+  /** The mark's text: 'You' unless given ('Your doctor' for a typist). */
+  meLabel?: string;
   /** A double click on the row, outside its controls (issue 21 §6). */
   onRowDoubleClick?(row: TStudyListRow): void;
 }
@@ -125,7 +127,7 @@ export function StudyTable(props: TStudyTableProps) {
     if (column.colName === 'activeInViewer') return props.renderActiveInViewer?.(row) ?? null;
     if (column.colName === 'auditApproval' && props.renderAuditApproval)
       return props.renderAuditApproval(row);
-    return renderStudyCell(column.colName, row, props.me);
+    return renderStudyCell(column.colName, row, props.me, props.meLabel);
   };
 
   return (

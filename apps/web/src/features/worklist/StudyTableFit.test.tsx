@@ -7,7 +7,8 @@ import { fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
 import { buildReportingStudyRow, buildStudyPage } from '../../test/study-row';
 import { useSession } from '../auth/session';
-import { ASSIGNED_TO_YOU } from './study-cells';
+import { ASSIGNED_TO_YOU, ASSIGNED_TO_YOUR_DOCTOR } from './study-cells';
+import { CONTEXT_DOCTOR_STORAGE_KEY } from './list-user';
 import { StudyListPage } from './StudyListPage';
 
 /*
@@ -30,6 +31,7 @@ function openList({
   rows,
   preferences,
   centerId = null,
+  mapping = {},
 }: {
   roles: TRole[];
   email: string;
@@ -37,12 +39,13 @@ function openList({
   rows: TStudyListRow[];
   preferences?: TUserPreferences;
   centerId?: number | null;
+  mapping?: Record<string, { email: string; active: boolean }[]>;
 }) {
   const user = buildUser(roles, { email, centerId });
   const listPath = route === '/' ? 'POST /api/dicom-web/studies/' : 'POST /api/report-status/';
   const api = fakeApi({
     ...sessionHandlers(user, preferences),
-    'GET /api/user/mapping': { body: {} },
+    'GET /api/user/mapping': { body: mapping },
     [listPath]: { body: buildStudyPage(rows) },
   });
   const view = renderScreen(
@@ -85,6 +88,29 @@ describe("the doctor's own studies (issue 21 §5)", () => {
       expect(cellOf(theirsRow, 'Assigned').textContent).toBe('Dr Other');
       expect(theirsRow.getAttribute('data-assigned-to-me')).toBeNull();
       expect(cellOf(screen.getByTestId(`study-row-${pool.id}`), 'Assigned').textContent).toBe('—');
+    },
+  );
+});
+
+describe("the typist's doctor's studies (issue 21 §5)", () => {
+  it(
+    "marks the studies of the doctor the typist types for as their doctor's, not as the typist's",
+    SLOW,
+    async () => {
+      const doctor = 'doc@demo.local';
+      localStorage.setItem(CONTEXT_DOCTOR_STORAGE_KEY, JSON.stringify({ 'typist@demo.local': doctor }));
+      const theirs = buildReportingStudyRow({ assignedTo: doctor, assignedToName: 'Dr Doc' });
+      const other = buildReportingStudyRow({ assignedTo: 'other@demo.local', assignedToName: 'Dr Other' });
+      openList({
+        roles: ['ROLE_TYPIST'],
+        email: 'typist@demo.local',
+        rows: [theirs, other],
+        mapping: { ROLE_DOCTOR: [{ email: doctor, active: true }] },
+      });
+      const theirsRow = await screen.findByTestId(`study-row-${theirs.id}`, {}, WAIT);
+      expect(within(cellOf(theirsRow, 'Assigned')).getByText(ASSIGNED_TO_YOUR_DOCTOR)).toBeTruthy();
+      expect(theirsRow.getAttribute('data-assigned-to-me')).toBe('true');
+      expect(cellOf(screen.getByTestId(`study-row-${other.id}`), 'Assigned').textContent).toBe('Dr Other');
     },
   );
 });

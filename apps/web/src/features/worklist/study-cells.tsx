@@ -23,6 +23,7 @@ export const UPLOAD_PENDING_LABEL = 'Upload pending';
 
 /** The Assigned cell of a study assigned to the signed-in user (issue 21 §5). */
 export const ASSIGNED_TO_YOU = 'You';
+export const ASSIGNED_TO_YOUR_DOCTOR = 'Your doctor';
 
 const dash = '—';
 const text = (value: string | null | undefined): string => (value && value.trim() ? value : dash);
@@ -91,9 +92,15 @@ export function isAssignedTo(row: Pick<TStudyListRow, 'assignedTo'>, me: string 
 
 /**
  * Renders one data column; `actions`, `uploadStudy` and `activeInViewer` are drawn by the table's
- * callers. `me` is the signed-in user's e-mail: their own studies read 'You' under Assigned.
+ * callers. `me` is whose work the list shows (the signed-in user's e-mail, or the doctor a typist
+ * types for): their studies read `meLabel` ('You', 'Your doctor') under Assigned.
  */
-export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow, me?: string): ReactNode {
+export function renderStudyCell(
+  column: TStudyColumnId,
+  row: TStudyListRow,
+  me?: string,
+  meLabel: string = ASSIGNED_TO_YOU,
+): ReactNode {
   switch (column) {
     case 'id':
       return row.id;
@@ -162,7 +169,7 @@ export function renderStudyCell(column: TStudyColumnId, row: TStudyListRow, me?:
         <Chip
           size="small"
           color="primary"
-          label={ASSIGNED_TO_YOU}
+          label={meLabel}
           title={row.assignedToName ?? row.assignedTo ?? undefined}
         />
       ) : (

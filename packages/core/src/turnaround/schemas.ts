@@ -28,12 +28,23 @@ export const ZTurnaroundAtRiskRow = z.object({
 });
 export type TTurnaroundAtRiskRow = z.infer<typeof ZTurnaroundAtRiskRow>;
 
+/**
+ * The most rows one answer lists (the counts are always whole): on a bad day every open study of a
+ * group may be late, and a screen of thousands helps nobody; the first ones are those to act on.
+ */
+export const AT_RISK_ROWS_MAX = 200;
+
 export const ZTurnaroundAtRiskResponse = z.object({
   /** The group's signOffTimeLimit in minutes; null = no limit set, so nothing is ever at risk. */
   signOffTimeLimit: z.number().int().nullable(),
   /** The server's clock the forecast was made at (ISO). */
   now: z.string(),
-  /** Breached first, then the least time left. */
+  /** How many open studies are at risk and how many are breached (all of them, not only those listed). */
+  counts: z.object({ atRisk: z.number().int(), breached: z.number().int() }),
+  /**
+   * AT_RISK first (those a reassignment can still save), the least time left first; then BREACHED,
+   * the longest overdue first. At most AT_RISK_ROWS_MAX.
+   */
   rows: z.array(ZTurnaroundAtRiskRow),
 });
 export type TTurnaroundAtRiskResponse = z.infer<typeof ZTurnaroundAtRiskResponse>;

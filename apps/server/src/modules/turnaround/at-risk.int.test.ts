@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TStudyDetail, TTurnaroundAtRiskResponse } from '@radflow/core';
+import { AT_RISK_ROWS_MAX, type TStudyDetail, type TTurnaroundAtRiskResponse } from '@radflow/core';
 import { reports } from '../../db/schema.js';
 import {
   type TestApp,
@@ -129,6 +129,33 @@ describe('GET /turnaround/at-risk', () => {
     const late = await atRisk(assignor);
     expect(late.rows.map((r) => [r.id, r.state])).toEqual(ids.map((id) => [id, 'BREACHED']));
     expect(late.rows.every((r) => r.timeLeftMinutes < 0)).toBe(true);
+    expect(late.counts).toEqual({ atRisk: 0, breached: 4 });
+  });
+
+  it('lists at risk before breached, at most AT_RISK_ROWS_MAX rows, and counts them all', async () => {
+    const place = await placeWithLimit(120);
+    const { browser: assignor } = await signInAt(t, place, ['ROLE_ASSIGNOR']);
+    const { user: doctor } = await signInAt(t, place, ['ROLE_DOCTOR']);
+    const breached = await assigned(place, doctor.id, [130, 125, 121]);
+    // One insert: queued after the breached three at 15 minutes each, from the 8th place on
+    // (105 + 15 > 119 minutes left) each is forecast too late.
+    const fresh = await createTestStudies(t.db, AT_RISK_ROWS_MAX + 5, {
+      groupId: place.group.id,
+      centerId: place.center.id,
+      row: {
+        status: 'HISTORY_CREATED',
+        assignedToUserId: doctor.id,
+        createdAt: minutesAgo(2),
+        firstUploadCompletedAt: minutesAgo(1),
+      },
+    });
+    const answer = await atRisk(assignor);
+    expect(answer.counts).toEqual({ atRisk: AT_RISK_ROWS_MAX + 5 + 3 - 7, breached: 3 });
+    expect(answer.rows).toHaveLength(AT_RISK_ROWS_MAX);
+    expect(answer.rows.every((r) => r.state === 'AT_RISK')).toBe(true);
+    // In reading order the fresh ones are by id: the first listed is the 8th in the queue.
+    expect(answer.rows[0]!.id).toBe(fresh[4]!.row.id);
+    expect(answer.rows.map((r) => r.id)).not.toContain(breached[0]);
   });
 
   it("never lists another group's studies, and is for assignors and admins only", async () => {
@@ -159,7 +186,11 @@ describe('GET /turnaround/at-risk', () => {
     const { user: doctor } = await signInAt(t, place, ['ROLE_DOCTOR']);
     await assigned(place, doctor.id, [5000]);
     const { browser: assignor } = await signInAt(t, place, ['ROLE_ASSIGNOR']);
-    expect(await atRisk(assignor)).toMatchObject({ signOffTimeLimit: null, rows: [] });
+    expect(await atRisk(assignor)).toMatchObject({
+      signOffTimeLimit: null,
+      counts: { atRisk: 0, breached: 0 },
+      rows: [],
+    });
   });
 
   it('suggests the online doctor who would finish it first, and the assign call moves it', async () => {

@@ -1,9 +1,11 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import {
+  AT_RISK_ROWS_MAX,
   OPEN_STATUSES,
   PACE,
   type TForecastDoctor,
   type TForecastStudy,
+  type TTurnaroundForecast,
   type TTurnaroundAtRiskResponse,
   type TTurnaroundAtRiskRow,
   doctorPace,
@@ -29,7 +31,9 @@ const DAY_MS = 24 * 60 * 60_000;
 export async function listAtRisk(ctx: AppContext, auth: TAuth): Promise<TTurnaroundAtRiskResponse> {
   const now = ctx.now();
   const limit = groupFlags(await loadGroupPreferences(ctx.db, auth.user.groupId)).signOffTimeLimit;
-  if (limit === null) return { signOffTimeLimit: null, now: now.toISOString(), rows: [] };
+  if (limit === null) {
+    return { signOffTimeLimit: null, now: now.toISOString(), counts: { atRisk: 0, breached: 0 }, rows: [] };
+  }
 
   const open = await openStudies(ctx.db, auth);
   const doctors = await groupDoctors(ctx.db, auth.user.groupId, now);
@@ -57,15 +61,22 @@ export async function listAtRisk(ctx: AppContext, auth: TAuth): Promise<TTurnaro
     now,
   });
 
+  // At risk first (a reassignment can still save them), the least time left first; then breached,
+  // the longest overdue first. Only the first AT_RISK_ROWS_MAX become rows; the counts are whole.
+  const rank = (f: TTurnaroundForecast) => (f.state === 'AT_RISK' ? 0 : 1);
+  const listed = forecasts
+    .filter((f) => f.state !== 'ON_TRACK')
+    .sort((a, b) => rank(a) - rank(b) || a.timeLeftMs - b.timeLeftMs || a.id - b.id);
+  const atRiskCount = listed.filter((f) => f.state === 'AT_RISK').length;
+  const counts = { atRisk: atRiskCount, breached: listed.length - atRiskCount };
+
   const doctorById = new Map(doctors.map((d) => [d.id, d]));
   const rowById = new Map(open.map((r) => [r.id, r]));
-  const rows: TTurnaroundAtRiskRow[] = [];
-  for (const f of forecasts) {
-    if (f.state === 'ON_TRACK') continue;
+  const rows = listed.slice(0, AT_RISK_ROWS_MAX).map((f): TTurnaroundAtRiskRow => {
     const r = rowById.get(f.id)!;
     const assigned = r.assignedToUserId === null ? undefined : doctorById.get(r.assignedToUserId);
     const suggested = f.suggestion ? doctorById.get(f.suggestion.doctorId) : undefined;
-    rows.push({
+    return {
       id: r.id,
       patientName: r.patientName,
       studyName: r.studyName,
@@ -73,7 +84,7 @@ export async function listAtRisk(ctx: AppContext, auth: TAuth): Promise<TTurnaro
       centerName: r.centerName,
       urgent: r.urgent,
       status: r.status,
-      state: f.state,
+      state: f.state === 'BREACHED' ? 'BREACHED' : 'AT_RISK',
       deadline: f.deadline.toISOString(),
       timeLeftMinutes: Math.floor(f.timeLeftMs / 60_000),
       forecastFinish: f.forecastFinish?.toISOString() ?? null,
@@ -90,11 +101,9 @@ export async function listAtRisk(ctx: AppContext, auth: TAuth): Promise<TTurnaro
               forecastFinish: f.suggestion.forecastFinish.toISOString(),
             }
           : null,
-    });
-  }
-  // Breached first (their time left is negative), then the least time left.
-  rows.sort((a, b) => a.timeLeftMinutes - b.timeLeftMinutes || a.id - b.id);
-  return { signOffTimeLimit: limit, now: now.toISOString(), rows };
+    };
+  });
+  return { signOffTimeLimit: limit, now: now.toISOString(), counts, rows };
 }
 
 /** The open rows the caller may see (the one access rule in the WHERE), with what the list shows. */

@@ -39,6 +39,10 @@ const atRiskRow = (id: number, over: Partial<TTurnaroundAtRiskRow> = {}): TTurna
 const answer = (rows: TTurnaroundAtRiskRow[]): TTurnaroundAtRiskResponse => ({
   signOffTimeLimit: 60,
   now: '2026-11-20T10:23:00.000Z',
+  counts: {
+    atRisk: rows.filter((r) => r.state === 'AT_RISK').length,
+    breached: rows.filter((r) => r.state === 'BREACHED').length,
+  },
   rows,
 });
 
@@ -101,6 +105,18 @@ describe('turnaround at risk in the study list (issue 24 §4)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     expect(await screen.findByRole('button', { name: 'At risk: 1' }, WAIT)).toBeTruthy();
     expect(screen.queryByTestId(`at-risk-mark-${listed.id}`)).toBeNull();
+  });
+
+  it('counts every study at risk and says when only the first are listed', SLOW, async () => {
+    const listed = buildStudyRow();
+    openList(['ROLE_ADMIN'], 60, {
+      'POST /api/dicom-web/studies/': { body: buildStudyPage([listed]) },
+      'GET /api/turnaround/at-risk': {
+        body: { ...answer([atRiskRow(listed.id)]), counts: { atRisk: 250, breached: 3 } },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'At risk: 253' }, WAIT));
+    expect(await screen.findByText(/^The first 1 of 253/, {}, WAIT)).toBeTruthy();
   });
 
   it('asks nothing without a sign-off limit, nor for a doctor', SLOW, async () => {

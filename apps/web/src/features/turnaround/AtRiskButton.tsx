@@ -10,23 +10,23 @@ import { timeLeftText } from './turnaround-api';
 const AtRiskPanel = lazy(() => import('./AtRiskPanel'));
 
 /** The study list's 'At risk' button with its count (issue 24 §4); opens the at-risk list. */
-export function AtRiskButton({ rows }: { rows: readonly TTurnaroundAtRiskRow[] }) {
+export function AtRiskButton({ count, rows }: { count: number; rows: readonly TTurnaroundAtRiskRow[] }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Badge badgeContent={rows.length} color="error" max={999} showZero={false}>
+      <Badge badgeContent={count} color="error" max={999} showZero={false}>
         <Button
           color="inherit"
           startIcon={<ScheduleIcon />}
           onClick={() => setOpen(true)}
-          aria-label={`At risk: ${rows.length}`}
+          aria-label={`At risk: ${count}`}
         >
           At risk
         </Button>
       </Badge>
       {open && (
         <Suspense fallback={null}>
-          <AtRiskPanel rows={rows} onClose={() => setOpen(false)} />
+          <AtRiskPanel count={count} rows={rows} onClose={() => setOpen(false)} />
         </Suspense>
       )}
     </>

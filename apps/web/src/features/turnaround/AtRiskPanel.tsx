@@ -24,7 +24,15 @@ const doctorName = (d: { name: string; email: string } | null) => (d ? d.name ||
  * with the doctor to give it to. 'Reassign to …' is the study actions' assign call (its timeline
  * row, bell and live event follow); then every list and this one refresh.
  */
-export function AtRiskPanel({ rows, onClose }: { rows: readonly TTurnaroundAtRiskRow[]; onClose(): void }) {
+export function AtRiskPanel({
+  count,
+  rows,
+  onClose,
+}: {
+  count: number;
+  rows: readonly TTurnaroundAtRiskRow[];
+  onClose(): void;
+}) {
   const [busy, setBusy] = useState<number | null>(null);
   const changed = useStudiesChanged(() => undefined);
   const reassign = async (row: TTurnaroundAtRiskRow, email: string) => {
@@ -42,6 +50,11 @@ export function AtRiskPanel({ rows, onClose }: { rows: readonly TTurnaroundAtRis
     <Dialog open onClose={onClose} maxWidth="lg" fullWidth aria-labelledby="at-risk-title">
       <DialogTitle id="at-risk-title">At risk of missing the sign-off time</DialogTitle>
       <DialogContent>
+        {count > rows.length && (
+          <Alert severity="info" sx={{ mb: 1 }}>
+            The first {rows.length} of {count}: those still to save first, then the longest overdue.
+          </Alert>
+        )}
         {rows.length === 0 ? (
           <Alert severity="success">No study is at risk.</Alert>
         ) : (

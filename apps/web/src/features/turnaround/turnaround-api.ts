@@ -33,7 +33,13 @@ export function useAtRisk() {
     enabled,
     refetchInterval: preferences.UI_PREFERENCES.autoRefresh ? AUTO_REFRESH_MS : false,
   });
-  return { enabled, rows: enabled ? (query.data?.rows ?? []) : [], refetch: query.refetch };
+  const data = enabled ? query.data : undefined;
+  return {
+    enabled,
+    /** Every study at risk or breached; `rows` holds the first AT_RISK_ROWS_MAX of them. */
+    count: data ? data.counts.atRisk + data.counts.breached : 0,
+    rows: data?.rows ?? [],
+  };
 }
 
 /** Minutes left as the list says it: '1 h 5 min left', '12 min left', 'Late by 3 min'. */

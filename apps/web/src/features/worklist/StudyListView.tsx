@@ -154,7 +154,7 @@ export function StudyListView(props: TStudyListViewProps) {
         actions={
           <>
             {props.headerActions}
-            {atRisk.enabled && <AtRiskButton rows={atRisk.rows} />}
+            {atRisk.enabled && <AtRiskButton count={atRisk.count} rows={atRisk.rows} />}
             {canCreateStudy(roles) && (
               <Button variant="contained" startIcon={<AddIcon />} onClick={dialogs.openCreateStudy}>
                 Create study

@@ -134,7 +134,7 @@ async function atRisk(app: FastifyInstance, cookie: string) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (res.statusCode !== 200) throw new Error(`at-risk: ${res.statusCode} ${res.body.slice(0, 300)}`);
   const body = res.json<TTurnaroundAtRiskResponse>();
-  return { ms, rows: body.rows, bytes: res.body.length };
+  return { ms, rows: body.rows, counts: body.counts, bytes: res.body.length };
 }
 
 async function measure(kind: TKind) {
@@ -170,9 +170,10 @@ async function measure(kind: TKind) {
       kind,
       openRows,
       ...stats,
+      // All at risk and breached (the answer's counts); the rows are the first AT_RISK_ROWS_MAX.
+      counts: last?.counts ?? null,
       listed: {
-        atRisk: rows.filter((r) => r.state === 'AT_RISK').length,
-        breached: rows.filter((r) => r.state === 'BREACHED').length,
+        rows: rows.length,
         withSuggestion: rows.filter((r) => r.suggested !== null).length,
         answerBytes: last?.bytes ?? 0,
       },

@@ -45,12 +45,12 @@ export interface TTurnaroundForecast {
   /** Its place in its doctor's reading order (1 = next); null when it is in nobody's queue. */
   queuePosition: number | null;
   state: TTurnaroundState;
-  /** The doctor to give it to (see suggestDoctor); null when none would sign it off sooner. */
+  /** The doctor to give it to (see bestDoctor); null when none would sign it off sooner. */
   suggestion: { doctorId: number; forecastFinish: Date } | null;
 }
 
 /** A study's place in reading order as numbers: read once, compared many times. */
-export interface TReadingKey {
+interface TReadingKey {
   urgent: boolean;
   start: number;
   id: number;
@@ -73,11 +73,6 @@ export function compareReadingOrder(a: TForecastStudy, b: TForecastStudy): numbe
   return compareKeys(readingKey(a), readingKey(b));
 }
 
-/** Finish of the `position`-th study (1-based) of a queue started now at this pace. */
-function finishAt(now: Date, position: number, minutesPerReport: number): Date {
-  return new Date(now.getTime() + position * minutesPerReport * MINUTE_MS);
-}
-
 /** How many keys of a queue sorted in reading order come before `key` (binary search). */
 function countAhead(queue: readonly TReadingKey[], key: TReadingKey): number {
   let lo = 0;
@@ -91,7 +86,7 @@ function countAhead(queue: readonly TReadingKey[], key: TReadingKey): number {
 }
 
 /** Each doctor's queue in reading order. Studies of someone not among `doctors` are in no queue. */
-export function doctorQueues(
+function doctorQueues(
   studies: readonly TForecastStudy[],
   doctorIds: ReadonlySet<number>,
 ): Map<number, TReadingKey[]> {
@@ -107,39 +102,31 @@ export function doctorQueues(
 }
 
 /**
- * The doctor to give `study` to: among the ONLINE doctors other than its own, the one who would sign
- * it off first if it were added to their queue (in its reading-order place, not at the end: an urgent
- * study jumps the queue there too), at their pace. Ties: the shorter queue, then the lower id. Null
- * when no online doctor would finish it before `notAfter` (reassigning would not help).
+ * The suggestion rule: the doctor to give a study (its reading `key`) to is, among the ONLINE doctors
+ * other than its own, the one who would sign it off first if it were added to their queue (in its
+ * reading-order place, not at the end: an urgent study jumps the queue there too), at their pace.
+ * Ties: the shorter queue, then the lower id. On numbers: it runs for every listed study against
+ * every doctor.
  */
-export function suggestDoctor(
-  study: TForecastStudy,
+function bestDoctor(
+  key: TReadingKey,
+  ownDoctorId: number | null,
   doctors: readonly TForecastDoctor[],
   queues: ReadonlyMap<number, readonly TReadingKey[]>,
-  now: Date,
-  notAfter: Date | null,
-): { doctorId: number; forecastFinish: Date } | null {
-  const key = readingKey(study);
-  let best: { doctorId: number; forecastFinish: Date; queueLength: number } | null = null;
+  nowMs: number,
+): { doctorId: number; finishMs: number } | null {
+  let best: { doctorId: number; finishMs: number; queueLength: number } | null = null;
   for (const d of doctors) {
-    if (!d.online || d.id === study.doctorId) continue;
+    if (!d.online || d.id === ownDoctorId) continue;
     const queue = queues.get(d.id) ?? [];
-    const candidate = {
-      doctorId: d.id,
-      forecastFinish: finishAt(now, countAhead(queue, key) + 1, d.minutesPerReport),
-      queueLength: queue.length,
-    };
+    const finishMs = nowMs + (countAhead(queue, key) + 1) * d.minutesPerReport * MINUTE_MS;
     const order =
       best === null
         ? -1
-        : candidate.forecastFinish.getTime() - best.forecastFinish.getTime() ||
-          candidate.queueLength - best.queueLength ||
-          candidate.doctorId - best.doctorId;
-    if (order < 0) best = candidate;
+        : finishMs - best.finishMs || queue.length - best.queueLength || d.id - best.doctorId;
+    if (order < 0) best = { doctorId: d.id, finishMs, queueLength: queue.length };
   }
-  if (best === null) return null;
-  if (notAfter !== null && best.forecastFinish.getTime() >= notAfter.getTime()) return null;
-  return { doctorId: best.doctorId, forecastFinish: best.forecastFinish };
+  return best;
 }
 
 /**
@@ -164,24 +151,32 @@ export function forecastTurnaround(input: {
     const deadline = signOffDeadline(study, limitMinutes);
     if (deadline === null) continue;
     const doctor = study.doctorId === null ? undefined : byId.get(study.doctorId);
-    let forecastFinish: Date | null = null;
+    const key = readingKey(study);
+    const nowMs = now.getTime();
+    let finishMs: number | null = null;
     let queuePosition: number | null = null;
-    let suggestion: TTurnaroundForecast['suggestion'] = null;
+    let best: ReturnType<typeof bestDoctor> = null;
     if (doctor) {
-      queuePosition = countAhead(queues.get(doctor.id) ?? [], readingKey(study)) + 1;
-      forecastFinish = finishAt(now, queuePosition, doctor.minutesPerReport);
+      queuePosition = countAhead(queues.get(doctor.id) ?? [], key) + 1;
+      finishMs = nowMs + queuePosition * doctor.minutesPerReport * MINUTE_MS;
     } else {
-      suggestion = suggestDoctor(study, doctors, queues, now, null);
-      forecastFinish = suggestion?.forecastFinish ?? null;
+      best = bestDoctor(key, study.doctorId, doctors, queues, nowMs);
+      finishMs = best?.finishMs ?? null;
     }
     const state: TTurnaroundState = isPastSignOffDeadline(deadline, now)
       ? 'BREACHED'
-      : forecastFinish === null || forecastFinish.getTime() > deadline.getTime()
+      : finishMs === null || finishMs > deadline.getTime()
         ? 'AT_RISK'
         : 'ON_TRACK';
-    // An on-track study is best left where it is: only the listed ones get a suggestion.
-    if (state === 'ON_TRACK') suggestion = null;
-    else if (doctor) suggestion = suggestDoctor(study, doctors, queues, now, forecastFinish);
+    // An on-track study is best left where it is: only the listed ones get a suggestion, and only a
+    // doctor who would sign it off sooner than its own.
+    if (state === 'ON_TRACK') best = null;
+    else if (doctor) {
+      best = bestDoctor(key, study.doctorId, doctors, queues, nowMs);
+      if (best !== null && finishMs !== null && best.finishMs >= finishMs) best = null;
+    }
+    const forecastFinish = finishMs === null ? null : new Date(finishMs);
+    const suggestion = best && { doctorId: best.doctorId, forecastFinish: new Date(best.finishMs) };
     forecasts.push({
       id: study.id,
       deadline,

@@ -18,3 +18,4 @@ export * from './presence/index.js';
 export * from './critical-results/index.js';
 export * from './notifications/index.js';
 export * from './summaries/index.js';
+export * from './turnaround/index.js';

@@ -1116,7 +1116,13 @@ export const reports = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('reports_report_status_idx').on(t.reportStatusId, t.id)],
+  (t) => [
+    index('reports_report_status_idx').on(t.reportStatusId, t.id),
+    // A doctor's recent sign-offs, newest first (turnaround at risk reads their pace from them).
+    index('reports_signed_off_by_idx')
+      .on(t.signedOffByUserId, t.signedOffAt)
+      .where(sql`${t.signedOffAt} is not null`),
+  ],
 );
 
 /** Every save of a report (issue 7 §2 "every saved version is kept (who, when, content)"). */

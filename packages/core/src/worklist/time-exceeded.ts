@@ -1,5 +1,5 @@
 import { hasRole } from '../identity/roles.js';
-import type { TRuleInput } from './study-row.js';
+import type { TRuleInput, TStudyRowFacts } from './study-row.js';
 
 const MINUTE_MS = 60_000;
 
@@ -22,7 +22,31 @@ export function isTimeExceeded({
   const limit = flags.signOffTimeLimit;
   if (!limit || !flags.showRedAfterTAT) return false;
   if (!hasRole(roles, 'ROLE_ASSIGNOR', 'ROLE_VERIFIER')) return false;
-  const since = new Date(row.firstUploadCompletedAt ?? row.createdAt).getTime();
-  if (Number.isNaN(since)) return false;
-  return (now.getTime() - since) / MINUTE_MS > limit;
+  const deadline = signOffDeadline(row, limit);
+  return deadline !== null && isPastSignOffDeadline(deadline, now);
+}
+
+/**
+ * When a study's sign-off clock starts (spec-core §4): its first completed upload, else its creation.
+ * Null for a date that does not parse (a row the caller built badly has no turnaround).
+ */
+export function signOffClockStart(
+  row: Pick<TStudyRowFacts, 'createdAt' | 'firstUploadCompletedAt'>,
+): Date | null {
+  const since = new Date(row.firstUploadCompletedAt ?? row.createdAt);
+  return Number.isNaN(since.getTime()) ? null : since;
+}
+
+/** The instant by which the study should be signed off: the clock start plus `limitMinutes`. */
+export function signOffDeadline(
+  row: Pick<TStudyRowFacts, 'createdAt' | 'firstUploadCompletedAt'>,
+  limitMinutes: number,
+): Date | null {
+  const since = signOffClockStart(row);
+  return since === null ? null : new Date(since.getTime() + limitMinutes * MINUTE_MS);
+}
+
+/** Past the deadline: strictly, so at exactly the limit a study is not yet exceeded (spec-core §4). */
+export function isPastSignOffDeadline(deadline: Date, now: Date): boolean {
+  return now.getTime() > deadline.getTime();
 }

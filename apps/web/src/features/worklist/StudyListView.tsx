@@ -46,6 +46,7 @@ import { ASSIGNED_TO_YOU, ASSIGNED_TO_YOUR_DOCTOR } from './study-cells';
 import { CriticalResultBadge } from '../critical-results/CriticalResultBadge';
 import { OpenCriticalResultsBanner } from '../critical-results/OpenCriticalResultsBanner';
 import { useOpenCriticalResults } from '../critical-results/critical-results-api';
+import { AtRiskButton, AtRiskMark, useAtRisk } from '../turnaround';
 import { useStudyListDialogs } from './StudyListDialogs';
 import type { TListCallPath } from './study-list-api';
 import { useStudySearch } from './useStudySearch';
@@ -96,6 +97,9 @@ export function StudyListView(props: TStudyListViewProps) {
   );
   // Rows with an unacknowledged critical result are marked (issue 23 §5).
   const openCritical = new Set(useOpenCriticalResults().map((r) => r.entityId));
+  // Studies forecast to miss their sign-off limit (issue 24 §4), for those who may reassign them.
+  const atRisk = useAtRisk();
+  const atRiskById = new Map(atRisk.rows.map((r) => [r.id, r]));
   const chats = canChat(roles);
   const chatUnseen = useChatUnseenCounts(
     rows.map((r) => r.id),
@@ -151,6 +155,7 @@ export function StudyListView(props: TStudyListViewProps) {
         actions={
           <>
             {props.headerActions}
+            {atRisk.enabled && <AtRiskButton count={atRisk.count} rows={atRisk.rows} />}
             {canCreateStudy(roles) && (
               <Button variant="contained" startIcon={<AddIcon />} onClick={dialogs.openCreateStudy}>
                 Create study
@@ -246,6 +251,7 @@ export function StudyListView(props: TStudyListViewProps) {
         renderActions={(row: TStudyListRow) => (
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             {openCritical.has(row.id) && <CriticalResultBadge reportStatusId={row.id} />}
+            {atRiskById.has(row.id) && <AtRiskMark row={atRiskById.get(row.id)!} />}
             <StudyRowActions row={row} listKind={kind} onChanged={refresh} />
             {chats && <ChatRowButton row={row} unseen={chatUnseen.countOf(row.id)} />}
             <PaymentRowAction row={row} onChanged={refresh} />

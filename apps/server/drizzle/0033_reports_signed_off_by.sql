@@ -1,0 +1,1 @@
+CREATE INDEX "reports_signed_off_by_idx" ON "reports" USING btree ("signed_off_by_user_id","signed_off_at") WHERE "reports"."signed_off_at" is not null;

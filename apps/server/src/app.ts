@@ -36,6 +36,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -203,6 +204,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);
+      await api.register(dashboardsRoutes);
       await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import {
   OPEN_AGE_BUCKETS,
   OPEN_STATUSES,
@@ -66,102 +66,105 @@ function dayIndex(column: SQL | typeof rs.createdAt, bounds: readonly Date[]) {
   return int(sql`width_bucket(${column}, array[${starts}])`);
 }
 
-/** Signed-off count, median and 90th percentile of turnaround, and how many within the limit. */
-function turnaroundColumns(limitMinutes: number) {
-  return {
-    signedOff: countAll(),
-    medianMinutes: sql<
-      number | null
-    >`percentile_cont(0.5) within group (order by ${turnaroundMinutes})`.mapWith((v: unknown) =>
-      v === null ? null : Number(v),
-    ),
-    p90Minutes: sql<number | null>`percentile_cont(0.9) within group (order by ${turnaroundMinutes})`.mapWith(
-      (v: unknown) => (v === null ? null : Number(v)),
-    ),
-    withinLimit: int(sql`(count(*) filter (where ${turnaroundMinutes} <= ${limitMinutes}))::int`),
-  };
-}
+/** The rows of the centers filed under a region (uncorrelated: read once per statement). */
+const inRegion = (region: string, groupId: number) =>
+  sql`${rs.centerId} in (select ${centers.id} from ${centers} where ${centers.groupId} = ${groupId} and ${centers.region} = ${region})`;
 
-const regionOfRow = sql<string>`(select ${centers.region} from ${centers} where ${centers.id} = ${rs.centerId})`;
+type TTurnaroundRow = {
+  signedOff: number;
+  medianMinutes: number | null;
+  p90Minutes: number | null;
+  withinLimit: number;
+};
+const num = (v: unknown) => Number(v);
+const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** Every aggregate of one dashboard answer, in a handful of grouped queries. */
+/**
+ * Every aggregate of one dashboard answer in two statements, one per row set, each reading its
+ * rows once: GROUPING SETS give the day, modality, center, region and age groups (uploaded) and the
+ * day, center, region, doctor and total groups (signed off) of one scan. `grouping()` tells the sets
+ * apart (a bit per argument, 1 = not grouped by it, the first argument the highest bit).
+ */
 export async function readDashboardNumbers(db: Db, q: TRangeQuery) {
   const visible = visibleReportRows(q.scope);
-  const uploaded = and(visible, uploadedIn(q));
-  const signedOff = and(visible, signedOffIn(q));
-  const turnaround = turnaroundColumns(q.limitMinutes);
-
-  const uploadDay = dayIndex(rs.createdAt, q.bounds);
-  const uploadedByDay = await db
-    .select({ day: uploadDay, count: countAll() })
-    .from(rs)
-    .where(uploaded)
-    // By position: the expression's parameters would not match a second copy of it.
-    .groupBy(sql`1`);
-  const signDay = dayIndex(sql`${rs.firstSignedOffAt}`, q.bounds);
-  const signedOffByDay = await db
-    .select({ day: signDay, count: countAll() })
-    .from(rs)
-    .where(signedOff)
-    .groupBy(sql`1`);
-  const byModality = await db
-    .select({ modality: modalityOf, uploaded: countAll() })
-    .from(rs)
-    .innerJoin(studies, eq(studies.id, rs.studyId))
-    .where(uploaded)
-    .groupBy(modalityOf)
-    .orderBy(desc(countAll()), asc(modalityOf));
-  const uploadedByCenter = await db
-    .select({
-      centerId: rs.centerId,
-      uploaded: countAll(),
-      open: int(sql`(count(*) filter (where ${isOpen}))::int`),
-    })
-    .from(rs)
-    .where(uploaded)
-    .groupBy(rs.centerId);
-  const signedOffByCenter = await db
-    .select({ centerId: rs.centerId, ...turnaround })
-    .from(rs)
-    .where(signedOff)
-    .groupBy(rs.centerId);
-  const uploadedByRegion = await db
-    .select({
-      region: regionOfRow,
-      uploaded: countAll(),
-      open: int(sql`(count(*) filter (where ${isOpen}))::int`),
-    })
-    .from(rs)
-    .where(uploaded)
-    .groupBy(regionOfRow);
-  const signedOffByRegion = await db
-    .select({ region: regionOfRow, ...turnaround })
-    .from(rs)
-    .where(signedOff)
-    .groupBy(regionOfRow);
-  const byDoctor = await db
-    .select({ doctorId: doctorOf, ...turnaround })
-    .from(rs)
-    .where(signedOff)
-    .groupBy(doctorOf);
-  const [totals] = await db.select(turnaround).from(rs).where(signedOff);
-  const age = openAgeBucket(q.now);
-  const openByAge = await db
-    .select({ bucket: age, open: countAll() })
-    .from(rs)
-    .where(and(uploaded, isOpen))
-    .groupBy(sql`1`);
+  const uploadedRows = sql`
+    select ${dayIndex(rs.createdAt, q.bounds)} as d, ${modalityOf} as m, ${rs.centerId} as c,
+      coalesce(${centers.region}, '') as r,
+      case when ${isOpen} then ${openAgeBucket(q.now)} end as a, ${isOpen} as o
+    from ${rs}
+    inner join ${studies} on ${studies.id} = ${rs.studyId}
+    left join ${centers} on ${centers.id} = ${rs.centerId}
+    where ${and(visible, uploadedIn(q))}`;
+  const uploaded = (await db.execute(sql`
+    select grouping(d, m, c, r, a)::int as g, d, m, c, r, a,
+      count(*)::int as n, (count(*) filter (where o))::int as open
+    from (${uploadedRows}) x
+    group by grouping sets ((d), (m), (c), (r), (a))`)) as unknown as {
+    rows: Array<{
+      g: number;
+      d: number | null;
+      m: string | null;
+      c: number | null;
+      r: string | null;
+      a: TOpenAgeBucket | null;
+      n: number;
+      open: number;
+    }>;
+  };
+  const signedRows = sql`
+    select ${dayIndex(sql`${rs.firstSignedOffAt}`, q.bounds)} as d, ${rs.centerId} as c,
+      coalesce(${centers.region}, '') as r, ${doctorOf} as doc, ${turnaroundMinutes} as t
+    from ${rs}
+    left join ${centers} on ${centers.id} = ${rs.centerId}
+    where ${and(visible, signedOffIn(q))}`;
+  const signed = (await db.execute(sql`
+    select grouping(d, c, r, doc)::int as g, d, c, r, doc, count(*)::int as n,
+      (percentile_cont(0.5) within group (order by t))::float8 as median,
+      (percentile_cont(0.9) within group (order by t))::float8 as p90,
+      (count(*) filter (where t <= ${q.limitMinutes}))::int as within
+    from (${signedRows}) x
+    group by grouping sets ((d), (c), (r), (doc), ())`)) as unknown as {
+    rows: Array<{
+      g: number;
+      d: number | null;
+      c: number | null;
+      r: string | null;
+      doc: number | null;
+      n: number;
+      median: unknown;
+      p90: unknown;
+      within: number;
+    }>;
+  };
+  // The set a row belongs to: the one argument grouped by (its bit 0), or none (the total).
+  const up = (bit: number) => uploaded.rows.filter((x) => num(x.g) === (31 ^ (1 << bit)));
+  const so = (bit: number | null) =>
+    signed.rows.filter((x) => num(x.g) === (bit === null ? 15 : 15 ^ (1 << bit)));
+  const turnaroundOf = (x: (typeof signed.rows)[number]): TTurnaroundRow => ({
+    signedOff: num(x.n),
+    medianMinutes: numOrNull(x.median),
+    p90Minutes: numOrNull(x.p90),
+    withinLimit: num(x.within),
+  });
+  const [total] = so(null);
   return {
-    uploadedByDay,
-    signedOffByDay,
-    byModality,
-    uploadedByCenter,
-    signedOffByCenter,
-    uploadedByRegion,
-    signedOffByRegion,
-    byDoctor,
-    totals: totals ?? { signedOff: 0, medianMinutes: null, p90Minutes: null, withinLimit: 0 },
-    openByAge,
+    uploadedByDay: up(4).map((x) => ({ day: num(x.d), count: num(x.n) })),
+    byModality: up(3)
+      .map((x) => ({ modality: x.m ?? '', uploaded: num(x.n) }))
+      .sort((a, b) => b.uploaded - a.uploaded || a.modality.localeCompare(b.modality)),
+    uploadedByCenter: up(2).map((x) => ({ centerId: num(x.c), uploaded: num(x.n), open: num(x.open) })),
+    uploadedByRegion: up(1).map((x) => ({ region: x.r ?? '', uploaded: num(x.n), open: num(x.open) })),
+    // The age set also holds the closed rows, under no age.
+    openByAge: up(0)
+      .filter((x) => x.a !== null)
+      .map((x) => ({ bucket: x.a as TOpenAgeBucket, open: num(x.n) })),
+    signedOffByDay: so(3).map((x) => ({ day: num(x.d), count: num(x.n) })),
+    signedOffByCenter: so(2).map((x) => ({ centerId: num(x.c), ...turnaroundOf(x) })),
+    signedOffByRegion: so(1).map((x) => ({ region: x.r ?? '', ...turnaroundOf(x) })),
+    byDoctor: so(0).map((x) => ({ doctorId: x.doc === null ? null : num(x.doc), ...turnaroundOf(x) })),
+    totals: total
+      ? turnaroundOf(total)
+      : { signedOff: 0, medianMinutes: null, p90Minutes: null, withinLimit: 0 },
   };
 }
 
@@ -224,7 +227,7 @@ function drillCondition(q: TRangeQuery, d: TDrillDown): SQL | undefined {
       return sql`${modalityOf} = ${d.text}`;
     case 'REGION':
     case 'REGION_SIGNED_OFF':
-      return sql`${regionOfRow} = ${d.text}`;
+      return inRegion(d.text, q.scope.groupId);
     case 'CENTER':
     case 'CENTER_SIGNED_OFF':
       return eq(rs.centerId, d.centerId);

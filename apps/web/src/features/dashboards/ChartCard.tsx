@@ -102,7 +102,10 @@ export function ChartCard({
             dataset={dataset}
             height={height}
             layout={spec.horizontal ? 'horizontal' : 'vertical'}
-            {...(spec.horizontal ? { yAxis: [{ ...band, width: 140 }] } : { xAxis: [band] })}
+            // Counts: whole-number ticks on the value axis.
+            {...(spec.horizontal
+              ? { yAxis: [{ ...band, width: 140 }], xAxis: [{ tickMinStep: 1 }] }
+              : { xAxis: [band], yAxis: [{ tickMinStep: 1 }] })}
             series={spec.series.map((s) => ({ id: s.id, dataKey: s.id, label: s.label }))}
             hideLegend={spec.series.length < 2}
             onItemClick={(_, item) =>

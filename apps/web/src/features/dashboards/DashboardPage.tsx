@@ -144,6 +144,7 @@ function SignedInDashboard({
             error={problem?.field === field}
             helperText={problem?.field === field ? problem.message : ' '}
             slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ width: 190 }}
           />
         ))}
         <Typography variant="body2" color="text.secondary" sx={{ pt: 1 }}>

@@ -233,7 +233,8 @@ function measureBundle() {
 }
 
 const started = new Date();
-const call = await measureCall();
+// --only-paint: the browser figures alone (the call's figures take minutes).
+const call = args.includes('--only-paint') ? null : await measureCall();
 const firstPaint = await measureFirstPaint();
 const bundle = measureBundle();
 const result = {

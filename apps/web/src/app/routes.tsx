@@ -22,6 +22,9 @@ const ManageUsersPage = lazy(() => people().then((m) => ({ default: m.ManageUser
 const SetPasswordPage = lazy(() => people().then((m) => ({ default: m.SetPasswordPage })));
 // The dashboards and their chart library: one chunk, loaded only when a dashboard opens (issue 24 §3).
 const dashboards = () => import('../features/dashboards');
+const DASHBOARD_PATHS = ['/page/dashboard', '/admin-page/dashboard', '/admin-page/eskag-dashboard'];
+// Opened at a dashboard's address, its chunk loads beside the session calls instead of after them.
+if (typeof window !== 'undefined' && DASHBOARD_PATHS.includes(window.location.pathname)) void dashboards();
 const DetailedDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.DetailedDashboardPage })));
 const ViewerDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.ViewerDashboardPage })));
 const RegionDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.RegionDashboardPage })));

@@ -37,6 +37,7 @@ import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
+import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -205,6 +206,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);
       await api.register(turnaroundRoutes);
+      await api.register(dashboardsRoutes);
       await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },

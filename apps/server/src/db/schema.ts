@@ -59,6 +59,11 @@ export const centers = pgTable(
     /** Whom the group calls about the center (issue 21 §9). */
     contactName: text('contact_name').notNull().default(''),
     contactMobile: text('contact_mobile'),
+    /**
+     * The region the group files the center under (issue 24 §3 region dashboard; spec-core §3 names
+     * Bihar, Tripura, West Bengal for fixed accounts: here a group admin sets it); '' = none.
+     */
+    region: text('region').notNull().default(''),
     createdAt: createdAt(),
   },
   (t) => [index('centers_group_idx').on(t.groupId)],
@@ -587,6 +592,10 @@ export const reportStatuses = pgTable(
     // id reads these without touching the table.
     index('report_statuses_group_created_idx').on(t.groupId, t.createdAt, t.id),
     index('report_statuses_center_created_idx').on(t.centerId, t.createdAt, t.id),
+    // The dashboards' signed-off rows of a range (issue 24 §3): first sign-off within the group.
+    index('report_statuses_group_first_signed_off_idx')
+      .on(t.groupId, t.firstSignedOffAt)
+      .where(sql`first_signed_off_at is not null`),
     // The open rows (2-3 % of a live table): every Pending, Unassigned, Assigned, Urgent tab and the
     // doctors' pool are counted from this small index alone.
     index('report_statuses_open_idx')

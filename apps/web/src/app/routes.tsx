@@ -20,6 +20,14 @@ const people = () => import('../features/people');
 const ManageCentersPage = lazy(() => people().then((m) => ({ default: m.ManageCentersPage })));
 const ManageUsersPage = lazy(() => people().then((m) => ({ default: m.ManageUsersPage })));
 const SetPasswordPage = lazy(() => people().then((m) => ({ default: m.SetPasswordPage })));
+// The dashboards and their chart library: one chunk, loaded only when a dashboard opens (issue 24 §3).
+const dashboards = () => import('../features/dashboards');
+const DASHBOARD_PATHS = ['/page/dashboard', '/admin-page/dashboard', '/admin-page/eskag-dashboard'];
+// Opened at a dashboard's address, its chunk loads beside the session calls instead of after them.
+if (typeof window !== 'undefined' && DASHBOARD_PATHS.includes(window.location.pathname)) void dashboards();
+const DetailedDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.DetailedDashboardPage })));
+const ViewerDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.ViewerDashboardPage })));
+const RegionDashboardPage = lazy(() => dashboards().then((m) => ({ default: m.RegionDashboardPage })));
 // The study lists share one chunk (table, search, tabs); their dialogs load later on their own.
 const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
@@ -47,6 +55,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/manage-centers', element: <ManageCentersPage /> },
   { path: '/manage-users', element: <ManageUsersPage /> },
   { path: '/set-password', element: <SetPasswordPage /> },
+  { path: '/page/dashboard', element: <DetailedDashboardPage /> },
+  { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
+  { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -4,6 +4,8 @@ import { vi } from 'vitest';
 export interface TRecordedRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: string | null;
   credentials: RequestCredentials | undefined;
@@ -26,6 +28,7 @@ export function fakeApi(handlers: Record<string, THandler | TFakeReply>) {
     const request: TRecordedRequest = {
       method: init?.method ?? 'GET',
       path: url.pathname,
+      query: url.searchParams,
       headers: new Headers(init?.headers),
       body,
       credentials: init?.credentials,

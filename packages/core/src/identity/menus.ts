@@ -205,6 +205,9 @@ const HOME_PATHS: Partial<Record<TRole, string>> = {
 const EXTRA_PATHS: Partial<Record<TRole, readonly string[]>> = {
   // The region dashboard (spec-core §3) is a dashboard-viewer screen without a menu entry.
   ROLE_DASHBOARD_VIEWER: ['/admin-page/eskag-dashboard'],
+  // Ours (issue 24 §3 "what a group admin would want"): the group admin reads the group's dashboards
+  // too, opened from Manage centers, where it sets each center's region; the spec's menu stays as is.
+  ROLE_GROUP: ['/admin-page/dashboard', '/admin-page/eskag-dashboard'],
 };
 
 function rowsFor(role: TRole, ctx: TMenuContext): TMenuRow[] {

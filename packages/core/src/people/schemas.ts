@@ -51,6 +51,11 @@ export const ZCenterInput = z.object({
   aeTitles: z.array(ZAeTitle).max(AE_TITLES_PER_CENTER_MAX).default([]),
   contactName: z.string().trim().max(200).default(''),
   contactMobile: ZOptionalMobile,
+  /**
+   * The region the region dashboard files the center under (issue 24 §3); '' = none. Left out, an
+   * edit keeps the stored one (a client that knows no regions does not wipe them).
+   */
+  region: z.string().trim().max(100).optional(),
 });
 export type TCenterInput = z.infer<typeof ZCenterInput>;
 
@@ -62,6 +67,7 @@ export const ZCenter = z
     aeTitles: z.array(z.string()),
     contactName: z.string(),
     contactMobile: z.string().nullable(),
+    region: z.string(),
     createdAt: z.string(),
   })
   .meta({ id: 'Center' });

@@ -32,19 +32,21 @@ function toCenter(row: TCenterRow): TCenter {
     aeTitles: row.aeTitles,
     contactName: row.contactName,
     contactMobile: row.contactMobile,
+    region: row.region,
     createdAt: row.createdAt.toISOString(),
   };
 }
 
 /** What the audit keeps of a center. */
 const auditedFields = (
-  c: Pick<TCenterRow, 'name' | 'email' | 'aeTitles' | 'contactName' | 'contactMobile'>,
+  c: Pick<TCenterRow, 'name' | 'email' | 'aeTitles' | 'contactName' | 'contactMobile' | 'region'>,
 ) => ({
   name: c.name,
   email: c.email,
   aeTitles: c.aeTitles,
   contactName: c.contactName,
   contactMobile: c.contactMobile,
+  region: c.region,
 });
 
 export async function listCenters(db: DbOrTx, auth: TAuth): Promise<TCenter[]> {
@@ -101,6 +103,7 @@ export async function createCenter(ctx: AppContext, auth: TAuth, input: TCenterI
         aeTitles: input.aeTitles,
         contactName: input.contactName,
         contactMobile: input.contactMobile,
+        region: input.region ?? '',
         createdAt: now,
       })
       .returning();
@@ -145,6 +148,7 @@ export async function updateCenter(
         aeTitles: input.aeTitles,
         contactName: input.contactName,
         contactMobile: input.contactMobile,
+        ...(input.region === undefined ? {} : { region: input.region }),
       })
       .where(eq(centers.id, centerId))
       .returning();

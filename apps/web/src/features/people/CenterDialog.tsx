@@ -24,14 +24,15 @@ import {
 
 export const CENTERS_QUERY_KEY = [...PEOPLE_QUERY_ROOT, 'centers'] as const;
 
-type TField = 'name' | 'email' | 'aeTitles' | 'contactName' | 'contactMobile';
+type TField = 'name' | 'email' | 'aeTitles' | 'region' | 'contactName' | 'contactMobile';
 
-/** Add or edit a center: name, e-mail, the AE titles its modalities send with, a contact. */
+/** Add or edit a center: name, e-mail, the AE titles its modalities send with, its region, a contact. */
 export function CenterDialog({ center, onClose }: { center: TCenter | null; onClose: () => void }) {
   const [value, setValue] = useState<Record<TField, string>>({
     name: center?.name ?? '',
     email: center?.email ?? '',
     aeTitles: center?.aeTitles.join(', ') ?? '',
+    region: center?.region ?? '',
     contactName: center?.contactName ?? '',
     contactMobile: center?.contactMobile ?? '',
   });
@@ -46,6 +47,8 @@ export function CenterDialog({ center, onClose }: { center: TCenter | null; onCl
         aeTitles: parseAeTitles(value.aeTitles),
         contactName: value.contactName,
         contactMobile: value.contactMobile,
+        // Sent when there is one to keep or to clear: a center without a region stays without.
+        ...(value.region.trim() || center?.region ? { region: value.region } : {}),
       }),
     onSuccess: async (saved) => {
       showInfo(center ? `Center ${saved.name} updated` : `Center ${saved.name} added`);
@@ -89,6 +92,9 @@ export function CenterDialog({ center, onClose }: { center: TCenter | null; onCl
             {field('email', 'E-mail')}
             {field('aeTitles', 'DICOM AE titles', {
               helperText: 'The calling AE titles of the center’s modalities, separated by commas',
+            })}
+            {field('region', 'Region', {
+              helperText: 'The region dashboard groups the centers by it (e.g. Bihar, Tripura, West Bengal)',
             })}
             {field('contactName', 'Contact name')}
             {field('contactMobile', 'Contact mobile')}

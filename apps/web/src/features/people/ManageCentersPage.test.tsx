@@ -12,6 +12,7 @@ const riverside: TCenter = {
   aeTitles: ['RIVER_CT'],
   contactName: 'Dr. Rao',
   contactMobile: '9876501234',
+  region: '',
   createdAt: '2026-11-26T10:00:00.000Z',
 };
 

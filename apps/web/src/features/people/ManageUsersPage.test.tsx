@@ -20,6 +20,7 @@ const center: TCenter = {
   aeTitles: ['RIVER_CT'],
   contactName: '',
   contactMobile: null,
+  region: '',
   createdAt: '2026-11-26T10:00:00.000Z',
 };
 

@@ -26,9 +26,6 @@ export const PLACEHOLDER_PATHS = [
   '/admin-page/billing',
   '/admin-page/billing-dashboard',
   '/admin-page/sales-dashboard',
-  '/admin-page/dashboard',
-  '/admin-page/eskag-dashboard',
-  '/page/dashboard',
 ] as const satisfies ReadonlyArray<(typeof KNOWN_ROUTES)[number]>;
 
 export type TPlaceholderPath = (typeof PLACEHOLDER_PATHS)[number];

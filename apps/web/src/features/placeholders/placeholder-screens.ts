@@ -19,7 +19,6 @@ const REPORTING = 'the Reporting issue';
 const SUMMARIES = 'a later issue (summaries and report search)';
 const BILLING = 'a later issue (billing and invoicing)';
 const LAB = 'a later issue (lab module)';
-const DASHBOARDS = 'a later issue (dashboards)';
 const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
@@ -143,23 +142,5 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     capability: 'Sales dashboard',
     arrivesWith: BILLING,
     summary: 'Sales by customer and period.',
-  },
-  '/admin-page/dashboard': {
-    title: 'View Dashboard',
-    capability: 'Dashboard',
-    arrivesWith: DASHBOARDS,
-    summary: 'Volumes and turnaround times by center.',
-  },
-  '/admin-page/eskag-dashboard': {
-    title: 'Region dashboard',
-    capability: 'Region dashboard',
-    arrivesWith: DASHBOARDS,
-    summary: 'Volumes and turnaround times by region.',
-  },
-  '/page/dashboard': {
-    title: 'View Detailed Dashboard',
-    capability: 'Detailed dashboard',
-    arrivesWith: DASHBOARDS,
-    summary: 'Cases, completion and timely sign-off over 1, 7 and 30 days.',
   },
 };

@@ -1,0 +1,2 @@
+ALTER TABLE "centers" ADD COLUMN "region" text DEFAULT '' NOT NULL;--> statement-breakpoint
+CREATE INDEX "report_statuses_group_first_signed_off_idx" ON "report_statuses" USING btree ("group_id","first_signed_off_at") WHERE first_signed_off_at is not null;

@@ -1,0 +1,52 @@
+import {
+  ZDashboard,
+  ZDashboardStudyPage,
+  type TDashboard,
+  type TDashboardMetric,
+  type TDashboardStudyPage,
+} from '@radflow/core';
+import { apiRequest } from '../../api/client';
+
+/** The dashboards' calls (issue 24 §3; server modules/dashboards). */
+
+export interface TDashboardRange {
+  startTime: string;
+  endTime: string;
+}
+
+export const dashboardQueryKey = (range: TDashboardRange) =>
+  ['dashboards', 'numbers', range.startTime, range.endTime] as const;
+
+export function fetchDashboard(range: TDashboardRange, signal?: AbortSignal): Promise<TDashboard> {
+  const query = new URLSearchParams({ startTime: range.startTime, endTime: range.endTime });
+  return apiRequest(`/api/dashboard?${query.toString()}`, { schema: ZDashboard, signal });
+}
+
+/** One number of the dashboard: which rows it counts. */
+export interface TDrillDownTarget {
+  metric: TDashboardMetric;
+  key?: string;
+  /** What the list's title says, e.g. 'Uploaded on 2026-03-01'. */
+  title: string;
+}
+
+export const drillDownQueryKey = (range: TDashboardRange, target: TDrillDownTarget, page: number) =>
+  ['dashboards', 'studies', range.startTime, range.endTime, target.metric, target.key ?? '', page] as const;
+
+export function fetchDrillDown(
+  range: TDashboardRange,
+  target: TDrillDownTarget,
+  page: number,
+  size: number,
+  signal?: AbortSignal,
+): Promise<TDashboardStudyPage> {
+  const query = new URLSearchParams({
+    startTime: range.startTime,
+    endTime: range.endTime,
+    metric: target.metric,
+    page: String(page),
+    size: String(size),
+  });
+  if (target.key !== undefined) query.set('key', target.key);
+  return apiRequest(`/api/dashboard/studies?${query.toString()}`, { schema: ZDashboardStudyPage, signal });
+}

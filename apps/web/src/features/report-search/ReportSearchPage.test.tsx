@@ -69,7 +69,7 @@ describe('ReportSearchPage', () => {
     fireEvent.change(within(form).getByLabelText('End date'), { target: { value: '2026-03-31' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Search' }));
 
-    const card = await screen.findByRole('article', { name: 'Report of Anna Roe' });
+    const card = await screen.findByRole('article', { name: 'Report of ANNA ROE' });
     expect(api.calls('POST', '/api/query/search').at(-1)?.json()).toEqual({
       keywords: 'Meningioma',
       modality: '',
@@ -79,7 +79,7 @@ describe('ReportSearchPage', () => {
       page: 0,
       size: 20,
     });
-    expect(screen.getByRole('status').textContent).toBe('1 report');
+    expect(screen.getByTestId('report-search-total').textContent).toBe('1 report');
     const marks = card.querySelectorAll('mark');
     expect([...marks].map((m) => m.textContent)).toEqual(['Meningioma']);
     expect(card.querySelector('img')).toBeNull();
@@ -133,7 +133,7 @@ describe('ReportSearchPage', () => {
   it('says when more than 10,000 reports match', async () => {
     fakeApi({ 'POST /api/query/search': { body: answer([hit(1)], 10_000, 'gte') } });
     renderScreen(<ReportSearchPage />, { path: '/search-page' });
-    expect((await screen.findByRole('status')).textContent).toBe('More than 10,000 reports');
+    expect((await screen.findByTestId('report-search-total')).textContent).toBe('More than 10,000 reports');
   });
 
   it('marks an end date before the start date and does not search', async () => {

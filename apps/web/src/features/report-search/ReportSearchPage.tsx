@@ -142,7 +142,7 @@ export function ReportSearchPage() {
       <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>
       {query.isError && <Alert severity="error">{messageOf(query.error)}</Alert>}
       {query.isSuccess && total && (
-        <Typography role="status" color="text.secondary" sx={{ my: 1 }}>
+        <Typography role="status" data-testid="report-search-total" color="text.secondary" sx={{ my: 1 }}>
           {total.relation === 'gte'
             ? `More than ${total.value.toLocaleString('en')} reports`
             : `${total.value.toLocaleString('en')} ${total.value === 1 ? 'report' : 'reports'}`}

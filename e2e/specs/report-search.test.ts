@@ -79,12 +79,19 @@ describe('Report search', () => {
     await shell.menuLink('Report Search').click();
     await shell.expectPath('/search-page');
     const form = page.getByRole('search', { name: 'Report search' });
-    await form.getByRole('combobox', { name: 'Keywords' }).click();
+    const keywords = form.getByRole('combobox', { name: 'Keywords' });
+    await keywords.click();
+    // The spec's suggestions are offered; the doctor takes the first.
     await page.getByRole('option', { name: 'Meningioma', exact: true }).click();
+    expect(await keywords.inputValue()).toBe('Meningioma');
     await form.getByRole('button', { name: 'Search' }).click();
+    await page
+      .getByTestId('report-search-total')
+      .filter({ hasText: /report/ })
+      .waitFor();
 
     const card = page.getByRole('article').filter({ hasText: RUN });
-    await card.first().waitFor();
+    await card.locator('mark').first().waitFor();
     expect(await card.count()).toBe(1);
     expect(await card.getByRole('heading').textContent()).toMatch(/Mine/i);
     expect(await card.locator('mark').allTextContents()).toEqual(['Meningioma']);

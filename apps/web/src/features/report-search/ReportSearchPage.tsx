@@ -90,6 +90,7 @@ export function ReportSearchPage() {
             options={REPORT_SEARCH_KEYWORD_SUGGESTIONS}
             inputValue={form.keywords}
             onInputChange={(_, v) => set('keywords')(v)}
+            onChange={(_, v) => set('keywords')(v ?? '')}
             sx={{ minWidth: 280, flex: 2 }}
             renderInput={(params) => <TextField {...params} label="Keywords" />}
           />

@@ -302,6 +302,8 @@ async function measure(kind: TBenchDbKind, studies: number) {
     db: bench.handle.db,
     blobs: await new FsBlobStore(await mkdtemp(join(tmpdir(), 'radflow-bench-blobs-'))).init(),
     logger: { level: 'error', stream: process.stderr },
+    // No load shedding: a slow call is a figure here, not a 503 (as the worklist bench).
+    maxBusyMs: 0,
   });
   try {
     await app.ready();

@@ -101,28 +101,34 @@ export function tsQueryOf(words: string[][]): SQL {
   return sql`(${sql.join(perWord, sql` && `)})`;
 }
 
-function conditions(q: TSearchQuery, tsQuery: SQL | null): SQL {
+/** What the document itself must satisfy: the group, the words, the signed-off days. */
+function documentConditions(q: TSearchQuery, tsQuery: SQL | null): SQL[] {
   const parts: (SQL | undefined)[] = [
     eq(reportSearchDocuments.groupId, q.viewer.groupId),
+    tsQuery ? sql`${reportSearchDocuments.document} @@ ${tsQuery}` : undefined,
+    q.from ? sql`${reportSearchDocuments.signedOffAt} >= ${q.from.toISOString()}` : undefined,
+    q.to ? sql`${reportSearchDocuments.signedOffAt} < ${q.to.toISOString()}` : undefined,
+  ];
+  return parts.filter((p): p is SQL => p !== undefined);
+}
+
+/** What the study row must satisfy: signed off now, seen by the caller, the modality and tag. */
+function rowConditions(q: TSearchQuery): SQL[] {
+  const parts: (SQL | undefined)[] = [
     // The text stays while a re-sign-off waits for a verifier or after an unlock; only a signed-off
     // row is found.
     eq(reportStatuses.status, 'SIGNED_OFF'),
     visibleReportRows(q.scope),
-    tsQuery ? sql`${reportSearchDocuments.document} @@ ${tsQuery}` : undefined,
-    q.from ? sql`${reportSearchDocuments.signedOffAt} >= ${q.from.toISOString()}` : undefined,
-    q.to ? sql`${reportSearchDocuments.signedOffAt} < ${q.to.toISOString()}` : undefined,
     q.modality ? sql`${q.modality.toUpperCase()} = any(${rowModalities})` : undefined,
     q.tag
       ? sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${reportStatuses.id} and lower(${reportTags.tag}) = ${q.tag.toLowerCase()} and ${tagSeenBy(q.viewer)})`
       : undefined,
   ];
-  return and(...parts) as SQL;
+  return parts.filter((p): p is SQL => p !== undefined);
 }
 
-function fromClause(q: TSearchQuery): SQL {
-  const studyJoin = q.modality ? sql` join ${studies} on ${studies.id} = ${reportStatuses.studyId}` : sql``;
-  return sql`${reportSearchDocuments} join ${reportStatuses} on ${reportStatuses.id} = ${reportSearchDocuments.reportStatusId}${studyJoin}`;
-}
+const studyJoinOf = (q: TSearchQuery) =>
+  q.modality ? sql` join ${studies} on ${studies.id} = ${reportStatuses.studyId}` : sql``;
 
 export interface TFoundRow {
   id: number;
@@ -130,17 +136,66 @@ export interface TFoundRow {
   signedOffAt: Date;
 }
 
+type TPageRow = { id: number | null; signed_off_at: string | Date | null; headline: string | null };
+
+function foundRows(rows: TPageRow[]): TFoundRow[] {
+  return rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      id: Number(r.id),
+      headline: r.headline ?? '',
+      signedOffAt: new Date(r.signed_off_at as string | Date),
+    }));
+}
+
+function headlineOf(tsQuery: SQL | null): SQL {
+  return tsQuery
+    ? sql`ts_headline('english', d.content, ${tsQuery}, ${`StartSel=${SNIPPET_MARKS.start}, StopSel=${SNIPPET_MARKS.stop}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`})`
+    : sql`left(d.content, 240)`;
+}
+
 /**
  * One page of matches, newest sign-off first, with the headline of each (the matched words between
  * SNIPPET_MARKS), and the count of all matches up to REPORT_SEARCH_TOTAL_LIMIT (+1: 'more').
+ *
+ * Two plans (DECISIONS.md "Plans"). Words that are in at most REPORT_SEARCH_TOTAL_LIMIT of the
+ * group's reports — every diagnosis — are read from the GIN index in one statement: the matches,
+ * then the caller's rows among them, counted and paged. Commoner words (or no words) take the
+ * newest-first walk of the group's sign-offs, which finds a page of a common word at once; the
+ * planner left to choose for a rare word walked that index too and tested every document on it.
  */
 export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: TFoundRow[]; total: number }> {
   const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
-  const where = conditions(q, tsQuery);
-  const from = fromClause(q);
-  const headline = tsQuery
-    ? sql`ts_headline('english', d.content, ${tsQuery}, ${`StartSel=${SNIPPET_MARKS.start}, StopSel=${SNIPPET_MARKS.stop}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`})`
-    : sql`left(d.content, 240)`;
+  const headline = headlineOf(tsQuery);
+  const docWhere = and(...documentConditions(q, tsQuery)) as SQL;
+  const rowWhere = and(...rowConditions(q)) as SQL;
+  if (tsQuery) {
+    const few = rowsOf<TPageRow & { candidates: number; total: number }>(
+      await db.execute(sql`
+        with m as materialized (
+          select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
+          from ${reportSearchDocuments} where ${docWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+        ), v as (
+          select m.id, m.signed_off_at from m
+          join ${reportStatuses} on ${reportStatuses.id} = m.id${studyJoinOf(q)}
+          where ${rowWhere}
+        )
+        select c.candidates, c.total, p.id, p.signed_off_at, ${headline} as headline
+        from (select (select count(*) from m)::int as candidates, (select count(*) from v)::int as total) c
+        left join lateral (
+          select v.id, v.signed_off_at from v order by v.signed_off_at desc, v.id desc
+          limit ${q.limit} offset ${q.offset}
+        ) p on true
+        left join ${reportSearchDocuments} d on d.report_status_id = p.id
+        order by p.signed_off_at desc, p.id desc`),
+    );
+    const first = few[0];
+    if (first && first.candidates <= REPORT_SEARCH_TOTAL_LIMIT) {
+      return { rows: foundRows(few), total: Number(first.total) };
+    }
+  }
+  const from = sql`${reportSearchDocuments} join ${reportStatuses} on ${reportStatuses.id} = ${reportSearchDocuments.reportStatusId}${studyJoinOf(q)}`;
+  const where = and(docWhere, rowWhere) as SQL;
   const [page, count] = await Promise.all([
     db.execute(sql`
       select p.id, p.signed_off_at, ${headline} as headline
@@ -156,12 +211,7 @@ export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: T
         select 1 from ${from} where ${where} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
       ) c`),
   ]);
-  const rows = rowsOf<{ id: number; signed_off_at: string | Date; headline: string }>(page).map((r) => ({
-    id: Number(r.id),
-    headline: r.headline,
-    signedOffAt: new Date(r.signed_off_at),
-  }));
-  return { rows, total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
+  return { rows: foundRows(rowsOf<TPageRow>(page)), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
 }
 
 /** The fields of the result cards, for the page's ids (already checked by the search's WHERE). */

@@ -18,6 +18,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   json,
@@ -1449,4 +1450,53 @@ export const notificationSeen = pgTable(
     primaryKey({ columns: [t.userId, t.studyEventId] }),
     index('notification_seen_event_idx').on(t.studyEventId),
   ],
+);
+
+/** PostgreSQL's tsvector (drizzle has no column type for it). */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * Report search (issue 24 §2; report-search/DECISIONS.md): the signed-off text of a study row — its
+ * signed main report and addenda, HTML stripped — with its full-text vector, written by reporting in
+ * the sign-off's transaction. One row per study row; the search joins `report_statuses` for the
+ * access rule and the status, so a row that is no longer signed off is never found.
+ */
+export const reportSearchDocuments = pgTable(
+  'report_search_documents',
+  {
+    reportStatusId: integer('report_status_id')
+      .primaryKey()
+      .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    /** The latest sign-off (main report or addendum) the text is from. */
+    signedOffAt: timestamp('signed_off_at', { withTimezone: true }).notNull(),
+    content: text('content').notNull(),
+    /** English stemming: 'meningiomas' finds 'Meningioma'. Kept by the database from `content`. */
+    document: tsvector('document')
+      .notNull()
+      .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, content)`),
+  },
+  (t) => [
+    index('report_search_documents_document_idx').using('gin', t.document),
+    index('report_search_documents_group_signed_idx').on(t.groupId, t.signedOffAt, t.reportStatusId),
+  ],
+);
+
+/**
+ * The words of a group's signed-off reports (lower case), for near misses: a query word the group
+ * never wrote is replaced by its closest words here (pg_trgm similarity), so 'menigioma' finds
+ * 'meningioma'. Per group, so another group's vocabulary never shapes a search. No trigram index:
+ * the search reads the group's words with similarity() (report-search.repository.ts says why).
+ */
+export const reportSearchWords = pgTable(
+  'report_search_words',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    word: text('word').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.word] })],
 );

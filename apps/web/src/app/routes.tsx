@@ -11,6 +11,7 @@ const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const TemplatePage = lazy(() => import('../features/report-templates/TemplatePage'));
 const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
+const ReportSearchPage = lazy(() => import('../features/report-search/ReportSearchPage'));
 // The viewer is its own chunk; Cornerstone loads from it only when a study opens.
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
@@ -58,6 +59,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/page/dashboard', element: <DetailedDashboardPage /> },
   { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
+  { path: '/search-page', element: <ReportSearchPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -12,6 +12,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
 import { addReportVersion, lockMainReport, signatureSnapshotOf } from './reporting.repository.js';
+import { writeReportSearchText } from './report-search-text.js';
 import { cleanReportContent, throwIfRefused } from './report-writes.js';
 
 /**
@@ -65,6 +66,8 @@ export async function addAddendum(
       savedByUserId: auth.user.id,
       savedAt: now,
     });
+    // Addenda are searched with the report they add to.
+    await writeReportSearchText(tx, id, r.groupId);
     const effects = reSignOffEffects({
       signsOff: true,
       hasBeenSignedOff: true,

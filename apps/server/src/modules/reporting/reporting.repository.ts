@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { TReportVersionKind } from '@radflow/core';
 import type { DbOrTx, Tx } from '../../db/client.js';
+import { removeReportSearchText } from './report-search-text.js';
 import { centers, reportVersions, reports, userMappings, userSignatures, users } from '../../db/schema.js';
 
 /*
@@ -110,6 +111,7 @@ export async function signatureSnapshotOf(db: DbOrTx, doctor: { id: number; iden
 
 /** Rework (spec-core §4): every report of the row goes, their versions with them (cascade). */
 export async function deleteReportsOfRow(tx: Tx, reportStatusId: number): Promise<number> {
+  await removeReportSearchText(tx, reportStatusId);
   const deleted = await tx
     .delete(reports)
     .where(eq(reports.reportStatusId, reportStatusId))

@@ -23,6 +23,7 @@ import { loadGroupPreferences } from '../preferences/preferences.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
 import { removeWriterDraft } from './report-drafts.js';
+import { writeReportSearchText } from './report-search-text.js';
 import {
   type TReportDbRow,
   addReportVersion,
@@ -209,6 +210,9 @@ export async function saveReport(
       content,
       now,
     });
+    // The report search reads what is signed: a sign-off writes it, a re-sign-off waiting for a
+    // verifier (no longer signed) takes it away.
+    if (outcome.signsOff || r.status === 'SIGNED_OFF') await writeReportSearchText(tx, id, r.groupId);
     const signOffTimes = outcome.signsOff
       ? {
           signedOffAt: now,

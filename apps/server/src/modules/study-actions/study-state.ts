@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.js';
 import { reportStatuses } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { deleteReportsOfRow } from '../reporting/reporting.repository.js';
+import { removeReportSearchText } from '../reporting/report-search-text.js';
 import { hasSplitChildOf } from './study-actions.repository.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
@@ -71,6 +72,8 @@ export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Pro
       .update(reportStatuses)
       .set({ status: 'DELETED', deletedAt: now, updatedAt: now })
       .where(eq(reportStatuses.id, id));
+    // A deleted study's report is no longer found by the report search (its text goes with it).
+    await removeReportSearchText(tx, id);
     await recordStudyEvent(tx, {
       reportStatusId: id,
       type: 'DELETED',

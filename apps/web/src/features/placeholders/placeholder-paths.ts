@@ -9,7 +9,6 @@ export const PLACEHOLDER_PATHS = [
   '/summary',
   '/search-page/summary',
   '/summary-admin',
-  '/search-page',
   '/manage-tele-pricing',
   '/manage-tele-invoice',
   '/manage-patient',

@@ -41,12 +41,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: SUMMARIES,
     summary: 'Report summaries across the group for administrators.',
   },
-  '/search-page': {
-    title: 'Report Search',
-    capability: 'Report search',
-    arrivesWith: SUMMARIES,
-    summary: 'Search signed reports by modality, tag and keyword.',
-  },
   '/manage-tele-pricing': {
     title: 'Manage Tele Pricing',
     capability: 'Tele-radiology pricing',

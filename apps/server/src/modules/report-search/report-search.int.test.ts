@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TReportSearchAnswer, calendarDayIn, nextCalendarDay } from '@radflow/core';
+import { type TestApp, type TestClient, createTestApp, createTestCenter } from '../../../test/test-app.js';
+import {
+  addTestTag,
+  createTestStudy,
+  createTestWorld,
+  signedInAt,
+} from '../../../test/worklist-test-data.js';
+
+/*
+ * POST /api/query/search (issue 24 §2): full-text search over signed-off report text. Who sees what
+ * is the study list's one access rule: a second center's and a second group's signed-off reports with
+ * the same word are never counted nor shown; unsigned text is never found.
+ */
+
+let t: TestApp;
+type TPlace = { group: { id: number }; center: { id: number } };
+let home: TPlace;
+let centerB: { id: number };
+let other: TPlace;
+let doctor: TestClient;
+let doctorId: number;
+let doctor2: TestClient;
+let doctor2Id: number;
+let centerUserA: TestClient;
+let centerUserB: TestClient;
+let admin: TestClient;
+let typist: TestClient;
+let otherDoctor: TestClient;
+let otherDoctorId: number;
+
+async function ok(res: Promise<{ statusCode: number; body: string }>, what: string) {
+  const r = await res;
+  expect(r.statusCode, `${what}: ${r.body}`).toBe(200);
+  return r;
+}
+
+/** A study of the place's center, assigned to the doctor, reported and (unless told) signed off. */
+async function reportStudy(
+  place: TPlace,
+  as: { browser: TestClient; id: number },
+  html: string,
+  opts: { signOff?: boolean; modalities?: string[]; centerId?: number } = {},
+) {
+  const { row } = await createTestStudy(t.db, {
+    groupId: place.group.id,
+    centerId: opts.centerId ?? place.center.id,
+    patientName: 'ROE^ANNA',
+    modalities: opts.modalities ?? ['MR'],
+    studyDate: '20260310',
+    studyTime: '101500',
+    row: { studyName: 'MRI BRAIN', assignedToUserId: as.id, patientAge: '054Y', patientSex: 'F' },
+  });
+  await ok(as.browser.post(`/api/report/lock/${row.id}`, {}), 'lock');
+  const saved = await ok(
+    as.browser.post(`/api/report/save/${row.id}`, {
+      name: 'MRI Brain',
+      content: html,
+      signOff: opts.signOff ?? true,
+      baseVersion: null,
+    }),
+    'save',
+  );
+  return { id: row.id, savedVersion: JSON.parse(saved.body).savedVersion as number };
+}
+
+async function search(browser: TestClient, body: Record<string, unknown>) {
+  const res = await browser.post('/api/query/search', body);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<TReportSearchAnswer>();
+}
+const idsOf = (a: TReportSearchAnswer) => a.hits.hits.map((h) => h.id).sort((x, y) => x - y);
+
+let mine: { id: number };
+let colleagues: { id: number };
+let unsigned: { id: number };
+let otherGroups: { id: number };
+let pancreas: { id: number };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  home = await createTestWorld(t.db, { enableReportSearch: true, enableReportRework: true });
+  centerB = await createTestCenter(t.db, { groupId: home.group.id });
+  other = await createTestWorld(t.db, { enableReportSearch: true });
+  const d = await signedInAt(t, home, ['ROLE_DOCTOR']);
+  doctor = d.browser;
+  doctorId = d.user.id;
+  const d2 = await signedInAt(t, home, ['ROLE_DOCTOR']);
+  doctor2 = d2.browser;
+  doctor2Id = d2.user.id;
+  centerUserA = (await signedInAt(t, home, ['ROLE_CENTER'])).browser;
+  centerUserB = (await signedInAt(t, { group: home.group, center: centerB }, ['ROLE_CENTER'])).browser;
+  admin = (await signedInAt(t, home, ['ROLE_ADMIN'])).browser;
+  typist = (await signedInAt(t, home, ['ROLE_TYPIST'])).browser;
+  const od = await signedInAt(t, other, ['ROLE_DOCTOR']);
+  otherDoctor = od.browser;
+  otherDoctorId = od.user.id;
+
+  const me = { browser: doctor, id: doctorId };
+  mine = await reportStudy(
+    home,
+    me,
+    '<p>Findings: extra-axial lesion.</p><p>Impression: <strong>Meningioma</strong> of the left convexity.</p>',
+  );
+  colleagues = await reportStudy(
+    home,
+    { browser: doctor2, id: doctor2Id },
+    '<p>Large meningioma along the falx.</p>',
+    { centerId: centerB.id },
+  );
+  unsigned = await reportStudy(home, me, '<p>Meningioma suspected, awaiting comparison.</p>', {
+    signOff: false,
+  });
+  otherGroups = await reportStudy(
+    other,
+    { browser: otherDoctor, id: otherDoctorId },
+    '<p>Meningioma, parasagittal.</p>',
+  );
+  pancreas = await reportStudy(home, me, '<p>Acute pancreatitis with peripancreatic fluid.</p>', {
+    modalities: ['CT'],
+  });
+});
+afterAll(() => t.close());
+
+describe('who sees which signed-off report', () => {
+  it('a doctor finds their own signed-off report, with the §7 fields and the word marked', async () => {
+    const answer = await search(doctor, { keywords: 'Meningioma' });
+    expect(answer.hits.total).toEqual({ value: 1, relation: 'eq' });
+    const [hit] = answer.hits.hits;
+    expect(hit).toMatchObject({
+      id: mine.id,
+      modality: 'MR',
+      patient_age: '054Y',
+      patient_sex: 'F',
+      api_version: 2,
+      patient_name: 'ROE^ANNA',
+      study_date: '2026-03-10 10:15:00',
+      reportTag: [],
+    });
+    expect(hit?.study_instanceuid).toMatch(/^1\.2\./);
+    // The report as text: HTML stripped, never the markup.
+    expect(hit?.report_with_content).toEqual([
+      {
+        id: expect.any(Number),
+        name: 'MRI Brain',
+        content: 'Findings: extra-axial lesion. Impression: Meningioma of the left convexity.',
+      },
+    ]);
+    expect(hit?.snippet.filter((p) => p.match).map((p) => p.text)).toEqual(['Meningioma']);
+    expect(hit?.snippet.map((p) => p.text).join('')).not.toMatch(/<|>/);
+  });
+
+  it("another doctor's, another center's and another group's reports are never counted or shown", async () => {
+    expect(idsOf(await search(doctor2, { keywords: 'meningioma' }))).toEqual([colleagues.id]);
+    expect(idsOf(await search(centerUserA, { keywords: 'meningioma' }))).toEqual([mine.id]);
+    const b = await search(centerUserB, { keywords: 'meningioma' });
+    expect(b.hits.total.value).toBe(1);
+    expect(idsOf(b)).toEqual([colleagues.id]);
+    // The group's admin sees the group: both centers, not the other group, not the unsigned report.
+    const all = await search(admin, { keywords: 'meningioma' });
+    expect(all.hits.total.value).toBe(2);
+    expect(idsOf(all)).toEqual([mine.id, colleagues.id].sort((x, y) => x - y));
+    expect(idsOf(await search(otherDoctor, { keywords: 'meningioma' }))).toEqual([otherGroups.id]);
+  });
+
+  it('never finds a report that is not signed off', async () => {
+    const all = await search(admin, { keywords: 'suspected comparison' });
+    expect(all.hits.total.value).toBe(0);
+    expect(idsOf(await search(doctor, { keywords: 'awaiting' }))).not.toContain(unsigned.id);
+  });
+});
+
+describe('words', () => {
+  it('finds other forms of a word (English stemming) and near misses of a misspelt one', async () => {
+    expect(idsOf(await search(doctor, { keywords: 'meningiomas' }))).toEqual([mine.id]);
+    expect(idsOf(await search(doctor, { keywords: 'menigioma' }))).toEqual([mine.id]);
+    expect(idsOf(await search(doctor, { keywords: 'pancreatits' }))).toEqual([pancreas.id]);
+  });
+
+  it('needs every word of the keywords', async () => {
+    expect(idsOf(await search(doctor, { keywords: 'acute pancreatitis' }))).toEqual([pancreas.id]);
+    expect(idsOf(await search(doctor, { keywords: 'acute meningioma' }))).toEqual([]);
+  });
+});
+
+describe('filters and paging', () => {
+  it('modality and tag narrow the search', async () => {
+    expect(idsOf(await search(doctor, { keywords: 'pancreatitis', modality: 'CT' }))).toEqual([pancreas.id]);
+    expect(idsOf(await search(doctor, { keywords: 'pancreatitis', modality: 'mr' }))).toEqual([]);
+    await addTestTag(t.db, {
+      groupId: home.group.id,
+      reportStatusId: pancreas.id,
+      tag: 'Teaching',
+      globalTag: true,
+    });
+    // A local tag of someone else is not the caller's to filter by.
+    await addTestTag(t.db, {
+      groupId: home.group.id,
+      reportStatusId: mine.id,
+      tag: 'Teaching2',
+      createdByUserId: doctor2Id,
+    });
+    const tagged = await search(doctor, { tag: 'teaching' });
+    expect(idsOf(tagged)).toEqual([pancreas.id]);
+    expect(tagged.hits.hits[0]?.reportTag).toEqual([
+      { id: expect.any(Number), tag: 'Teaching', globalTag: true, createdBy: '' },
+    ]);
+    expect(idsOf(await search(doctor, { tag: 'Teaching2' }))).toEqual([]);
+  });
+
+  it('dates are signed-off days of the group display zone (+05:30)', async () => {
+    // Signed off at 18:45Z on 9 March: 00:15 on 10 March in +05:30.
+    const realNow = Date.now();
+    t.clock.now = new Date(t.clock.now.getTime() - (realNow - Date.parse('2026-03-09T18:45:00Z')));
+    const late = await reportStudy(
+      home,
+      { browser: doctor, id: doctorId },
+      '<p>Osteochondroma of the distal femur.</p>',
+    );
+    t.clock.now = new Date(t.clock.now.getTime() + (Date.now() - Date.parse('2026-03-09T18:45:00Z')));
+    expect(
+      idsOf(
+        await search(doctor, { keywords: 'osteochondroma', startTime: '2026-03-10', endTime: '2026-03-10' }),
+      ),
+    ).toEqual([late.id]);
+    expect(idsOf(await search(doctor, { keywords: 'osteochondroma', endTime: '2026-03-09' }))).toEqual([]);
+    expect(idsOf(await search(doctor, { keywords: 'osteochondroma', startTime: '2026-03-11' }))).toEqual([]);
+    const today = calendarDayIn(new Date());
+    expect(
+      idsOf(
+        await search(doctor, { keywords: 'pancreatitis', startTime: today, endTime: nextCalendarDay(today) }),
+      ),
+    ).toEqual([pancreas.id]);
+  });
+
+  it('pages of 20 or 50, newest sign-off first, counted in full', async () => {
+    const me = { browser: doctor, id: doctorId };
+    const made: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      made.push((await reportStudy(home, me, `<p>Hepatocellular carcinoma, lesion ${i + 1}.</p>`)).id);
+    }
+    const first = await search(doctor, { keywords: 'hepatocellular carcinoma' });
+    expect(first.hits.total).toEqual({ value: 21, relation: 'eq' });
+    expect(first.hits.hits.map((h) => h.id)).toEqual([...made].reverse().slice(0, 20));
+    const second = await search(doctor, { keywords: 'hepatocellular carcinoma', page: 1 });
+    expect(second.hits.hits.map((h) => h.id)).toEqual([made[0]]);
+    expect((await search(doctor, { keywords: 'hepatocellular', size: 50 })).hits.hits).toHaveLength(21);
+  });
+});
+
+describe('the search text follows the report', () => {
+  it('a re-sign-off replaces the text, an addendum adds to it, a rework removes it', async () => {
+    const me = { browser: doctor, id: doctorId };
+    const study = await reportStudy(home, me, '<p>Small aneurysm of the anterior communicating artery.</p>');
+    expect(idsOf(await search(doctor, { keywords: 'aneurysm' }))).toEqual([study.id]);
+    await ok(
+      doctor.post(`/api/report/save/${study.id}`, {
+        name: 'MRI Brain',
+        content: '<p>A V malformation of the left parietal lobe.</p>',
+        signOff: true,
+        baseVersion: study.savedVersion,
+      }),
+      're-sign-off',
+    );
+    expect(idsOf(await search(doctor, { keywords: 'aneurysm' }))).toEqual([]);
+    expect(idsOf(await search(doctor, { keywords: 'malformation' }))).toEqual([study.id]);
+    await ok(
+      doctor.post(`/api/report/addendum/${study.id}`, { content: '<p>Liver abscess noted.</p>' }),
+      'addendum',
+    );
+    expect(idsOf(await search(doctor, { keywords: 'abscess' }))).toEqual([study.id]);
+    expect(idsOf(await search(doctor, { keywords: 'malformation' }))).toEqual([study.id]);
+    await ok(doctor.post(`/api/report-status/rework/${study.id}`, {}), 'rework');
+    expect(idsOf(await search(admin, { keywords: 'abscess' }))).toEqual([]);
+    expect(idsOf(await search(admin, { keywords: 'malformation' }))).toEqual([]);
+  });
+});
+
+describe('who may search, and bad input', () => {
+  it('a role without Report Search in its menu is refused (403)', async () => {
+    const res = await typist.post('/api/query/search', { keywords: 'meningioma' });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it("a group with enableReportSearch off is refused (403 'You are not allowed to view this page')", async () => {
+    const off = await createTestWorld(t.db);
+    const { browser } = await signedInAt(t, off, ['ROLE_DOCTOR']);
+    const res = await browser.post('/api/query/search', { keywords: 'meningioma' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ errorDescription: string }>().errorDescription).toBe(
+      'You are not allowed to view this page',
+    );
+  });
+
+  it.each([
+    [{ size: 30 }, 'size'],
+    [{ page: -1 }, 'page'],
+    [{ startTime: '2026-02-30' }, 'startTime'],
+    [{ endTime: 'yesterday' }, 'endTime'],
+    [{ startTime: '2026-03-02', endTime: '2026-03-01' }, 'endTime'],
+    [{ keywords: 'x'.repeat(201) }, 'keywords'],
+    [{ modality: "CT' or 1=1" }, 'modality'],
+  ])('%j is a 400 naming %s', async (body, field) => {
+    const res = await doctor.post('/api/query/search', body);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json<{ additionalInfo: string }>().additionalInfo).toBe(field);
+  });
+});

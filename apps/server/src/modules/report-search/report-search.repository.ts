@@ -1,0 +1,260 @@
+import { type SQL, and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { REPORT_SEARCH_TOTAL_LIMIT, type TStudyScope } from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+import { rowModalities } from '../../db/row-modalities.js';
+import {
+  centers,
+  reportSearchDocuments,
+  reportSearchWords,
+  reportStatuses,
+  reportTags,
+  reports,
+  studies,
+} from '../../db/schema.js';
+import { SNIPPET_MARKS } from '../reporting/report-search-text.js';
+import { tagSeenBy } from '../report-tags/tag-visibility.js';
+import { visibleReportRows } from '../studies/study-access.js';
+
+/*
+ * SQL of the report search (DECISIONS.md): the signed-off text's full-text vector (GIN), the study
+ * row's access rule in the same WHERE, the group's words (pg_trgm) for near misses.
+ */
+
+/**
+ * A query word the group's reports never had is read as its closest words, at least this similar.
+ * similarity() over the group's words, not the `%` operator: on PGlite `%` (it reads pg_trgm's
+ * similarity_threshold setting) left the database looping in the next query. The vocabulary of a
+ * group is bounded (tens of thousands of words), so reading it is cheap.
+ */
+const NEAR_MISS_SIMILARITY = 0.45;
+const NEAR_MISSES_PER_WORD = 3;
+/** At most this many words of the keywords are searched (a pasted paragraph is not a search). */
+const MAX_WORDS = 12;
+
+export interface TSearchQuery {
+  scope: TStudyScope;
+  viewer: { userId: number; groupId: number };
+  /** Alternatives per word: every word must match one of its alternatives. Empty: no word filter. */
+  words: string[][];
+  modality: string;
+  tag: string;
+  from: Date | null;
+  to: Date | null;
+  offset: number;
+  limit: number;
+}
+
+/** The keywords' words, lower case, in order, without repeats. */
+export function wordsOf(keywords: string): string[] {
+  const words = keywords
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0);
+  return [...new Set(words)].slice(0, MAX_WORDS);
+}
+
+/**
+ * Each word with what it is searched as: itself when the group's reports have it (or it is too short
+ * or a number to guess at), else its closest words in the group's vocabulary (itself when none is
+ * close), so 'menigioma' finds 'meningioma' and a correct word never widens.
+ */
+export async function alternativesOf(db: DbOrTx, groupId: number, words: string[]): Promise<string[][]> {
+  const guessable = words.filter((w) => w.length >= 4 && !/^\d+$/.test(w));
+  const known = new Set<string>();
+  const near = new Map<string, string[]>();
+  if (guessable.length > 0) {
+    const list = sql`array[${sql.join(
+      guessable.map((w) => sql`${w}`),
+      sql`, `,
+    )}]::text[]`;
+    const rows = await db.execute(sql`
+      select q.word,
+        exists (select 1 from ${reportSearchWords} w where w.group_id = ${groupId} and w.word = q.word) as known,
+        (select array_agg(c.word) from (
+          select w.word from ${reportSearchWords} w
+          where w.group_id = ${groupId} and similarity(w.word, q.word) >= ${NEAR_MISS_SIMILARITY}
+          order by similarity(w.word, q.word) desc, w.word limit ${NEAR_MISSES_PER_WORD}) c) as near
+      from unnest(${list}) as q(word)`);
+    for (const row of rowsOf<{ word: string; known: boolean; near: string[] | null }>(rows)) {
+      if (row.known) known.add(row.word);
+      else if (row.near && row.near.length > 0) near.set(row.word, row.near);
+    }
+  }
+  return words.map((w) => (known.has(w) ? [w] : (near.get(w) ?? [w])));
+}
+
+/** PGlite answers `{ rows }`, node-postgres a result with `rows` too; drizzle's types differ. */
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/** The tsquery of the words: every word (one of its alternatives), English stemming. */
+export function tsQueryOf(words: string[][]): SQL {
+  const perWord = words.map(
+    (alternatives) =>
+      sql`(${sql.join(
+        alternatives.map((a) => sql`plainto_tsquery('english', ${a})`),
+        sql` || `,
+      )})`,
+  );
+  // Bracketed whole: `document @@ a && b` would read as `(document @@ a) && b`.
+  return sql`(${sql.join(perWord, sql` && `)})`;
+}
+
+/** What the document itself must satisfy: the group, the words, the signed-off days. */
+function documentConditions(q: TSearchQuery, tsQuery: SQL | null): SQL[] {
+  const parts: (SQL | undefined)[] = [
+    eq(reportSearchDocuments.groupId, q.viewer.groupId),
+    tsQuery ? sql`${reportSearchDocuments.document} @@ ${tsQuery}` : undefined,
+    q.from ? sql`${reportSearchDocuments.signedOffAt} >= ${q.from.toISOString()}` : undefined,
+    q.to ? sql`${reportSearchDocuments.signedOffAt} < ${q.to.toISOString()}` : undefined,
+  ];
+  return parts.filter((p): p is SQL => p !== undefined);
+}
+
+/** What the study row must satisfy: signed off now, seen by the caller, the modality and tag. */
+function rowConditions(q: TSearchQuery): SQL[] {
+  const parts: (SQL | undefined)[] = [
+    // The text stays while a re-sign-off waits for a verifier or after an unlock; only a signed-off
+    // row is found.
+    eq(reportStatuses.status, 'SIGNED_OFF'),
+    visibleReportRows(q.scope),
+    q.modality ? sql`${q.modality.toUpperCase()} = any(${rowModalities})` : undefined,
+    q.tag
+      ? sql`exists (select 1 from ${reportTags} where ${reportTags.reportStatusId} = ${reportStatuses.id} and lower(${reportTags.tag}) = ${q.tag.toLowerCase()} and ${tagSeenBy(q.viewer)})`
+      : undefined,
+  ];
+  return parts.filter((p): p is SQL => p !== undefined);
+}
+
+const studyJoinOf = (q: TSearchQuery) =>
+  q.modality ? sql` join ${studies} on ${studies.id} = ${reportStatuses.studyId}` : sql``;
+
+export interface TFoundRow {
+  id: number;
+  headline: string;
+  signedOffAt: Date;
+}
+
+type TPageRow = { id: number | null; signed_off_at: string | Date | null; headline: string | null };
+
+function foundRows(rows: TPageRow[]): TFoundRow[] {
+  return rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      id: Number(r.id),
+      headline: r.headline ?? '',
+      signedOffAt: new Date(r.signed_off_at as string | Date),
+    }));
+}
+
+function headlineOf(tsQuery: SQL | null): SQL {
+  return tsQuery
+    ? sql`ts_headline('english', d.content, ${tsQuery}, ${`StartSel=${SNIPPET_MARKS.start}, StopSel=${SNIPPET_MARKS.stop}, MaxWords=30, MinWords=12, MaxFragments=2, FragmentDelimiter=" … "`})`
+    : sql`left(d.content, 240)`;
+}
+
+/**
+ * One page of matches, newest sign-off first, with the headline of each (the matched words between
+ * SNIPPET_MARKS), and the count of all matches up to REPORT_SEARCH_TOTAL_LIMIT (+1: 'more').
+ *
+ * Two plans (DECISIONS.md "Plans"). Words that are in at most REPORT_SEARCH_TOTAL_LIMIT of the
+ * group's reports — every diagnosis — are read from the GIN index in one statement: the matches,
+ * then the caller's rows among them, counted and paged. Commoner words (or no words) take the
+ * newest-first walk of the group's sign-offs, which finds a page of a common word at once; the
+ * planner left to choose for a rare word walked that index too and tested every document on it.
+ */
+export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: TFoundRow[]; total: number }> {
+  const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
+  const headline = headlineOf(tsQuery);
+  const docWhere = and(...documentConditions(q, tsQuery)) as SQL;
+  const rowWhere = and(...rowConditions(q)) as SQL;
+  if (tsQuery) {
+    const few = rowsOf<TPageRow & { candidates: number; total: number }>(
+      await db.execute(sql`
+        with m as materialized (
+          select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
+          from ${reportSearchDocuments} where ${docWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+        ), v as (
+          select m.id, m.signed_off_at from m
+          join ${reportStatuses} on ${reportStatuses.id} = m.id${studyJoinOf(q)}
+          where ${rowWhere}
+        )
+        select c.candidates, c.total, p.id, p.signed_off_at, ${headline} as headline
+        from (select (select count(*) from m)::int as candidates, (select count(*) from v)::int as total) c
+        left join lateral (
+          select v.id, v.signed_off_at from v order by v.signed_off_at desc, v.id desc
+          limit ${q.limit} offset ${q.offset}
+        ) p on true
+        left join ${reportSearchDocuments} d on d.report_status_id = p.id
+        order by p.signed_off_at desc, p.id desc`),
+    );
+    const first = few[0];
+    if (first && first.candidates <= REPORT_SEARCH_TOTAL_LIMIT) {
+      return { rows: foundRows(few), total: Number(first.total) };
+    }
+  }
+  const from = sql`${reportSearchDocuments} join ${reportStatuses} on ${reportStatuses.id} = ${reportSearchDocuments.reportStatusId}${studyJoinOf(q)}`;
+  const where = and(docWhere, rowWhere) as SQL;
+  const [page, count] = await Promise.all([
+    db.execute(sql`
+      select p.id, p.signed_off_at, ${headline} as headline
+      from (
+        select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
+        from ${from} where ${where}
+        order by ${reportSearchDocuments.signedOffAt} desc, ${reportSearchDocuments.reportStatusId} desc
+        limit ${q.limit} offset ${q.offset}
+      ) p join ${reportSearchDocuments} d on d.report_status_id = p.id
+      order by p.signed_off_at desc, p.id desc`),
+    db.execute(sql`
+      select count(*)::int as n from (
+        select 1 from ${from} where ${where} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+      ) c`),
+  ]);
+  return { rows: foundRows(rowsOf<TPageRow>(page)), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
+}
+
+/** The fields of the result cards, for the page's ids (already checked by the search's WHERE). */
+export async function hitFields(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: reportStatuses.id,
+      modalities: rowModalities,
+      patientAge: reportStatuses.patientAge,
+      patientSex: reportStatuses.patientSex,
+      patientName: reportStatuses.patientName,
+      patientId: reportStatuses.patientId,
+      apiVersion: reportStatuses.apiVersion,
+      studyInstanceUid: studies.studyInstanceUid,
+      studyDescription: studies.studyDescription,
+      studyDate: studies.studyDate,
+      studyTime: studies.studyTime,
+      centerName: centers.name,
+    })
+    .from(reportStatuses)
+    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
+    .innerJoin(centers, eq(centers.id, reportStatuses.centerId))
+    .where(inArray(reportStatuses.id, ids));
+}
+
+/** The signed reports of the page's rows (main first, then addenda), as stored. */
+export async function signedReportsOf(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: reports.id,
+      reportStatusId: reports.reportStatusId,
+      name: reports.name,
+      contentHtml: reports.contentHtml,
+    })
+    .from(reports)
+    .where(
+      and(
+        inArray(reports.reportStatusId, ids),
+        isNotNull(reports.signedOffAt),
+        eq(reports.awaitingVerification, false),
+      ),
+    )
+    .orderBy(asc(reports.reportStatusId), asc(reports.isAddendum), asc(reports.id));
+}

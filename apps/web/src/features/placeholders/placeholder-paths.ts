@@ -6,9 +6,7 @@ import type { KNOWN_ROUTES } from '@radflow/core';
  * Each is one of core's KNOWN_ROUTES (the type says so).
  */
 export const PLACEHOLDER_PATHS = [
-  '/summary',
   '/search-page/summary',
-  '/summary-admin',
   '/search-page',
   '/manage-tele-pricing',
   '/manage-tele-invoice',

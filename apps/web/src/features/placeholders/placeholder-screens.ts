@@ -24,23 +24,11 @@ const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
 export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
-  '/summary': {
-    title: 'Report summary',
-    capability: 'Report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Reports by upload, sign-off or study date, with an Excel download.',
-  },
   '/search-page/summary': {
     title: 'Advanced Search Report Summary',
     capability: 'Advanced report summary',
     arrivesWith: SUMMARIES,
     summary: 'Report summaries from the search index, aggregated by center and period.',
-  },
-  '/summary-admin': {
-    title: 'Report summary admin',
-    capability: 'Admin report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Report summaries across the group for administrators.',
   },
   '/search-page': {
     title: 'Report Search',

@@ -44,6 +44,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
   { path: '/summary', element: <SummaryPage title="Report summary" /> },
   { path: '/summary-admin', element: <SummaryPage title="Report summary admin" /> },
+  { path: '/search-page/summary', element: <SummaryPage title="Advanced Search Report Summary" advanced /> },
   { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
   { path: '/report-edit/:studyInstanceUids/:id/*', element: <ReportEditPage /> },
   { path: '/setting-page', element: <SettingsPage /> },

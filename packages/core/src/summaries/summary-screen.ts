@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { ZSearchTableRequest } from '../common/schemas.js';
+import { ZPageResponse, ZSearchTableRequest } from '../common/schemas.js';
 import { formatDicomText, formatPersonName } from '../display/person-name.js';
 import { formatDisplayTime } from '../display/display-time.js';
 import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 import type { TGroupFlags } from '../settings/preferences.js';
 import type { TStudyColumnId } from '../worklist/columns.js';
-import type { TStudyListRow } from '../worklist/schemas.js';
+import { type TStudyListRow, ZStudyListRow } from '../worklist/schemas.js';
 import { displayStatus } from '../worklist/statuses.js';
 import { SUMMARY_DATE_TYPES, SUMMARY_MESSAGES, type TSummaryDateType } from './range.js';
 
@@ -160,3 +160,75 @@ export function summaryCellText(column: TStudyColumnId, row: TSummaryTextRow, ti
       return '';
   }
 }
+
+/*
+ * The Advanced Search Report Summary (spec-core §2, §7 POST /query/report-summary): the summary's
+ * page of rows plus aggregates by center and for the group, over the custom range and the last 1, 7
+ * and 30 days.
+ */
+
+/** The roles whose menu holds 'Advanced Search Report Summary' (spec-core §2: CENTER, DOCTOR). */
+export const ADVANCED_SUMMARY_ROLES: readonly TRole[] = ['ROLE_CENTER', 'ROLE_DOCTOR'];
+
+export function hasAdvancedSummaryScreen(roles: readonly TRole[]): boolean {
+  return roles.some((r) => ADVANCED_SUMMARY_ROLES.includes(r));
+}
+
+/** Off unless enableElasticReportSummary; then the summary page's own switches (summaryPageRefusal). */
+export function advancedSummaryRefusal(
+  roles: readonly TRole[],
+  flags: Pick<TGroupFlags, 'hideSummaryPage' | 'teleMedSpecificCustomization' | 'enableElasticReportSummary'>,
+): string | null {
+  if (!flags.enableElasticReportSummary) return SUMMARY_MESSAGES.notAllowed;
+  return summaryPageRefusal(roles, flags);
+}
+
+export const SUMMARY_WINDOW_KEYS = ['CUSTOM', 'LAST_1_DAYS', 'LAST_7_DAYS', 'LAST_30_DAYS'] as const;
+export type TSummaryWindowKey = (typeof SUMMARY_WINDOW_KEYS)[number];
+export const SUMMARY_WINDOW_LABELS: Readonly<Record<TSummaryWindowKey, string>> = {
+  CUSTOM: 'Selected range',
+  LAST_1_DAYS: 'Today',
+  LAST_7_DAYS: 'Last 7 days',
+  LAST_30_DAYS: 'Last 30 days',
+};
+
+/**
+ * The days of a rolling window: the last `days` calendar days ending today in the zone, today
+ * included (the last 1 day is today), so a window's numbers match a summary of the same days.
+ */
+export function rollingWindowDays(today: string, days: number): { startTime: string; endTime: string } {
+  const start = new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 24 * 60 * 60 * 1000);
+  return { startTime: start.toISOString().slice(0, 10), endTime: today };
+}
+
+/** One aggregate (spec-core §7): cases, completed (signed off), signed off in time, unique patients. */
+export const ZSummaryAggregate = z.object({
+  totalCases: z.number().int(),
+  completedCases: z.number().int(),
+  /** Signed off within TIMELY_SIGN_OFF_MINUTES (1440) of the upload. */
+  signedOffWithinLimit: z.number().int(),
+  uniquePatients: z.number().int(),
+});
+export type TSummaryAggregate = z.infer<typeof ZSummaryAggregate>;
+
+export const ZCenterAggregate = ZSummaryAggregate.extend({
+  centerEmail: z.string(),
+  centerName: z.string(),
+});
+export type TCenterAggregate = z.infer<typeof ZCenterAggregate>;
+
+export const ZSummaryWindow = z.object({
+  key: z.enum(SUMMARY_WINDOW_KEYS),
+  startTime: z.string(),
+  endTime: z.string(),
+  group: ZSummaryAggregate,
+  /** By center e-mail, most cases first, at most SUMMARY_AGGREGATION_BUCKET_SIZE (1000). */
+  centers: z.array(ZCenterAggregate),
+});
+export type TSummaryWindow = z.infer<typeof ZSummaryWindow>;
+
+/** POST /query/report-summary: the page response of the custom range, and the aggregates. */
+export const ZAdvancedSummaryPage = ZPageResponse(ZStudyListRow)
+  .extend({ aggregations: z.array(ZSummaryWindow) })
+  .meta({ id: 'AdvancedSummaryPage' });
+export type TAdvancedSummaryPage = z.infer<typeof ZAdvancedSummaryPage>;

@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ZStudyListPage, ZSummaryRequest, ZSummaryTotals, hasSummaryScreen } from '@radflow/core';
+import {
+  ZAdvancedSummaryPage,
+  ZStudyListPage,
+  ZSummaryRequest,
+  ZSummaryTotals,
+  hasAdvancedSummaryScreen,
+  hasSummaryScreen,
+} from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { checkedSerializerCompiler } from '../worklist/study-list.serializer.js';
 import {
   type TSummaryFile,
+  advancedSummary,
   summaryCsv,
   summaryExcel,
   summaryPage,
@@ -46,6 +54,28 @@ export const summariesRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: checkedSerializerCompiler,
     },
     async (request) => summaryPage(app.ctx.db, authOf(request), request.body),
+  );
+
+  app.post(
+    '/query/report-summary',
+    {
+      onRequest: app.requirePermission(hasAdvancedSummaryScreen),
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary:
+          'The Advanced Search Report Summary: the page of the range, and aggregates by center and for the group',
+        description:
+          `${RANGE_HELP} aggregations: for the range (CUSTOM) and the last 1, 7 and 30 days (calendar days ` +
+          'of the display zone ending today): total cases, completed (signed off), signed off within 1440 ' +
+          'minutes of the upload, unique patients; for the group and by center e-mail (at most 1000 centers). ' +
+          "Off (403 'You are not allowed to view this page') unless enableElasticReportSummary.",
+        body: ZSummaryRequest,
+        response: { 200: ZAdvancedSummaryPage, ...errorResponses(400, 401, 403) },
+      },
+      serializerCompiler: checkedSerializerCompiler,
+    },
+    async (request) => advancedSummary(app.ctx.db, authOf(request), request.body),
   );
 
   app.post(

@@ -1,5 +1,13 @@
 import { type SQL, and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
-import type { TSummaryDateType, TSummaryTextRow, TSummaryTotals } from '@radflow/core';
+import {
+  SUMMARY_AGGREGATION_BUCKET_SIZE,
+  TIMELY_SIGN_OFF_MINUTES,
+  type TCenterAggregate,
+  type TSummaryAggregate,
+  type TSummaryDateType,
+  type TSummaryTextRow,
+  type TSummaryTotals,
+} from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { centers, reportStatuses, reports, studies, users } from '../../db/schema.js';
 import {
@@ -17,14 +25,9 @@ const rs = reportStatuses;
  * no tab fields) and the range of the chosen date type, [from, to) in instants and, for the study
  * time, the same calendar days as DICOM dates.
  */
-export interface TSummaryQuery {
+export interface TSummaryQuery extends TSummaryRange {
   list: TStudyListQuery;
   dateType: TSummaryDateType;
-  from: Date;
-  to: Date;
-  /** yyyy-MM-dd of the first and last day (the study time's range). */
-  startDay: string;
-  endDay: string;
 }
 
 const dicomDate = (day: string) => day.replaceAll('-', '');
@@ -35,21 +38,28 @@ const dicomDate = (day: string) => day.replaceAll('-', '');
  * `signed_off_at`; the study time is the study's DICOM date, which carries no zone: a day of it is
  * the day the modality wrote (DECISIONS.md "Date types").
  */
-function rangeCondition(q: TSummaryQuery): SQL | undefined {
-  switch (q.dateType) {
+export interface TSummaryRange {
+  from: Date;
+  to: Date;
+  startDay: string;
+  endDay: string;
+}
+
+function rangeCondition(dateType: TSummaryDateType, q: TSummaryRange): SQL {
+  switch (dateType) {
     case 'UPLOAD_TIME':
-      return and(gte(rs.createdAt, q.from), lt(rs.createdAt, q.to));
+      return sql`(${gte(rs.createdAt, q.from)} and ${lt(rs.createdAt, q.to)})`;
     case 'SIGNED_OFF_TIME':
-      return and(gte(rs.signedOffAt, q.from), lt(rs.signedOffAt, q.to));
+      return sql`(${gte(rs.signedOffAt, q.from)} and ${lt(rs.signedOffAt, q.to)})`;
     case 'STUDY_TIME':
-      return sql`${studies.studyDate} between ${dicomDate(q.startDay)} and ${dicomDate(q.endDay)}`;
+      return sql`(${studies.studyDate} between ${dicomDate(q.startDay)} and ${dicomDate(q.endDay)})`;
   }
 }
 
 function summaryWhere(q: TSummaryQuery) {
   const { where, needs } = whereOf(q.list);
   return {
-    where: and(where, rangeCondition(q)),
+    where: and(where, rangeCondition(q.dateType, q)),
     needs: q.dateType === 'STUDY_TIME' ? { ...needs, studies: true as const } : needs,
   };
 }
@@ -142,5 +152,70 @@ export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promi
     lastUploadCompletedAt: iso(lastUploadCompletedAt),
     signedOffAt: iso(signedOffAt),
     studyDateTime: toStudyDateTime(studyDate, studyTime),
+  }));
+}
+
+/**
+ * The aggregates of the Advanced Search Report Summary (spec-core §7 /query/report-summary): for each
+ * window, by center and for all the caller's rows together (GROUPING SETS: one pass over the rows
+ * of all windows, each aggregate a FILTER on its window), under the same conditions as the summary
+ * (the access rule, the filters, a doctor's own work). Completed = SIGNED_OFF; signed off within
+ * TIMELY_SIGN_OFF_MINUTES of the upload (the first sign-off against `created_at`); unique patients
+ * by patient id, or by name where the id is empty. Centers: most cases first, at most
+ * SUMMARY_AGGREGATION_BUCKET_SIZE of them per window.
+ */
+export async function findSummaryAggregates(
+  db: Db,
+  q: Pick<TSummaryQuery, 'list' | 'dateType'>,
+  windows: readonly TSummaryRange[],
+): Promise<Array<{ group: TSummaryAggregate; centers: TCenterAggregate[] }>> {
+  const { where: base, needs: listNeeds } = whereOf(q.list);
+  const needs = q.dateType === 'STUDY_TIME' ? { ...listNeeds, studies: true as const } : listNeeds;
+  const inWindow = windows.map((w) => rangeCondition(q.dateType, w));
+  const patientKey = sql`coalesce(nullif(${rs.patientId}, ''), 'name:' || ${rs.patientName})`;
+  const timely = sql`${rs.status} = 'SIGNED_OFF' and coalesce(${rs.firstSignedOffAt}, ${rs.signedOffAt}) <= ${rs.createdAt} + make_interval(mins => ${TIMELY_SIGN_OFF_MINUTES})`;
+  const columns = inWindow.map(
+    (w, i) =>
+      sql`count(*) filter (where ${w}) as ${sql.identifier(`t${i}`)}, count(*) filter (where ${w} and ${rs.status} = 'SIGNED_OFF') as ${sql.identifier(`c${i}`)}, count(*) filter (where ${w} and ${timely}) as ${sql.identifier(`s${i}`)}, count(distinct ${patientKey}) filter (where ${w}) as ${sql.identifier(`u${i}`)}`,
+  );
+  const joins = sql.join(
+    [
+      needs.studies ? sql`inner join ${studies} on ${studies.id} = ${rs.studyId}` : undefined,
+      needs.centers ? sql`inner join ${centers} on ${centers.id} = ${rs.centerId}` : undefined,
+    ].filter((j): j is SQL => j !== undefined),
+    sql` `,
+  );
+  const statement = sql`select ${rs.centerId} as center_id, grouping(${rs.centerId}) as all_rows, ${sql.join(columns, sql`, `)}
+    from ${rs} ${joins}
+    where ${and(base, sql`(${sql.join(inWindow, sql` or `)})`)}
+    group by grouping sets ((${rs.centerId}), ())`;
+  const result = (await db.execute(statement)) as unknown as { rows: Array<Record<string, unknown>> };
+  const centerIds = result.rows.filter((r) => Number(r['all_rows']) === 0).map((r) => Number(r['center_id']));
+  const named =
+    centerIds.length === 0
+      ? []
+      : await db
+          .select({ id: centers.id, name: centers.name, email: centers.email })
+          .from(centers)
+          .where(inArray(centers.id, centerIds));
+  const byId = new Map(named.map((c) => [c.id, c]));
+  const aggregate = (row: Record<string, unknown> | undefined, i: number): TSummaryAggregate => ({
+    totalCases: Number(row?.[`t${i}`] ?? 0),
+    completedCases: Number(row?.[`c${i}`] ?? 0),
+    signedOffWithinLimit: Number(row?.[`s${i}`] ?? 0),
+    uniquePatients: Number(row?.[`u${i}`] ?? 0),
+  });
+  const all = result.rows.find((r) => Number(r['all_rows']) === 1);
+  return windows.map((_, i) => ({
+    group: aggregate(all, i),
+    centers: result.rows
+      .filter((r) => Number(r['all_rows']) === 0)
+      .map((r) => {
+        const center = byId.get(Number(r['center_id']));
+        return { centerEmail: center?.email ?? '', centerName: center?.name ?? '', ...aggregate(r, i) };
+      })
+      .filter((c) => c.totalCases > 0)
+      .sort((a, b) => b.totalCases - a.totalCases || a.centerEmail.localeCompare(b.centerEmail))
+      .slice(0, SUMMARY_AGGREGATION_BUCKET_SIZE),
   }));
 }

@@ -4,6 +4,12 @@ import {
   STUDY_LIST_FILTER_FIELDS,
   STUDY_LIST_SORT_FIELDS,
   SUMMARY_DATE_TYPES,
+  SUMMARY_ROLLING_WINDOWS_DAYS,
+  SUMMARY_WINDOW_KEYS,
+  type TAdvancedSummaryPage,
+  advancedSummaryRefusal,
+  calendarDayIn,
+  rollingWindowDays,
   type TGroupFlags,
   type TResolvedColumn,
   type TStudyListFilterField,
@@ -36,6 +42,7 @@ import { toStudyDateTime } from '../worklist/list-studies.js';
 import { findStudyListRows } from '../worklist/study-list.repository.js';
 import {
   type TSummaryQuery,
+  findSummaryAggregates,
   findSummaryIds,
   findSummaryTextRows,
   findSummaryTotals,
@@ -56,14 +63,18 @@ interface TSummaryCaller {
 }
 
 /** The caller's switches and columns; 403 with the spec's message where a switch hides the page. */
-async function summaryCaller(db: Db, auth: TAuth): Promise<TSummaryCaller> {
+async function summaryCaller(
+  db: Db,
+  auth: TAuth,
+  refusalOf: (roles: TAuth['roles'], flags: TGroupFlags) => string | null = summaryPageRefusal,
+): Promise<TSummaryCaller> {
   const prefs = await loadUserPreferences(db, {
     id: auth.user.id,
     groupId: auth.user.groupId,
     centerId: auth.user.centerId,
   });
   const flags = groupFlags(prefs);
-  const refusal = summaryPageRefusal(auth.roles, flags);
+  const refusal = refusalOf(auth.roles, flags);
   if (refusal) throw new AppError('FORBIDDEN', refusal);
   return { auth, flags, savedColumns: prefs.USER_TABLE_PREFERENCES.tableColumnSettings['doctorSummary'] };
 }
@@ -150,7 +161,16 @@ function assignedHidden(caller: TSummaryCaller): boolean {
 /** POST /report-summary/: one page of the caller's rows in the range, as the study lists write rows. */
 export async function summaryPage(db: Db, auth: TAuth, request: TSummaryRequest): Promise<TStudyListPage> {
   const caller = await summaryCaller(db, auth);
-  const query = summaryQueryOf(caller, request);
+  return pageOf(db, caller, summaryQueryOf(caller, request), request);
+}
+
+async function pageOf(
+  db: Db,
+  caller: TSummaryCaller,
+  query: TSummaryQuery,
+  request: TSummaryRequest,
+): Promise<TStudyListPage> {
+  const { auth } = caller;
   const [ids, totals] = await Promise.all([
     findSummaryIds(db, query, { offset: query.list.offset, limit: query.list.limit }),
     findSummaryTotals(db, query),
@@ -171,6 +191,44 @@ export async function summaryPage(db: Db, auth: TAuth, request: TSummaryRequest)
     return [row as TStudyListRow];
   });
   return toPageResponse(content, totals.total, request.page, request.size);
+}
+
+/**
+ * POST /query/report-summary (the Advanced Search Report Summary): the summary's page of the custom
+ * range, and the aggregates by center and for the group over the custom range and the last 1, 7
+ * and 30 days (core rollingWindowDays: calendar days of the display zone ending today). Off unless
+ * enableElasticReportSummary (core advancedSummaryRefusal). Plain SQL aggregates over our own
+ * tables: the spec's search index is not a separate engine here (DECISIONS.md).
+ */
+export async function advancedSummary(
+  db: Db,
+  auth: TAuth,
+  request: TSummaryRequest,
+  now: Date = new Date(),
+): Promise<TAdvancedSummaryPage> {
+  const caller = await summaryCaller(db, auth, advancedSummaryRefusal);
+  const query = summaryQueryOf(caller, request);
+  const zone = caller.flags.displayTimeZone;
+  const today = calendarDayIn(now, zone);
+  const rolling = SUMMARY_ROLLING_WINDOWS_DAYS.map((days) => {
+    const { startTime, endTime } = rollingWindowDays(today, days);
+    return { startDay: startTime, endDay: endTime, ...summaryRangeInstants(startTime, endTime, zone) };
+  });
+  const windows = [query, ...rolling];
+  const [page, aggregates] = await Promise.all([
+    pageOf(db, caller, query, request),
+    findSummaryAggregates(db, query, windows),
+  ]);
+  return {
+    ...page,
+    aggregations: windows.map((w, i) => ({
+      key: SUMMARY_WINDOW_KEYS[i] ?? 'CUSTOM',
+      startTime: w.startDay,
+      endTime: w.endDay,
+      group: aggregates[i]!.group,
+      centers: aggregates[i]!.centers,
+    })),
+  };
 }
 
 /** POST /total-summary/: the totals of the same filter. */

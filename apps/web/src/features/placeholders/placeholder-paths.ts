@@ -6,7 +6,6 @@ import type { KNOWN_ROUTES } from '@radflow/core';
  * Each is one of core's KNOWN_ROUTES (the type says so).
  */
 export const PLACEHOLDER_PATHS = [
-  '/search-page/summary',
   '/search-page',
   '/manage-tele-pricing',
   '/manage-tele-invoice',

@@ -24,12 +24,6 @@ const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
 export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
-  '/search-page/summary': {
-    title: 'Advanced Search Report Summary',
-    capability: 'Advanced report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Report summaries from the search index, aggregated by center and period.',
-  },
   '/search-page': {
     title: 'Report Search',
     capability: 'Report search',

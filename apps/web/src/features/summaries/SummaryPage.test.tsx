@@ -198,3 +198,68 @@ describe('the report summary screen (spec-core §2 Summary screen)', () => {
     },
   );
 });
+
+describe('the Advanced Search Report Summary screen', () => {
+  const aggregate = (totalCases: number) => ({
+    totalCases,
+    completedCases: 1,
+    signedOffWithinLimit: 1,
+    uniquePatients: totalCases,
+  });
+  const on = buildPreferences((p) => {
+    p.USER_ADMIN_VISIBLE_PREFERENCES.enableElasticReportSummary = true;
+  });
+
+  function openAdvanced(preferences: TUserPreferences) {
+    const api = fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_CENTER']), preferences),
+      'POST /api/query/report-summary': {
+        body: {
+          ...buildStudyPage([buildStudyRow({ id: 61 })]),
+          aggregations: [
+            ['CUSTOM', '2026-01-01', '2026-01-31', 5],
+            ['LAST_1_DAYS', '2026-11-27', '2026-11-27', 1],
+            ['LAST_7_DAYS', '2026-11-21', '2026-11-27', 2],
+            ['LAST_30_DAYS', '2026-10-29', '2026-11-27', 3],
+          ].map(([key, startTime, endTime, n]) => ({
+            key,
+            startTime,
+            endTime,
+            group: aggregate(n as number),
+            centers: [{ centerEmail: 'north@demo.local', centerName: 'North', ...aggregate(n as number) }],
+          })),
+        },
+      },
+    });
+    renderScreen(
+      <SignedIn>
+        <SummaryPage title="Advanced Search Report Summary" advanced />
+      </SignedIn>,
+      { path: '/search-page/summary' },
+    );
+    return api;
+  }
+
+  it('shows the page and the aggregates of each window from one call', SLOW, async () => {
+    const api = openAdvanced(on);
+    await screen.findByLabelText(START_DATE_LABEL, {}, WAIT);
+    setDate(START_DATE_LABEL, '2026-01-01');
+    setDate(END_DATE_LABEL, '2026-01-31');
+    expect(await screen.findByTestId('summary-row-61', {}, WAIT)).toBeTruthy();
+    expect(summaryCalls(api, '/api/query/report-summary')[0]).toMatchObject({
+      startTime: '2026-01-01',
+      endTime: '2026-01-31',
+    });
+    expect(summaryCalls(api)).toHaveLength(0);
+    const custom = screen.getByTestId('summary-window-CUSTOM');
+    expect(within(custom).getByText('North')).toBeTruthy();
+    expect(screen.getByTestId('summary-window-CUSTOM-total').textContent).toBe('Total5115');
+    expect(screen.getByTestId('summary-window-LAST_30_DAYS-total').textContent).toBe('Total3113');
+  });
+
+  it('is not allowed without enableElasticReportSummary', SLOW, async () => {
+    const api = openAdvanced(buildPreferences());
+    expect(await screen.findByText(SUMMARY_MESSAGES.notAllowed, {}, WAIT)).toBeTruthy();
+    expect(summaryCalls(api, '/api/query/report-summary')).toHaveLength(0);
+  });
+});

@@ -25,10 +25,13 @@ import {
   SUMMARY_DATE_TYPE_LABELS,
   SUMMARY_MESSAGES,
   type TResolvedColumn,
+  type TAdvancedSummaryPage,
   type TSearchTableRequest,
+  type TStudyListPage,
   type TStudyListRow,
   type TSummaryDateType,
   type TSummaryRequest,
+  advancedSummaryRefusal,
   canDownloadSummaryExcel,
   formatDisplayTime,
   summaryCellText,
@@ -48,7 +51,14 @@ import { StudyEmptyRow } from '../worklist/StudyTable';
 import { StudyTableHead } from '../worklist/StudyTableHead';
 import { COMPACT_CELLS } from '../worklist/table-layout';
 import { useTableColumns } from '../worklist/useTableColumns';
-import { SUMMARY_QUERY_KEY, downloadSummaryExcel, fetchSummaryPage, fetchSummaryTotals } from './summary-api';
+import { SummaryAggregates } from './SummaryAggregates';
+import {
+  SUMMARY_QUERY_KEY,
+  downloadSummaryExcel,
+  fetchAdvancedSummary,
+  fetchSummaryPage,
+  fetchSummaryTotals,
+} from './summary-api';
 
 const ColumnSettingsDialog = lazy(() => import('../worklist/ColumnSettingsDialog'));
 
@@ -198,10 +208,10 @@ const defaultSearch = (): TSearchTableRequest => ({
  * search runs once both dates are set; the columns are the `doctorSummary` table's, with the user's
  * column choice; the totals of the range; 'Download Excel' for whoever the switch lets.
  */
-export function SummaryPage({ title }: { title: string }) {
+export function SummaryPage({ title, advanced = false }: { title: string; advanced?: boolean }) {
   const session = useSignedInSession();
   const { roles, flags } = session;
-  const refusal = summaryPageRefusal(roles, flags);
+  const refusal = advanced ? advancedSummaryRefusal(roles, flags) : summaryPageRefusal(roles, flags);
   if (refusal) {
     return (
       <Box component="section">
@@ -210,10 +220,10 @@ export function SummaryPage({ title }: { title: string }) {
       </Box>
     );
   }
-  return <SummaryScreen title={title} />;
+  return <SummaryScreen title={title} advanced={advanced} />;
 }
 
-function SummaryScreen({ title }: { title: string }) {
+function SummaryScreen({ title, advanced }: { title: string; advanced: boolean }) {
   const { roles, flags } = useSignedInSession();
   const timeZone = flags.displayTimeZone;
   const { showError } = useSnackbar();
@@ -245,12 +255,17 @@ function SummaryScreen({ title }: { title: string }) {
     () => (problem ? null : { ...search, startTime, endTime, summaryType: dateType }),
     [problem, search, startTime, endTime, dateType],
   );
-  const page = useQuery({
-    queryKey: [...SUMMARY_QUERY_KEY, 'page', body],
-    queryFn: ({ signal }) => fetchSummaryPage(body as TSummaryRequest, signal),
+  // The advanced variant's one call answers the page and the aggregates (POST /query/report-summary).
+  const page = useQuery<TStudyListPage | TAdvancedSummaryPage>({
+    queryKey: [...SUMMARY_QUERY_KEY, advanced ? 'advanced' : 'page', body],
+    queryFn: ({ signal }) =>
+      advanced
+        ? fetchAdvancedSummary(body as TSummaryRequest, signal)
+        : fetchSummaryPage(body as TSummaryRequest, signal),
     enabled: body !== null,
     placeholderData: keepPreviousData,
   });
+  const aggregations = body && page.data && 'aggregations' in page.data ? page.data.aggregations : null;
   const download = useMutation({ mutationFn: (b: TSummaryRequest) => downloadSummaryExcel(b) });
 
   const onDownload = () => {
@@ -321,13 +336,14 @@ function SummaryScreen({ title }: { title: string }) {
             </MenuItem>
           ))}
         </TextField>
-        <SummaryTotals body={body} />
+        {!advanced && <SummaryTotals body={body} />}
       </Box>
       {problem && (
         <Alert severity={missingDate ? 'info' : 'warning'} sx={{ mb: 2 }} data-testid="summary-range-problem">
           {problem.message}
         </Alert>
       )}
+      {aggregations && <SummaryAggregates windows={aggregations} />}
       <Typography variant="caption" color="textSecondary" component="p" sx={{ mb: 1 }}>
         Days and times are those of {zoneLabel(timeZone)}.
       </Typography>

@@ -1,5 +1,7 @@
 import {
+  ZAdvancedSummaryPage,
   ZStudyListPage,
+  type TAdvancedSummaryPage,
   ZSummaryTotals,
   type TStudyListPage,
   type TSummaryRequest,
@@ -46,4 +48,12 @@ export async function downloadSummaryExcel(body: TSummaryRequest): Promise<void>
     await response.blob(),
     fileNameOf(response.headers.get('Content-Disposition'), 'report-summary.xlsx'),
   );
+}
+
+/** POST /api/query/report-summary: the page of the range and the aggregates (Advanced Search Report Summary). */
+export function fetchAdvancedSummary(
+  body: TSummaryRequest,
+  signal?: AbortSignal,
+): Promise<TAdvancedSummaryPage> {
+  return apiRequest('/api/query/report-summary', { json: body, schema: ZAdvancedSummaryPage, signal });
 }

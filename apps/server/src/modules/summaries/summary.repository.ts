@@ -110,14 +110,16 @@ export async function findSummaryTotals(db: Db, q: TSummaryQuery): Promise<TSumm
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * The fields the summary's columns read (core TSummaryTextRow), for the given ids (any order): the
- * files' rows. The same values the list's row statement writes (worklist study-list.repository.ts
- * ROW_FIELDS) — the center's name, the assigned doctor's e-mail and identifier, the study's DICOM
- * date and time, whether a report exists — with none of the rest, so 100,000 rows cost little.
+ * The fields the summary's columns read (core TSummaryTextRow) for a batch of ids, as one statement
+ * prepared once per database with the ids bound as one array: the same values the list's row
+ * statement writes (worklist study-list.repository.ts ROW_FIELDS: the center's name, the assigned
+ * doctor's e-mail and identifier, the study's DICOM date and time, whether a report exists) and
+ * none of the rest. Joins, not the list's scalar subqueries: planning is paid once per batch of
+ * thousands here, and on the bench's 100,000-row file the joins read a batch of 5,000 in ~80 ms
+ * against ~600 ms with a subquery per field (DECISIONS.md "Excel").
  */
-export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promise<TSummaryTextRow[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
+const prepareTextRows = (db: Db) =>
+  db
     .select({
       id: rs.id,
       patientName: rs.patientName,
@@ -129,13 +131,9 @@ export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promi
       status: rs.status,
       shareLink: rs.shareLink,
       backedUpAt: rs.backedUpAt,
-      radiologyCenter: sql<string>`(select ${centers.name} from ${centers} where ${centers.id} = ${rs.centerId})`,
-      assignedTo: sql<
-        string | null
-      >`(select ${users.email} from ${users} where ${users.id} = ${rs.assignedToUserId})`,
-      assignedToName: sql<
-        string | null
-      >`(select ${users.identifier} from ${users} where ${users.id} = ${rs.assignedToUserId})`,
+      radiologyCenter: centers.name,
+      assignedTo: users.email,
+      assignedToName: users.identifier,
       referringPhysicianName: rs.referringPhysicianName,
       studyDate: studies.studyDate,
       studyTime: studies.studyTime,
@@ -145,7 +143,22 @@ export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promi
     })
     .from(rs)
     .innerJoin(studies, eq(studies.id, rs.studyId))
-    .where(inArray(rs.id, [...ids]));
+    .innerJoin(centers, eq(centers.id, rs.centerId))
+    .leftJoin(users, eq(users.id, rs.assignedToUserId))
+    .where(sql`${rs.id} = any(${sql.placeholder('ids')}::int[])`)
+    .prepare('summary_text_rows');
+
+const preparedTextRows = new WeakMap<Db, ReturnType<typeof prepareTextRows>>();
+
+/** The summary's text fields of the given ids (any order): the files' rows. */
+export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promise<TSummaryTextRow[]> {
+  if (ids.length === 0) return [];
+  let prepared = preparedTextRows.get(db);
+  if (!prepared) {
+    prepared = prepareTextRows(db);
+    preparedTextRows.set(db, prepared);
+  }
+  const rows = await prepared.execute({ ids: [...ids] });
   return rows.map(({ studyDate, studyTime, backedUpAt, lastUploadCompletedAt, signedOffAt, ...row }) => ({
     ...row,
     backedUpAt: iso(backedUpAt),

@@ -13,6 +13,7 @@
  *
  * Usage: [DATABASE_URL=postgres://…] npx tsx bench/summaries.ts [--pg-studies 1000000]
  *        [--pglite-studies 200000] [--samples 120] [--warmup 10] [--only postgres|pglite] [--json]
+ *        [--excel-only] [--explain]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -242,6 +243,10 @@ async function excelFigure(app: FastifyInstance, cookie: string) {
       })
     ).json()) as { total: number };
     runs.push({ ms, cpuMs, bytes, rssGrowthMb: (peak - before) / 2 ** 20, rows: totals.total });
+    const heapMb = () => (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0);
+    const usedBeforeGc = heapMb();
+    global.gc?.();
+    log(`  heap used ${usedBeforeGc} MB${global.gc ? `, ${heapMb()} MB after a full GC (what the file left alive)` : ''}`);
     log(
       `excel run ${run + 1}: ${totals.total} rows, ${(bytes / 2 ** 20).toFixed(1)} MB in ${ms.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms), RSS +${((peak - before) / 2 ** 20).toFixed(1)} MB`,
     );
@@ -375,7 +380,7 @@ async function measureDatabase(kind: TBenchDbKind, studies: number) {
       },
     ];
     const results: TScenarioResult[] = [];
-    for (const scenario of scenarios) {
+    for (const scenario of args.includes('--excel-only') ? [] : scenarios) {
       for (let i = 0; i < warmup; i++) await send(app, scenario.request(samples + i));
       const times: number[] = [];
       for (let i = 0; i < samples; i++) times.push(await send(app, scenario.request(i)));

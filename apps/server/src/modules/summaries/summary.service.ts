@@ -238,7 +238,7 @@ export async function summaryTotals(db: Db, auth: TAuth, request: TSummaryReques
 }
 
 /** Rows fetched per statement while a file is written. */
-const FILE_BATCH = 2000;
+const FILE_BATCH = 1000;
 
 export interface TSummaryFile {
   fileName: string;

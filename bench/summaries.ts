@@ -246,7 +246,9 @@ async function excelFigure(app: FastifyInstance, cookie: string) {
     const heapMb = () => (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0);
     const usedBeforeGc = heapMb();
     global.gc?.();
-    log(`  heap used ${usedBeforeGc} MB${global.gc ? `, ${heapMb()} MB after a full GC (what the file left alive)` : ''}`);
+    log(
+      `  heap used ${usedBeforeGc} MB${global.gc ? `, ${heapMb()} MB after a full GC (what the file left alive)` : ''}`,
+    );
     log(
       `excel run ${run + 1}: ${totals.total} rows, ${(bytes / 2 ** 20).toFixed(1)} MB in ${ms.toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms), RSS +${((peak - before) / 2 ** 20).toFixed(1)} MB`,
     );

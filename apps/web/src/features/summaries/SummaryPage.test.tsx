@@ -47,6 +47,7 @@ const summaryCalls = (api: ReturnType<typeof fakeApi>, path = '/api/report-summa
   api.calls('POST', path).map((r) => r.json<Record<string, unknown>>());
 
 beforeEach(() => {
+  localStorage.clear();
   URL.createObjectURL = vi.fn(() => 'blob:fake');
   URL.revokeObjectURL = vi.fn();
 });
@@ -106,6 +107,27 @@ describe('the report summary screen (spec-core §2 Summary screen)', () => {
     fireEvent.click(screen.getByRole('button', { name: DOWNLOAD_EXCEL_LABEL }));
     expect(summaryCalls(api, '/api/report-summary/xlsx')).toHaveLength(0);
     expect(summaryCalls(api)).toHaveLength(before);
+  });
+
+  it('opens again with the last dates and date type (kept per table key)', SLOW, async () => {
+    const page = { 'POST /api/report-summary/': { body: buildStudyPage([buildStudyRow({ id: 8 })]) } };
+    const first = openSummary(['ROLE_CENTER'], { handlers: page });
+    await screen.findByLabelText(START_DATE_LABEL, {}, WAIT);
+    setDate(START_DATE_LABEL, '2026-02-01');
+    setDate(END_DATE_LABEL, '2026-02-10');
+    fireEvent.mouseDown(screen.getByLabelText(DATE_TYPE_LABEL));
+    fireEvent.click(await screen.findByRole('option', { name: 'Study time' }));
+    await waitFor(() => expect(summaryCalls(first.api).at(-1)?.summaryType).toBe('STUDY_TIME'), WAIT);
+    first.unmount();
+
+    const again = openSummary(['ROLE_CENTER'], { handlers: page });
+    await waitFor(() => expect(summaryCalls(again.api)).toHaveLength(1), WAIT);
+    expect(summaryCalls(again.api)[0]).toMatchObject({
+      startTime: '2026-02-01',
+      endTime: '2026-02-10',
+      summaryType: 'STUDY_TIME',
+    });
+    expect(await screen.findByTestId('summary-row-8', {}, WAIT)).toBeTruthy();
   });
 
   it('downloads the Excel of the range it shows', SLOW, async () => {

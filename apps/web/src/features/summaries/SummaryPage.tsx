@@ -35,6 +35,7 @@ import {
   canDownloadSummaryExcel,
   formatDisplayTime,
   summaryCellText,
+  summaryDateTypeOf,
   summaryHistoryActions,
   summaryPageRefusal,
   summaryRangeProblem,
@@ -47,6 +48,8 @@ import { useSnackbar } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { EditStudyDetailsDialog, StudyHistoryDialog, useOpenStudy } from '../study-actions';
 import { DateRangeFilter } from '../worklist/DateRangeFilter';
+import { localStore } from '../worklist/browser-storage';
+import { keepSearch, loadSearch } from '../worklist/search-state';
 import { StudyEmptyRow } from '../worklist/StudyTable';
 import { StudyTableHead } from '../worklist/StudyTableHead';
 import { COMPACT_CELLS } from '../worklist/table-layout';
@@ -194,13 +197,18 @@ function SummaryCell({
   return text || dash;
 }
 
-const defaultSearch = (): TSearchTableRequest => ({
-  page: 0,
-  size: 20,
-  sortOrder: 'DESC',
-  orderingCriteria: 'id',
-  filters: {},
-});
+/**
+ * The summary's last search, kept like every table's (spec-core §2 "The last search request is kept
+ * per table key locally"): under the table key doctorSummary, with its dates and date type.
+ */
+const SUMMARY_TABLE_KEY = 'doctorSummary';
+
+function keptSummarySearch() {
+  const kept = loadSearch(localStore(), SUMMARY_TABLE_KEY, null);
+  const dateType = summaryDateTypeOf(kept.summaryType) ?? 'UPLOAD_TIME';
+  const { startTime, endTime, summaryType: _type, ...search } = kept;
+  return { search: { ...search, page: 0 }, startTime: startTime ?? '', endTime: endTime ?? '', dateType };
+}
 
 /**
  * The report summary (spec-core §2 Summary screen; issue 24 §1): a doctor's, a center's or the
@@ -230,11 +238,15 @@ function SummaryScreen({ title, advanced }: { title: string; advanced: boolean }
   const openStudy = useOpenStudy();
   const columns = useTableColumns('doctorSummary');
   const visible = columns.filter((c) => c.visible);
-  const [startTime, setStartTime] = useState('');
-  const [endTime, setEndTime] = useState('');
-  const [dateType, setDateType] = useState<TSummaryDateType>('UPLOAD_TIME');
-  const [search, setSearch] = useState<TSearchTableRequest>(defaultSearch);
-  const [filterDraft, setFilterDraft] = useState<Record<string, string>>({});
+  const [kept] = useState(keptSummarySearch);
+  const [startTime, setStartTime] = useState(kept.startTime);
+  const [endTime, setEndTime] = useState(kept.endTime);
+  const [dateType, setDateType] = useState<TSummaryDateType>(kept.dateType);
+  const [search, setSearch] = useState<TSearchTableRequest>(kept.search);
+  const [filterDraft, setFilterDraft] = useState<Record<string, string>>(kept.search.filters);
+  useEffect(() => {
+    keepSearch(localStore(), SUMMARY_TABLE_KEY, { ...search, startTime, endTime, summaryType: dateType });
+  }, [search, startTime, endTime, dateType]);
   const [dialog, setDialog] = useState<TDialog>(null);
 
   // Typed filter text reaches the search 800 ms after the last keystroke.

@@ -18,6 +18,7 @@ import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { worklistRoutes } from './modules/worklist/worklist.routes.js';
 import { reportSearchRoutes } from './modules/report-search/report-search.routes.js';
+import { summariesRoutes } from './modules/summaries/summaries.routes.js';
 import { studyActionsRoutes } from './modules/study-actions/study-actions.routes.js';
 import { studyAttachmentsRoutes } from './modules/study-attachments/attachments.routes.js';
 import { reportTagsRoutes } from './modules/report-tags/report-tags.routes.js';
@@ -190,6 +191,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(jobsRoutes);
       await api.register(worklistRoutes);
       await api.register(reportSearchRoutes);
+      await api.register(summariesRoutes);
       await api.register(studyActionsRoutes);
       await api.register(studyAttachmentsRoutes);
       await api.register(reportTagsRoutes);

@@ -597,6 +597,18 @@ export const reportStatuses = pgTable(
     index('report_statuses_group_first_signed_off_idx')
       .on(t.groupId, t.firstSignedOffAt)
       .where(sql`first_signed_off_at is not null`),
+    // The summaries (summaries/DECISIONS.md "Indexes"). By sign-off time: a group's or a center's
+    // range of signed_off_at, read from the index and sorted by id; rows never signed off stay out.
+    // A center's calls carry its group too (the one access rule): with the group in the key the
+    // range is one index condition, where (center, date) alone let the planner AND it with a
+    // bitmap of the group's whole gin entry (117,000 entries, 40-90 ms on PGlite).
+    index('report_statuses_group_signed_off_idx')
+      .on(t.groupId, t.signedOffAt, t.id)
+      .where(sql`${t.signedOffAt} is not null`),
+    index('report_statuses_group_center_signed_off_idx')
+      .on(t.groupId, t.centerId, t.signedOffAt, t.id)
+      .where(sql`${t.signedOffAt} is not null`),
+    index('report_statuses_group_center_created_idx').on(t.groupId, t.centerId, t.createdAt, t.id),
     // The open rows (2-3 % of a live table): every Pending, Unassigned, Assigned, Urgent tab and the
     // doctors' pool are counted from this small index alone.
     index('report_statuses_open_idx')

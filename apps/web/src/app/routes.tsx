@@ -35,6 +35,9 @@ const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeSt
 const CenterReportListPage = lazy(() => worklist().then((m) => ({ default: m.CenterReportListPage })));
 const AdminPatientPage = lazy(() => worklist().then((m) => ({ default: m.AdminPatientPage })));
 const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HybridStudyListPage })));
+// The report summaries (issue 24 §1), one chunk.
+const summaries = () => import('../features/summaries');
+const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -48,6 +51,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/status', element: <CenterReportListPage /> },
   { path: '/admin-page', element: <AdminPatientPage /> },
   { path: '/hybrid-study-list', element: <HybridStudyListPage /> },
+  { path: '/summary', element: <SummaryPage title="Report summary" /> },
+  { path: '/summary-admin', element: <SummaryPage title="Report summary admin" /> },
+  { path: '/search-page/summary', element: <SummaryPage title="Advanced Search Report Summary" advanced /> },
   { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
   { path: '/report-edit/:studyInstanceUids/:id/*', element: <ReportEditPage /> },
   { path: '/setting-page', element: <SettingsPage /> },

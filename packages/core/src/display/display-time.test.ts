@@ -60,3 +60,48 @@ describe('startOfDayIn: where a day of the date filters begins', () => {
     expect(startOfDayIn('2026-10-26', 'Europe/Berlin').toISOString()).toBe('2026-10-25T23:00:00.000Z');
   });
 });
+
+describe('the wall clock read once per stretch of a zone', () => {
+  it('says what Intl says, across summer-time changes and half-hour zones', () => {
+    const zones = [
+      'Asia/Kolkata',
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'UTC',
+    ];
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intl = (at: Date, timeZone: string) => {
+      const format =
+        formats.get(timeZone) ??
+        new Intl.DateTimeFormat('en-US', {
+          timeZone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        });
+      formats.set(timeZone, format);
+      const parts = Object.fromEntries(format.formatToParts(at).map((p) => [p.type, p.value]));
+      return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+    };
+    // Every 1 h 53 min 13.5 s over 2026 (landing on every minute of the hour in turn), and each
+    // second around summer-time changes of Berlin (spring, autumn) and New York (spring).
+    const instants: Date[] = [];
+    for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 6_793_500) instants.push(new Date(t));
+    for (const change of [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 2, 8, 7), Date.UTC(2026, 9, 25, 1)])
+      for (let s = -90; s <= 90; s++) instants.push(new Date(change + s * 1000));
+    const mismatches: string[] = [];
+    for (const zone of zones)
+      for (const at of instants) {
+        const shown = formatDisplayTime(at, zone, { label: false });
+        if (shown !== intl(at, zone)) mismatches.push(`${zone} ${at.toISOString()} ${shown}`);
+      }
+    expect(mismatches).toEqual([]);
+    expect(instants.length).toBeGreaterThan(4_000);
+  });
+});

@@ -2,3 +2,4 @@
 export * from './range.js';
 export * from './dashboard.js';
 export * from './report-search.js';
+export * from './summary-screen.js';

@@ -6,10 +6,12 @@ import { PLACEHOLDER_SCREENS } from './placeholder-screens';
 
 describe('PlaceholderPage', () => {
   it('says, for its path, what the screen will hold and which issue brings it', () => {
-    render(<PlaceholderPage path="/summary" />);
-    expect(screen.getByRole('heading', { name: 'Report summary' }).textContent).toBe('Report summary');
+    render(<PlaceholderPage path="/manage-tele-pricing" />);
+    expect(screen.getByRole('heading', { name: 'Manage Tele Pricing' }).textContent).toBe(
+      'Manage Tele Pricing',
+    );
     expect(screen.getByTestId('placeholder-note').textContent).toBe(
-      'Report summary — arrives with a later issue (summaries and report search).',
+      'Tele-radiology pricing — arrives with a later issue (billing and invoicing).',
     );
   });
 

@@ -6,9 +6,6 @@ import type { KNOWN_ROUTES } from '@radflow/core';
  * Each is one of core's KNOWN_ROUTES (the type says so).
  */
 export const PLACEHOLDER_PATHS = [
-  '/summary',
-  '/search-page/summary',
-  '/summary-admin',
   '/manage-tele-pricing',
   '/manage-tele-invoice',
   '/manage-patient',

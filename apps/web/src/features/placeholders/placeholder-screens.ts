@@ -16,31 +16,12 @@ export interface TPlaceholderScreen {
 }
 
 const REPORTING = 'the Reporting issue';
-const SUMMARIES = 'a later issue (summaries and report search)';
 const BILLING = 'a later issue (billing and invoicing)';
 const LAB = 'a later issue (lab module)';
 const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
 export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
-  '/summary': {
-    title: 'Report summary',
-    capability: 'Report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Reports by upload, sign-off or study date, with an Excel download.',
-  },
-  '/search-page/summary': {
-    title: 'Advanced Search Report Summary',
-    capability: 'Advanced report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Report summaries from the search index, aggregated by center and period.',
-  },
-  '/summary-admin': {
-    title: 'Report summary admin',
-    capability: 'Admin report summary',
-    arrivesWith: SUMMARIES,
-    summary: 'Report summaries across the group for administrators.',
-  },
   '/manage-tele-pricing': {
     title: 'Manage Tele Pricing',
     capability: 'Tele-radiology pricing',

@@ -1,0 +1,3 @@
+CREATE INDEX "report_statuses_group_signed_off_idx" ON "report_statuses" USING btree ("group_id","signed_off_at","id") WHERE "report_statuses"."signed_off_at" is not null;--> statement-breakpoint
+CREATE INDEX "report_statuses_group_center_signed_off_idx" ON "report_statuses" USING btree ("group_id","center_id","signed_off_at","id") WHERE "report_statuses"."signed_off_at" is not null;--> statement-breakpoint
+CREATE INDEX "report_statuses_group_center_created_idx" ON "report_statuses" USING btree ("group_id","center_id","created_at","id");

@@ -131,6 +131,8 @@ function summaryQueryOf(caller: TSummaryCaller, request: TSummaryRequest): TSumm
       viewerId: caller.auth.user.id,
       filters: filtersOf(request.filters),
       statuses: null,
+      // The group's hide-deleted setting leaves DELETED rows out of every study list, this one too.
+      hideDeleted: caller.flags.hideDeletedStudies,
       urgentOnly: false,
       assignment: null,
       assignedTo: null,

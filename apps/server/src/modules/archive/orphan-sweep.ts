@@ -1,6 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { instances, studies } from '../../db/schema.js';
+import { startPeriodicTask } from '../../periodic-task.js';
 import { FsBlobStore } from '../storage/blob-store.js';
 
 /** A blob must be this old before the sweep may take it: an ingest names a fresh file. */
@@ -73,19 +74,12 @@ export function startOrphanSweep(
   log: { info(data: object, message: string): void; error(data: object, message: string): void },
   everyMs = 60 * 60 * 1000,
 ): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepOrphanBlobs(ctx, { now: ctx.now() })
-      .then((deleted) => {
-        if (deleted > 0) log.info({ deleted }, 'orphan DICOM blobs deleted');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'orphan blob sweep failed'))
-      .finally(() => (running = null));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicTask(
+    async () => {
+      const deleted = await sweepOrphanBlobs(ctx, { now: ctx.now() });
+      if (deleted > 0) log.info({ deleted }, 'orphan DICOM blobs deleted');
+    },
+    everyMs,
+    (error) => log.error({ err: error }, 'orphan blob sweep failed'),
+  );
 }

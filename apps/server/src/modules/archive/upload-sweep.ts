@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { startPeriodicTask } from '../../periodic-task.js';
 
 /**
  * Marks uploads complete (spec-core §3 firstUploadCompletedAt / lastUploadCompletedAt; issue 3 §2):
@@ -63,25 +64,18 @@ export function startUploadSweep(
   log: { error(data: object, message: string): void },
 ): () => Promise<void> {
   const everyMs = Math.min(15_000, Math.max(1_000, (quietSeconds * 1000) / 4));
-  let running: Promise<unknown> | null = null;
   let previousBound: Date | undefined;
   let lastFullSweepAt = 0;
-  const timer = setInterval(() => {
-    if (running) return;
-    const now = ctx.now().getTime();
-    const full = previousBound === undefined || now - lastFullSweepAt >= FULL_SWEEP_EVERY_MS;
-    const since = full ? undefined : new Date(previousBound!.getTime() - WINDOW_OVERLAP_MS);
-    running = sweepOnce(ctx, quietSeconds, since)
-      .then(({ quietBefore }) => {
-        previousBound = quietBefore;
-        if (full) lastFullSweepAt = now;
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'upload-complete sweep failed'))
-      .finally(() => (running = null));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicTask(
+    async () => {
+      const now = ctx.now().getTime();
+      const full = previousBound === undefined || now - lastFullSweepAt >= FULL_SWEEP_EVERY_MS;
+      const since = full ? undefined : new Date(previousBound!.getTime() - WINDOW_OVERLAP_MS);
+      const { quietBefore } = await sweepOnce(ctx, quietSeconds, since);
+      previousBound = quietBefore;
+      if (full) lastFullSweepAt = now;
+    },
+    everyMs,
+    (error) => log.error({ err: error }, 'upload-complete sweep failed'),
+  );
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { CRITICAL_RESULT_CATEGORY_LABELS, formatDicomText, formatPersonName } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { criticalResults, reportStatuses, users } from '../../db/schema.js';
+import { startPeriodicTask } from '../../periodic-task.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { CRITICAL_RESULTS_ACTOR, type TAddressee, deliverCriticalResult } from './critical-delivery.js';
 
@@ -105,16 +106,9 @@ export function startCriticalResultSweep(
   log: { error(data: object, message: string): void },
   everyMs: number = ESCALATION_SWEEP_EVERY_MS,
 ): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = escalateDueCriticalResults(ctx)
-      .catch((error: unknown) => log.error({ err: error }, 'critical result escalation sweep failed'))
-      .finally(() => (running = null));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicTask(
+    () => escalateDueCriticalResults(ctx),
+    everyMs,
+    (error) => log.error({ err: error }, 'critical result escalation sweep failed'),
+  );
 }

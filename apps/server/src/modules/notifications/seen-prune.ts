@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { NOTIFICATION_WINDOW_DAYS } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { notificationSeen, studyEvents } from '../../db/schema.js';
+import { startPeriodicTask } from '../../periodic-task.js';
 
 /*
  * A seen mark (notification_seen) is read only while its event is inside the bell's window
@@ -30,25 +31,15 @@ export async function pruneSeenNotifications(ctx: AppContext): Promise<number> {
 /** Once an hour is plenty: a mark past the window is never read, only kept. */
 export const SEEN_PRUNE_EVERY_MS = 3_600_000;
 
-/**
- * Runs the prune on an unref'd timer in each server process (main.ts); two at once delete the same
- * rows once. The returned function stops it and waits for a run in progress.
- */
+/** Runs the prune in each server process (main.ts); two at once delete the same rows once. */
 export function startSeenNotificationPrune(
   ctx: AppContext,
   log: { error(data: object, message: string): void },
   everyMs: number = SEEN_PRUNE_EVERY_MS,
 ): () => Promise<void> {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = pruneSeenNotifications(ctx)
-      .catch((error: unknown) => log.error({ err: error }, 'seen notification prune failed'))
-      .finally(() => (running = null));
-  }, everyMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPeriodicTask(
+    () => pruneSeenNotifications(ctx),
+    everyMs,
+    (error) => log.error({ err: error }, 'seen notification prune failed'),
+  );
 }

@@ -22,7 +22,7 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { useServerCall } from '../../lib/server-call';
 import { useSignedInSession } from '../auth/session';
 import { formatTimestamp } from '../../lib/format';
-import { noteDownloaded, useDownloadedAt } from './downloaded-reports';
+import { DOWNLOADED_HERE, noteDownloaded, useDownloadedAt } from './downloaded-reports';
 import { printPdf } from './print-report';
 import {
   type TDocumentRow,
@@ -49,8 +49,7 @@ export interface TDownloadReportMenuProps {
 }
 
 export const DOWNLOAD_BUTTON_LABEL = 'Download report';
-/** Before the time this browser last saved or printed the row's report (downloaded-reports.ts). */
-export const DOWNLOADED_HERE = 'Downloaded here';
+export { DOWNLOADED_HERE };
 
 /**
  * spec-core §9 download options (Print, PDF, PDF with header, PDF with images, PDF with header and

@@ -2,8 +2,7 @@ import DownloadDoneIcon from '@mui/icons-material/DownloadDone';
 import Tooltip from '@mui/material/Tooltip';
 import { formatTimestamp } from '../../lib/format';
 import { useSignedInSession } from '../auth/session';
-import { DOWNLOADED_HERE } from './DownloadReportMenu';
-import { useDownloadedAt } from './downloaded-reports';
+import { DOWNLOADED_HERE, useDownloadedAt } from './downloaded-reports';
 
 /** A row's mark that this browser already saved or printed its report (downloaded-reports.ts). */
 export function DownloadedReportFlag({ reportStatusId }: { reportStatusId: number }) {

@@ -1,6 +1,9 @@
 import { useSyncExternalStore } from 'react';
 import { localStore, readJsonMap, writeJsonMap } from '../worklist/browser-storage';
 
+/** Before the time this browser last saved or printed the row's report. */
+export const DOWNLOADED_HERE = 'Downloaded here';
+
 /**
  * Downloaded-report tracking (spec-core §1 local flags, spec-lab §9): which study rows' reports this
  * browser saved or printed, per user, so that a center printing a day's reports sees which are done.

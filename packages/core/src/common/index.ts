@@ -4,3 +4,4 @@ export * from './messages.js';
 export * from './validation.js';
 export * from './errors.js';
 export * from './schemas.js';
+export * from './csv.js';

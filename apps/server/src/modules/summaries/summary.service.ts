@@ -33,6 +33,7 @@ import {
   summaryRangeInstants,
   summaryRangeProblem,
   toPageResponse,
+  csvLine,
 } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
@@ -345,14 +346,6 @@ export async function summaryExcel(
     body: writer.stream,
   };
 }
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
-function csvField(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const csvLine = (cells: ReadonlyArray<string | number>) => `${cells.map(csvField).join(',')}\r\n`;
 
 /** POST /report-summary/csv: the same file as text (UTF-8 with a byte order mark, so Excel reads it). */
 export async function summaryCsv(

@@ -109,6 +109,7 @@ function regularise(html: string): string {
   // Innermost first: a table's own rows are read after the tables inside its cells are settled.
   const tables = Array.from(template.content.querySelectorAll('table')).reverse();
   for (const table of tables) {
+    sectionsInRowOrder(table);
     const rows = Array.from(table.rows);
     const widest = Math.max(0, ...rows.map((row) => row.cells.length));
     if (widest === 0) {
@@ -148,6 +149,29 @@ function regularise(html: string): string {
     for (const row of bare) row.remove();
   }
   return template.innerHTML;
+}
+
+/**
+ * The table's sections in the order of `table.rows` (its head's rows first, the foot's last, the
+ * others in between): html-to-pdfmake reads rows in document order, so a head written after the
+ * body (the parser moves a stray `<thead>` there) had its row spans checked against rows it was not
+ * drawn with, and pdfmake read a cell that did not exist. A second head or foot, which `rows` leaves
+ * out, becomes a body.
+ */
+function sectionsInRowOrder(table: HTMLTableElement): void {
+  const { tHead, tFoot } = table;
+  for (const section of Array.from(table.children)) {
+    if (
+      (section.localName === 'thead' && section !== tHead) ||
+      (section.localName === 'tfoot' && section !== tFoot)
+    ) {
+      const body = table.ownerDocument.createElement('tbody');
+      body.append(...Array.from(section.childNodes));
+      section.replaceWith(body);
+    }
+  }
+  if (tHead) table.insertBefore(tHead, table.caption ? table.caption.nextSibling : table.firstChild);
+  if (tFoot) table.append(tFoot);
 }
 
 const TABLE_TAG = /<(\/?)(table|tr|td|th)\b([^>]*)>/gi;

@@ -17,6 +17,17 @@ import { docxMetadataText, renderWord } from './word-document.js';
  * server does before rendering.
  */
 
+/**
+ * A run anywhere but CI draws new inputs (it found the CR in a name and the head after a body); CI
+ * draws the same ones every time, so a change is never refused for a defect it did not bring. A
+ * failure prints its seed: `FC_SEED=<seed>` replays it, and the input goes into the fixed cases.
+ */
+const PROPERTY_SEED = process.env.FC_SEED
+  ? Number(process.env.FC_SEED)
+  : process.env.CI
+    ? 20261127
+    : undefined;
+
 const ctx = {} as AppContext; // resolveHtmlImages reads the database only for /api/assets/ images.
 
 async function partsOf(body: string, title: string, patient: string): Promise<TDocumentParts> {
@@ -124,6 +135,12 @@ describe('report documents render whatever the sanitizer lets through', () => {
       ['<table><tr><td colspan="5">a</td></tr><tr><td>b</td></tr></table>', 'CT'],
       ['<p>x</p>', 'a < b'],
       ['<p>x</p>', 'x</dc:title><dc:creator>evil</dc:creator><dc:title>'],
+      // Seed 860994972: a row span in a header inside a cell of a table nested in a cell (pdfmake read
+      // a cell that was not there: "Cannot read properties of undefined (reading '_calcWidth')").
+      [
+        '<table><tr><td><table><tr></tr><tr><td><thead><th rowspan="3"></th></thead></td></tr></table></td></tr></table>',
+        'a < b',
+      ],
     ] as const) {
       const parts = await partsOf(body, title, 'Asha Rao');
       expect(await pdfTitle(await renderPdf(parts)), body).toBe(title);
@@ -148,7 +165,7 @@ describe('report documents render whatever the sanitizer lets through', () => {
         expect(await pdfTitle(await renderPdf(parts))).toBe(pdfMetadataText(title));
         await checkWord(await renderWord(parts), title);
       }),
-      { numRuns: 40 },
+      { numRuns: 40, ...(PROPERTY_SEED === undefined ? {} : { seed: PROPERTY_SEED }) },
     );
   }, 300_000);
 });

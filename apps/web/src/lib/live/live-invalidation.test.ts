@@ -11,6 +11,34 @@ import {
 import { NOTIFICATIONS_QUERY_KEY } from '../../features/notifications/notifications.api';
 import { invalidateForLive, keysOfStudyChange } from './live-invalidation';
 
+/**
+ * Queries on screen for `keys`, each counting its refetches; `after(messages)` hands the messages to
+ * invalidateForLive and answers which keys refetched, sorted.
+ */
+async function onScreen(keys: ReadonlyArray<readonly unknown[]>) {
+  const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+  const calls: string[] = [];
+  const stops = keys.map((queryKey) =>
+    new QueryObserver(client, {
+      queryKey,
+      queryFn: async () => {
+        calls.push(JSON.stringify(queryKey));
+        return 1;
+      },
+    }).subscribe(() => undefined),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  calls.length = 0;
+  return {
+    async after(messages: Parameters<typeof invalidateForLive>[1]) {
+      invalidateForLive(client, messages);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      for (const stop of stops) stop();
+      return calls.sort();
+    },
+  };
+}
+
 describe('invalidateForLive', () => {
   it("names the features' own keys", () => {
     expect(keysOfStudyChange(5)).toEqual([
@@ -27,59 +55,29 @@ describe('invalidateForLive', () => {
   });
 
   it('refetches the thread, the counts and the bell for a chat message, not the lists or the report', async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-    const calls: string[] = [];
-    const stops = [
+    const screen = await onScreen([
       [...STUDIES_QUERY_KEY, { tab: 'all' }],
       chatThreadKey(5),
       [...CHAT_UNSEEN_KEY, [5, 6]],
       studyRowQueryKey(5),
-    ].map((queryKey) =>
-      new QueryObserver(client, {
-        queryKey,
-        queryFn: async () => {
-          calls.push(JSON.stringify(queryKey));
-          return 1;
-        },
-      }).subscribe(() => undefined),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    calls.length = 0;
-    invalidateForLive(client, [
+    ]);
+    const calls = await screen.after([
       { kind: 'study', event: { id: 9, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT' } },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(calls.sort()).toEqual([JSON.stringify(['chat', 5]), JSON.stringify(['chat-unseen', [5, 6]])]);
-    for (const stop of stops) stop();
+    expect(calls).toEqual([JSON.stringify(['chat', 5]), JSON.stringify(['chat-unseen', [5, 6]])]);
   });
 
   it("refetches the author's own thread and timeline for their own message, not their counts or bell", async () => {
-    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
-    const calls: string[] = [];
-    const stops = [
+    const screen = await onScreen([
       chatThreadKey(5),
       [...CHAT_UNSEEN_KEY, [5, 6]],
       NOTIFICATIONS_QUERY_KEY,
       historyQueryKey(5),
-    ].map((queryKey) =>
-      new QueryObserver(client, {
-        queryKey,
-        queryFn: async () => {
-          calls.push(JSON.stringify(queryKey));
-          return 1;
-        },
-      }).subscribe(() => undefined),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    calls.length = 0;
-    invalidateForLive(client, [
+    ]);
+    const calls = await screen.after([
       { kind: 'study', event: { id: 9, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT', byYou: true } },
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(calls.sort()).toEqual(
-      [JSON.stringify(chatThreadKey(5)), JSON.stringify(historyQueryKey(5))].sort(),
-    );
-    for (const stop of stops) stop();
+    expect(calls).toEqual([JSON.stringify(chatThreadKey(5)), JSON.stringify(historyQueryKey(5))].sort());
   });
 
   it('refetches an open thread before the counts and the bell', async () => {

@@ -19,3 +19,4 @@ export * from './critical-results/index.js';
 export * from './notifications/index.js';
 export * from './summaries/index.js';
 export * from './turnaround/index.js';
+export * from './lab/index.js';

@@ -1,6 +1,14 @@
 import { sql } from 'drizzle-orm';
 import {
+  BILL_STATUSES,
+  DEFAULT_LAB_DEPARTMENT,
+  LAB_PAYMENT_METHODS,
+  LAB_TEST_TYPES,
+  PATIENT_DESIGNATIONS,
+  PATIENT_GENDERS,
   PAYMENT_MODES,
+  SETTLEMENT_STATUSES,
+  type TBillCategoryType,
   PAYMENT_REQUEST_STATUSES,
   REPORT_STATUSES,
   REPORT_VERSION_KINDS,
@@ -19,6 +27,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   json,
@@ -1511,4 +1520,254 @@ export const reportSearchWords = pgTable(
     word: text('word').notNull(),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.word] })],
+);
+
+// The lab front desk (issue 25, spec-lab §3). Every lab row belongs to one lab: the center of the
+// lab user who made it, or the group for a lab user without a center (the same owner as
+// lab_prefixes, see modules/lab-settings/lab-owner.ts). Money columns are integer paise.
+
+const labOwnerColumns = () => ({
+  groupId: integer('group_id')
+    .notNull()
+    .references(() => groups.id),
+  labScope: text('lab_scope', { enum: LAB_PREFIX_SCOPES }).notNull(),
+  labOwnerId: integer('lab_owner_id').notNull(),
+});
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A registered patient (spec-lab §3 Patient); the UHID comes from the lab's prefix and sequence. */
+export const labPatients = pgTable(
+  'lab_patients',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    uhidNumber: text('uhid_number').notNull(),
+    name: text('name').notNull(),
+    mobileNumber: text('mobile_number'),
+    email: text('email'),
+    address: text('address'),
+    gender: text('gender', { enum: PATIENT_GENDERS }).notNull(),
+    designation: text('designation', { enum: PATIENT_DESIGNATIONS }).notNull(),
+    weight: numeric('weight', { precision: 6, scale: 2, mode: 'number' }),
+    dateBirth: date('date_birth', { mode: 'string' }),
+    ageString: text('age_string').notNull().default(''),
+    ageYears: integer('age_years').notNull().default(0),
+    ageMonths: integer('age_months').notNull().default(0),
+    ageDays: integer('age_days').notNull().default(0),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    /** Optimistic concurrency: an update names the version it read. */
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('lab_patients_lab_uhid_key').on(t.labScope, t.labOwnerId, t.uhidNumber),
+    index('lab_patients_lab_mobile_idx').on(t.labScope, t.labOwnerId, t.mobileNumber),
+    index('lab_patients_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+  ],
+);
+
+/** A referring doctor of the lab (spec-lab §3): created active; department fixed once set. */
+export const labReferringDoctors = pgTable(
+  'lab_referring_doctors',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    name: text('name').notNull(),
+    mobileNumber: text('mobile_number'),
+    department: text('department'),
+    active: boolean('active').notNull().default(true),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [index('lab_referring_doctors_lab_name_idx').on(t.labScope, t.labOwnerId, t.name)],
+);
+
+/** A billable test of the lab's catalogue (spec-lab §3 Lab test); a PACKAGE lists member tests. */
+export const labTests = pgTable(
+  'lab_tests',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    testCode: text('test_code').notNull(),
+    testName: text('test_name').notNull(),
+    testType: text('test_type', { enum: LAB_TEST_TYPES }).notNull(),
+    labModality: text('lab_modality').notNull(),
+    department: text('department').notNull().default(DEFAULT_LAB_DEPARTMENT),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    active: boolean('active').notNull().default(true),
+    /** The test's own attribute choices (a JSON object, spec-lab §3). */
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('lab_tests_lab_code_key').on(t.labScope, t.labOwnerId, sql`lower(${t.testCode})`),
+    index('lab_tests_lab_created_idx').on(t.labScope, t.labOwnerId, t.createdAt),
+  ],
+);
+
+/** The member tests of a PACKAGE test (labTestsIds). */
+export const labPackageMembers = pgTable(
+  'lab_package_members',
+  {
+    packageTestId: integer('package_test_id')
+      .notNull()
+      .references(() => labTests.id, { onDelete: 'cascade' }),
+    memberTestId: integer('member_test_id')
+      .notNull()
+      .references(() => labTests.id),
+    position: integer('position').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packageTestId, t.memberTestId] })],
+);
+
+/**
+ * A bill (spec-lab §3 Bill, §4 states). Totals are derived from its lines and ledger by core's money
+ * rules and stored so lists and summaries read them without recomputing.
+ */
+export const labBills = pgTable(
+  'lab_bills',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    invoiceNumber: text('invoice_number').notNull(),
+    status: text('status', { enum: BILL_STATUSES }).notNull(),
+    billDate: timestamp('bill_date', { withTimezone: true }).notNull(),
+    initialBillDate: timestamp('initial_bill_date', { withTimezone: true }).notNull(),
+    patientId: integer('patient_id')
+      .notNull()
+      .references(() => labPatients.id),
+    referringDoctorId: integer('referring_doctor_id').references(() => labReferringDoctors.id),
+    /** labBillCategories: [{ name, type, discount }] as chosen on the bill. */
+    categories: jsonb('categories')
+      .$type<{ name: string; type: TBillCategoryType; discount: number }[]>()
+      .notNull()
+      .default([]),
+    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+    /** Hundredths of a percent (12.5% = 1250). */
+    discountBasisPoints: integer('discount_basis_points').notNull().default(0),
+    discountMinor: bigint('discount_minor', { mode: 'number' }).notNull().default(0),
+    finalMinor: bigint('final_minor', { mode: 'number' }).notNull(),
+    advancePaidMinor: bigint('advance_paid_minor', { mode: 'number' }).notNull().default(0),
+    dueMinor: bigint('due_minor', { mode: 'number' }).notNull().default(0),
+    paymentMethod: text('payment_method', { enum: LAB_PAYMENT_METHODS }).notNull(),
+    remark: text('remark'),
+    cancellationRemark: text('cancellation_remark'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('lab_bills_lab_invoice_key').on(t.labScope, t.labOwnerId, t.invoiceNumber),
+    index('lab_bills_lab_date_idx').on(t.labScope, t.labOwnerId, t.billDate, t.id),
+    index('lab_bills_patient_idx').on(t.patientId),
+  ],
+);
+
+/**
+ * A test line of a bill (spec-lab §3 Bill test line). A billed imaging test is a scheduled procedure:
+ * its accession number is what the modality worklist hands the scanner and what links the images back.
+ */
+export const labBillTests = pgTable(
+  'lab_bill_tests',
+  {
+    id: serial('id').primaryKey(),
+    billId: integer('bill_id')
+      .notNull()
+      .references(() => labBills.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    labTestId: integer('lab_test_id')
+      .notNull()
+      .references(() => labTests.id),
+    testCode: text('test_code').notNull(),
+    testName: text('test_name').notNull(),
+    labModality: text('lab_modality').notNull(),
+    department: text('department').notNull(),
+    quantity: integer('quantity').notNull().default(1),
+    originalPriceMinor: bigint('original_price_minor', { mode: 'number' }).notNull(),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    refundMinor: bigint('refund_minor', { mode: 'number' }).notNull().default(0),
+    settlementStatus: text('settlement_status', { enum: SETTLEMENT_STATUSES })
+      .notNull()
+      .default('FULL_PRICE'),
+    /** Film size and contrast chosen (a JSON object, spec-lab §3 "attributes"). */
+    attributes: jsonb('attributes').$type<Record<string, unknown>>().notNull().default({}),
+    appointmentName: text('appointment_name'),
+    startTimeOfAppointment: timestamp('start_time_of_appointment', { withTimezone: true }),
+    endTimeOfAppointment: timestamp('end_time_of_appointment', { withTimezone: true }),
+    accessionNumber: text('accession_number').notNull(),
+    /** Set when images with the accession number arrive (or a study is created from the bill). */
+    studyId: integer('study_id').references(() => studies.id),
+    uploadedThroughWorkList: boolean('uploaded_through_work_list').notNull().default(false),
+  },
+  (t) => [
+    index('lab_bill_tests_bill_idx').on(t.billId, t.position),
+    uniqueIndex('lab_bill_tests_accession_key').on(t.accessionNumber),
+    index('lab_bill_tests_appointment_idx')
+      .on(t.appointmentName, t.startTimeOfAppointment)
+      .where(sql`${t.startTimeOfAppointment} is not null`),
+  ],
+);
+
+/** The payment ledger of a bill: append-only (spec-lab §3 labTransactions). */
+export const labTransactions = pgTable(
+  'lab_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    billId: integer('bill_id')
+      .notNull()
+      .references(() => labBills.id),
+    paymentMethod: text('payment_method', { enum: LAB_PAYMENT_METHODS }).notNull(),
+    transactionId: text('transaction_id'),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    recordedBy: text('recorded_by').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('lab_transactions_bill_idx').on(t.billId, t.id),
+    check('lab_transactions_amount_positive', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * Who did what to a lab row, when (created, updated, cancelled, undo cancel, payment): written in
+ * the transaction that makes the change.
+ */
+export const labAuditEvents = pgTable(
+  'lab_audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ...labOwnerColumns(),
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id').notNull(),
+    action: text('action').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lab_audit_events_entity_idx').on(t.entity, t.entityId, t.id)],
+);
+
+/**
+ * A write the client marked with an idempotency key (a double-clicked Submit or payment): the first
+ * answer is kept and given again to a repeat of the same key by the same user.
+ */
+export const labIdempotentWrites = pgTable(
+  'lab_idempotent_writes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull(),
+    operation: text('operation').notNull(),
+    response: jsonb('response').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );

@@ -2,23 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { LAB_PREFIX_DEFAULTS, type TLabPrefix, type TLabPrefixResponse } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
-import { type LAB_PREFIX_SCOPES, labPrefixes } from '../../db/schema.js';
+import { labPrefixes } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { type TLabOwner, labOwnerOf } from './lab-owner.js';
 
-export interface TLabPrefixOwner {
-  scope: (typeof LAB_PREFIX_SCOPES)[number];
-  ownerId: number;
-}
+export type TLabPrefixOwner = TLabOwner;
 
-/**
- * Whose numbering the caller reads and sets: the lab user's center (every receptionist and
- * supervisor of a center numbers bills from one series), or the group for a user without a center.
- */
-export function labPrefixOwnerOf(auth: TAuth): TLabPrefixOwner {
-  return auth.user.centerId !== null
-    ? { scope: 'CENTER', ownerId: auth.user.centerId }
-    : { scope: 'GROUP', ownerId: auth.user.groupId };
-}
+/** Whose numbering the caller reads and sets: the caller's lab (lab-owner.ts). */
+export const labPrefixOwnerOf = labOwnerOf;
 
 /** GET /lab/get-prefix: the stored four, or empty prefixes and sequences 1. */
 export async function loadLabPrefix(db: DbOrTx, owner: TLabPrefixOwner): Promise<TLabPrefixResponse> {

@@ -1,2 +1,3 @@
 export * from './entities.js';
 export * from './permissions.js';
+export * from './money.js';

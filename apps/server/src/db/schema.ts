@@ -1771,3 +1771,21 @@ export const labIdempotentWrites = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * LAB_TEST_ATTRIBUTES {data} of one lab (spec-lab §3 test attribute definitions: film sizes and
+ * contrast volumes by modality, core lab/test-attributes.ts). Kept beside the lab's tests, one row per
+ * lab, versioned so two supervisors saving at once get a conflict instead of a lost edit.
+ */
+export const labTestAttributeSettings = pgTable(
+  'lab_test_attribute_settings',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    data: jsonb('data').$type<unknown[]>().notNull().default([]),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [uniqueIndex('lab_test_attribute_settings_lab_key').on(t.labScope, t.labOwnerId)],
+);

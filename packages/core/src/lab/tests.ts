@@ -68,10 +68,11 @@ export const LAB_TEST_NAME_MAX = 200;
 export const LAB_PACKAGE_MEMBERS_MAX = 100;
 
 const testFields = {
-  testCode: trimmed(LAB_TEST_MESSAGES.codeRequired, LAB_TEST_CODE_MAX),
-  testName: trimmed(LAB_TEST_MESSAGES.nameRequired, LAB_TEST_NAME_MAX),
+  // In the spec's order (§5 "Type, modality, code, name required"): the first problem is named first.
   testType: z.enum(LAB_TEST_TYPES, { error: LAB_TEST_MESSAGES.typeRequired }),
   labModality: z.enum(ALL_LAB_MODALITIES, { error: LAB_TEST_MESSAGES.modalityRequired }),
+  testCode: trimmed(LAB_TEST_MESSAGES.codeRequired, LAB_TEST_CODE_MAX),
+  testName: trimmed(LAB_TEST_MESSAGES.nameRequired, LAB_TEST_NAME_MAX),
   /** Uppercased like the lab's department list (spec-lab §5 departments); RADIOLOGY when not sent. */
   department: z
     .string()
@@ -114,7 +115,7 @@ export const ZLabTest = z
     testCode: z.string(),
     testName: z.string(),
     testType: z.enum(LAB_TEST_TYPES),
-    labModality: z.string(),
+    labModality: z.enum(ALL_LAB_MODALITIES),
     department: z.string(),
     price: z.number(),
     active: z.boolean(),

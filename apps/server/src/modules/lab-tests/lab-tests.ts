@@ -71,7 +71,8 @@ function toApi(row: TRow, members: Map<number, number[]>): TLabTest {
     testCode: row.testCode,
     testName: row.testName,
     testType: row.testType,
-    labModality: row.labModality,
+    // Written only through ZLabTestCreate/Update, so one of ALL_LAB_MODALITIES.
+    labModality: row.labModality as TLabTest['labModality'],
     department: row.department,
     price: toRupees(row.priceMinor),
     active: row.active,

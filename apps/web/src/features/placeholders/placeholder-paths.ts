@@ -14,7 +14,6 @@ export const PLACEHOLDER_PATHS = [
   '/pacs-router',
   '/lab/registration',
   '/lab/create-bill/:id?',
-  '/lab/test',
   '/lab/summary',
   '/lab/edit-referring-doctor',
   '/lab/edit-patient-details',

@@ -70,12 +70,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: LAB,
     summary: 'Create or edit a bill with tests, discount, advance and due.',
   },
-  '/lab/test': {
-    title: 'Lab Test',
-    capability: 'Lab test catalogue',
-    arrivesWith: LAB,
-    summary: 'Tests with codes, departments, modalities and prices.',
-  },
   '/lab/summary': {
     title: 'Lab summary',
     capability: 'Lab summary',

@@ -239,3 +239,19 @@ describe('update', () => {
     ]);
   });
 });
+
+describe('bad input is a 400, never a 500', () => {
+  it('an id or a member id from 2^31 up is 400 naming the field', async () => {
+    const { supervisor } = await lab();
+    const test = await create(supervisor, normal('BIG'));
+    const tooBig = 2 ** 31;
+    const put1 = await put(supervisor, '/api/lab/test', { ...test, id: tooBig });
+    expect([put1.statusCode, put1.json<{ additionalInfo: string }>().additionalInfo]).toEqual([400, 'id']);
+    const post = await supervisor.post(
+      '/api/lab/test',
+      normal('P9', { testType: 'PACKAGE', labTestsIds: [tooBig] }),
+    );
+    expect(post.statusCode).toBe(400);
+    expect(post.json<{ additionalInfo: string }>().additionalInfo).toMatch(/^labTestsIds/);
+  });
+});

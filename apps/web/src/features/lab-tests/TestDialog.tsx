@@ -144,8 +144,11 @@ export function TestDialog(props: {
     const changedContext =
       !editing || test.labModality !== props.test!.labModality || test.department !== props.test!.department;
     const context = changedContext ? labTestContextProblem(test, props) : null;
-    const members =
-      test.testType === 'PACKAGE' ? packageMembersProblem(test, candidates) : packageMembersProblem(test, []);
+    // Until the lab's tests are loaded only the server can tell a member's type.
+    const members = packageMembersProblem(
+      test,
+      all.data ? candidates : test.labTestsIds.map((id) => ({ id, testType: 'NORMAL' as const })),
+    );
     if (context ?? members) {
       setProblem(context?.message ?? members);
       return;

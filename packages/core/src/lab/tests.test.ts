@@ -99,3 +99,28 @@ describe('package members', () => {
     expect(packageMembersProblem(test, found)).toBe(message);
   });
 });
+
+describe('context rules on an edit', () => {
+  const ctx = { showExtraModalityType: false, labDepartmentList: ['CARDIO'] };
+  const before = { labModality: 'NM', department: 'RADIOLOGY' };
+  it.each([
+    [
+      'an unchanged modality the switch no longer offers',
+      { labModality: 'NM', department: 'RADIOLOGY' },
+      null,
+    ],
+    [
+      'a new modality the switch does not offer',
+      { labModality: 'RFDX', department: 'RADIOLOGY' },
+      M.modalityNotOffered,
+    ],
+    [
+      'a new unknown department beside a kept modality',
+      { labModality: 'NM', department: 'ORTHO' },
+      M.departmentUnknown,
+    ],
+    ['a new known department beside a kept modality', { labModality: 'NM', department: 'CARDIO' }, null],
+  ])('%s', (_name, test, message) => {
+    expect(labTestContextProblem(test, ctx, before)?.message ?? null).toBe(message);
+  });
+});

@@ -129,16 +129,25 @@ export type TLabTest = z.infer<typeof ZLabTest>;
 
 /**
  * The rules that need the lab's context (the group switch, the department list): one home for the
- * dialog and the server. Answers the first problem's message, or null.
+ * dialog and the server. On an edit (`before` given) a field is checked only when it changes, so a
+ * test made before the switch was turned off (or a department renamed) stays editable. Answers the
+ * first problem, or null.
  */
 export function labTestContextProblem(
   test: { labModality: string; department: string },
   ctx: { showExtraModalityType: boolean; labDepartmentList: readonly string[] },
+  before?: { labModality: string; department: string },
 ): { field: string; message: string } | null {
-  if (!labTestModalities(ctx.showExtraModalityType).includes(test.labModality)) {
+  if (
+    test.labModality !== before?.labModality &&
+    !labTestModalities(ctx.showExtraModalityType).includes(test.labModality)
+  ) {
     return { field: 'labModality', message: LAB_TEST_MESSAGES.modalityNotOffered };
   }
-  if (!isLabTestDepartment(test.department, ctx.labDepartmentList)) {
+  if (
+    test.department !== before?.department &&
+    !isLabTestDepartment(test.department, ctx.labDepartmentList)
+  ) {
     return { field: 'department', message: LAB_TEST_MESSAGES.departmentUnknown };
   }
   return null;

@@ -232,6 +232,12 @@ describe('update', () => {
     const test = await create(supervisor, normal('NM2', { labModality: 'NM' }));
     await setGroupPreference(t.db, group.id, 'GROUP_SWITCHES', { showExtraModalityType: false });
     expect((await put(supervisor, '/api/lab/test', { ...test, testName: 'Bone scan' })).statusCode).toBe(200);
+    // Its kept modality does not hide a new department that is not the lab's.
+    const current = (await supervisor.get('/api/lab/test/get-all')).json<TLabTest[]>()[0]!;
+    expect(errorOf(await put(supervisor, '/api/lab/test', { ...current, department: 'ORTHO' }))).toEqual([
+      400,
+      M.departmentUnknown,
+    ]);
     const other = await create(supervisor, normal('CT9'));
     expect(errorOf(await put(supervisor, '/api/lab/test', { ...other, labModality: 'NM' }))).toEqual([
       400,

@@ -221,13 +221,8 @@ export async function updateLabTest(ctx: AppContext, auth: TAuth, input: TUpdate
       if (current.version !== input.version) throw new AppError('CONFLICT', M.stale, 'version');
       if (current.testType !== input.testType)
         throw new AppError('BAD_REQUEST', M.typeNotEditable, 'testType');
-      const problem = labTestContextProblem(input, await labRuleContext(tx, auth));
-      if (problem?.field === 'labModality' && input.labModality !== current.labModality) {
-        throw new AppError('BAD_REQUEST', problem.message, problem.field);
-      }
-      if (problem?.field === 'department' && input.department !== current.department) {
-        throw new AppError('BAD_REQUEST', problem.message, problem.field);
-      }
+      const problem = labTestContextProblem(input, await labRuleContext(tx, auth), current);
+      if (problem) throw new AppError('BAD_REQUEST', problem.message, problem.field);
       await assertMembers(tx, auth, input);
       if (input.testCode.toLowerCase() !== current.testCode.toLowerCase()) {
         await assertCodeFree(tx, auth, input.testCode, current.id);

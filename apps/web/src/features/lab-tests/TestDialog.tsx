@@ -141,9 +141,7 @@ export function TestDialog(props: {
       return;
     }
     const test = parsed.data;
-    const changedContext =
-      !editing || test.labModality !== props.test!.labModality || test.department !== props.test!.department;
-    const context = changedContext ? labTestContextProblem(test, props) : null;
+    const context = labTestContextProblem(test, props, props.test ?? undefined);
     // Until the lab's tests are loaded only the server can tell a member's type.
     const members = packageMembersProblem(
       test,

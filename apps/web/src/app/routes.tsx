@@ -38,6 +38,13 @@ const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.Hybr
 // The report summaries (issue 24 §1), one chunk.
 const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
+// The lab front desk's patients and referring doctors (issue 25 §1), one chunk.
+const labPatients = () => import('../features/lab-patients');
+const RegistrationPage = lazy(() => labPatients().then((m) => ({ default: m.RegistrationPage })));
+const EditPatientDetailsPage = lazy(() => labPatients().then((m) => ({ default: m.EditPatientDetailsPage })));
+const EditReferringDoctorPage = lazy(() =>
+  labPatients().then((m) => ({ default: m.EditReferringDoctorPage })),
+);
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -66,6 +73,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   { path: '/search-page', element: <ReportSearchPage /> },
+  { path: '/lab/registration', element: <RegistrationPage /> },
+  { path: '/lab/edit-patient-details', element: <EditPatientDetailsPage /> },
+  { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -99,7 +99,13 @@ describe('Edit Referring Doctor (/lab/edit-referring-doctor)', () => {
 
   it('creating: cannot be made inactive, department None is null, asks first, then Referring Doctor Created', async () => {
     const created = buildDoctor({ name: 'Dr Chetan Vyas' });
-    const { api } = openList({ 'POST /api/lab/referring-doctor': { body: created } });
+    let release!: () => void;
+    const { api } = openList({
+      'POST /api/lab/referring-doctor': () =>
+        new Promise((resolve) => {
+          release = () => resolve({ body: created });
+        }),
+    });
     fireEvent.click(await screen.findByRole('button', { name: 'Create Referring Doctor' }));
     const dialog = screen.getByRole('dialog');
     fireEvent.click(within(dialog).getByRole('switch'));
@@ -121,7 +127,10 @@ describe('Edit Referring Doctor (/lab/edit-referring-doctor)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     const ask = await confirmDialog(M.createConfirm);
     fireEvent.click(within(ask).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText('Creating Referring Doctor')).toBeTruthy();
+    release();
     expect(await screen.findByText(M.created)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText('Creating Referring Doctor')).toBeNull());
     expect(api.calls('POST', '/api/lab/referring-doctor')[0]?.json()).toEqual({
       name: 'Dr Chetan Vyas',
       mobileNumber: null,

@@ -1564,6 +1564,10 @@ export const labPatients = pgTable(
     uniqueIndex('lab_patients_lab_uhid_key').on(t.labScope, t.labOwnerId, t.uhidNumber),
     index('lab_patients_lab_mobile_idx').on(t.labScope, t.labOwnerId, t.mobileNumber),
     index('lab_patients_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // Search as you type (modules/lab-patients/patient-search.ts): a name or UHID prefix is a range
+    // of these, read in order; "C" so that LIKE 'ab%' can use them whatever the database's collation.
+    index('lab_patients_lab_name_prefix_idx').on(t.labScope, t.labOwnerId, sql`lower(${t.name}) collate "C"`),
+    index('lab_patients_lab_uhid_prefix_idx').on(t.labScope, t.labOwnerId, sql`${t.uhidNumber} collate "C"`),
   ],
 );
 

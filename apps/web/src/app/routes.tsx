@@ -40,6 +40,13 @@ const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
 // The lab's test catalogue (issue 25 §2), one chunk.
 const LabTestPage = lazy(() => import('../features/lab-tests').then((m) => ({ default: m.LabTestPage })));
+// The lab front desk's patients and referring doctors (issue 25 §1), one chunk.
+const labPatients = () => import('../features/lab-patients');
+const RegistrationPage = lazy(() => labPatients().then((m) => ({ default: m.RegistrationPage })));
+const EditPatientDetailsPage = lazy(() => labPatients().then((m) => ({ default: m.EditPatientDetailsPage })));
+const EditReferringDoctorPage = lazy(() =>
+  labPatients().then((m) => ({ default: m.EditReferringDoctorPage })),
+);
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -69,6 +76,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   { path: '/search-page', element: <ReportSearchPage /> },
   { path: '/lab/test', element: <LabTestPage /> },
+  { path: '/lab/registration', element: <RegistrationPage /> },
+  { path: '/lab/edit-patient-details', element: <EditPatientDetailsPage /> },
+  { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -4,3 +4,5 @@ export * from './money.js';
 export * from './tests.js';
 export * from './test-attributes.js';
 export * from './test-csv.js';
+export * from './patients.js';
+export * from './referring-doctors.js';

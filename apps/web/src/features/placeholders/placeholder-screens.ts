@@ -58,12 +58,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
-  '/lab/registration': {
-    title: 'Patient Registration',
-    capability: 'Lab patient registration',
-    arrivesWith: LAB,
-    summary: 'Register patients and today’s appointments.',
-  },
   '/lab/create-bill/:id?': {
     title: 'Create Bill',
     capability: 'Lab billing',
@@ -75,18 +69,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     capability: 'Lab summary',
     arrivesWith: LAB,
     summary: 'Bills and collections by period and receptionist.',
-  },
-  '/lab/edit-referring-doctor': {
-    title: 'Edit Referring Doctor',
-    capability: 'Referring doctors',
-    arrivesWith: LAB,
-    summary: 'The referring doctors of your lab.',
-  },
-  '/lab/edit-patient-details': {
-    title: 'Edit Patient Details',
-    capability: 'Lab patients',
-    arrivesWith: LAB,
-    summary: 'All patients of your lab, with Create Patient.',
   },
   '/lab/lab-bill-test': {
     title: 'Test level Dashboard',

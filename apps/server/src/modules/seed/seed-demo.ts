@@ -3,6 +3,7 @@ import { CENTER_ROLES, ROLES, type TRole, demoEmailForRole } from '@radflow/core
 import type { Db } from '../../db/client.js';
 import { centers, groups, studyTypes, userMappings, users } from '../../db/schema.js';
 import { hashPassword } from '../auth/passwords.js';
+import { seedDemoLab } from './seed-demo-lab.js';
 
 export const DEMO_PASSWORD = 'demo12345';
 export const DEMO_GROUP_NAME = 'Demo Teleradiology';
@@ -78,6 +79,11 @@ export async function seedDemo(db: Db): Promise<boolean> {
       .insert(userMappings)
       .values({ userId: idOf('ROLE_TYPIST'), role: 'ROLE_DOCTOR', mappedUserId: idOf('ROLE_DOCTOR') });
     await tx.insert(studyTypes).values(DEMO_STUDY_TYPES.map((t) => ({ groupId: group.id, ...t })));
+    await seedDemoLab(tx, {
+      groupId: group.id,
+      centerId: center.id,
+      createdBy: demoEmailForRole('ROLE_LABS_SUPERVISOR'),
+    });
     return true;
   });
 }

@@ -70,6 +70,38 @@ describe('demo data', () => {
     expect(res.json()).toMatchObject({ email: 'customer@demo.local' });
   });
 
+  it('gives the demo receptionist a front desk to bill at: tests, doctors, patients, the next UHID', async () => {
+    const receptionist = new TestClient(t.app);
+    await receptionist.login('labs-receptionist@demo.local', DEMO_PASSWORD);
+    const tests = (await receptionist.get('/api/lab/test/get-all')).json<
+      { testName: string; price: number }[]
+    >();
+    expect(tests).toEqual(
+      expect.arrayContaining([expect.objectContaining({ testName: 'CT Brain Plain', price: 2500 })]),
+    );
+    const doctors = await receptionist.post('/api/lab/referring-doctor/search', {
+      mobileOrName: 'Mehta',
+      active: true,
+    });
+    expect(doctors.json().content.map((d: { name: string }) => d.name)).toEqual(['Dr. Anjali Mehta']);
+    const found = await receptionist.post('/api/lab/register-patient/search', { name: 'Priya' });
+    expect(found.json()).toEqual([
+      expect.objectContaining({ name: 'Priya Sharma', uhidNumber: 'DIC-1', ageString: '34Y' }),
+    ]);
+
+    const created = await receptionist.post('/api/lab/register-patient', {
+      name: 'Kavya Rao',
+      designation: 'MISS',
+      gender: 'F',
+      mobileNumber: '9988776655',
+      ageYears: 27,
+      ageMonths: 0,
+      ageDays: 0,
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().uhidNumber).toBe('DIC-5');
+  });
+
   it('does nothing on a database that already has users', async () => {
     expect(await seedDemo(t.db)).toBe(false);
     const [n] = await t.db.select({ n: count() }).from(users);

@@ -1,0 +1,239 @@
+import { type SQL, and, asc, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { TLabPaymentMethod, TLabSummarySort } from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+import { labBillTests, labBills, labPatients, labTransactions, users } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { inLab } from '../lab-settings/lab-owner.js';
+
+/*
+ * The lab summary's queries: bills of the caller's lab whose bill date falls in the range, their
+ * lines and payments. Every query starts from inLab(labBills), so another lab's bill never shows.
+ */
+
+export interface TLabSummaryQuery {
+  from: Date;
+  to: Date;
+  scheduled: boolean;
+  /** The creator's e-mail or name to keep, or null for all (already forced to the caller for a receptionist). */
+  creator: { email: string } | { nameOrEmail: string } | null;
+  sort: TLabSummarySort;
+  order: 'ASC' | 'DESC';
+}
+
+const creatorUser = sql`(select u.identifier from ${users} u where u.email = ${labBills.createdBy})`;
+/** The first payment's recorder (by name): what PAYMENT_RECORDED_BY sorts by; bills without one last. */
+const firstRecorder = sql`(select coalesce(u.identifier, t.recorded_by) from ${labTransactions} t
+  left join ${users} u on u.email = t.recorded_by where t.bill_id = ${labBills.id} order by t.id limit 1)`;
+
+export function summaryWhere(auth: TAuth, q: TLabSummaryQuery): SQL {
+  const conditions: SQL[] = [
+    inLab(labBills, auth),
+    gte(labBills.billDate, q.from),
+    lt(labBills.billDate, q.to),
+    q.scheduled ? eq(labBills.status, 'SCHEDULED') : ne(labBills.status, 'SCHEDULED'),
+  ];
+  if (q.creator && 'email' in q.creator) conditions.push(eq(labBills.createdBy, q.creator.email));
+  else if (q.creator) {
+    const wanted = q.creator.nameOrEmail.toLowerCase();
+    conditions.push(
+      or(
+        eq(sql`lower(${labBills.createdBy})`, wanted),
+        eq(sql`lower(coalesce(${creatorUser}, ''))`, wanted),
+      ) as SQL,
+    );
+  }
+  return and(...conditions) as SQL;
+}
+
+function orderOf(q: TLabSummaryQuery): SQL[] {
+  const dir = q.order === 'ASC' ? asc : desc;
+  switch (q.sort) {
+    case 'RECEPTIONIST_NAME':
+      return [
+        dir(sql`coalesce(${creatorUser}, ${labBills.createdBy})`),
+        dir(labBills.createdAt),
+        dir(labBills.id),
+      ];
+    case 'PAYMENT_RECORDED_BY':
+      return [
+        sql`${firstRecorder} ${sql.raw(q.order)} nulls last`,
+        dir(labBills.createdAt),
+        dir(labBills.id),
+      ];
+    default:
+      return [dir(labBills.createdAt), dir(labBills.id)];
+  }
+}
+
+const billColumns = {
+  id: labBills.id,
+  invoiceNumber: labBills.invoiceNumber,
+  status: labBills.status,
+  billDate: labBills.billDate,
+  createdAt: labBills.createdAt,
+  patientName: labPatients.name,
+  uhidNumber: labPatients.uhidNumber,
+  receptionistEmail: labBills.createdBy,
+  receptionistName: sql<string>`coalesce(${creatorUser}, ${labBills.createdBy})`,
+  totalMinor: labBills.totalMinor,
+  discountMinor: labBills.discountMinor,
+  finalMinor: labBills.finalMinor,
+  advancePaidMinor: labBills.advancePaidMinor,
+  dueMinor: labBills.dueMinor,
+};
+
+export type TSummaryBillRow = Awaited<ReturnType<typeof findSummaryBills>>[number];
+
+/** One page of the range's bills (or all of them: limit null), in the asked order. */
+export function findSummaryBills(
+  db: DbOrTx,
+  auth: TAuth,
+  q: TLabSummaryQuery,
+  page: { limit: number; offset: number } | null,
+) {
+  const query = db
+    .select(billColumns)
+    .from(labBills)
+    .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
+    .where(summaryWhere(auth, q))
+    .orderBy(...orderOf(q));
+  return page ? query.limit(page.limit).offset(page.offset) : query;
+}
+
+/** The count and sums of the range; the sums over bills that are not cancelled. */
+export async function findSummaryTotals(db: DbOrTx, auth: TAuth, q: TLabSummaryQuery) {
+  const live = sql`${labBills.status} <> 'CANCELLED'`;
+  const sum = (column: SQL | PgColumn) => sql<string>`coalesce(sum(${column}) filter (where ${live}), 0)`;
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      bills: sql<number>`(count(*) filter (where ${live}))::int`,
+      totalMinor: sum(labBills.totalMinor),
+      discountMinor: sum(labBills.discountMinor),
+      finalMinor: sum(labBills.finalMinor),
+      advancePaidMinor: sum(labBills.advancePaidMinor),
+      dueMinor: sum(labBills.dueMinor),
+    })
+    .from(labBills)
+    .where(summaryWhere(auth, q));
+  return {
+    count: row?.count ?? 0,
+    bills: row?.bills ?? 0,
+    totalMinor: Number(row?.totalMinor ?? 0),
+    discountMinor: Number(row?.discountMinor ?? 0),
+    finalMinor: Number(row?.finalMinor ?? 0),
+    advancePaidMinor: Number(row?.advancePaidMinor ?? 0),
+    dueMinor: Number(row?.dueMinor ?? 0),
+  };
+}
+
+export interface TSummaryTransactionRow {
+  billId: number;
+  paymentMethod: TLabPaymentMethod;
+  transactionId: string | null;
+  amountMinor: number;
+  recordedBy: string;
+  recordedByName: string;
+  recordedAt: Date;
+}
+
+/** The payments of these bills, oldest first. */
+export async function findTransactionsOf(db: DbOrTx, billIds: number[]): Promise<TSummaryTransactionRow[]> {
+  if (billIds.length === 0) return [];
+  return db
+    .select({
+      billId: labTransactions.billId,
+      paymentMethod: labTransactions.paymentMethod,
+      transactionId: labTransactions.transactionId,
+      amountMinor: labTransactions.amountMinor,
+      recordedBy: labTransactions.recordedBy,
+      recordedByName: sql<string>`coalesce(${users.identifier}, ${labTransactions.recordedBy})`,
+      recordedAt: labTransactions.recordedAt,
+    })
+    .from(labTransactions)
+    .leftJoin(users, eq(users.email, labTransactions.recordedBy))
+    .where(inArray(labTransactions.billId, billIds))
+    .orderBy(asc(labTransactions.billId), asc(labTransactions.id));
+}
+
+export type TSummaryLineRow = Awaited<ReturnType<typeof findLinesOf>>[number];
+
+/** The test lines of these bills, in bill order. */
+export async function findLinesOf(db: DbOrTx, billIds: number[]) {
+  if (billIds.length === 0) return [];
+  return db
+    .select({
+      billId: labBillTests.billId,
+      testCode: labBillTests.testCode,
+      testName: labBillTests.testName,
+      labModality: labBillTests.labModality,
+      department: labBillTests.department,
+      quantity: labBillTests.quantity,
+      originalPriceMinor: labBillTests.originalPriceMinor,
+      priceMinor: labBillTests.priceMinor,
+      refundMinor: labBillTests.refundMinor,
+      settlementStatus: labBillTests.settlementStatus,
+      appointmentName: labBillTests.appointmentName,
+      startTimeOfAppointment: labBillTests.startTimeOfAppointment,
+    })
+    .from(labBillTests)
+    .where(inArray(labBillTests.billId, billIds))
+    .orderBy(asc(labBillTests.billId), asc(labBillTests.position), asc(labBillTests.id));
+}
+
+/** The AMU day-end figures: lines by modality, payments by method, over the range's live bills. */
+export async function findCollectionByModality(db: DbOrTx, auth: TAuth, q: TLabSummaryQuery) {
+  const rows = await db
+    .select({
+      labModality: labBillTests.labModality,
+      tests: sql<number>`count(*)::int`,
+      quantity: sql<number>`coalesce(sum(${labBillTests.quantity}), 0)::int`,
+      grossMinor: sql<string>`coalesce(sum(${labBillTests.originalPriceMinor} * ${labBillTests.quantity}), 0)`,
+      refundMinor: sql<string>`coalesce(sum(${labBillTests.refundMinor}), 0)`,
+    })
+    .from(labBillTests)
+    .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
+    .where(
+      and(
+        summaryWhere(auth, q),
+        ne(labBills.status, 'CANCELLED'),
+        ne(labBillTests.settlementStatus, 'CANCEL'),
+      ),
+    )
+    .groupBy(labBillTests.labModality)
+    .orderBy(asc(labBillTests.labModality));
+  return rows.map((r) => ({ ...r, grossMinor: Number(r.grossMinor), refundMinor: Number(r.refundMinor) }));
+}
+
+export async function findCollectionByMethod(db: DbOrTx, auth: TAuth, q: TLabSummaryQuery) {
+  const rows = await db
+    .select({
+      paymentMethod: labTransactions.paymentMethod,
+      payments: sql<number>`count(*)::int`,
+      amountMinor: sql<string>`coalesce(sum(${labTransactions.amountMinor}), 0)`,
+    })
+    .from(labTransactions)
+    .innerJoin(labBills, eq(labBills.id, labTransactions.billId))
+    .where(and(summaryWhere(auth, q), ne(labBills.status, 'CANCELLED')))
+    .groupBy(labTransactions.paymentMethod)
+    .orderBy(asc(labTransactions.paymentMethod));
+  return rows.map((r) => ({ ...r, amountMinor: Number(r.amountMinor) }));
+}
+
+/** The lab's users who make bills: receptionists and supervisors of the lab, by name. */
+export async function findLabUsers(db: DbOrTx, auth: TAuth) {
+  const centerId = auth.user.centerId;
+  return db
+    .select({ id: users.id, name: users.identifier, email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.groupId, auth.user.groupId),
+        centerId === null ? sql`${users.centerId} is null` : eq(users.centerId, centerId),
+        eq(users.active, true),
+        sql`${users.roles} && array['ROLE_LABS_RECEPTIONIST', 'ROLE_LABS_SUPERVISOR']::text[]`,
+      ),
+    )
+    .orderBy(asc(users.identifier), asc(users.id));
+}

@@ -251,7 +251,7 @@ export async function labSummaryCsv(ctx: AppContext, auth: TAuth, body: TSummary
     yield `\uFEFF${csvLine(SUMMARY_HEADER)}`;
     for (const row of rows) yield csvLine(summaryCells(row, zone));
     yield csvLine([
-      `Total (${totals.bills} bills, cancelled excluded)`,
+      `Total of ${totals.bills} bills (cancelled excluded)`,
       '',
       '',
       '',
@@ -529,7 +529,7 @@ export async function labAmuSummaryPdf(ctx: AppContext, auth: TAuth, body: TAmuB
   const collected = byMethod.reduce((acc, m) => acc + m.amountMinor, 0);
   const content: Content[] = [
     letterheadBlock(letterhead, images),
-    { text: 'DAY-END COLLECTION SUMMARY', style: 'title' },
+    { text: 'DAY END COLLECTION SUMMARY', style: 'title' },
     {
       text: `${range.startDay} to ${range.endDay} (bill dates, ${flags.displayTimeZone})`,
       alignment: 'center',

@@ -15,7 +15,6 @@ export const PLACEHOLDER_PATHS = [
   '/lab/registration',
   '/lab/create-bill/:id?',
   '/lab/test',
-  '/lab/summary',
   '/lab/edit-referring-doctor',
   '/lab/edit-patient-details',
   '/lab/lab-bill-test',

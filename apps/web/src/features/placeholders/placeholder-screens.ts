@@ -76,12 +76,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: LAB,
     summary: 'Tests with codes, departments, modalities and prices.',
   },
-  '/lab/summary': {
-    title: 'Lab summary',
-    capability: 'Lab summary',
-    arrivesWith: LAB,
-    summary: 'Bills and collections by period and receptionist.',
-  },
   '/lab/edit-referring-doctor': {
     title: 'Edit Referring Doctor',
     capability: 'Referring doctors',

@@ -45,7 +45,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const TARGETS = { billPdfMedianMs: 150, summaryP95Ms: 50 };
 const RECEPTIONISTS = 5;
 
-async function timed(app: FastifyInstance, cookie: string, method: 'GET' | 'POST', url: string, body?: object) {
+async function timed(
+  app: FastifyInstance,
+  cookie: string,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: object,
+) {
   const started = process.hrtime.bigint();
   const res = await app.inject({
     method,
@@ -71,7 +77,12 @@ async function main(): Promise<void> {
     const [group] = await db.insert(groups).values({ name: 'Lab bench group' }).returning();
     const [center] = await db
       .insert(centers)
-      .values({ groupId: group!.id, name: 'Sunrise Diagnostics', email: 'lab-bench@bench.local', aeTitles: [] })
+      .values({
+        groupId: group!.id,
+        name: 'Sunrise Diagnostics',
+        email: 'lab-bench@bench.local',
+        aeTitles: [],
+      })
       .returning();
     const user = async (email: string, roles: string[], centerId: number | null, identifier: string) =>
       (
@@ -80,7 +91,12 @@ async function main(): Promise<void> {
           .values({ email, passwordHash: 'x', roles, groupId: group!.id, centerId, identifier })
           .returning()
       )[0]!;
-    const supervisor = await user('supervisor@bench.local', ['ROLE_LABS_SUPERVISOR'], center!.id, 'Sumi Supervisor');
+    const supervisor = await user(
+      'supervisor@bench.local',
+      ['ROLE_LABS_SUPERVISOR'],
+      center!.id,
+      'Sumi Supervisor',
+    );
     const desks = [];
     for (let i = 0; i < RECEPTIONISTS; i++)
       desks.push(await user(`desk${i}@bench.local`, ['ROLE_LABS_RECEPTIONIST'], center!.id, `Desk ${i}`));
@@ -181,7 +197,8 @@ async function main(): Promise<void> {
       const deskCookie = await cookie(desks[1]!.id);
 
       const pdfTimes = async (billId: number) => {
-        for (let i = 0; i < WARMUP; i++) await timed(app, supervisorCookie, 'GET', `/api/lab/bill/print/${billId}`);
+        for (let i = 0; i < WARMUP; i++)
+          await timed(app, supervisorCookie, 'GET', `/api/lab/bill/print/${billId}`);
         const times: number[] = [];
         let bytes = 0;
         for (let i = 0; i < SAMPLES; i++) {

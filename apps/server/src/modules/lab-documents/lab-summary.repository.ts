@@ -1,10 +1,10 @@
-import { type SQL, and, asc, desc, eq, gte, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { TLabPaymentMethod, TLabSummarySort } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { labBillTests, labBills, labPatients, labTransactions, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { inLab } from '../lab-settings/lab-owner.js';
+import { inLab, labOwnerOf } from '../lab-settings/lab-owner.js';
 
 /*
  * The lab summary's queries: bills of the caller's lab whose bill date falls in the range, their
@@ -15,13 +15,13 @@ export interface TLabSummaryQuery {
   from: Date;
   to: Date;
   scheduled: boolean;
-  /** The creator's e-mail or name to keep, or null for all (already forced to the caller for a receptionist). */
-  creator: { email: string } | { nameOrEmail: string } | null;
+  /** The creators' e-mails to keep, or null for all (already forced to the caller for a receptionist). */
+  creators: string[] | null;
   sort: TLabSummarySort;
   order: 'ASC' | 'DESC';
 }
 
-const creatorUser = sql`(select u.identifier from ${users} u where u.email = ${labBills.createdBy})`;
+const creatorName = sql<string>`coalesce(${users.identifier}, ${labBills.createdBy})`;
 /** The first payment's recorder (by name): what PAYMENT_RECORDED_BY sorts by; bills without one last. */
 const firstRecorder = sql`(select coalesce(u.identifier, t.recorded_by) from ${labTransactions} t
   left join ${users} u on u.email = t.recorded_by where t.bill_id = ${labBills.id} order by t.id limit 1)`;
@@ -33,16 +33,7 @@ export function summaryWhere(auth: TAuth, q: TLabSummaryQuery): SQL {
     lt(labBills.billDate, q.to),
     q.scheduled ? eq(labBills.status, 'SCHEDULED') : ne(labBills.status, 'SCHEDULED'),
   ];
-  if (q.creator && 'email' in q.creator) conditions.push(eq(labBills.createdBy, q.creator.email));
-  else if (q.creator) {
-    const wanted = q.creator.nameOrEmail.toLowerCase();
-    conditions.push(
-      or(
-        eq(sql`lower(${labBills.createdBy})`, wanted),
-        eq(sql`lower(coalesce(${creatorUser}, ''))`, wanted),
-      ) as SQL,
-    );
-  }
+  if (q.creators) conditions.push(inArray(labBills.createdBy, q.creators));
   return and(...conditions) as SQL;
 }
 
@@ -50,11 +41,7 @@ function orderOf(q: TLabSummaryQuery): SQL[] {
   const dir = q.order === 'ASC' ? asc : desc;
   switch (q.sort) {
     case 'RECEPTIONIST_NAME':
-      return [
-        dir(sql`coalesce(${creatorUser}, ${labBills.createdBy})`),
-        dir(labBills.createdAt),
-        dir(labBills.id),
-      ];
+      return [dir(creatorName), dir(labBills.createdAt), dir(labBills.id)];
     case 'PAYMENT_RECORDED_BY':
       return [
         sql`${firstRecorder} ${sql.raw(q.order)} nulls last`,
@@ -75,7 +62,7 @@ const billColumns = {
   patientName: labPatients.name,
   uhidNumber: labPatients.uhidNumber,
   receptionistEmail: labBills.createdBy,
-  receptionistName: sql<string>`coalesce(${creatorUser}, ${labBills.createdBy})`,
+  receptionistName: creatorName,
   totalMinor: labBills.totalMinor,
   discountMinor: labBills.discountMinor,
   finalMinor: labBills.finalMinor,
@@ -96,6 +83,8 @@ export function findSummaryBills(
     .select(billColumns)
     .from(labBills)
     .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
+    // users.email is unique: the join adds the creator's name, never a row.
+    .leftJoin(users, eq(users.email, labBills.createdBy))
     .where(summaryWhere(auth, q))
     .orderBy(...orderOf(q));
   return page ? query.limit(page.limit).offset(page.offset) : query;
@@ -221,19 +210,40 @@ export async function findCollectionByMethod(db: DbOrTx, auth: TAuth, q: TLabSum
   return rows.map((r) => ({ ...r, amountMinor: Number(r.amountMinor) }));
 }
 
-/** The lab's users who make bills: receptionists and supervisors of the lab, by name. */
+/** The users of the caller's lab: its center's, or the group's without a center (lab-owner.ts). */
+function ofLab(auth: TAuth): SQL {
+  const owner = labOwnerOf(auth);
+  return and(
+    eq(users.groupId, auth.user.groupId),
+    owner.scope === 'CENTER' ? eq(users.centerId, owner.ownerId) : isNull(users.centerId),
+  ) as SQL;
+}
+
+/** The lab's users who make bills: active receptionists and supervisors of the lab, by name. */
 export async function findLabUsers(db: DbOrTx, auth: TAuth) {
-  const centerId = auth.user.centerId;
   return db
     .select({ id: users.id, name: users.identifier, email: users.email })
     .from(users)
     .where(
       and(
-        eq(users.groupId, auth.user.groupId),
-        centerId === null ? sql`${users.centerId} is null` : eq(users.centerId, centerId),
+        ofLab(auth),
         eq(users.active, true),
         sql`${users.roles} && array['ROLE_LABS_RECEPTIONIST', 'ROLE_LABS_SUPERVISOR']::text[]`,
       ),
     )
     .orderBy(asc(users.identifier), asc(users.id));
+}
+
+/**
+ * The e-mails a supervisor's receptionistName stands for: the lab's users whose e-mail or name it
+ * is (case-insensitive), and the text itself as an e-mail (a bill's creator who has left keeps
+ * their e-mail on the bill).
+ */
+export async function findCreatorEmails(db: DbOrTx, auth: TAuth, nameOrEmail: string): Promise<string[]> {
+  const wanted = nameOrEmail.toLowerCase();
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(ofLab(auth), or(eq(users.email, wanted), eq(sql`lower(${users.identifier})`, wanted))));
+  return [...new Set([wanted, ...rows.map((r) => r.email)])];
 }

@@ -33,6 +33,7 @@ import {
   type TSummaryTransactionRow,
   findCollectionByMethod,
   findCollectionByModality,
+  findCreatorEmails,
   findLabUsers,
   findLinesOf,
   findSummaryBills,
@@ -75,7 +76,11 @@ async function prepare(
   const { from, to } = summaryRangeInstants(startDay, endDay, flags.displayTimeZone);
   const supervisor = canSuperviseLab(auth.roles);
   const wanted = body.receptionistName?.trim() ?? '';
-  const creator = !supervisor ? { email: auth.user.email } : wanted === '' ? null : { nameOrEmail: wanted };
+  const creators = !supervisor
+    ? [auth.user.email]
+    : wanted === ''
+      ? null
+      : await findCreatorEmails(ctx.db, auth, wanted);
   return {
     flags,
     range: { startDay, endDay },
@@ -83,7 +88,7 @@ async function prepare(
       from,
       to,
       scheduled: body.scheduled ?? false,
-      creator,
+      creators,
       sort: body.sortType ?? 'DATE_CREATED_AT',
       order: body.sortOrder ?? 'DESC',
     },
@@ -411,12 +416,9 @@ export async function labSummaryPdf(ctx: AppContext, auth: TAuth, body: TSummary
   const rows = await summaryRows(ctx, auth, query, { limit: SUMMARY_PDF_MAX_ROWS, offset: 0 });
   const letterhead = await loadLabLetterhead(ctx, auth);
   const images: Record<string, string> = {};
-  const who =
-    query.creator === null
-      ? M.allReceptionists
-      : 'email' in query.creator
-        ? auth.user.identifier
-        : query.creator.nameOrEmail;
+  const who = !canSuperviseLab(auth.roles)
+    ? auth.user.identifier
+    : (body.receptionistName?.trim() ?? '') || M.allReceptionists;
   const content: Content[] = [
     letterheadBlock(letterhead, images),
     { text: 'LAB SUMMARY', style: 'title' },
@@ -460,11 +462,11 @@ export async function labSummaryPdf(ctx: AppContext, auth: TAuth, body: TSummary
             'Payments',
           ].map((h) => ({ text: h, style: 'th' })),
           ...rows.map((r) => [
-            r.invoiceNumber,
+            { text: r.invoiceNumber, noWrap: true },
             formatDisplayTime(r.billDate, zone, { label: false }).slice(0, 16),
             r.status,
             r.patientName,
-            r.uhidNumber,
+            { text: r.uhidNumber, noWrap: true },
             r.receptionistName,
             r.tests.join('\n'),
             r.totalAmount.toFixed(2),

@@ -70,24 +70,47 @@ const billColumns = {
   dueMinor: labBills.dueMinor,
 };
 
-export type TSummaryBillRow = Awaited<ReturnType<typeof findSummaryBills>>[number];
+/** Every bill of the range with its patient and creator, in the asked order (the downloads). */
+function billsQuery(db: DbOrTx, where: SQL) {
+  return (
+    db
+      .select(billColumns)
+      .from(labBills)
+      .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
+      // users.email is unique: the join adds the creator's name, never a row.
+      .leftJoin(users, eq(users.email, labBills.createdBy))
+      .where(where)
+  );
+}
 
-/** One page of the range's bills (or all of them: limit null), in the asked order. */
-export function findSummaryBills(
+export type TSummaryBillRow = Awaited<ReturnType<typeof billsQuery>>[number];
+
+/**
+ * One page of the range's bills (or all of them: page null), in the asked order. A page is found
+ * as ids first, from the bills alone (the creator's name joined only to sort by it), and only its
+ * rows are joined to their patients: a month of a busy lab is thousands of bills, and joining each
+ * to its patient before the sort and limit cost more than the rest of the call.
+ */
+export async function findSummaryBills(
   db: DbOrTx,
   auth: TAuth,
   q: TLabSummaryQuery,
   page: { limit: number; offset: number } | null,
-) {
-  const query = db
-    .select(billColumns)
-    .from(labBills)
-    .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
-    // users.email is unique: the join adds the creator's name, never a row.
-    .leftJoin(users, eq(users.email, labBills.createdBy))
-    .where(summaryWhere(auth, q))
-    .orderBy(...orderOf(q));
-  return page ? query.limit(page.limit).offset(page.offset) : query;
+): Promise<TSummaryBillRow[]> {
+  const where = summaryWhere(auth, q);
+  if (!page) return billsQuery(db, where).orderBy(...orderOf(q));
+  let ids = db.select({ id: labBills.id }).from(labBills).$dynamic();
+  if (q.sort === 'RECEPTIONIST_NAME') ids = ids.leftJoin(users, eq(users.email, labBills.createdBy));
+  const order = (
+    await ids
+      .where(where)
+      .orderBy(...orderOf(q))
+      .limit(page.limit)
+      .offset(page.offset)
+  ).map((r) => r.id);
+  if (order.length === 0) return [];
+  const rows = new Map((await billsQuery(db, inArray(labBills.id, order))).map((r) => [r.id, r]));
+  return order.flatMap((id) => rows.get(id) ?? []);
 }
 
 /** The count and sums of the range; the sums over bills that are not cancelled. */

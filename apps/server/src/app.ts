@@ -29,6 +29,10 @@ import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.rou
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
+import { labTestsRoutes } from './modules/lab-tests/lab-tests.routes.js';
+import { labTestAttributesRoutes } from './modules/lab-settings/lab-test-attributes.routes.js';
+import { labPatientsRoutes } from './modules/lab-patients/lab-patients.routes.js';
+import { labReferringDoctorsRoutes } from './modules/lab-referring-doctors/lab-referring-doctors.routes.js';
 import { labDocumentsRoutes } from './modules/lab-documents/lab-documents.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
@@ -202,6 +206,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(settingAssetsRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
+      await api.register(labTestsRoutes);
+      await api.register(labTestAttributesRoutes);
+      await api.register(labPatientsRoutes);
+      await api.register(labReferringDoctorsRoutes);
       await api.register(labDocumentsRoutes);
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes);

@@ -1564,6 +1564,10 @@ export const labPatients = pgTable(
     uniqueIndex('lab_patients_lab_uhid_key').on(t.labScope, t.labOwnerId, t.uhidNumber),
     index('lab_patients_lab_mobile_idx').on(t.labScope, t.labOwnerId, t.mobileNumber),
     index('lab_patients_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // Search as you type (modules/lab-patients/patient-search.ts): a name or UHID prefix is a range
+    // of these, read in order; "C" so that LIKE 'ab%' can use them whatever the database's collation.
+    index('lab_patients_lab_name_prefix_idx').on(t.labScope, t.labOwnerId, sql`lower(${t.name}) collate "C"`),
+    index('lab_patients_lab_uhid_prefix_idx').on(t.labScope, t.labOwnerId, sql`${t.uhidNumber} collate "C"`),
   ],
 );
 
@@ -1770,4 +1774,22 @@ export const labIdempotentWrites = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * LAB_TEST_ATTRIBUTES {data} of one lab (spec-lab §3 test attribute definitions: film sizes and
+ * contrast volumes by modality, core lab/test-attributes.ts). Kept beside the lab's tests, one row per
+ * lab, versioned so two supervisors saving at once get a conflict instead of a lost edit.
+ */
+export const labTestAttributeSettings = pgTable(
+  'lab_test_attribute_settings',
+  {
+    id: serial('id').primaryKey(),
+    ...labOwnerColumns(),
+    data: jsonb('data').$type<unknown[]>().notNull().default([]),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: updatedAt(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [uniqueIndex('lab_test_attribute_settings_lab_key').on(t.labScope, t.labOwnerId)],
 );

@@ -38,6 +38,15 @@ const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.Hybr
 // The report summaries (issue 24 §1), one chunk.
 const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
+// The lab's test catalogue (issue 25 §2), one chunk.
+const LabTestPage = lazy(() => import('../features/lab-tests').then((m) => ({ default: m.LabTestPage })));
+// The lab front desk's patients and referring doctors (issue 25 §1), one chunk.
+const labPatients = () => import('../features/lab-patients');
+const RegistrationPage = lazy(() => labPatients().then((m) => ({ default: m.RegistrationPage })));
+const EditPatientDetailsPage = lazy(() => labPatients().then((m) => ({ default: m.EditPatientDetailsPage })));
+const EditReferringDoctorPage = lazy(() =>
+  labPatients().then((m) => ({ default: m.EditReferringDoctorPage })),
+);
 // The lab summary and the bill print chooser (issue 25 §5), one chunk.
 const LabSummaryPage = lazy(() =>
   import('../features/lab-summary').then((m) => ({ default: m.LabSummaryPage })),
@@ -70,6 +79,10 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   { path: '/search-page', element: <ReportSearchPage /> },
+  { path: '/lab/test', element: <LabTestPage /> },
+  { path: '/lab/registration', element: <RegistrationPage /> },
+  { path: '/lab/edit-patient-details', element: <EditPatientDetailsPage /> },
+  { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
   { path: '/lab/summary', element: <LabSummaryPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZLabCategoryPrioritySetting, ZLabDepartmentsSetting } from './sections.js';
 import { ZLabSlotsSetting } from './lab-slots.js';
+import { ZTestAttributeDefinition } from '../lab/test-attributes.js';
 
 /** The largest page GET /api/setting/group-changes answers. */
 export const GROUP_CHANGES_MAX_PAGE_SIZE = 100;
@@ -31,8 +32,8 @@ export const ZGroupChangesPage = z
   .meta({ id: 'GroupChangesPage' });
 export type TGroupChangesPage = z.infer<typeof ZGroupChangesPage>;
 
-/** Test attribute definitions of spec-lab §3; empty until the lab issue defines them. */
-export const ZLabTestAttributesSetting = z.object({ data: z.array(z.unknown()).default([]) });
+/** Test attribute definitions of spec-lab §3 (core lab/test-attributes.ts), stored per lab. */
+export const ZLabTestAttributesSetting = z.object({ data: z.array(ZTestAttributeDefinition).default([]) });
 
 /** GET /api/lab/get-preferences (spec-lab §3 "Lab preferences"): the caller's center's lab sections. */
 export const ZLabPreferences = z

@@ -13,7 +13,7 @@ export interface TLabOwner {
   ownerId: number;
 }
 
-export function labOwnerOf(auth: TAuth): TLabOwner {
+export function labOwnerOf(auth: { user: Pick<TAuth['user'], 'centerId' | 'groupId'> }): TLabOwner {
   return auth.user.centerId !== null
     ? { scope: 'CENTER', ownerId: auth.user.centerId }
     : { scope: 'GROUP', ownerId: auth.user.groupId };

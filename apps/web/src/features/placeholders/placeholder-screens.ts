@@ -58,35 +58,11 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
-  '/lab/registration': {
-    title: 'Patient Registration',
-    capability: 'Lab patient registration',
-    arrivesWith: LAB,
-    summary: 'Register patients and today’s appointments.',
-  },
   '/lab/create-bill/:id?': {
     title: 'Create Bill',
     capability: 'Lab billing',
     arrivesWith: LAB,
     summary: 'Create or edit a bill with tests, discount, advance and due.',
-  },
-  '/lab/test': {
-    title: 'Lab Test',
-    capability: 'Lab test catalogue',
-    arrivesWith: LAB,
-    summary: 'Tests with codes, departments, modalities and prices.',
-  },
-  '/lab/edit-referring-doctor': {
-    title: 'Edit Referring Doctor',
-    capability: 'Referring doctors',
-    arrivesWith: LAB,
-    summary: 'The referring doctors of your lab.',
-  },
-  '/lab/edit-patient-details': {
-    title: 'Edit Patient Details',
-    capability: 'Lab patients',
-    arrivesWith: LAB,
-    summary: 'All patients of your lab, with Create Patient.',
   },
   '/lab/lab-bill-test': {
     title: 'Test level Dashboard',

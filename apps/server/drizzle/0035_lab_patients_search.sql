@@ -1,0 +1,2 @@
+CREATE INDEX "lab_patients_lab_name_prefix_idx" ON "lab_patients" USING btree ("lab_scope","lab_owner_id",lower("name") collate "C");--> statement-breakpoint
+CREATE INDEX "lab_patients_lab_uhid_prefix_idx" ON "lab_patients" USING btree ("lab_scope","lab_owner_id","uhid_number" collate "C");

@@ -47,6 +47,10 @@ const EditPatientDetailsPage = lazy(() => labPatients().then((m) => ({ default: 
 const EditReferringDoctorPage = lazy(() =>
   labPatients().then((m) => ({ default: m.EditReferringDoctorPage })),
 );
+// The lab summary and the bill print chooser (issue 25 §5), one chunk.
+const LabSummaryPage = lazy(() =>
+  import('../features/lab-summary').then((m) => ({ default: m.LabSummaryPage })),
+);
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -79,6 +83,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/registration', element: <RegistrationPage /> },
   { path: '/lab/edit-patient-details', element: <EditPatientDetailsPage /> },
   { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
+  { path: '/lab/summary', element: <LabSummaryPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -6,3 +6,4 @@ export * from './test-attributes.js';
 export * from './test-csv.js';
 export * from './patients.js';
 export * from './referring-doctors.js';
+export * from './documents.js';

@@ -262,6 +262,15 @@ export function pdfDefinition(parts: TDocumentParts): TDocumentDefinitions {
 }
 
 export async function renderPdf(parts: TDocumentParts): Promise<Uint8Array> {
-  const buffer = await pdfMake().createPdf(pdfDefinition(parts)).getBuffer();
+  return renderPdfDefinition(pdfDefinition(parts));
+}
+
+/**
+ * Any pdfmake document through the same set-up (fonts of every script, shaping, no URL or file
+ * access): the lab's bill, slip and summaries (modules/lab-documents) use it rather than a second
+ * renderer.
+ */
+export async function renderPdfDefinition(doc: TDocumentDefinitions): Promise<Uint8Array> {
+  const buffer = await pdfMake().createPdf(doc).getBuffer();
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }

@@ -13,7 +13,6 @@ export const PLACEHOLDER_PATHS = [
   '/signup',
   '/pacs-router',
   '/lab/create-bill/:id?',
-  '/lab/summary',
   '/lab/lab-bill-test',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',

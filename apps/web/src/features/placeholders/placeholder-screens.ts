@@ -64,12 +64,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: LAB,
     summary: 'Create or edit a bill with tests, discount, advance and due.',
   },
-  '/lab/summary': {
-    title: 'Lab summary',
-    capability: 'Lab summary',
-    arrivesWith: LAB,
-    summary: 'Bills and collections by period and receptionist.',
-  },
   '/lab/lab-bill-test': {
     title: 'Test level Dashboard',
     capability: 'Test level dashboard',

@@ -1,3 +1,5 @@
 export * from './entities.js';
 export * from './permissions.js';
 export * from './money.js';
+export * from './bill-money.js';
+export * from './bill-schemas.js';

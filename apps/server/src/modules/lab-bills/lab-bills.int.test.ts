@@ -34,16 +34,14 @@ afterAll(() => t.close());
 describe('creating a bill', () => {
   it('recomputes the amounts, numbers it from the lab prefix, records the advance and an audit row', async () => {
     const p = await labPlace(t);
-    await t.db
-      .insert(labPrefixes)
-      .values({
-        scope: 'CENTER',
-        ownerId: p.center.id,
-        prefix: 'INV-',
-        sequence: 41,
-        uhidPrefix: 'U',
-        uhidSequence: 1,
-      });
+    await t.db.insert(labPrefixes).values({
+      scope: 'CENTER',
+      ownerId: p.center.id,
+      prefix: 'INV-',
+      sequence: 41,
+      uhidPrefix: 'U',
+      uhidSequence: 1,
+    });
     const res = await p.receptionist.post('/api/lab/bill', {
       patientId: p.patient.id,
       referringDoctorId: p.doctor.id,

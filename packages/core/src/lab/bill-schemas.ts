@@ -251,7 +251,14 @@ export type TBillUndoCancel = z.infer<typeof ZBillUndoCancel>;
 
 // ---- POST /api/lab/bill/search: the billing list ----
 
-export const BILL_SEARCH_ORDERING = ['billDate', 'createdAt', 'invoiceNumber'] as const;
+/** The billing list is ordered by bill date (then id), the order its index keeps. */
+export const BILL_SEARCH_ORDERING = ['billDate'] as const;
+
+/**
+ * The billing list counts matching bills up to this many; beyond, totalElements is this and
+ * totalRelation 'gte' (a count of millions of bills would cost more than the page itself).
+ */
+export const BILL_LIST_COUNT_LIMIT = 10_000;
 
 /**
  * The billing list's search. labBillingStatuses defaults to the Active tab's (spec-lab §2); the
@@ -307,6 +314,8 @@ export const ZBillListPage = z
   .object({
     content: z.array(ZBillListRow),
     totalElements: z.number().int(),
+    /** 'gte' when the count stopped at BILL_LIST_COUNT_LIMIT. */
+    totalRelation: z.enum(['eq', 'gte']),
     page: z.number().int(),
     size: z.number().int(),
   })

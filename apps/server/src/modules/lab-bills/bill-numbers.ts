@@ -11,15 +11,22 @@ import type { TLabOwner } from '../lab-settings/lab-owner.js';
  * transaction fails gives its number back (no gap).
  */
 export async function nextInvoiceNumber(tx: DbOrTx, owner: TLabOwner, actor: string): Promise<string> {
-  await tx
-    .insert(labPrefixes)
-    .values({ scope: owner.scope, ownerId: owner.ownerId, ...LAB_PREFIX_DEFAULTS, updatedBy: actor })
-    .onConflictDoNothing({ target: [labPrefixes.scope, labPrefixes.ownerId] });
-  const [row] = await tx
-    .update(labPrefixes)
-    .set({ sequence: sql`${labPrefixes.sequence} + 1` })
-    .where(and(eq(labPrefixes.scope, owner.scope), eq(labPrefixes.ownerId, owner.ownerId)))
-    .returning({ prefix: labPrefixes.prefix, taken: sql<number>`(${labPrefixes.sequence} - 1)::bigint` });
+  const take = () =>
+    tx
+      .update(labPrefixes)
+      .set({ sequence: sql`${labPrefixes.sequence} + 1` })
+      .where(and(eq(labPrefixes.scope, owner.scope), eq(labPrefixes.ownerId, owner.ownerId)))
+      .returning({ prefix: labPrefixes.prefix, taken: sql<number>`(${labPrefixes.sequence} - 1)::bigint` });
+  let [row] = await take();
+  if (!row) {
+    // The lab's first bill: its numbering starts at the defaults (a concurrent first bill makes the
+    // same row; the loser of the insert waits for it and then numbers after it).
+    await tx
+      .insert(labPrefixes)
+      .values({ scope: owner.scope, ownerId: owner.ownerId, ...LAB_PREFIX_DEFAULTS, updatedBy: actor })
+      .onConflictDoNothing({ target: [labPrefixes.scope, labPrefixes.ownerId] });
+    [row] = await take();
+  }
   if (!row) throw new Error('lab_prefixes row vanished inside its transaction');
   return `${row.prefix}${Number(row.taken)}`;
 }

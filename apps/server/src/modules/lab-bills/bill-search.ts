@@ -1,6 +1,7 @@
-import { type SQL, and, asc, count, desc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { type SQL, and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import {
   AppError,
+  BILL_LIST_COUNT_LIMIT,
   type TBillListPage,
   type TBillSearch,
   groupFlags,
@@ -15,11 +16,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { inLab } from '../lab-settings/lab-owner.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
-const ORDER_COLUMNS = {
-  billDate: labBills.billDate,
-  createdAt: labBills.createdAt,
-  invoiceNumber: labBills.invoiceNumber,
-} as const;
+const ORDER_COLUMNS = { billDate: labBills.billDate } as const;
 
 /**
  * POST /api/lab/bill/search: one page of the billing list (spec-lab §2 columns). The page of bills is
@@ -74,7 +71,15 @@ export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch):
       .orderBy(direction(ORDER_COLUMNS[search.orderingCriteria]), direction(labBills.id))
       .limit(search.size)
       .offset(search.page * search.size),
-    db.select({ n: count() }).from(labBills).where(where),
+    // Counted up to the limit only: the first pages never pay for millions of rows.
+    db.select({ n: count() }).from(
+      db
+        .select({ one: sql`1` })
+        .from(labBills)
+        .where(where)
+        .limit(BILL_LIST_COUNT_LIMIT + 1)
+        .as('matching'),
+    ),
   ]);
   const lines =
     rows.length === 0
@@ -122,7 +127,8 @@ export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch):
         createdAt: r.createdAt.toISOString(),
       };
     }),
-    totalElements: Number(total?.n ?? 0),
+    totalElements: Math.min(Number(total?.n ?? 0), BILL_LIST_COUNT_LIMIT),
+    totalRelation: Number(total?.n ?? 0) > BILL_LIST_COUNT_LIMIT ? 'gte' : 'eq',
     page: search.page,
     size: search.size,
   };

@@ -70,23 +70,27 @@ async function audit(
   });
 }
 
-/** The patient and doctor must be of the caller's lab; a doctor newly put on a bill must be active. */
+/**
+ * The patient and doctor must be of the caller's lab; a doctor newly put on a bill must be active.
+ * One query: the patient, and the doctor beside it when one is named.
+ */
 async function checkPeople(tx: DbOrTx, auth: TAuth, body: TBillCreate, storedDoctorId: number | null) {
-  const [patient] = await tx
-    .select({ id: labPatients.id })
-    .from(labPatients)
-    .where(and(eq(labPatients.id, body.patientId), inLab(labPatients, auth)));
-  if (!patient) throw bad('patientId names no patient of this lab', 'patientId');
   const doctorId = body.referringDoctorId ?? null;
-  if (doctorId === null) return;
-  const [doctor] = await tx
-    .select({ id: labReferringDoctors.id, active: labReferringDoctors.active })
-    .from(labReferringDoctors)
-    .where(and(eq(labReferringDoctors.id, doctorId), inLab(labReferringDoctors, auth)));
-  if (!doctor) throw bad('referringDoctorId names no referring doctor of this lab', 'referringDoctorId');
-  if (!doctor.active && doctorId !== storedDoctorId) {
+  const [row] = await tx
+    .select({ patient: labPatients, doctor: labReferringDoctors })
+    .from(labPatients)
+    .leftJoin(
+      labReferringDoctors,
+      and(eq(labReferringDoctors.id, doctorId ?? 0), inLab(labReferringDoctors, auth)),
+    )
+    .where(and(eq(labPatients.id, body.patientId), inLab(labPatients, auth)));
+  if (!row) throw bad('patientId names no patient of this lab', 'patientId');
+  if (doctorId === null) return { patient: row.patient, doctor: null };
+  if (!row.doctor) throw bad('referringDoctorId names no referring doctor of this lab', 'referringDoctorId');
+  if (!row.doctor.active && doctorId !== storedDoctorId) {
     throw bad('The referring doctor is inactive and cannot be put on a bill', 'referringDoctorId');
   }
+  return row;
 }
 
 async function loadCatalogue(tx: DbOrTx, auth: TAuth, ids: number[]): Promise<Map<number, TCatalogueTest>> {
@@ -145,16 +149,19 @@ function billDateOf(auth: TAuth, sent: string | undefined, current: Date): Date 
 
 // ---- POST /api/lab/bill ----
 
+const namesAttributes = (body: TBillCreate) =>
+  body.labBillTests.some((l) => l.attributes.filmSize != null || l.attributes.contrastVolume != null);
+
 export async function createBill(
   app: AppContext,
   auth: TAuth,
   body: TBillCreate,
   idempotencyKey: string | null,
 ): Promise<TBill> {
-  const ctx = await loadLabBillContext(app.db, auth);
+  const ctx = await loadLabBillContext(app.db, auth, { attributes: namesAttributes(body) });
   return app.db.transaction((tx) =>
     onceForKey(tx, auth, idempotencyKey, 'CREATE_BILL', async () => {
-      await checkPeople(tx, auth, body, null);
+      const people = await checkPeople(tx, auth, body, null);
       const catalogue = await loadCatalogue(
         tx,
         auth,
@@ -187,32 +194,40 @@ export async function createBill(
           remark: body.remark ?? null,
           createdBy: auth.user.email,
         })
-        .returning({ id: labBills.id });
+        .returning();
       const billId = bill!.id;
       const ids = await newLineIds(tx, priced.lines.length);
-      await tx.insert(labBillTests).values(
-        priced.lines.map((line, position) => ({
-          ...lineValues(line, position),
-          id: ids[position]!,
-          billId,
-          accessionNumber: accessionNumberOf(ids[position]!),
-        })),
-      );
+      const lines = await tx
+        .insert(labBillTests)
+        .values(
+          priced.lines.map((line, position) => ({
+            ...lineValues(line, position),
+            id: ids[position]!,
+            billId,
+            accessionNumber: accessionNumberOf(ids[position]!),
+          })),
+        )
+        .returning();
+      const transactions: (typeof labTransactions.$inferSelect)[] = [];
       if (t.advancePaidPaise > 0) {
-        await tx.insert(labTransactions).values({
-          billId,
-          paymentMethod: body.paymentMethod ?? 'UPI',
-          transactionId: body.transactionId ?? null,
-          amountMinor: t.advancePaidPaise,
-          recordedBy: auth.user.email,
-        });
+        const paid = await tx
+          .insert(labTransactions)
+          .values({
+            billId,
+            paymentMethod: body.paymentMethod ?? 'UPI',
+            transactionId: body.transactionId ?? null,
+            amountMinor: t.advancePaidPaise,
+            recordedBy: auth.user.email,
+          })
+          .returning();
+        transactions.push(...paid);
       }
       await audit(tx, auth, billId, 'CREATED', {
         invoiceNumber,
         status: priced.status,
         finalAmount: toRupees(t.finalPaise),
       });
-      return loadBill(tx, auth, billId);
+      return toBill({ bill: bill!, ...people }, lines, transactions);
     }),
   );
 }
@@ -270,7 +285,7 @@ const stale = () =>
   );
 
 export async function updateBill(app: AppContext, auth: TAuth, body: TBillUpdate): Promise<TBill> {
-  const ctx = await loadLabBillContext(app.db, auth);
+  const ctx = await loadLabBillContext(app.db, auth, { attributes: namesAttributes(body) });
   return app.db.transaction(async (tx) => {
     const bill = await lockBill(tx, auth, body.id);
     if (bill.version !== body.version) throw stale();
@@ -489,6 +504,23 @@ export async function loadBill(db: DbOrTx, auth: TAuth, id: number): Promise<TBi
     db.select().from(labBillTests).where(eq(labBillTests.billId, id)).orderBy(asc(labBillTests.position)),
     db.select().from(labTransactions).where(eq(labTransactions.billId, id)).orderBy(asc(labTransactions.id)),
   ]);
+  return toBill(row, lines, transactions);
+}
+
+type TBillRow = typeof labBills.$inferSelect;
+type TLineRow = typeof labBillTests.$inferSelect;
+type TTransactionRow = typeof labTransactions.$inferSelect;
+
+/** The answer of every bill call, from the rows (read, or just written). */
+function toBill(
+  row: {
+    bill: TBillRow;
+    patient: typeof labPatients.$inferSelect;
+    doctor: typeof labReferringDoctors.$inferSelect | null;
+  },
+  lines: TLineRow[],
+  transactions: TTransactionRow[],
+): TBill {
   const { bill, patient, doctor } = row;
   return {
     id: bill.id,
@@ -511,26 +543,28 @@ export async function loadBill(db: DbOrTx, auth: TAuth, id: number): Promise<TBi
     referringDoctor: doctor
       ? { id: doctor.id, name: doctor.name, mobileNumber: doctor.mobileNumber, department: doctor.department }
       : null,
-    labBillTests: lines.map((l) => ({
-      id: l.id,
-      labTestId: l.labTestId,
-      testCode: l.testCode,
-      testName: l.testName,
-      labModality: l.labModality,
-      department: l.department,
-      quantity: l.quantity,
-      originalPrice: toRupees(l.originalPriceMinor),
-      price: toRupees(l.priceMinor),
-      refundAmount: toRupees(l.refundMinor),
-      settlementStatus: l.settlementStatus,
-      attributes: l.attributes,
-      appointmentName: l.appointmentName,
-      startTimeOfAppointment: l.startTimeOfAppointment?.toISOString() ?? null,
-      endTimeOfAppointment: l.endTimeOfAppointment?.toISOString() ?? null,
-      accessionNumber: l.accessionNumber,
-      studyId: l.studyId,
-      uploadedThroughWorkList: l.uploadedThroughWorkList,
-    })),
+    labBillTests: [...lines]
+      .sort((a, b) => a.position - b.position)
+      .map((l) => ({
+        id: l.id,
+        labTestId: l.labTestId,
+        testCode: l.testCode,
+        testName: l.testName,
+        labModality: l.labModality,
+        department: l.department,
+        quantity: l.quantity,
+        originalPrice: toRupees(l.originalPriceMinor),
+        price: toRupees(l.priceMinor),
+        refundAmount: toRupees(l.refundMinor),
+        settlementStatus: l.settlementStatus,
+        attributes: l.attributes,
+        appointmentName: l.appointmentName,
+        startTimeOfAppointment: l.startTimeOfAppointment?.toISOString() ?? null,
+        endTimeOfAppointment: l.endTimeOfAppointment?.toISOString() ?? null,
+        accessionNumber: l.accessionNumber,
+        studyId: l.studyId,
+        uploadedThroughWorkList: l.uploadedThroughWorkList,
+      })),
     labBillCategories: bill.categories,
     labTransactions: transactions.map((tr) => ({
       id: tr.id,

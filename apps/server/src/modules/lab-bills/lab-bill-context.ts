@@ -3,7 +3,7 @@ import { type TAttributeDefinition, type TCategoryEntry, type TLabSlot, groupFla
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadLabPreferences } from '../lab-settings/lab-preferences.js';
-import { loadGroupPreferences } from '../preferences/preferences.js';
+import { loadUserPreferences } from '../preferences/preferences.js';
 
 /** What a bill write reads from the lab's settings and the group's switches. */
 export interface TLabBillContext {
@@ -40,16 +40,25 @@ function attributeDefinitionsOf(data: readonly unknown[]): TAttributeDefinition[
   });
 }
 
-export async function loadLabBillContext(db: DbOrTx, auth: TAuth): Promise<TLabBillContext> {
-  const [lab, group] = await Promise.all([
-    loadLabPreferences(db, auth.user),
-    loadGroupPreferences(db, auth.user.groupId),
-  ]);
-  const flags = groupFlags(group);
+/**
+ * One preferences query gives the lab's sections and the group's switches (loadUserPreferences, the
+ * same rows GET /api/lab/get-preferences reads). The film size and contrast definitions are read
+ * through loadLabPreferences, their owner, only when a bill names one.
+ */
+export async function loadLabBillContext(
+  db: DbOrTx,
+  auth: TAuth,
+  opts: { attributes: boolean } = { attributes: false },
+): Promise<TLabBillContext> {
+  const prefs = await loadUserPreferences(db, auth.user);
+  const flags = groupFlags(prefs);
+  const attributes = opts.attributes
+    ? (await loadLabPreferences(db, auth.user)).LAB_TEST_ATTRIBUTES.data
+    : [];
   return {
-    slots: lab.LAB_SLOTS.slots,
-    categories: lab.LAB_CATEGORY_PRIORITY.categoriesAndPriorities,
-    attributeDefinitions: attributeDefinitionsOf(lab.LAB_TEST_ATTRIBUTES.data),
+    slots: prefs.LAB_SLOTS.slots,
+    categories: prefs.LAB_CATEGORY_PRIORITY.categoriesAndPriorities,
+    attributeDefinitions: attributeDefinitionsOf(attributes),
     timeZone: flags.displayTimeZone,
     appointments: flags.appointmentSupportRIS,
     categoriesOn: flags.enableRISCategory,

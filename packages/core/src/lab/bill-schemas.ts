@@ -258,7 +258,7 @@ export const BILL_SEARCH_ORDERING = ['billDate'] as const;
  * The billing list counts matching bills up to this many; beyond, totalElements is this and
  * totalRelation 'gte' (a count of millions of bills would cost more than the page itself).
  */
-export const BILL_LIST_COUNT_LIMIT = 10_000;
+export const BILL_LIST_COUNT_LIMIT = 1_000;
 
 /**
  * The billing list's search. labBillingStatuses defaults to the Active tab's (spec-lab §2); the

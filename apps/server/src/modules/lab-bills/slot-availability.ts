@@ -47,7 +47,14 @@ export async function allSlots(
   body: { startTime: string; endTime: string },
 ): Promise<TAllSlots> {
   const { from, to } = rangeOf(body);
-  const [ctx, booked] = await Promise.all([loadLabBillContext(db, auth), bookedSeats(db, auth, from, to)]);
+  const ctx = await loadLabBillContext(db, auth);
+  const booked = await bookedSeats(
+    db,
+    auth,
+    from,
+    to,
+    ctx.slots.map((s) => s.name),
+  );
   const slots = slotWindows(ctx.slots, from, to, ctx.timeZone).map((w) => occurrence(w, booked));
   const blockedDays: Record<string, string[]> = {};
   for (const s of slots)
@@ -61,7 +68,7 @@ export async function slotCounts(db: DbOrTx, auth: TAuth, body: TGetSlot): Promi
   const ctx = await loadLabBillContext(db, auth);
   const slot = ctx.slots.find((s) => s.name === body.appointmentName);
   if (!slot) throw new AppError('NOT_FOUND', `No slot named ${body.appointmentName}`, 'appointmentName');
-  const booked = await bookedSeats(db, auth, from, to, slot.name);
+  const booked = await bookedSeats(db, auth, from, to, [slot.name]);
   const slots = slotWindows([slot], from, to, ctx.timeZone).map((w) => occurrence(w, booked));
   return { testCount: Object.fromEntries(slots.map((s) => [s.startTime, s.booked])), slots };
 }

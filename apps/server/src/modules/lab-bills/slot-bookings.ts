@@ -1,4 +1,4 @@
-import { and, count, eq, gte, lt, ne, sql } from 'drizzle-orm';
+import { and, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import { AppError, type TSlotWindow } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { labBillTests, labBills } from '../../db/schema.js';
@@ -7,9 +7,6 @@ import { inLab, labOwnerOf } from '../lab-settings/lab-owner.js';
 
 /** pg_advisory_xact_lock class of slot windows (other classes: rate-limit.ts, idempotency.ts). */
 const SLOT_LOCK = 72_002;
-
-/** A line holds a seat of a window while neither it (CANCEL) nor its bill (CANCELLED) is cancelled. */
-const holdsSeat = and(ne(labBills.status, 'CANCELLED'), ne(labBillTests.settlementStatus, 'CANCEL'));
 
 /**
  * Takes a seat of a slot window for a bill, or refuses with 409. The window's lock (lab, slot name,
@@ -22,20 +19,15 @@ export async function takeSeat(tx: DbOrTx, auth: TAuth, window: TSlotWindow, bil
   await tx.execute(
     sql`SELECT pg_advisory_xact_lock(${SLOT_LOCK}::int, hashtext(${`${owner.scope}:${owner.ownerId}:${window.appointmentName}:${start}`}))`,
   );
-  const [row] = await tx
-    .select({ booked: count() })
-    .from(labBillTests)
-    .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
-    .where(
-      and(
-        inLab(labBills, auth),
-        holdsSeat,
-        eq(labBillTests.appointmentName, window.appointmentName),
-        eq(labBillTests.startTimeOfAppointment, window.start),
-        billId === null ? undefined : ne(labBills.id, billId),
-      ),
-    );
-  const booked = Number(row?.booked ?? 0);
+  const seats = await bookedSeats(
+    tx,
+    auth,
+    window.start,
+    new Date(window.start.getTime() + 1),
+    [window.appointmentName],
+    billId,
+  );
+  const booked = seats.get(seatKey(window.appointmentName, window.start)) ?? 0;
   if (booked >= window.appointmentLimit) {
     throw new AppError(
       'CONFLICT',
@@ -45,33 +37,57 @@ export async function takeSeat(tx: DbOrTx, auth: TAuth, window: TSlotWindow, bil
   }
 }
 
-/** Seats held per (slot name, start) in [from, to): the availability of the slot picker. */
+/**
+ * Seats held per (slot name, start) in [from, to): the availability of the slot picker and the
+ * booking check. A line holds a seat while neither it (CANCEL) nor its bill (CANCELLED) is
+ * cancelled. Two index steps, so the cost follows the booked lines, not the lab's bills: the lines
+ * of the lab's slot names in the range (the (name, start) index), then which of their bills are the
+ * lab's and not cancelled (primary key). A join let the planner scan every bill of the lab.
+ */
 export async function bookedSeats(
   db: DbOrTx,
   auth: TAuth,
   from: Date,
   to: Date,
-  appointmentName: string | null = null,
+  appointmentNames: readonly string[],
+  exceptBillId: number | null = null,
 ): Promise<Map<string, number>> {
-  const rows = await db
+  if (appointmentNames.length === 0) return new Map();
+  const lines = await db
     .select({
+      billId: labBillTests.billId,
       name: labBillTests.appointmentName,
       start: labBillTests.startTimeOfAppointment,
-      booked: count(),
     })
     .from(labBillTests)
-    .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
     .where(
       and(
-        inLab(labBills, auth),
-        holdsSeat,
+        inArray(labBillTests.appointmentName, [...appointmentNames]),
         gte(labBillTests.startTimeOfAppointment, from),
         lt(labBillTests.startTimeOfAppointment, to),
-        appointmentName === null ? undefined : eq(labBillTests.appointmentName, appointmentName),
+        ne(labBillTests.settlementStatus, 'CANCEL'),
       ),
-    )
-    .groupBy(labBillTests.appointmentName, labBillTests.startTimeOfAppointment);
-  return new Map(rows.map((r) => [seatKey(r.name ?? '', r.start!), Number(r.booked)]));
+    );
+  if (lines.length === 0) return new Map();
+  const live = await db
+    .select({ id: labBills.id })
+    .from(labBills)
+    .where(
+      and(
+        inArray(labBills.id, [...new Set(lines.map((l) => l.billId))]),
+        inLab(labBills, auth),
+        ne(labBills.status, 'CANCELLED'),
+        exceptBillId === null ? undefined : ne(labBills.id, exceptBillId),
+      ),
+    );
+  const liveIds = new Set(live.map((b) => b.id));
+  const seats = new Map<string, number>();
+  for (const line of lines) {
+    if (!liveIds.has(line.billId) || line.name === null || line.start === null) continue;
+    const key = seatKey(line.name, line.start);
+    seats.set(key, (seats.get(key) ?? 0) + 1);
+  }
+  return seats;
 }
 
 export const seatKey = (name: string, start: Date) => `${name}\u0000${start.toISOString()}`;

@@ -1,4 +1,4 @@
-import { and, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, count, exists, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import { AppError, type TSlotWindow } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { labBillTests, labBills } from '../../db/schema.js';
@@ -40,9 +40,8 @@ export async function takeSeat(tx: DbOrTx, auth: TAuth, window: TSlotWindow, bil
 /**
  * Seats held per (slot name, start) in [from, to): the availability of the slot picker and the
  * booking check. A line holds a seat while neither it (CANCEL) nor its bill (CANCELLED) is
- * cancelled. Two index steps, so the cost follows the booked lines, not the lab's bills: the lines
- * of the lab's slot names in the range (the (name, start) index), then which of their bills are the
- * lab's and not cancelled (primary key). A join let the planner scan every bill of the lab.
+ * cancelled. The cost follows the booked lines, not the lab's bills: the lines of the lab's slot
+ * names in the range (the (name, start) index), each bill checked by its primary key.
  */
 export async function bookedSeats(
   db: DbOrTx,
@@ -53,11 +52,29 @@ export async function bookedSeats(
   exceptBillId: number | null = null,
 ): Promise<Map<string, number>> {
   if (appointmentNames.length === 0) return new Map();
-  const lines = await db
+  // The bill check is a per-line primary-key probe (OFFSET 0 keeps it a subplan): a semi-join let
+  // the planner scan every bill of the lab instead.
+  const liveBill = db
+    .select({ one: sql`1` })
+    .from(labBills)
+    .where(
+      and(
+        sql`${labBills.id} = ${labBillTests.billId}`,
+        inLab(labBills, auth),
+        ne(labBills.status, 'CANCELLED'),
+        exceptBillId === null ? undefined : ne(labBills.id, exceptBillId),
+      ),
+    )
+    .offset(0);
+  const rows = await db
     .select({
-      billId: labBillTests.billId,
       name: labBillTests.appointmentName,
-      start: labBillTests.startTimeOfAppointment,
+      // Epoch milliseconds: the same number from PGlite and node-postgres, whatever their date parsing.
+      startMs:
+        sql<number>`(extract(epoch from ${labBillTests.startTimeOfAppointment}) * 1000)::float8`.mapWith(
+          Number,
+        ),
+      booked: count(),
     })
     .from(labBillTests)
     .where(
@@ -66,28 +83,11 @@ export async function bookedSeats(
         gte(labBillTests.startTimeOfAppointment, from),
         lt(labBillTests.startTimeOfAppointment, to),
         ne(labBillTests.settlementStatus, 'CANCEL'),
+        exists(liveBill),
       ),
-    );
-  if (lines.length === 0) return new Map();
-  const live = await db
-    .select({ id: labBills.id })
-    .from(labBills)
-    .where(
-      and(
-        inArray(labBills.id, [...new Set(lines.map((l) => l.billId))]),
-        inLab(labBills, auth),
-        ne(labBills.status, 'CANCELLED'),
-        exceptBillId === null ? undefined : ne(labBills.id, exceptBillId),
-      ),
-    );
-  const liveIds = new Set(live.map((b) => b.id));
-  const seats = new Map<string, number>();
-  for (const line of lines) {
-    if (!liveIds.has(line.billId) || line.name === null || line.start === null) continue;
-    const key = seatKey(line.name, line.start);
-    seats.set(key, (seats.get(key) ?? 0) + 1);
-  }
-  return seats;
+    )
+    .groupBy(labBillTests.appointmentName, labBillTests.startTimeOfAppointment);
+  return new Map(rows.map((r) => [seatKey(r.name ?? '', new Date(r.startMs)), Number(r.booked)]));
 }
 
 export const seatKey = (name: string, start: Date) => `${name}\u0000${start.toISOString()}`;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TAllSlots, TBill } from '@radflow/core';
+import { and, asc, eq } from 'drizzle-orm';
+import { labAuditEvents } from '../../db/schema.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
 import { everyDaySlot, labPlace, put, setCenterSection, windowOn } from '../../../test/lab-bill-data.js';
 
@@ -109,6 +111,12 @@ describe('cancel and undo', () => {
       cancellationRemark: null,
     });
     expect((await put(p.receptionist, '/api/lab/undo-cancel-status', { id: bill.id })).statusCode).toBe(409);
+    const audit = await t.db
+      .select({ action: labAuditEvents.action })
+      .from(labAuditEvents)
+      .where(and(eq(labAuditEvents.entity, 'BILL'), eq(labAuditEvents.entityId, bill.id)))
+      .orderBy(asc(labAuditEvents.id));
+    expect(audit.map((a) => a.action)).toEqual(['CREATED', 'CANCELLED', 'UNDO_CANCEL']);
   });
 });
 

@@ -7,3 +7,6 @@ export * from './test-csv.js';
 export * from './patients.js';
 export * from './referring-doctors.js';
 export * from './documents.js';
+export * from './bill-money.js';
+export * from './bill-schemas.js';
+export * from './slot-calendar.js';

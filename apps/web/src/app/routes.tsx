@@ -38,6 +38,9 @@ const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.Hybr
 // The report summaries (issue 24 §1), one chunk.
 const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
+// The lab bill screen and its dialogs (issue 25 §3–§4), one chunk.
+const labBills = () => import('../features/lab-bills');
+const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -66,6 +69,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   { path: '/search-page', element: <ReportSearchPage /> },
+  { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

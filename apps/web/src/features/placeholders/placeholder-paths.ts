@@ -13,7 +13,6 @@ export const PLACEHOLDER_PATHS = [
   '/signup',
   '/pacs-router',
   '/lab/registration',
-  '/lab/create-bill/:id?',
   '/lab/test',
   '/lab/summary',
   '/lab/edit-referring-doctor',

@@ -64,12 +64,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: LAB,
     summary: 'Register patients and today’s appointments.',
   },
-  '/lab/create-bill/:id?': {
-    title: 'Create Bill',
-    capability: 'Lab billing',
-    arrivesWith: LAB,
-    summary: 'Create or edit a bill with tests, discount, advance and due.',
-  },
   '/lab/test': {
     title: 'Lab Test',
     capability: 'Lab test catalogue',

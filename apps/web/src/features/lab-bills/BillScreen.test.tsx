@@ -22,8 +22,8 @@ import { REFUND_AMOUNT_LABEL } from './PartialRefundDialog';
 import { PATIENT, savedBill } from './test-bills';
 import { APPOINTMENT_DATE_LABEL, SLOT_LABEL } from './SlotPickerDialog';
 
-const SLOW = { timeout: 30_000 };
-const WAIT = { timeout: 8_000 };
+const SLOW = { timeout: 45_000 };
+const WAIT = { timeout: 15_000 };
 
 function SignedIn({ children }: { children: ReactNode }) {
   const { data } = useSession();
@@ -474,6 +474,174 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
       expect(within(dialog).getByText('CASH')).toBeTruthy();
     },
   );
+});
+
+describe('the bill screen: pickers, discount by amount, settlement, film size and contrast', () => {
+  it('searches patients and active doctors only for text, by name or mobile', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill', {
+      handlers: {
+        'POST /api/lab/register-patient/search': { body: [PATIENT] },
+        'POST /api/lab/referring-doctor/search': {
+          body: { content: [{ id: 3, name: 'Dr Anand Rao', mobileNumber: null, department: 'CARDIOLOGY' }] },
+        },
+      },
+    });
+    const patient = await screen.findByLabelText(/^Patient/, {}, WAIT);
+    patient.focus();
+    fireEvent.change(patient, { target: { value: '   ' } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(api.calls('POST', '/api/lab/register-patient/search')).toHaveLength(0);
+    fireEvent.change(patient, { target: { value: '98765' } });
+    await waitFor(() => expect(api.calls('POST', '/api/lab/register-patient/search')).toHaveLength(1), WAIT);
+    expect(api.calls('POST', '/api/lab/register-patient/search')[0]!.json()).toEqual({
+      mobileNumber: '98765',
+    });
+    fireEvent.change(patient, { target: { value: 'Ravi' } });
+    fireEvent.click(await screen.findByRole('option', { name: /MR Ravi Kumar/ }, WAIT));
+
+    const doctor = screen.getByLabelText('Referring Doctor');
+    doctor.focus();
+    fireEvent.change(doctor, { target: { value: 'Anand' } });
+    fireEvent.click(await screen.findByRole('option', { name: /Dr Anand Rao · CARDIOLOGY/ }, WAIT));
+    expect(api.calls('POST', '/api/lab/referring-doctor/search').at(-1)!.json()).toEqual({
+      mobileOrName: 'Anand',
+      active: true,
+    });
+
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+    expect(billPosts(api)[0]!.json()).toMatchObject({ patientId: 7, referringDoctorId: 3 });
+  });
+
+  it('asks for a patient and a test before saving', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill');
+    fireEvent.click(await screen.findByRole('button', { name: SUBMIT_LABEL }, WAIT));
+    expect((await screen.findByTestId('bill-problem', {}, WAIT)).textContent).toBe('Select a patient');
+    expect(billPosts(api)).toHaveLength(0);
+  });
+
+  it('derives the percent from a discount amount (2 decimals) and sends the amount typed', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill?patientId=7');
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '100' } });
+    expect((screen.getByLabelText(DISCOUNT_PERCENT_LABEL) as HTMLInputElement).value).toBe('6.67');
+    expect(summary('net')).toBe('₹1400');
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '1600' } });
+    expect(screen.getByText('The discount amount must be between 0 and the total price 1500')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '100' } });
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1400' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+    expect(billPosts(api)[0]!.json()).toMatchObject({
+      discountBy: 'AMOUNT',
+      discountAmount: 100,
+      finalAmount: 1400,
+      dueAmount: 0,
+    });
+  });
+
+  it('full refund and cancel refund the whole line (lab admin)', SLOW, async () => {
+    openBill('/lab/create-bill?patientId=7', { roles: ['ROLE_LABS_SUPERVISOR'] });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    await addTest('chest', /DX01 Chest X-ray/);
+    await chooseSelect('Settlement of CT01', 'Full Refund');
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹0');
+    await chooseSelect('Settlement of DX01', 'Cancel');
+    expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹0');
+    expect(summary('total')).toBe('₹0');
+    await chooseSelect('Settlement of DX01', 'Full Price');
+    expect(summary('total')).toBe('₹500');
+  });
+
+  it(
+    'film size and contrast: defaults on a new line, their prices added, fixed on a saved line unless SCHEDULED',
+    SLOW,
+    async () => {
+      const attributes = [
+        {
+          type: 'MODALITY_BASED_FILM_SIZE',
+          modality: 'DX',
+          filmSize: [
+            { size: '8x10', price: 50, default: true },
+            { size: '14x17', price: 120 },
+          ],
+        },
+        {
+          type: 'MODALITY_BASED_CONTRAST',
+          modality: 'CT',
+          contrastVolume: [
+            { volume: '50ml', price: 800 },
+            { volume: '100ml', price: 1400, default: false },
+          ],
+        },
+      ];
+      const { api } = openBill('/lab/create-bill?patientId=7', { attributes });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('chest', /DX01 Chest X-ray/);
+      // The flagged default film size, its price added to the unit price.
+      expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹550');
+      await chooseSelect('Film Size of DX01', /14x17/);
+      expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹620');
+      await addTest('CT', /CT01 CT Head/);
+      expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹1500');
+      await chooseSelect('Contrast of CT01', /50ml/);
+      expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2300');
+      expect(summary('total')).toBe('₹2920');
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '2920' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({
+        labBillTests: [
+          { labTestId: 12, attributes: { filmSize: '14x17', contrastVolume: null } },
+          { labTestId: 11, attributes: { filmSize: null, contrastVolume: '50ml' } },
+        ],
+        totalPrice: 2920,
+      });
+    },
+  );
+
+  it('a saved line keeps its billed price; its contrast is editable only while SCHEDULED', SLOW, async () => {
+    const attributes = [
+      {
+        type: 'MODALITY_BASED_CONTRAST',
+        modality: 'CT',
+        contrastVolume: [
+          { volume: '50ml', price: 900 },
+          { volume: '100ml', price: 1400 },
+        ],
+      },
+    ];
+    const line = {
+      ...savedBill().labBillTests[0]!,
+      // Billed at 1500 + 800 for 50ml; the catalogue has moved on since (900).
+      originalPrice: 2300,
+      price: 2300,
+      attributes: { contrastVolume: '50ml', attributePrice: 800 },
+    };
+    const open = openBill('/lab/create-bill/501', {
+      attributes,
+      handlers: { 'GET /api/lab/bill/get/501': { body: savedBill({ labBillTests: [line] }) } },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2300');
+    expect(screen.getByLabelText('Contrast of CT01').getAttribute('aria-disabled')).toBe('true');
+    open.unmount();
+
+    openBill('/lab/create-bill/501', {
+      attributes,
+      handlers: {
+        'GET /api/lab/bill/get/501': { body: savedBill({ status: 'SCHEDULED', labBillTests: [line] }) },
+      },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    await chooseSelect('Contrast of CT01', /100ml/);
+    // The contrast price change adjusts the original price by the difference: 2300 − 800 + 1400.
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2900');
+  });
 });
 
 describe('the appointment slot picker (spec-lab §4–§5, appointmentSupportRIS)', () => {

@@ -11,8 +11,8 @@ import { BILLING_COLUMNS, BILLING_TAB_STORAGE_KEY, BillingList, CREATE_BILL_LABE
 import { CANCELLATION_REASON_LABEL } from './CancelBillDialog';
 import { savedBill } from './test-bills';
 
-const SLOW = { timeout: 30_000 };
-const WAIT = { timeout: 8_000 };
+const SLOW = { timeout: 45_000 };
+const WAIT = { timeout: 15_000 };
 
 function SignedIn({ children }: { children: ReactNode }) {
   const { data } = useSession();

@@ -644,6 +644,45 @@ describe('the bill screen: pickers, discount by amount, settlement, film size an
   });
 });
 
+describe('the bill screen: cancel and undo', () => {
+  it('cancels the bill with a reason, then restores it after the confirmation', SLOW, async () => {
+    let status: TBill['status'] = 'OPEN';
+    const { api } = openBill('/lab/create-bill/501', {
+      handlers: {
+        'GET /api/lab/bill/get/501': () => ({ body: savedBill({ status }) }),
+        'PUT /api/lab/cancel-status': () => {
+          status = 'CANCELLED';
+          return { body: savedBill({ status, version: 4, cancellationRemark: 'Duplicate bill' }) };
+        },
+        'PUT /api/lab/undo-cancel-status': () => {
+          status = 'OPEN';
+          return { body: true };
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Bill' }, WAIT));
+    const dialog = await screen.findByRole('dialog', {}, WAIT);
+    fireEvent.change(within(dialog).getByLabelText('Cancellation Reason'), {
+      target: { value: 'Duplicate bill' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel Bill' }));
+    await waitFor(() => expect(screen.getByTestId('bill-status').textContent).toBe('CANCELLED'), WAIT);
+    expect(api.calls('PUT', '/api/lab/cancel-status')[0]!.json()).toEqual({
+      id: 501,
+      cancellationRemark: 'Duplicate bill',
+    });
+    // A cancelled bill is not saved from the screen.
+    expect((screen.getByRole('button', { name: SUBMIT_LABEL }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo Cancel' }));
+    const confirm = await screen.findByRole('dialog', {}, WAIT);
+    expect(within(confirm).getByText(BILL_MESSAGES.undoCancelConfirm)).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getByTestId('bill-status').textContent).toBe('OPEN'), WAIT);
+    expect(api.calls('PUT', '/api/lab/undo-cancel-status')[0]!.json()).toEqual({ id: 501 });
+  });
+});
+
 describe('the appointment slot picker (spec-lab §4–§5, appointmentSupportRIS)', () => {
   const day = '2026-11-28';
   const occurrence = (name: string, modality: string, over: Record<string, unknown> = {}) => ({

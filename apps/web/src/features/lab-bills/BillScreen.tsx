@@ -45,8 +45,10 @@ import {
   fetchLabPreferences,
   newIdempotencyKey,
   openBillPdf,
+  undoCancelBill,
   updateBill,
 } from './bill-api';
+import { CancelBillDialog } from './CancelBillDialog';
 import {
   NONE,
   billBody,
@@ -219,6 +221,7 @@ function BillEditor({
   const [refunding, setRefunding] = useState<TFormLine | null>(null);
   const [booking, setBooking] = useState<TFormLine | null>(null);
   const [paying, setPaying] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
   const inFlight = useRef(false);
   const attempt = useRef<{ body: string; key: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -372,6 +375,22 @@ function BillEditor({
     void navigate(amu ? '/lab/create-bill' : '/lab/registration');
   };
 
+  // spec-lab §4: cancel unless cancelled; Undo Cancel after the confirmation. The screen then shows
+  // the bill as the server has it (a new version), so the form starts again from it.
+  const showBill = (next: TBill) => {
+    queryClient.setQueryData(BILL_QUERY_KEY(next.id), next);
+    void queryClient.invalidateQueries({ queryKey: BILL_LIST_QUERY_KEY });
+  };
+  const undoCancel = async () => {
+    if (!bill || !(await feedback.confirm({ message: BILL_MESSAGES.undoCancelConfirm }))) return;
+    try {
+      await undoCancelBill(bill.id);
+      showBill(await fetchBill(bill.id));
+    } catch (error) {
+      setProblem(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+
   const money = (paise: number) => `₹${rupeeText(paise)}`;
   const summary = totals.ok ? totals.totals : null;
   const patientCategories = [
@@ -391,6 +410,15 @@ function BillEditor({
               {canAddAmount(bill) && (
                 <Button variant="outlined" onClick={() => setPaying(true)}>
                   Add Amount
+                </Button>
+              )}
+              {bill.status === 'CANCELLED' ? (
+                <Button variant="outlined" onClick={() => void undoCancel()}>
+                  Undo Cancel
+                </Button>
+              ) : (
+                <Button variant="outlined" color="error" onClick={() => setCancelling(true)}>
+                  Cancel Bill
                 </Button>
               )}
             </>
@@ -648,8 +676,17 @@ function BillEditor({
           onClose={() => setPaying(false)}
           onPaid={(paid) => {
             setPaying(false);
-            queryClient.setQueryData(BILL_QUERY_KEY(paid.id), paid);
-            void queryClient.invalidateQueries({ queryKey: BILL_LIST_QUERY_KEY });
+            showBill(paid);
+          }}
+        />
+      )}
+      {cancelling && bill && (
+        <CancelBillDialog
+          bill={bill}
+          onClose={() => setCancelling(false)}
+          onCancelled={(cancelled) => {
+            setCancelling(false);
+            showBill(cancelled);
           }}
         />
       )}

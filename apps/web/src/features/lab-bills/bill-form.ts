@@ -1,4 +1,5 @@
 import {
+  applyDiscount,
   billTotals,
   calendarDayIn,
   categoryDiscountBasisPoints,
@@ -154,14 +155,28 @@ export function formFromBill(bill: TBill, timeZone: string): TBillForm {
     }),
     category: category?.name ?? NONE,
     priority: priority?.name ?? NONE,
-    discountBy: 'PERCENTAGE',
-    discountText: bill.discountPercentage ? String(bill.discountPercentage) : '',
+    ...savedDiscount(bill),
     remark: bill.remark ?? '',
     advanceText: '',
     paymentMethod: bill.paymentMethod,
     transactionId: '',
     billDate: localDateTimeText(bill.billDate, timeZone),
   };
+}
+
+/**
+ * How a saved bill's discount reopens: by percent when the percent gives back the stored amount, else
+ * by the amount (a discount typed as an amount keeps its paise; its rounded percent may not).
+ */
+function savedDiscount(bill: TBill): Pick<TBillForm, 'discountBy' | 'discountText'> {
+  if (!bill.discountAmount) return { discountBy: 'PERCENTAGE', discountText: '' };
+  const byPercent = applyDiscount(toPaise(bill.totalPrice), {
+    by: 'PERCENTAGE',
+    basisPoints: percentToBasisPoints(bill.discountPercentage),
+  });
+  return byPercent.ok && byPercent.amountPaise === toPaise(bill.discountAmount)
+    ? { discountBy: 'PERCENTAGE', discountText: String(bill.discountPercentage) }
+    : { discountBy: 'AMOUNT', discountText: String(bill.discountAmount) };
 }
 
 /** The unit price of a line now: as saved while its attributes are, else base plus their prices. */

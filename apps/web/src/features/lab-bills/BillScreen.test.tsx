@@ -326,7 +326,7 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
     'under the special customization: no bill date, discount disabled, GENERAL category, back to create-bill',
     SLOW,
     async () => {
-      const { router } = openBill('/lab/create-bill?patientId=7', {
+      const { api, router } = openBill('/lab/create-bill?patientId=7', {
         flags: { amuSpecialCustomization: true, enableRISCategory: true },
         handlers: {
           'GET /api/lab/get-preferences': {
@@ -349,6 +349,38 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
       fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
       fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
       await waitFor(() => expect(router.state.location.pathname).toBe('/lab/create-bill'), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({
+        labBillCategories: [{ name: 'GENERAL', type: 'PATIENT_CATEGORY' }],
+      });
+    },
+  );
+
+  it(
+    'sends no category when enableRISCategory is off, even under the special customization',
+    SLOW,
+    async () => {
+      const { api } = openBill('/lab/create-bill?patientId=7', {
+        flags: { amuSpecialCustomization: true },
+        handlers: {
+          'GET /api/lab/get-preferences': {
+            body: {
+              ...labPreferences(),
+              LAB_CATEGORY_PRIORITY: {
+                categoriesAndPriorities: [
+                  { name: 'GENERAL', discount: 5, type: 'PATIENT_CATEGORY', disabled: false },
+                ],
+              },
+            },
+          },
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      expect(screen.queryByLabelText(CATEGORY_LABEL)).toBeNull();
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({ labBillCategories: [], finalAmount: 1500 });
     },
   );
 

@@ -188,9 +188,12 @@ function BillEditor({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const definitions = useMemo(() => attributeDefinitions(prefs.LAB_TEST_ATTRIBUTES.data), [prefs]);
+  // Categories and priorities exist only under enableRISCategory (the server refuses them otherwise).
+  const categoriesOn = flags.enableRISCategory;
   const categories: TCategoryEntry[] = useMemo(
-    () => prefs.LAB_CATEGORY_PRIORITY.categoriesAndPriorities.filter((c) => !c.disabled),
-    [prefs],
+    () =>
+      categoriesOn ? prefs.LAB_CATEGORY_PRIORITY.categoriesAndPriorities.filter((c) => !c.disabled) : [],
+    [prefs, categoriesOn],
   );
   const initialBillDate = bill
     ? localDateTimeText(bill.billDate, timeZone)

@@ -319,6 +319,8 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
     await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
     await addTest('CT', /CT01 CT Head/);
     expect(screen.queryByLabelText('Settlement of CT01')).toBeNull();
+    // The slot picker exists only under appointmentSupportRIS.
+    expect(screen.queryByRole('button', { name: 'Appointment for CT01' })).toBeNull();
     expect((screen.getByLabelText(BILL_DATE_LABEL) as HTMLInputElement).disabled).toBe(true);
   });
 

@@ -93,6 +93,8 @@ export interface TRequestOptions<T> {
   quiet?: boolean;
   /** Validates the answer; a mismatch is a contract error, not the user's fault. */
   schema?: TSchema<T>;
+  /** Extra request headers (e.g. the lab writes' Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 export { deviceHeaders } from './device';
@@ -108,6 +110,7 @@ const busyWaitMs = (response: Response) => {
 
 export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
   const headers = new Headers(deviceHeaders());
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   let body: BodyInit | undefined;
   if (options.form) {
     headers.set('Content-Type', 'application/x-www-form-urlencoded');

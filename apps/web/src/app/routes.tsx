@@ -51,6 +51,9 @@ const EditReferringDoctorPage = lazy(() =>
 const LabSummaryPage = lazy(() =>
   import('../features/lab-summary').then((m) => ({ default: m.LabSummaryPage })),
 );
+// The lab bill screen and its dialogs (issue 25 §3–§4), one chunk.
+const labBills = () => import('../features/lab-bills');
+const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -84,6 +87,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/edit-patient-details', element: <EditPatientDetailsPage /> },
   { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
   { path: '/lab/summary', element: <LabSummaryPage /> },
+  { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -12,7 +12,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-customer-report',
   '/signup',
   '/pacs-router',
-  '/lab/create-bill/:id?',
   '/lab/lab-bill-test',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',

@@ -58,12 +58,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
-  '/lab/create-bill/:id?': {
-    title: 'Create Bill',
-    capability: 'Lab billing',
-    arrivesWith: LAB,
-    summary: 'Create or edit a bill with tests, discount, advance and due.',
-  },
   '/lab/lab-bill-test': {
     title: 'Test level Dashboard',
     capability: 'Test level dashboard',

@@ -1,0 +1,862 @@
+import { BILL_MESSAGES, type TBill, type TRole } from '@radflow/core';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
+import { errorBody, fakeApi, type TFakeReply, type TRecordedRequest } from '../../test/fake-api';
+import { renderRoutes } from '../../test/render';
+import { useSession } from '../auth/session';
+import {
+  ADVANCE_LABEL,
+  BILL_DATE_CONFIRM,
+  BILL_DATE_LABEL,
+  BillScreen,
+  CATEGORY_LABEL,
+  DISCOUNT_AMOUNT_LABEL,
+  DISCOUNT_PERCENT_LABEL,
+  SUBMIT_LABEL,
+  TEST_SEARCH_LABEL,
+} from './BillScreen';
+import { PAYMENT_AMOUNT_LABEL } from './PaymentDialog';
+import { REFUND_AMOUNT_LABEL } from './PartialRefundDialog';
+import { PATIENT, savedBill } from './test-bills';
+import { APPOINTMENT_DATE_LABEL, SLOT_LABEL } from './SlotPickerDialog';
+
+const SLOW = { timeout: 45_000 };
+const WAIT = { timeout: 15_000 };
+
+function SignedIn({ children }: { children: ReactNode }) {
+  const { data } = useSession();
+  return data ? children : null;
+}
+
+type THandler = TFakeReply | ((request: TRecordedRequest) => TFakeReply | Promise<TFakeReply>);
+
+const CT_HEAD = {
+  id: 11,
+  testCode: 'CT01',
+  testName: 'CT Head',
+  testType: 'NORMAL',
+  labModality: 'CT',
+  department: 'RADIOLOGY',
+  price: 1500,
+  active: true,
+};
+const XR_CHEST = {
+  ...CT_HEAD,
+  id: 12,
+  testCode: 'DX01',
+  testName: 'Chest X-ray',
+  labModality: 'DX',
+  price: 500,
+};
+
+function labPreferences(attributes: unknown[] = []) {
+  return {
+    LAB_SLOTS: { slots: [] },
+    LAB_CATEGORY_PRIORITY: {
+      categoriesAndPriorities: [
+        { name: 'SENIOR', discount: 10, type: 'PATIENT_CATEGORY', disabled: false },
+        { name: 'URGENT', discount: 0, type: 'PRIORITY', disabled: false },
+      ],
+    },
+    LAB_TEST_ATTRIBUTES: { data: attributes },
+    LAB_DEPARTMENTS: { labDepartmentList: ['RADIOLOGY'], referringDoctorDepartmentList: [] },
+  };
+}
+
+function openBill(
+  path: string,
+  opts: {
+    roles?: TRole[];
+    flags?: Partial<
+      Record<
+        'enableRISCategory' | 'amuSpecialCustomization' | 'appointmentSupportRIS' | 'directPrintRisSubmit',
+        boolean
+      >
+    >;
+    attributes?: unknown[];
+    handlers?: Record<string, THandler>;
+    onSaved?: (bill: TBill) => void;
+  } = {},
+) {
+  const user = buildUser(opts.roles ?? ['ROLE_LABS_RECEPTIONIST']);
+  const { amuSpecialCustomization, ...switches } = opts.flags ?? {};
+  const preferences = buildPreferences((p) => {
+    Object.assign(p.GROUP_SWITCHES, switches);
+    if (amuSpecialCustomization) p.USER_ADMIN_VISIBLE_PREFERENCES.amuSpecialCustomization = true;
+  });
+  const api = fakeApi({
+    ...sessionHandlers(user, preferences),
+    'GET /api/lab/get-preferences': { body: labPreferences(opts.attributes) },
+    'GET /api/lab/register-patient/7': { body: PATIENT },
+    'POST /api/lab/all-test/get': (r) => {
+      const text = r.json<{ text: string }>().text.toLowerCase();
+      const all = [CT_HEAD, XR_CHEST];
+      return {
+        body: {
+          content: text ? all.filter((t) => `${t.testCode} ${t.testName}`.toLowerCase().includes(text)) : all,
+          totalElements: 2,
+        },
+      };
+    },
+    'POST /api/lab/bill': { body: savedBill() },
+    ...opts.handlers,
+  });
+  const view = renderRoutes(
+    [
+      {
+        path: '/lab/create-bill/:id?',
+        element: (
+          <SignedIn>
+            <BillScreen onSaved={opts.onSaved} />
+          </SignedIn>
+        ),
+      },
+      { path: '/lab/registration', element: <p>Registration screen</p> },
+    ],
+    path,
+  );
+  return { api, ...view };
+}
+
+async function addTest(search: string, option: RegExp) {
+  const input = await screen.findByLabelText(TEST_SEARCH_LABEL, {}, WAIT);
+  fireEvent.change(input, { target: { value: search } });
+  fireEvent.keyDown(input, { key: 'ArrowDown' });
+  fireEvent.click(await screen.findByRole('option', { name: option }, WAIT));
+}
+
+async function chooseSelect(label: string | RegExp, option: string | RegExp) {
+  fireEvent.mouseDown(await screen.findByLabelText(label, {}, WAIT));
+  fireEvent.click(await screen.findByRole('option', { name: option }, WAIT));
+}
+
+const PAID_BILL = savedBill({
+  advancePaid: 1500,
+  dueAmount: 0,
+  due: false,
+  labTransactions: [
+    {
+      id: 1,
+      paymentMethod: 'UPI',
+      transactionId: 'UPI-1',
+      amount: 1500,
+      recordedBy: 'desk@demo.local',
+      recordedAt: '2026-11-27T05:00:00.000Z',
+    },
+  ],
+});
+
+const summary = (key: string) => screen.getByTestId(`bill-summary-${key}`).textContent;
+const billPosts = (api: ReturnType<typeof fakeApi>) => api.calls('POST', '/api/lab/bill');
+
+beforeEach(() => localStorage.clear());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
+  it(
+    'bills two tests with a category discount and a partial payment: due confirmation, one request on a double-click',
+    SLOW,
+    async () => {
+      const { api, router } = openBill('/lab/create-bill?patientId=7', {
+        flags: { enableRISCategory: true },
+      });
+      // ?patientId= preselects the patient the registration screen sent.
+      expect(await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT)).toBeTruthy();
+      await addTest('CT', /CT01 CT Head/);
+      await addTest('chest', /DX01 Chest X-ray/);
+      expect(summary('total')).toBe('₹2000');
+
+      await chooseSelect(CATEGORY_LABEL, /SENIOR/);
+      // A patient category gives the discount and disables both discount fields.
+      expect((screen.getByLabelText(DISCOUNT_PERCENT_LABEL) as HTMLInputElement).disabled).toBe(true);
+      expect((screen.getByLabelText(DISCOUNT_AMOUNT_LABEL) as HTMLInputElement).disabled).toBe(true);
+      expect(summary('discount')).toBe('₹200');
+      expect(summary('net')).toBe('₹1800');
+
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1000' } });
+      expect(summary('advance')).toBe('₹1000');
+      expect(summary('due')).toBe('₹800');
+
+      const submit = screen.getByRole('button', { name: SUBMIT_LABEL });
+      fireEvent.click(submit);
+      fireEvent.click(submit);
+      const dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect(within(dialog).getByText('Due Amount: 800 is pending. Do you want to proceed?')).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+      await waitFor(() => expect(router.state.location.pathname).toBe('/lab/registration'), WAIT);
+      expect(await screen.findByText('Bill Created', {}, WAIT)).toBeTruthy();
+      expect(billPosts(api)).toHaveLength(1);
+      const [post] = billPosts(api);
+      expect(post!.headers.get('Idempotency-Key')).toMatch(/\S{8,}/);
+      expect(post!.json()).toMatchObject({
+        patientId: 7,
+        labBillTests: [
+          { labTestId: 11, quantity: 1, settlementStatus: 'FULL_PRICE' },
+          { labTestId: 12, quantity: 1, settlementStatus: 'FULL_PRICE' },
+        ],
+        labBillCategories: [{ name: 'SENIOR', type: 'PATIENT_CATEGORY' }],
+        totalPrice: 2000,
+        finalAmount: 1800,
+        advancePaid: 1000,
+        dueAmount: 800,
+        paymentMethod: 'UPI',
+      });
+      expect(post!.json()).not.toHaveProperty('discountPercentage');
+    },
+  );
+
+  it('a double-click with nothing due sends one request', SLOW, async () => {
+    let release: () => void = () => undefined;
+    const { api } = openBill('/lab/create-bill?patientId=7', {
+      handlers: {
+        'POST /api/lab/bill': () =>
+          new Promise<TFakeReply>((resolve) => {
+            release = () => resolve({ body: savedBill() });
+          }),
+      },
+    });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    expect(summary('due')).toBe('₹0');
+    const submit = screen.getByRole('button', { name: SUBMIT_LABEL });
+    fireEvent.click(submit);
+    fireEvent.click(submit);
+    await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+    expect(await screen.findByText('Creating Bill', {}, WAIT)).toBeTruthy();
+    fireEvent.click(submit);
+    release();
+    expect(await screen.findByText('Bill Created', {}, WAIT)).toBeTruthy();
+    expect(billPosts(api)).toHaveLength(1);
+  });
+
+  it(
+    "refuses an advance above the final amount: 'Advance Paid should be less than Final Amount'",
+    SLOW,
+    async () => {
+      const { api } = openBill('/lab/create-bill?patientId=7');
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(DISCOUNT_PERCENT_LABEL), { target: { value: '12.5' } });
+      expect(summary('discount')).toBe('₹187.5');
+      // The final amount is rounded to a whole rupee (1312.5 → 1313).
+      expect(summary('net')).toBe('₹1313');
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '2000' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      const dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect(within(dialog).getByText(BILL_MESSAGES.advanceAboveFinal)).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      expect(billPosts(api)).toHaveLength(0);
+    },
+  );
+
+  it('a 409 says so plainly and keeps the input', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill?patientId=7', {
+      handlers: {
+        'POST /api/lab/bill': {
+          status: 409,
+          body: errorBody(
+            409,
+            'The slot MRI Morning on 2026-11-28 is full: 5 of 5 booked. Choose another slot.',
+          ),
+        },
+      },
+    });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    const problem = await screen.findByTestId('bill-problem', {}, WAIT);
+    expect(problem.textContent).toContain('is full: 5 of 5 booked');
+    expect(problem.textContent).toContain('Your changes are kept');
+    expect(billPosts(api)).toHaveLength(1);
+    expect(screen.getByTestId('bill-line-CT01')).toBeTruthy();
+    expect((screen.getByLabelText(ADVANCE_LABEL) as HTMLInputElement).value).toBe('1500');
+  });
+
+  it(
+    'lets the lab admin refund part of a line; a quantity change asks before resetting it',
+    SLOW,
+    async () => {
+      openBill('/lab/create-bill?patientId=7', { roles: ['ROLE_LABS_SUPERVISOR'] });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      await chooseSelect('Settlement of CT01', 'Partial Refund');
+      const refund = await screen.findByRole('dialog', {}, WAIT);
+      fireEvent.change(within(refund).getByLabelText(REFUND_AMOUNT_LABEL), { target: { value: '1600' } });
+      fireEvent.click(within(refund).getByRole('button', { name: 'Apply Refund' }));
+      expect(
+        within(refund).getByText('The partial refund must be between 1 and 1500 (price × quantity)'),
+      ).toBeTruthy();
+      fireEvent.change(within(refund).getByLabelText(REFUND_AMOUNT_LABEL), { target: { value: '300' } });
+      fireEvent.click(within(refund).getByRole('button', { name: 'Apply Refund' }));
+      await waitFor(() => expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹1200'), WAIT);
+      expect(summary('total')).toBe('₹1200');
+
+      const quantity = screen.getByLabelText('Quantity of CT01');
+      fireEvent.change(quantity, { target: { value: '2' } });
+      let dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect(within(dialog).getByText(BILL_MESSAGES.quantityResetsRefund)).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), WAIT);
+      expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹1200');
+
+      fireEvent.change(screen.getByLabelText('Quantity of CT01'), { target: { value: '2' } });
+      dialog = await screen.findByRole('dialog', {}, WAIT);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+      await waitFor(() => expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹3000'), WAIT);
+      // A quantity below 1 is not taken.
+      fireEvent.change(screen.getByLabelText('Quantity of CT01'), { target: { value: '0' } });
+      expect((screen.getByLabelText('Quantity of CT01') as HTMLInputElement).value).toBe('2');
+    },
+  );
+
+  it('a receptionist sees no settlement column and cannot change the bill date', SLOW, async () => {
+    openBill('/lab/create-bill?patientId=7');
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    expect(screen.queryByLabelText('Settlement of CT01')).toBeNull();
+    // The slot picker exists only under appointmentSupportRIS.
+    expect(screen.queryByRole('button', { name: 'Appointment for CT01' })).toBeNull();
+    expect((screen.getByLabelText(BILL_DATE_LABEL) as HTMLInputElement).disabled).toBe(true);
+  });
+
+  it(
+    'under the special customization: no bill date, discount disabled, GENERAL category, back to create-bill',
+    SLOW,
+    async () => {
+      const { api, router } = openBill('/lab/create-bill?patientId=7', {
+        flags: { amuSpecialCustomization: true, enableRISCategory: true },
+        handlers: {
+          'GET /api/lab/get-preferences': {
+            body: {
+              ...labPreferences(),
+              LAB_CATEGORY_PRIORITY: {
+                categoriesAndPriorities: [
+                  { name: 'GENERAL', discount: 0, type: 'PATIENT_CATEGORY', disabled: false },
+                ],
+              },
+            },
+          },
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      expect(screen.queryByLabelText(BILL_DATE_LABEL)).toBeNull();
+      expect((screen.getByLabelText(DISCOUNT_PERCENT_LABEL) as HTMLInputElement).disabled).toBe(true);
+      expect(screen.getByLabelText(CATEGORY_LABEL).textContent).toContain('GENERAL');
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/lab/create-bill'), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({
+        labBillCategories: [{ name: 'GENERAL', type: 'PATIENT_CATEGORY' }],
+      });
+    },
+  );
+
+  it(
+    'sends no category when enableRISCategory is off, even under the special customization',
+    SLOW,
+    async () => {
+      const { api } = openBill('/lab/create-bill?patientId=7', {
+        flags: { amuSpecialCustomization: true },
+        handlers: {
+          'GET /api/lab/get-preferences': {
+            body: {
+              ...labPreferences(),
+              LAB_CATEGORY_PRIORITY: {
+                categoriesAndPriorities: [
+                  { name: 'GENERAL', discount: 5, type: 'PATIENT_CATEGORY', disabled: false },
+                ],
+              },
+            },
+          },
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      expect(screen.queryByLabelText(CATEGORY_LABEL)).toBeNull();
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({ labBillCategories: [], finalAmount: 1500 });
+    },
+  );
+
+  it('asks to keep a changed bill date or revert it (lab admin)', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill/501', {
+      roles: ['ROLE_LABS_SUPERVISOR'],
+      handlers: {
+        'GET /api/lab/bill/get/501': { body: PAID_BILL },
+        'PUT /api/lab/bill': { body: savedBill() },
+      },
+    });
+    const date = (await screen.findByLabelText(BILL_DATE_LABEL, {}, WAIT)) as HTMLInputElement;
+    expect(date.value).toBe('2026-11-27T10:30');
+    fireEvent.change(date, { target: { value: '2026-11-26T09:15' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    const dialog = await screen.findByRole('dialog', {}, WAIT);
+    expect(within(dialog).getByText(BILL_DATE_CONFIRM.message)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: BILL_DATE_CONFIRM.keep }));
+    await waitFor(() => expect(api.calls('PUT', '/api/lab/bill')).toHaveLength(1), WAIT);
+    expect(api.calls('PUT', '/api/lab/bill')[0]!.json()).toMatchObject({
+      id: 501,
+      version: 3,
+      billDate: '2026-11-26T03:45:00.000Z',
+      labBillTests: [{ id: 901, labTestId: 11 }],
+    });
+    expect(await screen.findByText('Bill Updated', {}, WAIT)).toBeTruthy();
+  });
+
+  it('reverting the bill date sends the original', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill/501', {
+      roles: ['ROLE_LABS_SUPERVISOR'],
+      handlers: {
+        'GET /api/lab/bill/get/501': { body: PAID_BILL },
+        'PUT /api/lab/bill': { body: savedBill() },
+      },
+    });
+    fireEvent.change(await screen.findByLabelText(BILL_DATE_LABEL, {}, WAIT), {
+      target: { value: '2026-11-26T09:15' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    const dialog = await screen.findByRole('dialog', {}, WAIT);
+    fireEvent.click(within(dialog).getByRole('button', { name: BILL_DATE_CONFIRM.revert }));
+    await waitFor(() => expect(api.calls('PUT', '/api/lab/bill')).toHaveLength(1), WAIT);
+    expect(api.calls('PUT', '/api/lab/bill')[0]!.json()).not.toHaveProperty('billDate');
+  });
+
+  it('under directPrintRisSubmit opens the bill PDF; otherwise hands the bill to onSaved', SLOW, async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const first = openBill('/lab/create-bill?patientId=7', { flags: { directPrintRisSubmit: true } });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(
+      () => expect(open).toHaveBeenCalledWith('/api/lab/bill/print/501', '_blank', 'noopener'),
+      WAIT,
+    );
+    first.unmount();
+
+    const onSaved = vi.fn();
+    open.mockClear();
+    openBill('/lab/create-bill?patientId=7', { onSaved });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 501 })), WAIT);
+    expect(open).not.toHaveBeenCalled();
+    open.mockRestore();
+  });
+
+  it(
+    'adds an amount from the payment dialog: its messages, the ledger, one request per payment',
+    SLOW,
+    async () => {
+      const paid = savedBill({
+        advancePaid: 500,
+        dueAmount: 1000,
+        labTransactions: [
+          {
+            id: 1,
+            paymentMethod: 'CASH',
+            transactionId: null,
+            amount: 500,
+            recordedBy: 'desk@demo.local',
+            recordedAt: '2026-11-27T06:00:00.000Z',
+          },
+        ],
+      });
+      const { api } = openBill('/lab/create-bill/501', {
+        handlers: {
+          'GET /api/lab/bill/get/501': { body: savedBill() },
+          'PUT /api/lab/bill/update-transaction': { body: paid },
+        },
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Add Amount' }, WAIT));
+      let dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect(within(dialog).getByText('No Transactions Yet')).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Add Payment' }));
+      expect(within(dialog).getByText('The amount must be greater than 0')).toBeTruthy();
+      fireEvent.change(within(dialog).getByLabelText(PAYMENT_AMOUNT_LABEL), { target: { value: '1600' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Add Payment' }));
+      expect(
+        within(dialog).getByText('Advance Paid: 1600 should be less than Final Amount: 1500'),
+      ).toBeTruthy();
+      fireEvent.change(within(dialog).getByLabelText(PAYMENT_AMOUNT_LABEL), { target: { value: '500' } });
+      fireEvent.mouseDown(within(dialog).getByLabelText('Payment Method'));
+      fireEvent.click(await screen.findByRole('option', { name: 'CASH' }));
+      const add = within(dialog).getByRole('button', { name: 'Add Payment' });
+      fireEvent.click(add);
+      fireEvent.click(add);
+      await waitFor(() => expect(api.calls('PUT', '/api/lab/bill/update-transaction')).toHaveLength(1), WAIT);
+      const [put] = api.calls('PUT', '/api/lab/bill/update-transaction');
+      expect(put!.headers.get('Idempotency-Key')).toBeTruthy();
+      expect(put!.json()).toEqual({
+        id: 501,
+        labTransactions: [{ paymentMethod: 'CASH', transactionId: null, amount: 500 }],
+      });
+      // The screen shows the paid bill; its ledger lists the payment.
+      fireEvent.click(await screen.findByRole('button', { name: 'Add Amount' }, WAIT));
+      dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect(within(dialog).queryByText('No Transactions Yet')).toBeNull();
+      expect(within(dialog).getByText('CASH')).toBeTruthy();
+    },
+  );
+});
+
+describe('the bill screen: pickers, discount by amount, settlement, film size and contrast', () => {
+  it('searches patients and active doctors only for text, by name or mobile', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill', {
+      handlers: {
+        'POST /api/lab/register-patient/search': { body: [PATIENT] },
+        'POST /api/lab/referring-doctor/search': {
+          body: { content: [{ id: 3, name: 'Dr Anand Rao', mobileNumber: null, department: 'CARDIOLOGY' }] },
+        },
+      },
+    });
+    const patient = await screen.findByLabelText(/^Patient/, {}, WAIT);
+    patient.focus();
+    fireEvent.change(patient, { target: { value: '   ' } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(api.calls('POST', '/api/lab/register-patient/search')).toHaveLength(0);
+    fireEvent.change(patient, { target: { value: '98765' } });
+    await waitFor(() => expect(api.calls('POST', '/api/lab/register-patient/search')).toHaveLength(1), WAIT);
+    expect(api.calls('POST', '/api/lab/register-patient/search')[0]!.json()).toEqual({
+      mobileNumber: '98765',
+    });
+    fireEvent.change(patient, { target: { value: 'Ravi' } });
+    fireEvent.click(await screen.findByRole('option', { name: /MR Ravi Kumar/ }, WAIT));
+
+    const doctor = screen.getByLabelText('Referring Doctor');
+    doctor.focus();
+    fireEvent.change(doctor, { target: { value: 'Anand' } });
+    fireEvent.click(await screen.findByRole('option', { name: /Dr Anand Rao · CARDIOLOGY/ }, WAIT));
+    expect(api.calls('POST', '/api/lab/referring-doctor/search').at(-1)!.json()).toEqual({
+      mobileOrName: 'Anand',
+      active: true,
+    });
+
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+    expect(billPosts(api)[0]!.json()).toMatchObject({ patientId: 7, referringDoctorId: 3 });
+  });
+
+  it('asks for a patient and a test before saving', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill');
+    fireEvent.click(await screen.findByRole('button', { name: SUBMIT_LABEL }, WAIT));
+    expect((await screen.findByTestId('bill-problem', {}, WAIT)).textContent).toBe('Select a patient');
+    expect(billPosts(api)).toHaveLength(0);
+  });
+
+  it('derives the percent from a discount amount (2 decimals) and sends the amount typed', SLOW, async () => {
+    const { api } = openBill('/lab/create-bill?patientId=7');
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '100' } });
+    expect((screen.getByLabelText(DISCOUNT_PERCENT_LABEL) as HTMLInputElement).value).toBe('6.67');
+    expect(summary('net')).toBe('₹1400');
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '1600' } });
+    expect(screen.getByText('The discount amount must be between 0 and the total price 1500')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(DISCOUNT_AMOUNT_LABEL), { target: { value: '100' } });
+    fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1400' } });
+    fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+    await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+    expect(billPosts(api)[0]!.json()).toMatchObject({
+      discountBy: 'AMOUNT',
+      discountAmount: 100,
+      finalAmount: 1400,
+      dueAmount: 0,
+    });
+  });
+
+  it('full refund and cancel refund the whole line (lab admin)', SLOW, async () => {
+    openBill('/lab/create-bill?patientId=7', { roles: ['ROLE_LABS_SUPERVISOR'] });
+    await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+    await addTest('CT', /CT01 CT Head/);
+    await addTest('chest', /DX01 Chest X-ray/);
+    await chooseSelect('Settlement of CT01', 'Full Refund');
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹0');
+    await chooseSelect('Settlement of DX01', 'Cancel');
+    expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹0');
+    expect(summary('total')).toBe('₹0');
+    await chooseSelect('Settlement of DX01', 'Full Price');
+    expect(summary('total')).toBe('₹500');
+  });
+
+  it(
+    'film size and contrast: defaults on a new line, their prices added, fixed on a saved line unless SCHEDULED',
+    SLOW,
+    async () => {
+      const attributes = [
+        {
+          type: 'MODALITY_BASED_FILM_SIZE',
+          modality: 'DX',
+          filmSize: [
+            { size: '8x10', price: 50, default: true },
+            { size: '14x17', price: 120 },
+          ],
+        },
+        {
+          type: 'MODALITY_BASED_CONTRAST',
+          modality: 'CT',
+          contrastVolume: [
+            { volume: '50ml', price: 800 },
+            { volume: '100ml', price: 1400, default: false },
+          ],
+        },
+      ];
+      const { api } = openBill('/lab/create-bill?patientId=7', { attributes });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('chest', /DX01 Chest X-ray/);
+      // The flagged default film size, its price added to the unit price.
+      expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹550');
+      await chooseSelect('Film Size of DX01', /14x17/);
+      expect(screen.getByTestId('line-amount-DX01').textContent).toBe('₹620');
+      await addTest('CT', /CT01 CT Head/);
+      expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹1500');
+      await chooseSelect('Contrast of CT01', /50ml/);
+      expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2300');
+      expect(summary('total')).toBe('₹2920');
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '2920' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({
+        labBillTests: [
+          { labTestId: 12, attributes: { filmSize: '14x17', contrastVolume: null } },
+          { labTestId: 11, attributes: { filmSize: null, contrastVolume: '50ml' } },
+        ],
+        totalPrice: 2920,
+      });
+    },
+  );
+
+  it('a saved line keeps its billed price; its contrast is editable only while SCHEDULED', SLOW, async () => {
+    const attributes = [
+      {
+        type: 'MODALITY_BASED_CONTRAST',
+        modality: 'CT',
+        contrastVolume: [
+          { volume: '50ml', price: 900 },
+          { volume: '100ml', price: 1400 },
+        ],
+      },
+    ];
+    const line = {
+      ...savedBill().labBillTests[0]!,
+      // Billed at 1500 + 800 for 50ml; the catalogue has moved on since (900).
+      originalPrice: 2300,
+      price: 2300,
+      attributes: { contrastVolume: '50ml', attributePrice: 800 },
+    };
+    const open = openBill('/lab/create-bill/501', {
+      attributes,
+      handlers: { 'GET /api/lab/bill/get/501': { body: savedBill({ labBillTests: [line] }) } },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2300');
+    expect(screen.getByLabelText('Contrast of CT01').getAttribute('aria-disabled')).toBe('true');
+    open.unmount();
+
+    openBill('/lab/create-bill/501', {
+      attributes,
+      handlers: {
+        'GET /api/lab/bill/get/501': { body: savedBill({ status: 'SCHEDULED', labBillTests: [line] }) },
+      },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    await chooseSelect('Contrast of CT01', /100ml/);
+    // The contrast price change adjusts the original price by the difference: 2300 − 800 + 1400.
+    expect(screen.getByTestId('line-amount-CT01').textContent).toBe('₹2900');
+  });
+});
+
+describe('the bill screen: cancel and undo', () => {
+  it('cancels the bill with a reason, then restores it after the confirmation', SLOW, async () => {
+    let status: TBill['status'] = 'OPEN';
+    const { api } = openBill('/lab/create-bill/501', {
+      handlers: {
+        'GET /api/lab/bill/get/501': () => ({ body: savedBill({ status }) }),
+        'PUT /api/lab/cancel-status': () => {
+          status = 'CANCELLED';
+          return { body: savedBill({ status, version: 4, cancellationRemark: 'Duplicate bill' }) };
+        },
+        'PUT /api/lab/undo-cancel-status': () => {
+          status = 'OPEN';
+          return { body: true };
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Bill' }, WAIT));
+    const dialog = await screen.findByRole('dialog', {}, WAIT);
+    fireEvent.change(within(dialog).getByLabelText('Cancellation Reason'), {
+      target: { value: 'Duplicate bill' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel Bill' }));
+    await waitFor(() => expect(screen.getByTestId('bill-status').textContent).toBe('CANCELLED'), WAIT);
+    expect(api.calls('PUT', '/api/lab/cancel-status')[0]!.json()).toEqual({
+      id: 501,
+      cancellationRemark: 'Duplicate bill',
+    });
+    // A cancelled bill is not saved from the screen.
+    expect((screen.getByRole('button', { name: SUBMIT_LABEL }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Undo Cancel' }));
+    const confirm = await screen.findByRole('dialog', {}, WAIT);
+    expect(within(confirm).getByText(BILL_MESSAGES.undoCancelConfirm)).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(screen.getByTestId('bill-status').textContent).toBe('OPEN'), WAIT);
+    expect(api.calls('PUT', '/api/lab/undo-cancel-status')[0]!.json()).toEqual({ id: 501 });
+  });
+});
+
+describe('the appointment slot picker (spec-lab §4–§5, appointmentSupportRIS)', () => {
+  const day = '2026-11-28';
+  const occurrence = (name: string, modality: string, over: Record<string, unknown> = {}) => ({
+    appointmentName: name,
+    labModality: modality,
+    date: day,
+    startTime: '2026-11-28T03:30:00.000Z',
+    endTime: '2026-11-28T05:30:00.000Z',
+    appointmentLimit: 2,
+    booked: 0,
+    available: 2,
+    blocked: false,
+    ...over,
+  });
+
+  it(
+    'refuses without a slot, when full, and shows blocked slots; one appointment blocks new tests',
+    SLOW,
+    async () => {
+      let booked = 0;
+      const { api } = openBill('/lab/create-bill?patientId=7', {
+        flags: { appointmentSupportRIS: true },
+        handlers: {
+          'POST /api/lab/get-all-slot': {
+            body: {
+              slots: [
+                occurrence('CT Morning', 'CT'),
+                occurrence('CT Evening', 'CT', {
+                  startTime: '2026-11-28T11:30:00.000Z',
+                  endTime: '2026-11-28T12:30:00.000Z',
+                  booked: 2,
+                  available: 0,
+                }),
+                occurrence('CT Night', 'CT', { blocked: true }),
+                occurrence('MR Morning', 'MR'),
+              ],
+              blockedDays: { [day]: ['CT Night'] },
+            },
+          },
+          'POST /api/lab/get-slot': () => ({
+            body: { testCount: { '2026-11-28T03:30:00.000Z': booked }, slots: [] },
+          }),
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.click(screen.getByRole('button', { name: 'Appointment for CT01' }));
+      const dialog = await screen.findByRole('dialog', {}, WAIT);
+      fireEvent.change(within(dialog).getByLabelText(APPOINTMENT_DATE_LABEL), { target: { value: day } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Slot' }));
+      expect(within(dialog).getByText(BILL_MESSAGES.selectSlotAndDate)).toBeTruthy();
+      expect(
+        await within(dialog).findByText(`${BILL_MESSAGES.blockedSlotsNote}: CT Night (${day})`, {}, WAIT),
+      ).toBeTruthy();
+
+      fireEvent.mouseDown(within(dialog).getByLabelText(SLOT_LABEL));
+      // A full slot is offered but cannot be picked; the MR slot is not offered for a CT test.
+      const full = await screen.findByRole('option', { name: /CT Evening .* Available 0 \/ 2/ });
+      expect(full.getAttribute('aria-disabled')).toBe('true');
+      expect(screen.queryByRole('option', { name: /MR Morning/ })).toBeNull();
+      fireEvent.click(screen.getByRole('option', { name: /CT Morning · 09:00–11:00 · Available 2 \/ 2/ }));
+
+      // Filled meanwhile: the picker reads the seats again and refuses.
+      booked = 2;
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Slot' }));
+      expect(
+        await within(dialog).findByText(/The slot CT Morning is full: 2 of 2 booked/, {}, WAIT),
+      ).toBeTruthy();
+      booked = 1;
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Slot' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), WAIT);
+      expect(screen.getByRole('button', { name: 'Appointment for CT01' }).textContent).toContain(
+        'CT Morning · 2026-11-28 09:00',
+      );
+
+      // No new test while an appointment is held.
+      await addTest('chest', /DX01 Chest X-ray/);
+      expect(screen.getByTestId('bill-problem').textContent).toBe(BILL_MESSAGES.noNewTestsWithAppointment);
+      expect(screen.queryByTestId('bill-line-DX01')).toBeNull();
+
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      await waitFor(() => expect(billPosts(api)).toHaveLength(1), WAIT);
+      expect(billPosts(api)[0]!.json()).toMatchObject({
+        labBillTests: [
+          {
+            labTestId: 11,
+            appointmentName: 'CT Morning',
+            startTimeOfAppointment: '2026-11-28T03:30:00.000Z',
+            endTimeOfAppointment: '2026-11-28T05:30:00.000Z',
+          },
+        ],
+      });
+    },
+  );
+
+  it(
+    'says when the modality has no slots; a date change clears the slot; two tests disable the button',
+    SLOW,
+    async () => {
+      openBill('/lab/create-bill?patientId=7', {
+        flags: { appointmentSupportRIS: true },
+        handlers: {
+          'POST /api/lab/get-all-slot': (r) => {
+            const start = r.json<{ startTime: string }>().startTime;
+            return {
+              body: start.startsWith('2026-11-27')
+                ? { slots: [occurrence('CT Morning', 'CT')], blockedDays: {} }
+                : { slots: [occurrence('MR Morning', 'MR', { date: '2026-11-29' })], blockedDays: {} },
+            };
+          },
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.click(screen.getByRole('button', { name: 'Appointment for CT01' }));
+      const dialog = await screen.findByRole('dialog', {}, WAIT);
+      fireEvent.change(within(dialog).getByLabelText(APPOINTMENT_DATE_LABEL), { target: { value: day } });
+      await waitFor(
+        () => expect(within(dialog).getByLabelText(SLOT_LABEL).getAttribute('aria-disabled')).toBeNull(),
+        WAIT,
+      );
+      fireEvent.mouseDown(within(dialog).getByLabelText(SLOT_LABEL));
+      fireEvent.click(await screen.findByRole('option', { name: /CT Morning/ }, WAIT));
+      fireEvent.change(within(dialog).getByLabelText(APPOINTMENT_DATE_LABEL), {
+        target: { value: '2026-11-29' },
+      });
+      expect(await within(dialog).findByText(BILL_MESSAGES.noSlotsForModality, {}, WAIT)).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Slot' }));
+      expect(within(dialog).getByText(BILL_MESSAGES.selectSlotAndDate)).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), WAIT);
+
+      await addTest('chest', /DX01 Chest X-ray/);
+      expect(
+        (screen.getByRole('button', { name: 'Appointment for CT01' }) as HTMLButtonElement).disabled,
+      ).toBe(true);
+      expect(
+        (screen.getByRole('button', { name: 'Appointment for DX01' }) as HTMLButtonElement).disabled,
+      ).toBe(true);
+    },
+  );
+});

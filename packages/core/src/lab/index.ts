@@ -4,3 +4,4 @@ export * from './money.js';
 export * from './bill-money.js';
 export * from './bill-schemas.js';
 export * from './slot-calendar.js';
+export * from './appointments.js';

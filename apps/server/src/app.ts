@@ -30,6 +30,7 @@ import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
 import { labBillRoutes } from './modules/lab-bills/lab-bills.routes.js';
+import { labAppointmentRoutes } from './modules/lab-appointments/lab-appointments.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
@@ -203,6 +204,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
       await api.register(labBillRoutes);
+      await api.register(labAppointmentRoutes);
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);

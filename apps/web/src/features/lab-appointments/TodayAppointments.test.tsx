@@ -78,7 +78,7 @@ function open(
   opts: {
     preferences?: TUserPreferences;
     appointments?: TAppointment[];
-    handlers?: Record<string, TFakeReply | ((r: never) => TFakeReply)>;
+    handlers?: Record<string, TFakeReply | (() => Promise<TFakeReply>)>;
   } = {},
 ) {
   const preferences =
@@ -128,6 +128,29 @@ describe("today's appointment cards", () => {
       expect(within(card).getByRole('link', { name: 'Open bill' }).getAttribute('href')).toBe(
         '/lab/create-bill/101',
       );
+    },
+  );
+
+  it(
+    "says 'Fetching all appointments' and 'Loading appointments...' until the answers arrive",
+    SLOW,
+    async () => {
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      open({
+        handlers: {
+          'POST /api/lab/get-all-slot': async () => {
+            await held;
+            return { body: { slots: [CT_MORNING], blockedDays: {} } };
+          },
+        },
+      });
+      expect(await screen.findByText('Loading appointments...', {}, WAIT)).toBeTruthy();
+      expect(await screen.findByText('Fetching all appointments', {}, WAIT)).toBeTruthy();
+      release();
+      expect(await screen.findByText('Patient 1', {}, WAIT)).toBeTruthy();
+      await waitFor(() => expect(screen.queryByText('Fetching all appointments')).toBeNull(), WAIT);
+      expect(screen.queryByText('Loading appointments...')).toBeNull();
     },
   );
 

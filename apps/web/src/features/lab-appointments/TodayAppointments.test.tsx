@@ -154,6 +154,14 @@ describe("today's appointment cards", () => {
     },
   );
 
+  it('Refresh reads the day again', SLOW, async () => {
+    const api = open();
+    await screen.findByText('Patient 1', {}, WAIT);
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(api.calls('POST', '/api/lab/appointments/search')).toHaveLength(2), WAIT);
+    expect(api.calls('POST', '/api/lab/get-all-slot')).toHaveLength(2);
+  });
+
   it('groups by modality under amuSpecialCustomization', SLOW, async () => {
     open({
       preferences: buildPreferences((p) => {

@@ -103,9 +103,9 @@ function Appointments({ now, timeZone, amu }: { now: () => Date; timeZone: strin
     queryFn: ({ signal }) => searchAppointments(range, signal),
   });
   useEffect(() => {
-    if (!slots.isPending) return undefined;
+    if (!slots.isFetching) return undefined;
     return feedback.startLoading(APPOINTMENT_MESSAGES.fetching);
-  }, [slots.isPending, feedback]);
+  }, [slots.isFetching, feedback]);
 
   const windows: TSlotOccurrence[] = useMemo(() => slots.data?.slots ?? [], [slots.data]);
   // null: the default, the windows covering the current time.
@@ -130,6 +130,16 @@ function Appointments({ now, timeZone, amu }: { now: () => Date; timeZone: strin
         </Typography>
         <Button onClick={() => setDialog('filter')} disabled={slots.isPending}>
           Filter by Time Slots
+        </Button>
+        <Button
+          onClick={() => {
+            // New bookings and payments since the view opened: seats and states are read again.
+            void slots.refetch();
+            void appointments.refetch();
+          }}
+          disabled={slots.isFetching || appointments.isFetching}
+        >
+          Refresh
         </Button>
         <Button onClick={() => setDialog('summary')}>Detailed Summary</Button>
       </Stack>

@@ -35,6 +35,7 @@ import { labPatientsRoutes } from './modules/lab-patients/lab-patients.routes.js
 import { labReferringDoctorsRoutes } from './modules/lab-referring-doctors/lab-referring-doctors.routes.js';
 import { labDocumentsRoutes } from './modules/lab-documents/lab-documents.routes.js';
 import { labBillRoutes } from './modules/lab-bills/lab-bills.routes.js';
+import { labAppointmentRoutes } from './modules/lab-appointments/lab-appointments.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
@@ -213,6 +214,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(labReferringDoctorsRoutes);
       await api.register(labDocumentsRoutes);
       await api.register(labBillRoutes);
+      await api.register(labAppointmentRoutes);
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);

@@ -1716,6 +1716,10 @@ export const labBillTests = pgTable(
     index('lab_bill_tests_appointment_idx')
       .on(t.appointmentName, t.startTimeOfAppointment)
       .where(sql`${t.startTimeOfAppointment} is not null`),
+    // The appointment views read a day's appointments of every slot by start time (lab-appointments).
+    index('lab_bill_tests_appointment_start_idx')
+      .on(t.startTimeOfAppointment)
+      .where(sql`${t.startTimeOfAppointment} is not null`),
   ],
 );
 

@@ -10,3 +10,4 @@ export * from './documents.js';
 export * from './bill-money.js';
 export * from './bill-schemas.js';
 export * from './slot-calendar.js';
+export * from './appointments.js';

@@ -1,0 +1,1 @@
+export { TodayAppointments } from './TodayAppointments';

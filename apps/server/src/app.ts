@@ -29,6 +29,7 @@ import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.rou
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
+import { labBillTestRoutes } from './modules/lab-worklist/lab-bill-test.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
@@ -201,6 +202,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(settingAssetsRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
+      await api.register(labBillTestRoutes);
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);

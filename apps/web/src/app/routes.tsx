@@ -38,6 +38,8 @@ const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.Hybr
 // The report summaries (issue 24 §1), one chunk.
 const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));
+// The lab's test-level dashboard (issue 25 §5), its own chunk.
+const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -66,6 +68,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/dashboard', element: <ViewerDashboardPage /> },
   { path: '/admin-page/eskag-dashboard', element: <RegionDashboardPage /> },
   { path: '/search-page', element: <ReportSearchPage /> },
+  { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -18,7 +18,6 @@ export const PLACEHOLDER_PATHS = [
   '/lab/summary',
   '/lab/edit-referring-doctor',
   '/lab/edit-patient-details',
-  '/lab/lab-bill-test',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',
   '/admin-page/sales-dashboard',

@@ -94,12 +94,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: LAB,
     summary: 'All patients of your lab, with Create Patient.',
   },
-  '/lab/lab-bill-test': {
-    title: 'Test level Dashboard',
-    capability: 'Test level dashboard',
-    arrivesWith: LAB,
-    summary: 'Every billed test with its report status.',
-  },
   '/admin-page/billing': {
     title: 'Admin Billing',
     capability: 'Admin billing',

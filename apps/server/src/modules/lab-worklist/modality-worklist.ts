@@ -1,10 +1,9 @@
-import { type SQL, and, asc, desc, eq, gte, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type SQL, and, eq, sql } from 'drizzle-orm';
 import { formatDisplayTime, groupFlags, startOfDayIn } from '@radflow/core';
 import type { DicomJsonDataset, DicomJsonElement } from '@radflow/dicom';
 import { DimseStatus, type FindAnswer, type FindQuery, FindStatus } from '@radflow/dicom/dimse';
 import type { Db } from '../../db/client.js';
-import { centers, labBillTests, labBills, labPatients, labReferringDoctors } from '../../db/schema.js';
+import { centers } from '../../db/schema.js';
 import { personNameAttr, textAttr } from '../dicomweb-retrieve/dicom-json-values.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
@@ -56,7 +55,8 @@ interface ProcedureRow {
   billDate: Date;
   patientName: string;
   uhidNumber: string;
-  dateBirth: string | null;
+  /** YYYYMMDD */
+  birthDate: string | null;
   gender: string;
   doctorName: string | null;
 }
@@ -90,7 +90,7 @@ function likePattern(value: string): string {
 }
 
 /** Single value matching, or wildcard matching when the value has `*` / `?`; `*` alone matches all. */
-function matchCondition(column: PgColumn | SQL, value: string, caseInsensitive = false): SQL | undefined {
+function matchCondition(column: SQL, value: string, caseInsensitive = false): SQL | undefined {
   if (value === '' || /^\*+$/.test(value)) return undefined;
   if (hasWildcard(value))
     return caseInsensitive
@@ -187,28 +187,44 @@ async function loadCaller(db: Db, centerId: number, callingAet: string): Promise
   };
 }
 
-const FIELDS = {
-  id: labBillTests.id,
-  accessionNumber: labBillTests.accessionNumber,
-  testName: labBillTests.testName,
-  labModality: labBillTests.labModality,
-  studyInstanceUid: labBillTests.studyInstanceUid,
-  start: labBillTests.startTimeOfAppointment,
-  end: labBillTests.endTimeOfAppointment,
-  billDate: labBills.billDate,
-  patientName: labPatients.name,
-  uhidNumber: labPatients.uhidNumber,
-  dateBirth: labPatients.dateBirth,
-  gender: labPatients.gender,
-  doctorName: labReferringDoctors.name,
-};
+/** A row of the raw query: times as epoch milliseconds, the birth date as YYYYMMDD. */
+interface RawRow {
+  id: number;
+  accession_number: string;
+  test_name: string;
+  lab_modality: string;
+  study_instance_uid: string;
+  start_ms: number | string | null;
+  end_ms: number | string | null;
+  bill_ms: number | string;
+  patient_name: string;
+  uhid_number: string;
+  birth_date: string | null;
+  gender: string;
+  doctor_name: string | null;
+}
 
-/** The scheduled time of a line: its appointment, or its bill's date when it has none. */
-const scheduledAt = sql`coalesce(${labBillTests.startTimeOfAppointment}, ${labBills.billDate})`;
+const ms = (value: number | string | null) => (value === null ? null : new Date(Number(value)));
+
+/**
+ * The columns of a procedure, each looked up by primary key for the line in hand (LATERAL): the
+ * planner otherwise hashed the whole patients and lines tables for a day's few hundred rows, a cost
+ * that grows with the lab's history.
+ */
+const SELECT = sql`select bt.id, bt.accession_number, bt.test_name, bt.lab_modality, bt.study_instance_uid,
+  extract(epoch from bt.start_time_of_appointment) * 1000 as start_ms,
+  extract(epoch from bt.end_time_of_appointment) * 1000 as end_ms,
+  extract(epoch from b.bill_date) * 1000 as bill_ms,
+  p.name as patient_name, p.uhid_number, to_char(p.date_birth, 'YYYYMMDD') as birth_date, p.gender,
+  d.name as doctor_name`;
+const PEOPLE = sql`cross join lateral (select p.name, p.uhid_number, p.date_birth, p.gender
+    from lab_patients p where p.id = b.patient_id) p
+  left join lateral (select d.name from lab_referring_doctors d where d.id = b.referring_doctor_id) d on true`;
 
 /**
  * The center's scheduled procedures matching the keys, at most `limit`. With a date range, two
- * indexed reads (lines with an appointment by its start, the others by their bill's date), merged.
+ * indexed reads (lines with an appointment by its start, the others by their bill's date), merged;
+ * without one, the most recent first.
  */
 async function searchProcedures(
   db: Db,
@@ -217,54 +233,68 @@ async function searchProcedures(
   range: { from?: Date; to?: Date } | null,
   limit: number,
 ): Promise<ProcedureRow[]> {
-  const common = [
-    eq(labBills.groupId, caller.groupId),
-    eq(labBills.labScope, 'CENTER'),
-    eq(labBills.labOwnerId, caller.centerId),
-    ne(labBills.status, 'CANCELLED'),
-    ne(labBillTests.settlementStatus, 'CANCEL'),
-    matchCondition(labBillTests.labModality, keys.modality),
-    matchCondition(labPatients.name, patientNameValue(keys.patientName), true),
-    matchCondition(labPatients.uhidNumber, keys.patientId),
-    matchCondition(labBillTests.accessionNumber, keys.accessionNumber),
-  ];
-  const base = () =>
-    db
-      .select(FIELDS)
-      .from(labBillTests)
-      .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
-      .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
-      .leftJoin(labReferringDoctors, eq(labReferringDoctors.id, labBills.referringDoctorId));
+  const bill = sql`b.group_id = ${caller.groupId} and b.lab_scope = 'CENTER' and b.lab_owner_id = ${caller.centerId}
+    and b.status <> 'CANCELLED'`;
+  const line = and(
+    sql`bt.settlement_status <> 'CANCEL'`,
+    matchCondition(sql`bt.lab_modality`, keys.modality),
+    matchCondition(sql`bt.accession_number`, keys.accessionNumber),
+  ) as SQL;
+  const people = and(
+    sql`true`,
+    matchCondition(sql`p.name`, patientNameValue(keys.patientName), true),
+    matchCondition(sql`p.uhid_number`, keys.patientId),
+  ) as SQL;
+  const between = (column: SQL) =>
+    and(
+      sql`true`,
+      range?.from ? sql`${column} >= ${range.from.toISOString()}::timestamptz` : undefined,
+      range?.to ? sql`${column} < ${range.to.toISOString()}::timestamptz` : undefined,
+    ) as SQL;
+  const run = async (query: SQL) => {
+    const result = await db.execute(query);
+    return (result as unknown as { rows: RawRow[] }).rows;
+  };
+  let raw: RawRow[];
   if (!range) {
     // No date asked: the most recent first, so the cap keeps today's rather than the oldest.
-    const rows = await base()
-      .where(and(...common))
-      .orderBy(desc(scheduledAt), desc(labBillTests.id))
-      .limit(limit);
-    return rows;
+    raw = await run(sql`${SELECT} from lab_bills b
+      cross join lateral (select * from lab_bill_tests bt where bt.bill_id = b.id) bt ${PEOPLE}
+      where ${bill} and ${line} and ${people}
+      order by coalesce(bt.start_time_of_appointment, b.bill_date) desc, bt.id desc limit ${limit}`);
+  } else {
+    const [appointments, billed] = await Promise.all([
+      run(sql`${SELECT} from lab_bill_tests bt
+        cross join lateral (select * from lab_bills b where b.id = bt.bill_id) b ${PEOPLE}
+        where bt.start_time_of_appointment is not null and ${between(sql`bt.start_time_of_appointment`)}
+          and ${bill} and ${line} and ${people}
+        order by bt.start_time_of_appointment, bt.id limit ${limit}`),
+      run(sql`${SELECT} from lab_bills b
+        cross join lateral (select * from lab_bill_tests bt where bt.bill_id = b.id
+          and bt.start_time_of_appointment is null) bt ${PEOPLE}
+        where ${between(sql`b.bill_date`)} and ${bill} and ${line} and ${people}
+        order by b.bill_date, bt.id limit ${limit}`),
+    ]);
+    raw = [...appointments, ...billed];
   }
-  const within = (column: PgColumn) =>
-    [range.from && gte(column, range.from), range.to && lt(column, range.to)].filter(
-      (c): c is SQL => c !== undefined,
-    );
-  const [appointments, billed] = await Promise.all([
-    base()
-      .where(
-        and(
-          ...common,
-          isNotNull(labBillTests.startTimeOfAppointment),
-          ...within(labBillTests.startTimeOfAppointment),
-        ),
-      )
-      .orderBy(asc(labBillTests.startTimeOfAppointment), asc(labBillTests.id))
-      .limit(limit),
-    base()
-      .where(and(...common, isNull(labBillTests.startTimeOfAppointment), ...within(labBills.billDate)))
-      .orderBy(asc(labBills.billDate), asc(labBillTests.id))
-      .limit(limit),
-  ]);
+  const rows = raw.map((r): ProcedureRow => ({
+    id: Number(r.id),
+    accessionNumber: r.accession_number,
+    testName: r.test_name,
+    labModality: r.lab_modality,
+    studyInstanceUid: r.study_instance_uid,
+    start: ms(r.start_ms),
+    end: ms(r.end_ms),
+    billDate: ms(r.bill_ms) as Date,
+    patientName: r.patient_name,
+    uhidNumber: r.uhid_number,
+    birthDate: r.birth_date,
+    gender: r.gender,
+    doctorName: r.doctor_name,
+  }));
+  if (!range) return rows;
   const at = (row: ProcedureRow) => (row.start ?? row.billDate).getTime();
-  return [...appointments, ...billed].sort((a, b) => at(a) - at(b) || a.id - b.id).slice(0, limit);
+  return rows.sort((a, b) => at(a) - at(b) || a.id - b.id).slice(0, limit);
 }
 
 /** The value of one return key of a procedure (top level), or undefined when we hold none. */
@@ -275,7 +305,7 @@ function topLevelValue(row: ProcedureRow, tag: string): DicomJsonElement | undef
     case MWL_TAG.patientId:
       return textAttr('LO', row.uhidNumber);
     case MWL_TAG.patientBirthDate:
-      return textAttr('DA', row.dateBirth?.replaceAll('-', '') ?? '');
+      return textAttr('DA', row.birthDate ?? '');
     case MWL_TAG.patientSex:
       return textAttr('CS', row.gender);
     case MWL_TAG.accessionNumber:
@@ -293,14 +323,19 @@ function topLevelValue(row: ProcedureRow, tag: string): DicomJsonElement | undef
   }
 }
 
+/** A step's start and end as DICOM DA/TM, worked out once per procedure. */
+interface StepTimes {
+  start: { da: string; tm: string };
+  end: { da: string; tm: string } | null;
+}
+
 function stepValue(
   row: ProcedureRow,
   tag: string,
   station: string,
-  timeZone: string,
+  times: StepTimes,
 ): DicomJsonElement | undefined {
-  const start = wallClockOf(row.start ?? row.billDate, timeZone);
-  const end = row.end ? wallClockOf(row.end, timeZone) : null;
+  const { start, end } = times;
   switch (tag) {
     case MWL_TAG.modality:
       return textAttr('CS', row.labModality);
@@ -336,8 +371,12 @@ function shapeProcedure(
     if (tag === MWL_TAG.specificCharacterSet) continue;
     if (tag === MWL_TAG.scheduledProcedureStepSequence) {
       const item: DicomJsonDataset = {};
+      const times: StepTimes = {
+        start: wallClockOf(row.start ?? row.billDate, timeZone),
+        end: row.end ? wallClockOf(row.end, timeZone) : null,
+      };
       for (const [stepTag, stepElement] of Object.entries(stepKeys ?? {}))
-        item[stepTag] = stepValue(row, stepTag, station, timeZone) ?? { vr: stepElement.vr };
+        item[stepTag] = stepValue(row, stepTag, station, times) ?? { vr: stepElement.vr };
       answer[tag] = { vr: 'SQ', Value: [item] };
       continue;
     }

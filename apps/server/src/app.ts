@@ -36,6 +36,7 @@ import { labReferringDoctorsRoutes } from './modules/lab-referring-doctors/lab-r
 import { labDocumentsRoutes } from './modules/lab-documents/lab-documents.routes.js';
 import { labBillRoutes } from './modules/lab-bills/lab-bills.routes.js';
 import { labAppointmentRoutes } from './modules/lab-appointments/lab-appointments.routes.js';
+import { labBillTestRoutes } from './modules/lab-worklist/lab-bill-test.routes.js';
 import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
@@ -215,6 +216,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(labDocumentsRoutes);
       await api.register(labBillRoutes);
       await api.register(labAppointmentRoutes);
+      await api.register(labBillTestRoutes);
       await api.register(reportingRoutes);
       await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);

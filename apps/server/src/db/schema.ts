@@ -1706,6 +1706,13 @@ export const labBillTests = pgTable(
     startTimeOfAppointment: timestamp('start_time_of_appointment', { withTimezone: true }),
     endTimeOfAppointment: timestamp('end_time_of_appointment', { withTimezone: true }),
     accessionNumber: text('accession_number').notNull(),
+    /**
+     * The Study Instance UID the modality worklist hands the scanner (2.25.<UUID>), so the images come
+     * back under it. Given by the database when the line is inserted (whoever writes it), never changed.
+     */
+    studyInstanceUid: text('study_instance_uid')
+      .notNull()
+      .default(sql`radflow_new_dicom_uid()`),
     /** Set when images with the accession number arrive (or a study is created from the bill). */
     studyId: integer('study_id').references(() => studies.id),
     uploadedThroughWorkList: boolean('uploaded_through_work_list').notNull().default(false),
@@ -1716,8 +1723,8 @@ export const labBillTests = pgTable(
     index('lab_bill_tests_appointment_idx')
       .on(t.appointmentName, t.startTimeOfAppointment)
       .where(sql`${t.startTimeOfAppointment} is not null`),
-    // The appointment views read a day's appointments of every slot by start time (lab-appointments).
-    index('lab_bill_tests_appointment_start_idx')
+    // The worklist's day of appointments across appointment names (modules/lab-worklist).
+    index('lab_bill_tests_start_idx')
       .on(t.startTimeOfAppointment)
       .where(sql`${t.startTimeOfAppointment} is not null`),
   ],

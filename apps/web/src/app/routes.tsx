@@ -54,6 +54,8 @@ const LabSummaryPage = lazy(() =>
 // The lab bill screen and its dialogs (issue 25 §3–§4), one chunk.
 const labBills = () => import('../features/lab-bills');
 const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
+// The lab's test-level dashboard (issue 25 §5), its own chunk.
+const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -88,6 +90,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/edit-referring-doctor', element: <EditReferringDoctorPage /> },
   { path: '/lab/summary', element: <LabSummaryPage /> },
   { path: '/lab/create-bill/:id?', element: <BillScreen /> },
+  { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

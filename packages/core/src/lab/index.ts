@@ -11,3 +11,4 @@ export * from './bill-money.js';
 export * from './bill-schemas.js';
 export * from './slot-calendar.js';
 export * from './appointments.js';
+export * from './bill-test-search.js';

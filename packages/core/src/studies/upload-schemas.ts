@@ -52,6 +52,12 @@ export const ZCreateStudyRequest = z
     joinExisting: z.boolean().optional().default(false),
     /** A lab bill's test line the study belongs to (spec-lab), when created from a bill. */
     studyId: z.coerce.number().int().positive().optional(),
+    /**
+     * The bill line (labBillTests id) the study is made for: the line is linked to the new study
+     * (uploadedThroughWorkList false) and, without `studyInstanceUID`, the study takes the UID the
+     * modality worklist hands out for the line. Must be of the center's lab (404) and not linked yet (409).
+     */
+    labBillTestId: z.coerce.number().int().positive().optional(),
   })
   .meta({ id: 'CreateStudyRequest' });
 export type TCreateStudyRequest = z.input<typeof ZCreateStudyRequest>;

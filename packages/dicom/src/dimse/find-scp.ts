@@ -8,6 +8,7 @@ import type { association as Assoc, requests, responses } from 'dcmjs-dimse';
 import type { DicomJsonDataset } from '../dicom-json.js';
 import { fitDatasetToVrs } from '../vr-limits.js';
 import { DimseStatus } from './constants.js';
+import { cFindPendingResponse, encodeFindIdentifier } from './find-responses.js';
 import type { dimse as DimseLibrary } from './library.js';
 
 type CFindRequest = requests.CFindRequest;
@@ -121,7 +122,15 @@ export interface FindTransport {
   };
   /** Sends one response now; undefined when dcmjs-dimse offers no way (then all go in the final callback). */
   readonly sendNow?: (response: CFindResponse) => void;
+  /**
+   * Writes pending responses we encoded ourselves (find-responses.ts) on the association's socket:
+   * its presentation context and the peer's maximum PDU length. Absent: dcmjs-dimse encodes them.
+   */
+  readonly raw?: { readonly pcid: number; readonly maxPduLength: number; write(bytes: Buffer): void };
 }
+
+/** Pending responses written in a row before the event loop gets a turn (HTTP, a C-CANCEL). */
+const RAW_RESPONSES_PER_TURN = 32;
 
 /**
  * Answers one C-FIND: asks the handler, streams the matches as pending responses (one per turn of
@@ -163,11 +172,31 @@ export async function answerFind(
   if (answer.status !== undefined) return callback([final(answer.status, answer.errorComment)]);
 
   const held: CFindResponse[] = [];
+  let rawInARow = 0;
   for (const match of answer.matches) {
+    const fitted = fitDatasetToVrs(match);
+    const identifier = transport.raw && held.length === 0 ? encodeFindIdentifier(fitted, syntax) : null;
+    if (transport.raw && identifier) {
+      transport.raw.write(
+        cFindPendingResponse(
+          transport.raw.pcid,
+          { messageId: request.getMessageId(), affectedSopClassUid: incoming.sopClassUid },
+          FindStatus.Pending,
+          identifier,
+          transport.raw.maxPduLength,
+        ),
+      );
+      if (++rawInARow < RAW_RESPONSES_PER_TURN && !transport.socket.writableNeedDrain) continue;
+      rawInARow = 0;
+      await waitForSocket(transport.socket);
+      if (transport.socket.destroyed) return;
+      if (signal.aborted) return callback([final(FindStatus.Cancel)]);
+      continue;
+    }
     const response = Response.fromRequest(request);
     response.setStatus(FindStatus.Pending);
     // Whatever was stored, the answer must encode: over-long values are cut to their VR's maximum.
-    response.setDataset(new library.Dataset(jsonToElements(fitDatasetToVrs(match)), syntax));
+    response.setDataset(new library.Dataset(jsonToElements(fitted), syntax));
     if (!transport.sendNow) {
       held.push(response);
       continue;

@@ -448,7 +448,16 @@ export function connectionClass(env: ConnectionEnv): ConnectionClass {
         },
         request,
         context,
-        { socket: this.connection, sendNow: immediateSenderOf(this, context) },
+        {
+          socket: this.connection,
+          sendNow: immediateSenderOf(this, context),
+          raw: {
+            pcid: context.getPresentationContextId(),
+            // The peer's maximum (store-scp-association.ts puts it back after our AC went out).
+            maxPduLength: this.association?.getMaxPduLength() ?? 0,
+            write: (bytes) => this.connection.write(bytes),
+          },
+        },
         controller.signal,
         callback,
       )

@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client.js';
 import { reportStatuses, studies } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
+import { linkBillLineToStudy, lockBillLineForStudy } from '../lab-worklist/bill-line-study.js';
 import { type TUploadTarget, resolveUploadCenter } from './upload-access.js';
 
 /** A new DICOM UID under the UUID root of PS3.5 §B.2: `2.25.` and the UUID as one decimal number. */
@@ -35,8 +36,11 @@ export async function createStudyFromWebsite(
     foreignCenter: 'ignore',
     field: 'center',
   });
-  const studyInstanceUid = input.studyInstanceUID || generateDicomUid();
   return ctx.db.transaction(async (tx) => {
+    // From a bill: the line is locked first, and its worklist UID is the study's unless one was named.
+    const line =
+      input.labBillTestId === undefined ? null : await lockBillLineForStudy(tx, target, input.labBillTestId);
+    const studyInstanceUid = input.studyInstanceUID || line?.studyInstanceUid || generateDicomUid();
     const [study] = await tx
       .insert(studies)
       .values({
@@ -83,6 +87,7 @@ export async function createStudyFromWebsite(
       })
       .returning({ id: reportStatuses.id, apiVersion: reportStatuses.apiVersion });
     if (!report) throw new Error('report-status insert returned no row');
+    if (line) await linkBillLineToStudy(tx, target, line, study.id, auth.user.email);
     await recordStudyEvent(tx, {
       reportStatusId: report.id,
       type: 'STUDY_CREATED',
@@ -92,6 +97,7 @@ export async function createStudyFromWebsite(
         source: 'WEBSITE',
         studyInstanceUid,
         ...(input.studyId ? { labStudyId: input.studyId } : {}),
+        ...(line ? { labBillTestId: line.id } : {}),
       },
     });
     return {

@@ -1,7 +1,14 @@
-import { DimseStatus, type StoreOutcome, type StoreScp, startStoreScp } from '@radflow/dicom/dimse';
+import {
+  DimseStatus,
+  type FindScpOptions,
+  type StoreOutcome,
+  type StoreScp,
+  startStoreScp,
+} from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
 import { createAeTitleLookup } from './ae-titles.js';
-import { createFindService } from './c-find.js';
+import { C_FIND_MAX_MATCHES, createFindService } from './c-find.js';
+import { MODALITY_WORKLIST_FIND, answerWorklistFind } from '../lab-worklist/modality-worklist.js';
 import { type IngestFailureCode, KEPT_FIRST_REASON, hashWhileReceiving, ingestInstance } from './ingest.js';
 import { phaseClock } from './ingest-phases.js';
 import { SharedBytesPool } from './shared-bytes.js';
@@ -68,6 +75,25 @@ function portLimitsOf(config: DicomServicesConfig) {
   };
 }
 
+/**
+ * The C-FIND models of the port: the archive's Query/Retrieve (c-find.ts) and the lab's Modality
+ * Worklist (lab-worklist/modality-worklist.ts), each negotiated by its SOP class.
+ */
+function findServices(
+  ctx: AppContext,
+  centerOf: (aeTitle: string) => Promise<number | null>,
+  maxMatches: number,
+): FindScpOptions {
+  const archive = createFindService(ctx, centerOf, maxMatches);
+  return {
+    sopClassUids: [...archive.sopClassUids, MODALITY_WORKLIST_FIND],
+    onFind: (query, signal) =>
+      query.sopClassUid === MODALITY_WORKLIST_FIND
+        ? answerWorklistFind(ctx.db, centerOf, query, maxMatches)
+        : archive.onFind(query, signal),
+  };
+}
+
 /** Starts the SCP on DICOM_PORT (0: a free port) with AE title DICOM_AET, listening on HOST. */
 export async function startDicomServices(
   ctx: AppContext,
@@ -92,7 +118,7 @@ export async function startDicomServices(
     sha256WhileReceiving: () => hashWhileReceiving(ctx),
     ...(log ? { logger: log } : {}),
     ...portLimitsOf(config),
-    find: createFindService(ctx, centerOf, config.C_FIND_MAX_MATCHES),
+    find: findServices(ctx, centerOf, config.C_FIND_MAX_MATCHES ?? C_FIND_MAX_MATCHES),
     onAssociation: async (callingAet) =>
       (await centerOf(callingAet)) !== null ? 'accept' : 'reject-calling-aet',
     onInstance: async (instance): Promise<StoreOutcome | void> => {

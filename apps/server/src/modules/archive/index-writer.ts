@@ -221,6 +221,23 @@ event as (
     from created
   returning id
 ),
+lab_line as (
+  update lab_bill_tests bt set study_id = st.id, uploaded_through_work_list = true
+    from st, lab_bills b
+   where exists (select 1 from created) and $30 <> '' and bt.accession_number = $30
+     and bt.study_id is null and b.id = bt.bill_id
+     and b.group_id = $1 and b.lab_scope = 'CENTER' and b.lab_owner_id = $23
+  returning bt.id, st.id as study_id
+),
+lab_line_audit as (
+  insert into lab_audit_events (group_id, lab_scope, lab_owner_id, entity, entity_id, action,
+    actor_email, detail)
+  select $1, 'CENTER', $23, 'BILL_TEST', lab_line.id, 'STUDY_LINKED',
+    coalesce((select u.email from users u where u.id = $31), $21, $20),
+    jsonb_build_object('studyId', lab_line.study_id, 'source', $20, 'uploadedThroughWorkList', true)
+    from lab_line
+  returning id
+),
 signed as (
   select r.id, r.new_images_after_sign_off_at > r.signed_off_at as marked
     from report_statuses r
@@ -263,8 +280,11 @@ select $34 as job, (select id from st) as study_id,
   coalesce((select id from existing), (select id from created)) as report_status_id,
   (select count(*) from ins)::integer + (select count(*) from counts)::integer as written;
 `;
-// created, event, mark, mark_event, refused_event run whether or not the final select reads
-// them (data-modifying CTEs).
+// created, event, lab_line, lab_line_audit, mark, mark_event, refused_event run whether or not the
+// final select reads them (data-modifying CTEs). lab_line: a new study (its report row created here)
+// whose accession number is a bill line of the receiving center's lab links itself to that line,
+// once (lab-worklist DECISIONS.md): one probe of the unique accession index per new study, none for
+// the study's later instances (the exists is a one-time filter on `created`).
 
 /** The EXECUTEs of one instance (the statements are prepared in the session: PREPARE_STATEMENTS). */
 export function instanceStatements(row: IndexRow, job: number): string {

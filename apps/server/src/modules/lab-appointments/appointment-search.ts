@@ -2,12 +2,11 @@ import { and, asc, eq, gte, isNotNull, isNull, lt, ne } from 'drizzle-orm';
 import type { ZAppointmentSummaryRequest } from '@radflow/core';
 import {
   AppError,
+  labReportStatusOf,
   type TAppointment,
   type TAppointmentList,
   type TAppointmentSearch,
   type TAppointmentSummary,
-  type TLabReportStatus,
-  type TReportStatus,
   appointmentFlagsOf,
   appointmentSearchProblem,
   appointmentStateOf,
@@ -31,26 +30,6 @@ import { loadGroupPreferences } from '../preferences/preferences.js';
  * data): the caller's lab's live bill lines that hold a slot window, with their bill's state. A
  * live line is the one that holds a seat (lab-bills slot-bookings): not CANCEL, its bill not CANCELLED.
  */
-
-/**
- * A line's report status in the lab's words (spec-lab §3): no study or a deleted one is PENDING; a
- * row not yet reported is CREATED; REPORTED, DRAFTED and SIGNED_OFF are themselves. The same rule as
- * the test-level dashboard's (lab-worklist branch, core `labReportStatusOf`): at merge this reads it.
- */
-function statusOfReportOf(status: TReportStatus | null): TLabReportStatus {
-  switch (status) {
-    case 'CREATED':
-    case 'HISTORY_CREATED':
-    case 'LOCKED':
-      return 'CREATED';
-    case 'REPORTED':
-    case 'DRAFTED':
-    case 'SIGNED_OFF':
-      return status;
-    default:
-      return 'PENDING';
-  }
-}
 
 interface TRange {
   from: Date;
@@ -121,7 +100,7 @@ async function appointmentsIn(db: DbOrTx, auth: TAuth, range: TRange): Promise<T
       endTimeOfAppointment: (r.line.end ?? r.line.start!).toISOString(),
       ...flags,
       state: appointmentStateOf(flags),
-      statusOfReport: statusOfReportOf(r.studyId === null ? null : r.reportStatus),
+      statusOfReport: labReportStatusOf(r.studyId === null ? null : r.reportStatus),
       uploadedThroughWorkList: r.line.uploadedThroughWorkList,
       patientName: r.patient.name,
       uhidNumber: r.patient.uhidNumber,

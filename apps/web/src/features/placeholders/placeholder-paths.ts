@@ -12,7 +12,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-customer-report',
   '/signup',
   '/pacs-router',
-  '/lab/lab-bill-test',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',
   '/admin-page/sales-dashboard',

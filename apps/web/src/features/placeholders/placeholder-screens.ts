@@ -17,7 +17,6 @@ export interface TPlaceholderScreen {
 
 const REPORTING = 'the Reporting issue';
 const BILLING = 'a later issue (billing and invoicing)';
-const LAB = 'a later issue (lab module)';
 const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
@@ -57,12 +56,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     capability: 'PACS router',
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
-  },
-  '/lab/lab-bill-test': {
-    title: 'Test level Dashboard',
-    capability: 'Test level dashboard',
-    arrivesWith: LAB,
-    summary: 'Every billed test with its report status.',
   },
   '/admin-page/billing': {
     title: 'Admin Billing',

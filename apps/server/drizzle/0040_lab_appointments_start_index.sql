@@ -1,1 +1,0 @@
-CREATE INDEX "lab_bill_tests_appointment_start_idx" ON "lab_bill_tests" USING btree ("start_time_of_appointment") WHERE "lab_bill_tests"."start_time_of_appointment" is not null;

@@ -1,0 +1,1 @@
+export { LabBillTestPage } from './LabBillTestPage';

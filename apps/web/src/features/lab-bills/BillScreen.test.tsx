@@ -97,6 +97,7 @@ function openBill(
         body: {
           content: text ? all.filter((t) => `${t.testCode} ${t.testName}`.toLowerCase().includes(text)) : all,
           totalElements: 2,
+          totalRelation: 'eq',
         },
       };
     },

@@ -47,7 +47,9 @@ function row(overrides: Partial<TBillListRow> = {}): TBillListRow {
 function openList(handlers: Record<string, THandler> = {}) {
   const api = fakeApi({
     ...sessionHandlers(buildUser(['ROLE_LABS_RECEPTIONIST'])),
-    'POST /api/lab/bill/search': { body: { content: [row()], totalElements: 1, page: 0, size: 20 } },
+    'POST /api/lab/bill/search': {
+      body: { content: [row()], totalElements: 1, totalRelation: 'eq', page: 0, size: 20 },
+    },
     ...handlers,
   });
   const view = renderRoutes(
@@ -142,6 +144,7 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
         body: {
           content: [row({ status: cancelled ? 'CANCELLED' : 'OPEN' })],
           totalElements: 1,
+          totalRelation: 'eq',
           page: 0,
           size: 20,
         },
@@ -189,7 +192,13 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
   it('shows a refused undo in place (the slot filled meanwhile)', SLOW, async () => {
     openList({
       'POST /api/lab/bill/search': {
-        body: { content: [row({ status: 'CANCELLED' })], totalElements: 1, page: 0, size: 20 },
+        body: {
+          content: [row({ status: 'CANCELLED' })],
+          totalElements: 1,
+          totalRelation: 'eq',
+          page: 0,
+          size: 20,
+        },
       },
       'PUT /api/lab/undo-cancel-status': {
         status: 409,
@@ -220,6 +229,7 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
               row({ id: 503, invoiceNumber: 'INV-0503', status: 'CANCELLED' }),
             ],
             totalElements: 3,
+            totalRelation: 'eq',
             page: 0,
             size: 20,
           },

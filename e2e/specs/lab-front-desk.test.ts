@@ -20,6 +20,11 @@ import { openSignedIn } from '../support/worklist.js';
 
 const RECEPTIONIST = 'labs-receptionist@demo.local';
 const SUPERVISOR = 'labs-supervisor@demo.local';
+/**
+ * A ceiling for a call's answer awaited together with the steps that cause it: longer than a
+ * locator's 15 s, so a step that cannot be done is the failure reported, not the missing answer.
+ */
+const ANSWER_CEILING_MS = 30_000;
 const uniqueMobile = () => `9${String(Date.now()).slice(-9)}`;
 
 interface TSavedBill {
@@ -102,12 +107,17 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
     const USG = 'US: US001 USG Abdomen (₹1200)';
     /** Submit, answer the due confirmation, and read the saved bill from the server's answer. */
     const submit = async (due: string): Promise<TSavedBill> => {
-      const created = page.waitForResponse(
-        (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/lab/bill',
-      );
-      await page.getByRole('button', { name: 'Submit', exact: true }).click();
-      await confirmWith(page, `Due Amount: ${due} is pending. Do you want to proceed?`);
-      const response = await created;
+      // Awaited together, so a step that fails leaves no waiting promise behind.
+      const [response] = await Promise.all([
+        page.waitForResponse(
+          (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/lab/bill',
+          { timeout: ANSWER_CEILING_MS },
+        ),
+        (async () => {
+          await page.getByRole('button', { name: 'Submit', exact: true }).click();
+          await confirmWith(page, `Due Amount: ${due} is pending. Do you want to proceed?`);
+        })(),
+      ]);
       expect([200, 201], await response.text()).toContain(response.status());
       await page.getByText('Bill Created', { exact: true }).first().waitFor();
       return (await response.json()) as TSavedBill;
@@ -128,11 +138,12 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
     expect(bill.status).toBe('OPEN');
 
     // ---- print: the invoice's PDF read back ----
-    const printed = page.waitForResponse(
-      (res) => new URL(res.url()).pathname === `/api/lab/bill/print/${bill.id}`,
-    );
-    await printDialog.getByRole('button', { name: 'Invoice only', exact: true }).click();
-    const pdf = await printed;
+    const [pdf] = await Promise.all([
+      page.waitForResponse((res) => new URL(res.url()).pathname === `/api/lab/bill/print/${bill.id}`, {
+        timeout: ANSWER_CEILING_MS,
+      }),
+      printDialog.getByRole('button', { name: 'Invoice only', exact: true }).click(),
+    ]);
     expect(pdf.status()).toBe(200);
     const text = await pdfText(await pdf.body());
     for (const expected of [
@@ -209,12 +220,16 @@ describe('the supervisor builds the catalogue and reads the summary (issue 25 §
       await page.getByRole('button', { name: 'Create Test', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Create Test' });
       await fill(dialog);
-      const saved = page.waitForResponse(
-        (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/api/lab/test',
-      );
-      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
-      await confirmWith(page, 'You are trying to create a new test. Do you wish to continue?');
-      const res = await saved;
+      const [res] = await Promise.all([
+        page.waitForResponse(
+          (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/lab/test',
+          { timeout: ANSWER_CEILING_MS },
+        ),
+        (async () => {
+          await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+          await confirmWith(page, 'You are trying to create a new test. Do you wish to continue?');
+        })(),
+      ]);
       expect([200, 201], await res.text()).toContain(res.status());
       await dialog.waitFor({ state: 'hidden' });
       return ((await res.json()) as { id: number }).id;

@@ -27,6 +27,16 @@ const SUPERVISOR = 'labs-supervisor@demo.local';
 const ANSWER_CEILING_MS = 30_000;
 const uniqueMobile = () => `9${String(Date.now()).slice(-9)}`;
 
+/** The group admin turns the front desk's categories and appointments on or off. */
+async function switchLab(on: boolean): Promise<void> {
+  const group = await apiAs('group@demo.local');
+  try {
+    await setGroupSwitches(group, { enableRISCategory: on, appointmentSupportRIS: on });
+  } finally {
+    await group.dispose();
+  }
+}
+
 interface TSavedBill {
   id: number;
   invoiceNumber: string;
@@ -43,12 +53,7 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
   beforeAll(async () => {
     // The group admin turns categories and appointments on; the center adds a 10% category and a
     // one-seat ultrasound slot of its own (read back and appended, so other entries stay).
-    const group = await apiAs('group@demo.local');
-    try {
-      await setGroupSwitches(group, { enableRISCategory: true, appointmentSupportRIS: true });
-    } finally {
-      await group.dispose();
-    }
+    await switchLab(true);
     const center = await apiAs('center@demo.local');
     try {
       await addPatientCategory(center, category, 10);
@@ -58,7 +63,12 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
     }
     desk = await openSignedIn(RECEPTIONIST);
   });
-  afterAll(() => desk?.close());
+  // The switches go back off at the end, as the settings stories leave them (the files after this
+  // one on the same server start from the demo group's defaults).
+  afterAll(async () => {
+    await desk?.close();
+    await switchLab(false);
+  });
 
   it('registers a patient, bills two tests with a category and a partial payment, prints, books until full, cancels and undoes', async () => {
     const { page } = desk;

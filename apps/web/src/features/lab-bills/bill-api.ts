@@ -87,15 +87,6 @@ export function fetchSlotCounts(body: {
   return apiRequest('/api/lab/get-slot', { json: body, schema: ZSlotCounts, quiet: true });
 }
 
-/** spec-lab §2: the bill PDF opens in a new tab (the documents module serves it). */
-export function billPrintPath(id: number): string {
-  return `/api/lab/bill/print/${id}`;
-}
-
-export function openBillPdf(id: number): void {
-  window.open(billPrintPath(id), '_blank', 'noopener');
-}
-
 /** A fresh idempotency key (one per distinct write the user asks for). */
 export function newIdempotencyKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto

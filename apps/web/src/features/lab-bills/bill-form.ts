@@ -9,19 +9,20 @@ import {
   toPaise,
   toRupees,
   wallTimeIn,
-  type TAttributeDefinition,
+  type TTestAttributeDefinition,
   type TBill,
   type TBillCategoryType,
   type TBillCreate,
+  type TBillDoctor,
+  type TBillPatient,
   type TBillTotalsResult,
   type TCategoryEntry,
   type TDiscountChoice,
   type TLabPaymentMethod,
+  type TLabTest,
   type TSettlementStatus,
 } from '@radflow/core';
 import { attributesPaise, defaultAttributes } from './bill-attributes';
-import type { TBillDoctor, TBillPatient } from './BillPartyPickers';
-import type { TBillableTest } from './lab-test-search.api';
 
 /**
  * The bill screen's form as plain data, and what it means in money: every amount comes from core
@@ -94,7 +95,7 @@ export function todayIn(timeZone: string): string {
 
 let keyCounter = 0;
 
-export function lineFromTest(test: TBillableTest, definitions: readonly TAttributeDefinition[]): TFormLine {
+export function lineFromTest(test: TLabTest, definitions: readonly TTestAttributeDefinition[]): TFormLine {
   keyCounter += 1;
   const attributes = defaultAttributes(definitions, test.labModality);
   return {
@@ -180,7 +181,7 @@ function savedDiscount(bill: TBill): Pick<TBillForm, 'discountBy' | 'discountTex
 }
 
 /** The unit price of a line now: as saved while its attributes are, else base plus their prices. */
-export function unitPaiseOf(line: TFormLine, definitions: readonly TAttributeDefinition[]): number {
+export function unitPaiseOf(line: TFormLine, definitions: readonly TTestAttributeDefinition[]): number {
   if (
     line.saved &&
     line.saved.filmSize === line.filmSize &&
@@ -220,7 +221,7 @@ export function discountChoiceOf(form: TBillForm, entries: readonly TCategoryEnt
 export function formTotals(
   form: TBillForm,
   ctx: {
-    definitions: readonly TAttributeDefinition[];
+    definitions: readonly TTestAttributeDefinition[];
     categories: readonly TCategoryEntry[];
     bill: TBill | null;
   },
@@ -252,7 +253,7 @@ export function hasAppointment(lines: readonly TFormLine[]): boolean {
 export function billBody(
   form: TBillForm,
   ctx: {
-    definitions: readonly TAttributeDefinition[];
+    definitions: readonly TTestAttributeDefinition[];
     categories: readonly TCategoryEntry[];
     bill: TBill | null;
     timeZone: string;

@@ -30,7 +30,8 @@ import { AppointmentSummaryDialog } from './AppointmentSummaryDialog';
 import { TimeSlotFilterDialog } from './TimeSlotFilterDialog';
 import { clockTime } from './clock-time';
 import { openAppointmentSlipPrint } from '../lab-summary/open-bill-print';
-import { fetchAllSlots, searchAppointments } from './lab-appointments-api';
+import { fetchAllSlots } from '../../api/lab';
+import { searchAppointments } from './lab-appointments-api';
 
 const STATE_COLOURS = { SCHEDULED: 'info', PAID: 'success', PARTIALLY_PAID: 'warning' } as const;
 

@@ -1,23 +1,14 @@
 import {
-  type TAllSlots,
   type TAppointmentList,
   type TAppointmentSearch,
   type TAppointmentSummary,
   type TAppointmentSummaryRequest,
-  ZAllSlots,
   ZAppointmentList,
   ZAppointmentSummary,
 } from '@radflow/core';
 import { apiRequest } from '../../api/client';
 
-/** The calls of the appointment views (spec-lab §7 get-all-slot; the lab-appointments module's two). */
-
-export function fetchAllSlots(
-  range: { startTime: string; endTime: string },
-  signal?: AbortSignal,
-): Promise<TAllSlots> {
-  return apiRequest('/api/lab/get-all-slot', { json: range, schema: ZAllSlots, signal });
-}
+/** The calls of the appointment views (the lab-appointments module's two; get-all-slot is api/lab.ts). */
 
 export function searchAppointments(
   body: TAppointmentSearch,

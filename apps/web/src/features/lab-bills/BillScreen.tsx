@@ -34,6 +34,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError, reportFailure } from '../../api/client';
+import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { PageHeader } from '../../components/PageHeader';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
@@ -44,10 +45,8 @@ import { ReferringDoctorPicker } from '../lab-patients/ReferringDoctorPicker';
 import {
   BILL_LIST_QUERY_KEY,
   BILL_QUERY_KEY,
-  LAB_PREFERENCES_QUERY_KEY,
   createBill,
   fetchBill,
-  fetchLabPreferences,
   newIdempotencyKey,
   undoCancelBill,
   updateBill,

@@ -62,11 +62,12 @@ describe('a bill line priced from the stored test attributes', () => {
       .select({ testCode: labBillTests.testCode, attributes: labBillTests.attributes })
       .from(labBillTests)
       .where(eq(labBillTests.billId, bill.id));
-    expect(stored.map((l) => l.attributes).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))))
-      .toEqual([
-        { contrastVolume: '100 ml', attributePrice: 1200 },
-        { filmSize: '14x17', attributePrice: 150.5 },
-      ]);
+    expect(
+      stored.map((l) => l.attributes).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([
+      { contrastVolume: '100 ml', attributePrice: 1200 },
+      { filmSize: '14x17', attributePrice: 150.5 },
+    ]);
     const again = (await p.supervisor.get(`/api/lab/bill/get/${bill.id}`)).json<TBill>();
     expect(again.labBillTests.map((l) => l.price)).toEqual([650, 2700]);
   });

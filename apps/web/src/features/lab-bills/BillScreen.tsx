@@ -9,7 +9,7 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  ALL_LAB_MODALITIES,
+  type ALL_LAB_MODALITIES,
   BILL_MESSAGES,
   CREATE_STUDY_MODALITIES,
   DEFAULT_LAB_PAYMENT_METHOD,

@@ -197,7 +197,13 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
   it('shows a refused undo in place (the slot filled meanwhile)', SLOW, async () => {
     openList({
       'POST /api/lab/bill/search': {
-        body: { content: [row({ status: 'CANCELLED' })], totalElements: 1, totalRelation: 'eq', page: 0, size: 20 },
+        body: {
+          content: [row({ status: 'CANCELLED' })],
+          totalElements: 1,
+          totalRelation: 'eq',
+          page: 0,
+          size: 20,
+        },
       },
       'PUT /api/lab/undo-cancel-status': {
         status: 409,

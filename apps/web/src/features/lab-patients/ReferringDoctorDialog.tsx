@@ -24,7 +24,6 @@ import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { LAB_DOCTORS_QUERY_ROOT, saveReferringDoctor } from './lab-patients-api';
 import { fieldErrors, refusalText } from './lab-form';
 
-
 type TField = 'name' | 'mobileNumber' | 'department' | 'active';
 
 /**

@@ -43,7 +43,9 @@ const BILL_ROW = {
 };
 
 function openRegistration(handlers: Parameters<typeof fakeApi>[0] = {}, appointmentSupportRIS = false) {
-  const preferences = buildPreferences((p) => (p.GROUP_SWITCHES.appointmentSupportRIS = appointmentSupportRIS));
+  const preferences = buildPreferences(
+    (p) => (p.GROUP_SWITCHES.appointmentSupportRIS = appointmentSupportRIS),
+  );
   const api = fakeApi({
     ...sessionHandlers(buildUser(['ROLE_LABS_RECEPTIONIST']), preferences),
     'POST /api/lab/bill/search': {
@@ -148,7 +150,7 @@ describe('Patient Registration (/lab/registration)', () => {
   });
 });
 
-describe('the front desk under the finder: bills and today\'s appointments', () => {
+describe("the front desk under the finder: bills and today's appointments", () => {
   it('shows the billing list under the finder; no appointments without appointmentSupportRIS', async () => {
     const { api } = openRegistration();
     await screen.findByRole('combobox', { name: 'Find patient' }, WAIT);
@@ -160,7 +162,7 @@ describe('the front desk under the finder: bills and today\'s appointments', () 
     expect(api.calls('POST', '/api/lab/appointments/search')).toHaveLength(0);
   });
 
-  it('under appointmentSupportRIS offers Bills and Today\'s appointments as tabs', async () => {
+  it("under appointmentSupportRIS offers Bills and Today's appointments as tabs", async () => {
     const { api } = openRegistration({}, true);
     await screen.findByRole('combobox', { name: 'Find patient' }, WAIT);
     const bills = screen.getByRole('tab', { name: BILLS_SECTION_LABEL });

@@ -20,6 +20,7 @@ import {
   duePendingMessage,
   isLabAdmin,
   printOptionsOf,
+  todayIn,
   rupeeText,
   settleLine,
   toRupees,
@@ -60,7 +61,6 @@ import {
   hasAppointment,
   lineFromTest,
   localDateTimeText,
-  todayIn,
   unitPaiseOf,
   type TBillForm,
   type TFormLine,
@@ -678,7 +678,7 @@ function BillEditor({
           modality={booking.labModality}
           testName={booking.testName}
           timeZone={timeZone}
-          initialDate={todayIn(timeZone)}
+          initialDate={todayIn(new Date(), timeZone)}
           current={booking.appointment}
           onClose={() => setBooking(null)}
           onChoose={(appointment) => {

@@ -1,7 +1,6 @@
 import {
   applyDiscount,
   billTotals,
-  calendarDayIn,
   categoryDiscountBasisPoints,
   formatDisplayTime,
   isCancelledLine,
@@ -87,10 +86,6 @@ export function localDateTimeText(at: Date | string, timeZone: string): string {
 /** The instant of a datetime-local text in the zone. */
 export function instantOfLocal(text: string, timeZone: string): Date {
   return wallTimeIn(text.slice(0, 10), text.slice(11, 16), timeZone);
-}
-
-export function todayIn(timeZone: string): string {
-  return calendarDayIn(new Date(), timeZone);
 }
 
 let keyCounter = 0;

@@ -165,6 +165,29 @@ export const ZBillCategory = z.object({
   discount: z.number(),
 });
 
+/**
+ * The bill's patient and doctor as the bill answers them: what the pickers show (patientLabel,
+ * referringDoctorLabel). A patient or doctor the pickers find (TLabPatient, TReferringDoctor) is one.
+ */
+export const ZBillPatient = z.object({
+  id,
+  uhidNumber: z.string(),
+  name: z.string(),
+  mobileNumber: z.string().nullable(),
+  gender: z.string(),
+  designation: z.string(),
+  ageString: z.string(),
+});
+export type TBillPatient = z.infer<typeof ZBillPatient>;
+
+export const ZBillDoctor = z.object({
+  id,
+  name: z.string(),
+  mobileNumber: z.string().nullable(),
+  department: z.string().nullable(),
+});
+export type TBillDoctor = z.infer<typeof ZBillDoctor>;
+
 export const ZBill = z
   .object({
     id,
@@ -174,24 +197,9 @@ export const ZBill = z
     billDate: z.string(),
     initialBillDate: z.string(),
     patientId: id,
-    patient: z.object({
-      id,
-      uhidNumber: z.string(),
-      name: z.string(),
-      mobileNumber: z.string().nullable(),
-      gender: z.string(),
-      designation: z.string(),
-      ageString: z.string(),
-    }),
+    patient: ZBillPatient,
     referringDoctorId: id.nullable(),
-    referringDoctor: z
-      .object({
-        id,
-        name: z.string(),
-        mobileNumber: z.string().nullable(),
-        department: z.string().nullable(),
-      })
-      .nullable(),
+    referringDoctor: ZBillDoctor.nullable(),
     labBillTests: z.array(ZBillLine),
     labBillCategories: z.array(ZBillCategory),
     labTransactions: z.array(ZBillTransaction),

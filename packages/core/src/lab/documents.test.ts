@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { documentsOfPrintOption, formatRupees, gstSplit, labDocumentPath } from './documents.js';
+import {
+  documentsOfPrintOption,
+  formatRupees,
+  gstSplit,
+  labDocumentPath,
+  printOptionsOf,
+} from './documents.js';
 
 describe('gstSplit: the GST inside a price that includes it', () => {
   it.each([
@@ -30,5 +36,23 @@ describe('print options', () => {
   it('rupees print with Indian grouping', () => {
     expect(formatRupees(123456789)).toBe('₹12,34,567.89');
     expect(formatRupees(-50)).toBe('-₹0.50');
+  });
+});
+
+describe('printOptionsOf: the appointment slip only for a bill with a live appointment', () => {
+  const at = '2026-12-08T03:30:00.000Z';
+  it('offers the invoice only when no line is booked, or the booked one is cancelled', () => {
+    expect(printOptionsOf([{ startTimeOfAppointment: null, settlementStatus: 'FULL_PRICE' }])).toEqual([
+      'INVOICE',
+    ]);
+    expect(printOptionsOf([{ startTimeOfAppointment: at, settlementStatus: 'CANCEL' }])).toEqual(['INVOICE']);
+  });
+  it('offers all three when a line keeps its appointment', () => {
+    expect(
+      printOptionsOf([
+        { startTimeOfAppointment: null, settlementStatus: 'FULL_PRICE' },
+        { startTimeOfAppointment: at, settlementStatus: 'PARTIAL_REFUND' },
+      ]),
+    ).toEqual(['INVOICE', 'APPOINTMENT_SLIP', 'BOTH']);
   });
 });

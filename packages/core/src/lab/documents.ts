@@ -52,6 +52,24 @@ export const PRINT_OPTION_LABELS: Readonly<Record<TPrintOption, string>> = {
 };
 export type TPrintDocument = 'INVOICE' | 'APPOINTMENT_SLIP';
 
+/**
+ * A bill line the appointment slip lists: booked (it has a start) and not cancelled. The server's
+ * slip and the chooser's options read this one rule.
+ */
+export function isAppointmentLine(line: {
+  startTimeOfAppointment: unknown;
+  settlementStatus: string;
+}): boolean {
+  return line.startTimeOfAppointment != null && line.settlementStatus !== 'CANCEL';
+}
+
+/** The chooser's options for a bill: the appointment slip only when a line has an appointment. */
+export function printOptionsOf(
+  lines: readonly { startTimeOfAppointment: unknown; settlementStatus: string }[],
+): readonly TPrintOption[] {
+  return lines.some(isAppointmentLine) ? PRINT_OPTIONS : ['INVOICE'];
+}
+
 /** The documents a chosen option opens, invoice first. */
 export function documentsOfPrintOption(option: TPrintOption): TPrintDocument[] {
   if (option === 'BOTH') return ['INVOICE', 'APPOINTMENT_SLIP'];

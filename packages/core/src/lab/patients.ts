@@ -239,9 +239,14 @@ export const ZLabPatientPage = ZPageResponse(ZLabPatient);
 export type TLabPatientPage = z.infer<typeof ZLabPatientPage>;
 
 /** The line a picker shows for a patient: 'MR Ravi Kumar · 34Y · M · 9876543210 · UH1001'. */
-export function patientLabel(
-  p: Pick<TLabPatient, 'designation' | 'name' | 'ageString' | 'gender' | 'mobileNumber' | 'uhidNumber'>,
-): string {
+export function patientLabel(p: {
+  designation: string;
+  name: string;
+  ageString: string;
+  gender: string;
+  mobileNumber: string | null;
+  uhidNumber: string;
+}): string {
   return [`${p.designation} ${p.name}`, p.ageString, p.gender, p.mobileNumber, p.uhidNumber]
     .filter(Boolean)
     .join(' · ');

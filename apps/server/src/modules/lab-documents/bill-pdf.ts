@@ -1,5 +1,11 @@
 import type { Content, TDocumentDefinitions } from 'pdfmake/interfaces.js';
-import { LAB_DOCUMENT_MESSAGES as M, formatDisplayTime, formatRupees, gstSplit } from '@radflow/core';
+import {
+  LAB_DOCUMENT_MESSAGES as M,
+  formatDisplayTime,
+  formatRupees,
+  gstSplit,
+  isAppointmentLine,
+} from '@radflow/core';
 import type { TBillDocumentData, TLabLetterhead } from './lab-document-data.js';
 
 /*
@@ -267,7 +273,7 @@ export function billDefinition(data: TBillDocumentData, now: Date): TDocumentDef
 
 /** The appointment slip: the lines with an appointment that are not cancelled. */
 export function appointmentLines(data: TBillDocumentData) {
-  return data.lines.filter((l) => l.startTimeOfAppointment !== null && l.settlementStatus !== 'CANCEL');
+  return data.lines.filter(isAppointmentLine);
 }
 
 /** The appointment slip (spec-lab §7): patient, test, appointment name, date and time window, invoice. */

@@ -29,7 +29,9 @@ import { useSignedInSession } from '../auth/session';
 import { AppointmentSummaryDialog } from './AppointmentSummaryDialog';
 import { TimeSlotFilterDialog } from './TimeSlotFilterDialog';
 import { clockTime } from './clock-time';
-import { fetchAllSlots, openAppointmentSlip, searchAppointments } from './lab-appointments-api';
+import { openAppointmentSlipPrint } from '../lab-summary/open-bill-print';
+import { fetchAllSlots } from '../../api/lab';
+import { searchAppointments } from './lab-appointments-api';
 
 const STATE_COLOURS = { SCHEDULED: 'info', PAID: 'success', PARTIALLY_PAID: 'warning' } as const;
 
@@ -64,7 +66,7 @@ function AppointmentCard({ appointment: a }: { appointment: TAppointment }) {
         <Link component={RouterLink} to={`/lab/create-bill/${a.billId}`}>
           Open bill
         </Link>
-        <Button size="small" onClick={() => void openAppointmentSlip(a.billId, feedback.showError)}>
+        <Button size="small" onClick={() => void openAppointmentSlipPrint(a.billId, feedback.showError)}>
           Appointment slip
         </Button>
       </CardActions>

@@ -1,4 +1,4 @@
-import { BILL_MESSAGES, type TBill, type TRole } from '@radflow/core';
+import { BILL_MESSAGES, toPageResponse, type TBill, type TRole } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -23,6 +23,7 @@ import { PATIENT, savedBill } from './test-bills';
 import { APPOINTMENT_DATE_LABEL, SLOT_LABEL } from './SlotPickerDialog';
 
 const SLOW = { timeout: 45_000 };
+const PDF: TFakeReply = { text: '%PDF-1.7', headers: { 'Content-Type': 'application/pdf' } };
 const WAIT = { timeout: 15_000 };
 
 function SignedIn({ children }: { children: ReactNode }) {
@@ -41,6 +42,10 @@ const CT_HEAD = {
   department: 'RADIOLOGY',
   price: 1500,
   active: true,
+  attributes: {},
+  labTestsIds: [],
+  createdAt: '2026-11-27T05:00:00.000Z',
+  version: 1,
 };
 const XR_CHEST = {
   ...CT_HEAD,
@@ -152,7 +157,12 @@ const PAID_BILL = savedBill({
 const summary = (key: string) => screen.getByTestId(`bill-summary-${key}`).textContent;
 const billPosts = (api: ReturnType<typeof fakeApi>) => api.calls('POST', '/api/lab/bill');
 
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  // The PDFs open as blobs (lab-summary's openBillPrint).
+  URL.createObjectURL = vi.fn(() => 'blob:fake');
+  URL.revokeObjectURL = vi.fn();
+});
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
@@ -187,8 +197,11 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
       expect(within(dialog).getByText('Due Amount: 800 is pending. Do you want to proceed?')).toBeTruthy();
       fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
-      await waitFor(() => expect(router.state.location.pathname).toBe('/lab/registration'), WAIT);
+      // The print chooser comes next; its Cancel goes on to registration.
+      const chooser = await screen.findByRole('dialog', { name: 'Print' }, WAIT);
       expect(await screen.findByText('Bill Created', {}, WAIT)).toBeTruthy();
+      fireEvent.click(within(chooser).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/lab/registration'), WAIT);
       expect(billPosts(api)).toHaveLength(1);
       const [post] = billPosts(api);
       expect(post!.headers.get('Idempotency-Key')).toMatch(/\S{8,}/);
@@ -351,7 +364,10 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
       await addTest('CT', /CT01 CT Head/);
       fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
       fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
-      await waitFor(() => expect(router.state.location.pathname).toBe('/lab/create-bill'), WAIT);
+      const chooser = await screen.findByRole('dialog', { name: 'Print' }, WAIT);
+      fireEvent.click(within(chooser).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(router.state.location.search).toBe(''), WAIT);
+      expect(router.state.location.pathname).toBe('/lab/create-bill');
       expect(billPosts(api)[0]!.json()).toMatchObject({
         labBillCategories: [{ name: 'GENERAL', type: 'PATIENT_CATEGORY' }],
       });
@@ -431,16 +447,20 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
   });
 
   it('under directPrintRisSubmit opens the bill PDF; otherwise hands the bill to onSaved', SLOW, async () => {
-    const open = vi.spyOn(window, 'open').mockReturnValue(null);
-    const first = openBill('/lab/create-bill?patientId=7', { flags: { directPrintRisSubmit: true } });
+    const tab = { location: { href: '' }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    const first = openBill('/lab/create-bill?patientId=7', {
+      flags: { directPrintRisSubmit: true },
+      handlers: { 'GET /api/lab/bill/print/501': PDF },
+    });
     await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
     await addTest('CT', /CT01 CT Head/);
     fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
     fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
-    await waitFor(
-      () => expect(open).toHaveBeenCalledWith('/api/lab/bill/print/501', '_blank', 'noopener'),
-      WAIT,
-    );
+    // lab-summary's openBillPrint: the tab opens at once and is shown the PDF when it has come.
+    await waitFor(() => expect(first.api.calls('GET', '/api/lab/bill/print/501')).toHaveLength(1), WAIT);
+    await waitFor(() => expect(tab.location.href).toBe('blob:fake'), WAIT);
+    expect(screen.queryByRole('dialog')).toBeNull();
     first.unmount();
 
     const onSaved = vi.fn();
@@ -454,6 +474,56 @@ describe('the bill screen (spec-lab §2 Bill screen, §4–§5)', () => {
     expect(open).not.toHaveBeenCalled();
     open.mockRestore();
   });
+
+  it(
+    'after a save the print chooser opens (the slip only for a bill with an appointment), then registration',
+    SLOW,
+    async () => {
+      const tab = { location: { href: '' }, close: vi.fn() };
+      const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+      const first = openBill('/lab/create-bill?patientId=7');
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      let dialog = await screen.findByRole('dialog', { name: 'Print' }, WAIT);
+      // savedBill() has no appointment: no slip to offer.
+      expect(
+        within(dialog)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual(['Invoice only', 'Cancel']);
+      expect(first.router.state.location.pathname).toBe('/lab/create-bill');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(first.router.state.location.pathname).toBe('/lab/registration'), WAIT);
+      expect(open).not.toHaveBeenCalled();
+      first.unmount();
+
+      const booked = savedBill();
+      booked.labBillTests[0]!.startTimeOfAppointment = '2026-12-08T03:30:00.000Z';
+      booked.labBillTests[0]!.endTimeOfAppointment = '2026-12-08T04:30:00.000Z';
+      const second = openBill('/lab/create-bill?patientId=7', {
+        handlers: {
+          'POST /api/lab/bill': { body: booked },
+          'GET /api/lab/bill/print/501': PDF,
+        },
+      });
+      await screen.findByDisplayValue(/Ravi Kumar/, {}, WAIT);
+      await addTest('CT', /CT01 CT Head/);
+      fireEvent.change(screen.getByLabelText(ADVANCE_LABEL), { target: { value: '1500' } });
+      fireEvent.click(screen.getByRole('button', { name: SUBMIT_LABEL }));
+      dialog = await screen.findByRole('dialog', { name: 'Print' }, WAIT);
+      expect(
+        within(dialog)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual(['Invoice only', 'Appointment slip only', 'Both', 'Cancel']);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Invoice only' }));
+      await waitFor(() => expect(second.api.calls('GET', '/api/lab/bill/print/501')).toHaveLength(1), WAIT);
+      await waitFor(() => expect(second.router.state.location.pathname).toBe('/lab/registration'), WAIT);
+      open.mockRestore();
+    },
+  );
 
   it(
     'adds an amount from the payment dialog: its messages, the ledger, one request per payment',
@@ -517,7 +587,22 @@ describe('the bill screen: pickers, discount by amount, settlement, film size an
       handlers: {
         'POST /api/lab/register-patient/search': { body: [PATIENT] },
         'POST /api/lab/referring-doctor/search': {
-          body: { content: [{ id: 3, name: 'Dr Anand Rao', mobileNumber: null, department: 'CARDIOLOGY' }] },
+          body: toPageResponse(
+            [
+              {
+                id: 3,
+                name: 'Dr Anand Rao',
+                mobileNumber: null,
+                department: 'CARDIOLOGY',
+                active: true,
+                createdAt: '2026-11-27T05:00:00.000Z',
+                version: 1,
+              },
+            ],
+            1,
+            0,
+            20,
+          ),
         },
       },
     });
@@ -541,6 +626,7 @@ describe('the bill screen: pickers, discount by amount, settlement, film size an
     expect(api.calls('POST', '/api/lab/referring-doctor/search').at(-1)!.json()).toEqual({
       mobileOrName: 'Anand',
       active: true,
+      criteria: { size: 20 },
     });
 
     await addTest('CT', /CT01 CT Head/);

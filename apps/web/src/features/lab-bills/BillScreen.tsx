@@ -9,6 +9,7 @@ import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  type ALL_LAB_MODALITIES,
   BILL_MESSAGES,
   CREATE_STUDY_MODALITIES,
   DEFAULT_LAB_PAYMENT_METHOD,
@@ -18,6 +19,8 @@ import {
   changeQuantity,
   duePendingMessage,
   isLabAdmin,
+  printOptionsOf,
+  todayIn,
   rupeeText,
   settleLine,
   toRupees,
@@ -25,26 +28,27 @@ import {
   type TCategoryEntry,
   type TLabPaymentMethod,
   type TLabPreferences,
+  type TLabTest,
   type TSettlementStatus,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError, reportFailure } from '../../api/client';
+import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { PageHeader } from '../../components/PageHeader';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { useSession, type TSession } from '../auth/session';
-import { attributeDefinitions } from './bill-attributes';
+import { LAB_PATIENTS_QUERY_ROOT, fetchPatient } from '../lab-patients/lab-patients-api';
+import { PatientPicker } from '../lab-patients/PatientPicker';
+import { ReferringDoctorPicker } from '../lab-patients/ReferringDoctorPicker';
 import {
   BILL_LIST_QUERY_KEY,
   BILL_QUERY_KEY,
-  LAB_PREFERENCES_QUERY_KEY,
   createBill,
   fetchBill,
-  fetchLabPreferences,
   newIdempotencyKey,
-  openBillPdf,
   undoCancelBill,
   updateBill,
 } from './bill-api';
@@ -57,17 +61,17 @@ import {
   hasAppointment,
   lineFromTest,
   localDateTimeText,
-  todayIn,
   unitPaiseOf,
   type TBillForm,
   type TFormLine,
 } from './bill-form';
-import { BillDoctorPicker, BillPatientPicker, fetchPatientById } from './BillPartyPickers';
 import { BillTestsTable } from './BillTestsTable';
-import { searchBillableTests, TEST_SEARCH_SIZE, type TBillableTest } from './lab-test-search.api';
+import { searchBillableTests, TEST_SEARCH_SIZE } from './lab-test-search.api';
 import { PartialRefundDialog } from './PartialRefundDialog';
 import { PaymentDialog, canAddAmount } from './PaymentDialog';
 import { SlotPickerDialog } from './SlotPickerDialog';
+import { useBillPrintChooser } from './bill-print';
+import { openBillPrint } from '../lab-summary/open-bill-print';
 
 export const BILL_DATE_LABEL = 'Bill Date';
 export const TEST_SEARCH_LABEL = 'Search Test';
@@ -100,8 +104,8 @@ export const BILL_MESSAGES_WEB = {
 
 export interface TBillScreenProps {
   /**
-   * Called with the saved bill before the screen leaves (awaited). Unless directPrintRisSubmit opens
-   * the bill PDF directly, the lead wires this to the documents module's PrintOptionDialog.
+   * Called with the saved bill before the screen leaves (awaited), instead of the print-option
+   * chooser that opens by default. Under directPrintRisSubmit the bill PDF opens directly instead.
    */
   onSaved?: (bill: TBill) => void | Promise<void>;
 }
@@ -123,8 +127,8 @@ export function BillScreen({ onSaved }: TBillScreenProps) {
     enabled: id !== null,
   });
   const patient = useQuery({
-    queryKey: ['lab', 'patient', patientId],
-    queryFn: ({ signal }) => fetchPatientById(patientId!, signal),
+    queryKey: [...LAB_PATIENTS_QUERY_ROOT, 'one', patientId],
+    queryFn: ({ signal }) => fetchPatient(patientId!, signal),
     enabled: id === null && patientId !== null,
   });
   const ready =
@@ -187,7 +191,8 @@ function BillEditor({
   const feedback = useFeedback();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const definitions = useMemo(() => attributeDefinitions(prefs.LAB_TEST_ATTRIBUTES.data), [prefs]);
+  const printChooser = useBillPrintChooser();
+  const definitions = prefs.LAB_TEST_ATTRIBUTES.data;
   // Categories and priorities exist only under enableRISCategory (the server refuses them otherwise).
   const categoriesOn = flags.enableRISCategory;
   const categories: TCategoryEntry[] = useMemo(
@@ -238,7 +243,7 @@ function BillEditor({
     setForm((f) => ({ ...f, lines: f.lines.map((l) => (l.key === key ? { ...l, ...patch } : l)) }));
 
   // ---- test search ----
-  const [modality, setModality] = useState('');
+  const [modality, setModality] = useState<(typeof ALL_LAB_MODALITIES)[number] | ''>('');
   const [department, setDepartment] = useState('');
   const [testText, setTestText] = useState('');
   const settledText = useDebouncedValue(testText.trim(), 300);
@@ -259,7 +264,7 @@ function BillEditor({
   });
   const modalities = [...CREATE_STUDY_MODALITIES, ...(flags.showExtraModalityType ? EXTRA_MODALITIES : [])];
 
-  const addTest = (test: TBillableTest | null) => {
+  const addTest = (test: TLabTest | null) => {
     if (!test) return;
     if (hasAppointment(form.lines)) {
       setProblem(BILL_MESSAGES.noNewTestsWithAppointment);
@@ -373,8 +378,9 @@ function BillEditor({
     feedback.showInfo(bill ? BILL_MESSAGES_WEB.updated : BILL_MESSAGES_WEB.created);
     void queryClient.invalidateQueries({ queryKey: BILL_LIST_QUERY_KEY });
     queryClient.removeQueries({ queryKey: BILL_QUERY_KEY(saved.id) });
-    if (flags.directPrintRisSubmit) openBillPdf(saved.id);
-    else await onSaved?.(saved);
+    if (flags.directPrintRisSubmit) void openBillPrint(saved.id, feedback.showError);
+    else if (onSaved) await onSaved(saved);
+    else await printChooser.choose(saved.id, printOptionsOf(saved.labBillTests));
     void navigate(amu ? '/lab/create-bill' : '/lab/registration');
   };
 
@@ -440,15 +446,23 @@ function BillEditor({
               slotProps={{ inputLabel: { shrink: true } }}
             />
           )}
-          <BillPatientPicker value={form.patient} onChange={(patient) => update({ patient })} />
-          <BillDoctorPicker value={form.doctor} onChange={(doctor) => update({ doctor })} />
+          <Box sx={{ minWidth: 320, flex: 1 }}>
+            <PatientPicker value={form.patient} onChange={(patient) => update({ patient })} />
+          </Box>
+          <Box sx={{ minWidth: 280, flex: 1 }}>
+            <ReferringDoctorPicker
+              label="Referring Doctor"
+              value={form.doctor}
+              onChange={(doctor) => update({ doctor })}
+            />
+          </Box>
         </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
           <TextField
             select
             label={MODALITY_LABEL}
             value={modality}
-            onChange={(e) => setModality(e.target.value)}
+            onChange={(e) => setModality(e.target.value as typeof modality)}
             sx={{ minWidth: 140 }}
           >
             <MenuItem value="">All</MenuItem>
@@ -664,7 +678,7 @@ function BillEditor({
           modality={booking.labModality}
           testName={booking.testName}
           timeZone={timeZone}
-          initialDate={todayIn(timeZone)}
+          initialDate={todayIn(new Date(), timeZone)}
           current={booking.appointment}
           onClose={() => setBooking(null)}
           onChoose={(appointment) => {
@@ -693,6 +707,7 @@ function BillEditor({
           }}
         />
       )}
+      {printChooser.dialog}
     </Box>
   );
 }

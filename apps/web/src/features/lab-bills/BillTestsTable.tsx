@@ -11,13 +11,14 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   SETTLEMENT_STATUSES,
+  attributeChoicesFor,
   formatDisplayTime,
   lineValuePaise,
   rupeeText,
-  type TAttributeDefinition,
+  type TTestAttributeDefinition,
   type TSettlementStatus,
 } from '@radflow/core';
-import { attributesEditable, choicesFor } from './bill-attributes';
+import { attributesEditable } from './bill-attributes';
 import { canBookAppointment, unitPaiseOf, type TFormLine } from './bill-form';
 
 export const SETTLEMENT_LABELS: Readonly<Record<TSettlementStatus, string>> = {
@@ -47,7 +48,7 @@ export function BillTestsTable({
   onRemove,
 }: {
   lines: TFormLine[];
-  definitions: readonly TAttributeDefinition[];
+  definitions: readonly TTestAttributeDefinition[];
   billStatus: string | null;
   admin: boolean;
   appointments: boolean;
@@ -88,10 +89,13 @@ export function BillTestsTable({
           )}
           {lines.map((line) => {
             const unitPaise = unitPaiseOf(line, definitions);
-            const choices = choicesFor(definitions, line.labModality);
+            const choices = attributeChoicesFor(definitions, line.labModality);
             const editable = attributesEditable({ isNew: line.id === undefined }, billStatus);
             const attribute = (field: 'filmSize' | 'contrastVolume', label: string) => {
-              const list = field === 'filmSize' ? choices.filmSize : choices.contrast;
+              const list =
+                field === 'filmSize'
+                  ? choices.filmSize?.choices.map((c) => ({ name: c.size, price: c.price }))
+                  : choices.contrast?.choices.map((c) => ({ name: c.volume, price: c.price }));
               if (!list) return <Typography variant="body2">{line[field] ?? '—'}</Typography>;
               return (
                 <TextField
@@ -105,7 +109,7 @@ export function BillTestsTable({
                   sx={{ minWidth: 110 }}
                 >
                   <MenuItem value="">None</MenuItem>
-                  {list.choices.map((c) => (
+                  {list.map((c) => (
                     <MenuItem key={c.name} value={c.name}>
                       {c.name} (₹{c.price})
                     </MenuItem>

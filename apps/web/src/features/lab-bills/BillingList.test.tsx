@@ -72,7 +72,12 @@ function openList(handlers: Record<string, THandler> = {}) {
 const searches = (api: ReturnType<typeof fakeApi>) =>
   api.calls('POST', '/api/lab/bill/search').map((r) => r.json<Record<string, unknown>>());
 
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  // The PDFs open as blobs (lab-summary's openBillPrint).
+  URL.createObjectURL = vi.fn(() => 'blob:fake');
+  URL.revokeObjectURL = vi.fn();
+});
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
@@ -216,11 +221,14 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
   });
 
   it(
-    'offers Pay only while money is due on an OPEN or SCHEDULED bill, and Print opens the bill PDF',
+    'offers Pay only while money is due on an OPEN or SCHEDULED bill; Print offers the chooser',
     SLOW,
     async () => {
-      const open = vi.spyOn(window, 'open').mockReturnValue(null);
-      openList({
+      const tab = { location: { href: '' }, close: vi.fn() };
+      const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+      const { api } = openList({
+        'GET /api/lab/bill/get/502': { body: savedBill({ id: 502, invoiceNumber: 'INV-0502' }) },
+        'GET /api/lab/bill/print/502': { text: '%PDF-1.7', headers: { 'Content-Type': 'application/pdf' } },
         'POST /api/lab/bill/search': {
           body: {
             content: [
@@ -240,7 +248,17 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
       expect(screen.queryByRole('button', { name: 'Add amount to INV-0502' })).toBeNull();
       expect(screen.queryByRole('button', { name: 'Add amount to INV-0503' })).toBeNull();
       fireEvent.click(screen.getByRole('button', { name: 'Print bill INV-0502' }));
-      expect(open).toHaveBeenCalledWith('/api/lab/bill/print/502', '_blank', 'noopener');
+      // The bill is read for its appointments; without one the chooser offers the invoice only.
+      const dialog = await screen.findByRole('dialog', { name: 'Print' }, WAIT);
+      expect(
+        within(dialog)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual(['Invoice only', 'Cancel']);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Invoice only' }));
+      await waitFor(() => expect(api.calls('GET', '/api/lab/bill/print/502')).toHaveLength(1), WAIT);
+      await waitFor(() => expect(tab.location.href).toBe('blob:fake'), WAIT);
+      expect(open).toHaveBeenCalledTimes(1);
       open.mockRestore();
     },
   );

@@ -11,7 +11,14 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
-import { BILL_MESSAGES, LAB_TABS, type TBill, type TBillListRow, type TLabTab } from '@radflow/core';
+import {
+  BILL_MESSAGES,
+  LAB_TABS,
+  printOptionsOf,
+  type TBill,
+  type TBillListRow,
+  type TLabTab,
+} from '@radflow/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -20,7 +27,8 @@ import { useFeedback } from '../../components/feedback/feedback-context';
 import { EmptyTableRow, PagedTablePagination } from '../../components/table/TableParts';
 import { formatTimestamp } from '../../lib/format';
 import { DateRangeFilter } from '../worklist/DateRangeFilter';
-import { BILL_LIST_QUERY_KEY, fetchBill, openBillPdf, searchBills, undoCancelBill } from './bill-api';
+import { BILL_LIST_QUERY_KEY, fetchBill, searchBills, undoCancelBill } from './bill-api';
+import { useBillPrintChooser } from './bill-print';
 import { CancelBillDialog } from './CancelBillDialog';
 import { PaymentDialog, canAddAmount } from './PaymentDialog';
 
@@ -56,9 +64,10 @@ function rememberedTab(): TLabTab {
  * The lab billing list (spec-lab §2): tabs Active / Scheduled / All (remembered), a bill-date range,
  * every column, the row actions (edit, pay, cancel or undo cancel, print) and Create Bill; POST
  * /api/lab/bill/search. Exported for /lab/registration, where it sits beside the patient finder.
- * `onPrint` lets the page offer the print-option chooser; without it the bill PDF opens in a new tab.
+ * Print reads the bill (its lines say whether it has an appointment) and offers lab-summary's
+ * print-option chooser, as the bill screen does after a save.
  */
-export function BillingList({ onPrint }: { onPrint?: (row: TBillListRow) => void }) {
+export function BillingList() {
   const [tab, setTab] = useState<TLabTab>(rememberedTab);
   const [range, setRange] = useState<{ startTime?: string; endTime?: string }>({});
   const [page, setPage] = useState(0);
@@ -68,6 +77,7 @@ export function BillingList({ onPrint }: { onPrint?: (row: TBillListRow) => void
   const [problem, setProblem] = useState<string | null>(null);
   const feedback = useFeedback();
   const queryClient = useQueryClient();
+  const printChooser = useBillPrintChooser();
   const body = {
     labBillingStatuses: [...LAB_TABS[tab]],
     startTime: range.startTime || null,
@@ -92,6 +102,14 @@ export function BillingList({ onPrint }: { onPrint?: (row: TBillListRow) => void
     setProblem(null);
     try {
       setPaying(await fetchBill(row.id));
+    } catch {
+      // The client has shown the failure.
+    }
+  };
+  const print = async (row: TBillListRow) => {
+    try {
+      const bill = await fetchBill(row.id);
+      await printChooser.choose(bill.id, printOptionsOf(bill.labBillTests));
     } catch {
       // The client has shown the failure.
     }
@@ -190,7 +208,7 @@ export function BillingList({ onPrint }: { onPrint?: (row: TBillListRow) => void
                     )}
                     <Button
                       size="small"
-                      onClick={() => (onPrint ? onPrint(row) : openBillPdf(row.id))}
+                      onClick={() => void print(row)}
                       aria-label={`Print bill ${row.invoiceNumber}`}
                     >
                       Print
@@ -249,6 +267,7 @@ export function BillingList({ onPrint }: { onPrint?: (row: TBillListRow) => void
           }}
         />
       )}
+      {printChooser.dialog}
     </Box>
   );
 }

@@ -11,7 +11,8 @@ import { BILL_MESSAGES, formatDisplayTime, startOfDayIn, type TSlotOccurrence } 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
-import { fetchAllSlots, fetchSlotCounts } from './bill-api';
+import { fetchAllSlots } from '../../api/lab';
+import { fetchSlotCounts } from './bill-api';
 import type { TAppointmentChoice } from './bill-form';
 
 export const APPOINTMENT_DATE_LABEL = 'Appointment Date';

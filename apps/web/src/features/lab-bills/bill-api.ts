@@ -1,10 +1,7 @@
 import {
-  ZAllSlots,
   ZBill,
   ZBillListPage,
-  ZLabPreferences,
   ZSlotCounts,
-  type TAllSlots,
   type TBill,
   type TBillCancel,
   type TBillCreate,
@@ -12,7 +9,6 @@ import {
   type TBillSearch,
   type TBillTransactionUpdate,
   type TBillUpdate,
-  type TLabPreferences,
   type TSlotCounts,
 } from '@radflow/core';
 import { apiRequest } from '../../api/client';
@@ -24,13 +20,8 @@ import { apiRequest } from '../../api/client';
  * Every write is `quiet`: the screens show a refusal in place (a 409 keeps the user's input).
  */
 
-export const LAB_PREFERENCES_QUERY_KEY = ['lab', 'preferences'] as const;
 export const BILL_QUERY_KEY = (id: number) => ['lab', 'bill', id] as const;
 export const BILL_LIST_QUERY_KEY = ['lab', 'bill-search'] as const;
-
-export function fetchLabPreferences(signal?: AbortSignal): Promise<TLabPreferences> {
-  return apiRequest('/api/lab/get-preferences', { schema: ZLabPreferences, signal });
-}
 
 export function fetchBill(id: number, signal?: AbortSignal): Promise<TBill> {
   return apiRequest(`/api/lab/bill/get/${id}`, { schema: ZBill, signal });
@@ -72,28 +63,12 @@ export function searchBills(body: Partial<TBillSearch>, signal?: AbortSignal): P
   return apiRequest('/api/lab/bill/search', { json: body, schema: ZBillListPage, signal });
 }
 
-export function fetchAllSlots(
-  range: { startTime: string; endTime: string },
-  signal?: AbortSignal,
-): Promise<TAllSlots> {
-  return apiRequest('/api/lab/get-all-slot', { json: range, schema: ZAllSlots, signal });
-}
-
 export function fetchSlotCounts(body: {
   appointmentName: string;
   startTime: string;
   endTime: string;
 }): Promise<TSlotCounts> {
   return apiRequest('/api/lab/get-slot', { json: body, schema: ZSlotCounts, quiet: true });
-}
-
-/** spec-lab §2: the bill PDF opens in a new tab (the documents module serves it). */
-export function billPrintPath(id: number): string {
-  return `/api/lab/bill/print/${id}`;
-}
-
-export function openBillPdf(id: number): void {
-  window.open(billPrintPath(id), '_blank', 'noopener');
 }
 
 /** A fresh idempotency key (one per distinct write the user asks for). */

@@ -1,7 +1,6 @@
 import {
   applyDiscount,
   billTotals,
-  calendarDayIn,
   categoryDiscountBasisPoints,
   formatDisplayTime,
   isCancelledLine,
@@ -9,19 +8,20 @@ import {
   toPaise,
   toRupees,
   wallTimeIn,
-  type TAttributeDefinition,
+  type TTestAttributeDefinition,
   type TBill,
   type TBillCategoryType,
   type TBillCreate,
+  type TBillDoctor,
+  type TBillPatient,
   type TBillTotalsResult,
   type TCategoryEntry,
   type TDiscountChoice,
   type TLabPaymentMethod,
+  type TLabTest,
   type TSettlementStatus,
 } from '@radflow/core';
 import { attributesPaise, defaultAttributes } from './bill-attributes';
-import type { TBillDoctor, TBillPatient } from './BillPartyPickers';
-import type { TBillableTest } from './lab-test-search.api';
 
 /**
  * The bill screen's form as plain data, and what it means in money: every amount comes from core
@@ -88,13 +88,9 @@ export function instantOfLocal(text: string, timeZone: string): Date {
   return wallTimeIn(text.slice(0, 10), text.slice(11, 16), timeZone);
 }
 
-export function todayIn(timeZone: string): string {
-  return calendarDayIn(new Date(), timeZone);
-}
-
 let keyCounter = 0;
 
-export function lineFromTest(test: TBillableTest, definitions: readonly TAttributeDefinition[]): TFormLine {
+export function lineFromTest(test: TLabTest, definitions: readonly TTestAttributeDefinition[]): TFormLine {
   keyCounter += 1;
   const attributes = defaultAttributes(definitions, test.labModality);
   return {
@@ -180,7 +176,7 @@ function savedDiscount(bill: TBill): Pick<TBillForm, 'discountBy' | 'discountTex
 }
 
 /** The unit price of a line now: as saved while its attributes are, else base plus their prices. */
-export function unitPaiseOf(line: TFormLine, definitions: readonly TAttributeDefinition[]): number {
+export function unitPaiseOf(line: TFormLine, definitions: readonly TTestAttributeDefinition[]): number {
   if (
     line.saved &&
     line.saved.filmSize === line.filmSize &&
@@ -220,7 +216,7 @@ export function discountChoiceOf(form: TBillForm, entries: readonly TCategoryEnt
 export function formTotals(
   form: TBillForm,
   ctx: {
-    definitions: readonly TAttributeDefinition[];
+    definitions: readonly TTestAttributeDefinition[];
     categories: readonly TCategoryEntry[];
     bill: TBill | null;
   },
@@ -252,7 +248,7 @@ export function hasAppointment(lines: readonly TFormLine[]): boolean {
 export function billBody(
   form: TBillForm,
   ctx: {
-    definitions: readonly TAttributeDefinition[];
+    definitions: readonly TTestAttributeDefinition[];
     categories: readonly TCategoryEntry[];
     bill: TBill | null;
     timeZone: string;

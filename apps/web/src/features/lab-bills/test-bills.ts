@@ -1,15 +1,25 @@
-import type { TBill } from '@radflow/core';
+import type { TBill, TLabPatient } from '@radflow/core';
 
 /** Bills as GET /api/lab/bill/get answers them, for the bill screen's and list's tests. */
 
-export const PATIENT = {
+/** A patient as lab-patients' calls answer it (the shared pickers read it whole). */
+export const PATIENT: TLabPatient = {
   id: 7,
   uhidNumber: 'UH1007',
   name: 'Ravi Kumar',
   mobileNumber: '9876543210',
+  email: null,
+  address: null,
   gender: 'M',
   designation: 'MR',
+  weight: null,
+  dateBirth: null,
   ageString: '34Y',
+  ageYears: 34,
+  ageMonths: 0,
+  ageDays: 0,
+  createdAt: '2026-11-27T05:00:00.000Z',
+  version: 1,
 };
 
 export function savedBill(overrides: Partial<TBill> = {}): TBill {
@@ -21,7 +31,15 @@ export function savedBill(overrides: Partial<TBill> = {}): TBill {
     billDate: '2026-11-27T05:00:00.000Z',
     initialBillDate: '2026-11-27T05:00:00.000Z',
     patientId: 7,
-    patient: PATIENT,
+    patient: {
+      id: PATIENT.id,
+      uhidNumber: PATIENT.uhidNumber,
+      name: PATIENT.name,
+      mobileNumber: PATIENT.mobileNumber,
+      gender: PATIENT.gender,
+      designation: PATIENT.designation,
+      ageString: PATIENT.ageString,
+    },
     referringDoctorId: null,
     referringDoctor: null,
     labBillTests: [

@@ -1,6 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { MESSAGES, type TLabPatient, patientLabel, patientSearchOf } from '@radflow/core';
+import { MESSAGES, type TBillPatient, type TLabPatient, patientLabel, patientSearchOf } from '@radflow/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
@@ -14,7 +14,7 @@ export const PATIENT_PICKER_HINT = 'Type a name or mobile number';
  * prefix, other text the name; blank text asks nothing (spec-lab §5). Used by the registration
  * screen and the bill screen. `onInputChange` hands the typed text out (to prefill a new patient).
  */
-export function PatientPicker({
+export function PatientPicker<P extends TBillPatient = TLabPatient>({
   value,
   onChange,
   label = 'Patient',
@@ -23,8 +23,9 @@ export function PatientPicker({
   disabled = false,
   autoFocus = false,
 }: {
-  value: TLabPatient | null;
-  onChange: (patient: TLabPatient | null) => void;
+  /** A found patient, or (the bill screen) the patient a saved bill names. */
+  value: P | null;
+  onChange: (patient: P | TLabPatient | null) => void;
   label?: string;
   onInputChange?: (text: string) => void;
   error?: string;
@@ -42,9 +43,9 @@ export function PatientPicker({
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
-  const options = body ? (query.data ?? []) : value ? [value] : [];
+  const options: (P | TLabPatient)[] = body ? (query.data ?? []) : value ? [value] : [];
   return (
-    <Autocomplete
+    <Autocomplete<P | TLabPatient>
       options={options}
       value={value}
       onChange={(_e, next) => onChange(next)}

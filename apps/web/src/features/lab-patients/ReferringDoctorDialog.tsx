@@ -20,10 +20,9 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useConfirm, useLoading, useSnackbar } from '../../components/feedback/feedback-context';
-import { LAB_DOCTORS_QUERY_ROOT, fetchLabPreferences, saveReferringDoctor } from './lab-patients-api';
+import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
+import { LAB_DOCTORS_QUERY_ROOT, saveReferringDoctor } from './lab-patients-api';
 import { fieldErrors, refusalText } from './lab-form';
-
-export const LAB_PREFERENCES_QUERY_KEY = ['lab-preferences'] as const;
 
 type TField = 'name' | 'mobileNumber' | 'department' | 'active';
 

@@ -1,6 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import { MESSAGES, type TReferringDoctor, referringDoctorLabel } from '@radflow/core';
+import { MESSAGES, type TBillDoctor, type TReferringDoctor, referringDoctorLabel } from '@radflow/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
@@ -13,15 +13,16 @@ export const DOCTOR_PICKER_HINT = 'Type a name or mobile number';
  * Pick an active referring doctor as you type (POST /api/lab/referring-doctor/search with active
  * true, reading `content`; spec-lab §7). Blank text asks nothing (spec-lab §5).
  */
-export function ReferringDoctorPicker({
+export function ReferringDoctorPicker<D extends TBillDoctor = TReferringDoctor>({
   value,
   onChange,
   label = 'Referring doctor',
   error,
   disabled = false,
 }: {
-  value: TReferringDoctor | null;
-  onChange: (doctor: TReferringDoctor | null) => void;
+  /** A found doctor, or (the bill screen) the doctor a saved bill names. */
+  value: D | null;
+  onChange: (doctor: D | TReferringDoctor | null) => void;
   label?: string;
   error?: string;
   disabled?: boolean;
@@ -38,9 +39,9 @@ export function ReferringDoctorPicker({
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });
-  const options = text ? (query.data ?? []) : value ? [value] : [];
+  const options: (D | TReferringDoctor)[] = text ? (query.data ?? []) : value ? [value] : [];
   return (
-    <Autocomplete
+    <Autocomplete<D | TReferringDoctor>
       options={options}
       value={value}
       onChange={(_e, next) => onChange(next)}

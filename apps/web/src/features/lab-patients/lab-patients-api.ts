@@ -1,7 +1,6 @@
 import {
   ZLabPatient,
   ZLabPatientPage,
-  ZLabPreferences,
   ZReferringDoctor,
   ZReferringDoctorPage,
   ZRegisterPatientSearchAnswer,
@@ -9,7 +8,6 @@ import {
   type TLabPatient,
   type TLabPatientInput,
   type TLabPatientPage,
-  type TLabPreferences,
   type TReferringDoctor,
   type TReferringDoctorInput,
   type TReferringDoctorPage,
@@ -75,9 +73,4 @@ export function searchReferringDoctors(
   signal?: AbortSignal,
 ): Promise<TReferringDoctorPage> {
   return apiRequest('/api/lab/referring-doctor/search', { json: body, schema: ZReferringDoctorPage, signal });
-}
-
-/** GET /api/lab/get-preferences: the department lists of LAB_DEPARTMENTS. */
-export function fetchLabPreferences(signal?: AbortSignal): Promise<TLabPreferences> {
-  return apiRequest('/api/lab/get-preferences', { schema: ZLabPreferences, signal });
 }

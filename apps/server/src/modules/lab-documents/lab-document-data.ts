@@ -16,7 +16,6 @@ import type { DbOrTx } from '../../db/client.js';
 import {
   centers,
   groups,
-  labBillTests,
   labBills,
   labPatients,
   labReferringDoctors,
@@ -28,6 +27,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { inLab, labOwnerOf } from '../lab-settings/lab-owner.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { resolveImageSrc } from '../report-documents/document-images.js';
+import { findLinesOf } from './lab-summary.repository.js';
 
 /*
  * Everything a bill's documents print, read once: the bill of the caller's lab (else 404), its
@@ -142,24 +142,7 @@ export async function loadBillDocumentData(
     .where(and(eq(labBills.id, id), inLab(labBills, auth)));
   if (!row) throw new AppError('NOT_FOUND', 'Bill not found', 'id');
 
-  const lines = await db
-    .select({
-      testCode: labBillTests.testCode,
-      testName: labBillTests.testName,
-      labModality: labBillTests.labModality,
-      department: labBillTests.department,
-      quantity: labBillTests.quantity,
-      originalPriceMinor: labBillTests.originalPriceMinor,
-      priceMinor: labBillTests.priceMinor,
-      refundMinor: labBillTests.refundMinor,
-      settlementStatus: labBillTests.settlementStatus,
-      appointmentName: labBillTests.appointmentName,
-      startTimeOfAppointment: labBillTests.startTimeOfAppointment,
-      endTimeOfAppointment: labBillTests.endTimeOfAppointment,
-    })
-    .from(labBillTests)
-    .where(eq(labBillTests.billId, id))
-    .orderBy(asc(labBillTests.position), asc(labBillTests.id));
+  const lines = await findLinesOf(db, [id]);
   const transactions = await db
     .select({
       paymentMethod: labTransactions.paymentMethod,

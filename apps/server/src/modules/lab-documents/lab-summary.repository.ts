@@ -171,7 +171,7 @@ export async function findTransactionsOf(db: DbOrTx, billIds: number[]): Promise
 
 export type TSummaryLineRow = Awaited<ReturnType<typeof findLinesOf>>[number];
 
-/** The test lines of these bills, in bill order. */
+/** The test lines of these bills, in bill order (the summaries' and the bill documents' one read). */
 export async function findLinesOf(db: DbOrTx, billIds: number[]) {
   if (billIds.length === 0) return [];
   return db
@@ -188,6 +188,7 @@ export async function findLinesOf(db: DbOrTx, billIds: number[]) {
       settlementStatus: labBillTests.settlementStatus,
       appointmentName: labBillTests.appointmentName,
       startTimeOfAppointment: labBillTests.startTimeOfAppointment,
+      endTimeOfAppointment: labBillTests.endTimeOfAppointment,
     })
     .from(labBillTests)
     .where(inArray(labBillTests.billId, billIds))

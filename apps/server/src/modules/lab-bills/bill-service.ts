@@ -20,7 +20,6 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
-  labAuditEvents,
   labBillTests,
   labBills,
   labPatients,
@@ -29,6 +28,7 @@ import {
   labTransactions,
 } from '../../db/schema.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
+import { recordLabAudit } from '../lab-settings/lab-audit.js';
 import { inLab, labOwnerOf, labOwnerValues } from '../lab-settings/lab-owner.js';
 import { accessionNumberOf, newLineIds, nextInvoiceNumber } from './bill-numbers.js';
 import {
@@ -60,14 +60,7 @@ async function audit(
   action: string,
   detail: Record<string, unknown>,
 ) {
-  await tx.insert(labAuditEvents).values({
-    ...labOwnerValues(auth),
-    entity: 'BILL',
-    entityId: billId,
-    action,
-    actorEmail: auth.user.email,
-    detail,
-  });
+  await recordLabAudit(tx, auth, { entity: 'BILL', entityId: billId, action, detail });
 }
 
 /**

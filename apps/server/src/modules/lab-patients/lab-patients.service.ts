@@ -9,8 +9,9 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { labAuditEvents, labPatients } from '../../db/schema.js';
+import { labPatients } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordLabAudit } from '../lab-settings/lab-audit.js';
 import { inLab, labOwnerValues } from '../lab-settings/lab-owner.js';
 import { takeNextUhid } from './uhid.js';
 
@@ -63,14 +64,7 @@ async function audit(
   action: string,
   detail: Record<string, unknown>,
 ) {
-  await tx.insert(labAuditEvents).values({
-    ...labOwnerValues(auth),
-    entity: 'PATIENT',
-    entityId: patientId,
-    action,
-    actorEmail: auth.user.email,
-    detail,
-  });
+  await recordLabAudit(tx, auth, { entity: 'PATIENT', entityId: patientId, action, detail });
 }
 
 /** POST /lab/register-patient: a new patient of the caller's lab with the lab's next UHID. */

@@ -13,8 +13,9 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { labAuditEvents, labReferringDoctors } from '../../db/schema.js';
+import { labReferringDoctors } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { recordLabAudit } from '../lab-settings/lab-audit.js';
 import { inLab, labOwnerValues } from '../lab-settings/lab-owner.js';
 import { loadLabPreferences } from '../lab-settings/lab-preferences.js';
 
@@ -46,14 +47,7 @@ async function assertKnownDepartment(tx: DbOrTx, auth: TAuth, department: string
 }
 
 async function audit(tx: Tx, auth: TAuth, doctorId: number, action: string, detail: Record<string, unknown>) {
-  await tx.insert(labAuditEvents).values({
-    ...labOwnerValues(auth),
-    entity: 'REFERRING_DOCTOR',
-    entityId: doctorId,
-    action,
-    actorEmail: auth.user.email,
-    detail,
-  });
+  await recordLabAudit(tx, auth, { entity: 'REFERRING_DOCTOR', entityId: doctorId, action, detail });
 }
 
 /** POST /lab/referring-doctor: a new, active doctor of the caller's lab (core refuses inactive). */

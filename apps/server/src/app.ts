@@ -46,6 +46,8 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
+import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -75,6 +77,8 @@ export interface BuildAppOptions {
   smtpUrl?: string;
   /** config PAYMENT_TEST_GATEWAY: the default provider's simulated gateway, whose pay link pays. */
   paymentTestGateway?: boolean;
+  /** config PAYMENT_PROVIDER=razorpay with the RAZORPAY_* settings: payments through Razorpay. */
+  razorpay?: TRazorpayOptions;
   /** config PUBLIC_URL: the base of links in messages; default: the address a request came to. */
   publicUrl?: string;
   /**
@@ -145,6 +149,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     smtpUrl: opts.smtpUrl,
     outboxMirrorFile: opts.outboxMirrorFile,
     paymentTestGateway: opts.paymentTestGateway,
+    razorpay: opts.razorpay,
     providers: opts.providers,
   });
   app.decorate('ctx', ctx);
@@ -222,6 +227,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportAudioRoutes);
       await api.register(peopleRoutes);
       await api.register(paymentsRoutes);
+      // Its own JSON parser (the raw body for the provider's signature), scoped to the plugin.
+      await api.register(paymentWebhookRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);

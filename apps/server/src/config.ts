@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_UPLOAD_LIMITS } from './modules/archive/upload-zip.js';
+import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 
 const booleanFromEnv = (fallback: boolean) =>
   z
@@ -224,6 +225,28 @@ export const ZServerConfig = z.object({
    */
   PAYMENT_TEST_GATEWAY: z.preprocess(emptyAsUndefined, booleanFromEnv(false)),
   /**
+   * Who takes online payments (modules/payments/DECISIONS.md "Providers"): outbox (default: no
+   * gateway; payments are taken at the center, or the simulated gateway above) or razorpay
+   * (Razorpay Payment Links; needs the three RAZORPAY_* secrets below, checked at start).
+   */
+  PAYMENT_PROVIDER: z.preprocess(
+    emptyAsUndefined,
+    z.enum(['outbox', 'razorpay'], { error: 'must be outbox or razorpay' }).default('outbox'),
+  ),
+  /** Razorpay's API key id and secret (Dashboard → API Keys); the secret also signs the payer's return. */
+  RAZORPAY_KEY_ID: z.preprocess(emptyAsUndefined, z.string().trim().min(1).optional()),
+  RAZORPAY_KEY_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /**
+   * The secret of the webhook set up in Razorpay's Dashboard for {PUBLIC_URL}/api/payments/webhook/razorpay
+   * (event payment_link.paid); it signs each webhook call.
+   */
+  RAZORPAY_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+  /** Razorpay's API address (a test server in tests). */
+  RAZORPAY_API_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url({ error: 'must be a URL' }).default('https://api.razorpay.com'),
+  ),
+  /**
    * Also append every message the outbox providers record to this file, one JSON line each
    * (`{channel, recipient, subject, body, createdAt}`): for the browser tests and local development.
    */
@@ -246,9 +269,27 @@ export const ZServerConfig = z.object({
         return v;
       }),
   ),
+}).superRefine((config, check) => {
+  if (config.PAYMENT_PROVIDER !== 'razorpay') return;
+  for (const name of ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'] as const) {
+    if (!config[name]) {
+      check.addIssue({ code: 'custom', path: [name], message: 'is required when PAYMENT_PROVIDER=razorpay' });
+    }
+  }
+  if (config.PAYMENT_TEST_GATEWAY) {
+    check.addIssue({
+      code: 'custom',
+      path: ['PAYMENT_TEST_GATEWAY'],
+      message: 'is the default provider\'s simulation: not with PAYMENT_PROVIDER=razorpay',
+    });
+  }
 });
 
-export type TServerConfig = z.infer<typeof ZServerConfig> & { DATA_DIR: string };
+export type TServerConfig = z.infer<typeof ZServerConfig> & {
+  DATA_DIR: string;
+  /** PAYMENT_PROVIDER=razorpay: its settings (all present, checked above); else null. */
+  razorpay: TRazorpayOptions | null;
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -265,13 +306,28 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       parsed.error.issues.map((i) => {
         const name = i.path.join('.');
         const value = env[name];
-        const shown = value === undefined || /URL$/.test(name) ? '' : ` (got ${JSON.stringify(value)})`;
+        // URLs may carry passwords; secrets are never echoed.
+        const shown =
+          value === undefined || /URL$|SECRET/.test(name) ? '' : ` (got ${JSON.stringify(value)})`;
         return `${name}: ${i.message}${shown}`;
       }),
     );
   }
+  const { data } = parsed;
   return {
-    ...parsed.data,
+    ...data,
+    razorpay:
+      data.PAYMENT_PROVIDER === 'razorpay' &&
+      data.RAZORPAY_KEY_ID &&
+      data.RAZORPAY_KEY_SECRET &&
+      data.RAZORPAY_WEBHOOK_SECRET
+        ? {
+            keyId: data.RAZORPAY_KEY_ID,
+            keySecret: data.RAZORPAY_KEY_SECRET,
+            webhookSecret: data.RAZORPAY_WEBHOOK_SECRET,
+            apiUrl: data.RAZORPAY_API_URL,
+          }
+        : null,
     DATA_DIR: path.resolve(cwd, parsed.data.DATA_DIR),
     ...(parsed.data.WEB_DIST_DIR ? { WEB_DIST_DIR: path.resolve(cwd, parsed.data.WEB_DIST_DIR) } : {}),
   };

@@ -25,6 +25,7 @@ describe('createAppContext: one place the providers and the public address are c
 
   it('without PAYMENT_TEST_GATEWAY the payment provider makes no pay link', async () => {
     const link = await createAppContext(base).payment.createPaymentLink({
+      payable: 'STUDY_PAYMENT',
       paymentId: 1,
       amountMinor: 50_000,
       currency: 'INR',

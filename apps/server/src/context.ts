@@ -9,6 +9,7 @@ import {
 import { OutboxSmsProvider, type SmsProvider } from './modules/outbox/sms-provider.js';
 import { OutboxWhatsappProvider, type WhatsappProvider } from './modules/outbox/whatsapp-provider.js';
 import { OutboxPaymentProvider, type PaymentProvider } from './modules/payments/payment-provider.js';
+import { RazorpayPaymentProvider, type TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { requestBaseUrl } from './modules/http.js';
 
@@ -32,7 +33,8 @@ export interface TProviders {
  * | `sms`       | OUTBOX_MIRROR_FILE   | `OutboxSmsProvider`: records in message_outbox  | also appends each message to the file            |
  * | `email`     | SMTP_URL             | `OutboxEmailProvider`: records only             | `SmtpEmailProvider`: records, sends, SENT/FAILED |
  * | `whatsapp`  | OUTBOX_MIRROR_FILE   | `OutboxWhatsappProvider`: records only          | also appends each message to the file            |
- * | `payment`   | PAYMENT_TEST_GATEWAY | `OutboxPaymentProvider`: no online payment      | the same, with the simulated gateway's pay link  |
+ * | `payment`   | PAYMENT_PROVIDER     | outbox: `OutboxPaymentProvider` (below)         | razorpay: `RazorpayPaymentProvider` (RAZORPAY_*) |
+ * |             | PAYMENT_TEST_GATEWAY | outbox: no online payment                       | outbox: the simulated gateway's pay link         |
  * | `publicUrl` | PUBLIC_URL           | null: `publicUrlOf` gives the request's address | that address, for every link                     |
  * URLs an answer hands back to its own caller (DICOMweb RetrieveURL, the viewer's DICOMweb root) use
  * the address the request came to instead (`requestBaseUrl`, modules/http.ts).
@@ -73,6 +75,8 @@ export interface TAppContextOptions {
   outboxMirrorFile?: string | undefined;
   /** config PAYMENT_TEST_GATEWAY: the default payment provider's simulated gateway. */
   paymentTestGateway?: boolean | undefined;
+  /** config PAYMENT_PROVIDER=razorpay and RAZORPAY_*: payments through Razorpay (config.ts checks them). */
+  razorpay?: TRazorpayOptions | undefined;
   /** Replacements for the chosen providers (tests: fakes, failing providers). */
   providers?: Partial<TProviders> | undefined;
 }
@@ -95,7 +99,9 @@ export function createAppContext(opts: TAppContextOptions): AppContext {
     whatsapp: opts.providers?.whatsapp ?? new OutboxWhatsappProvider(db, mirror),
     payment:
       opts.providers?.payment ??
-      new OutboxPaymentProvider(secrets, { simulateGateway: opts.paymentTestGateway ?? false }),
+      (opts.razorpay
+        ? new RazorpayPaymentProvider(opts.razorpay)
+        : new OutboxPaymentProvider(secrets, { simulateGateway: opts.paymentTestGateway ?? false })),
     publicUrl,
     publicUrlOf: (request) => publicUrl ?? requestBaseUrl(request),
   };

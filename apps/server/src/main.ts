@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,
+    ...(config.razorpay ? { razorpay: config.razorpay } : {}),
     uploadLimits: {
       maxInflatedBytes: config.UPLOAD_MAX_INFLATED_BYTES,
       maxCompressionRatio: config.UPLOAD_MAX_COMPRESSION_RATIO,

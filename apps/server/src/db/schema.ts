@@ -1328,6 +1328,30 @@ export const studyPayments = pgTable(
 export type TStudyPaymentRow = typeof studyPayments.$inferSelect;
 
 /**
+ * Webhook calls of payment providers, one row per provider event (modules/payments/DECISIONS.md
+ * "Webhook"): the unique (provider, event_id) makes a replayed event change nothing, and the row is
+ * written in the transaction that records what the event did (`outcome`), so an event is either
+ * fully handled or not at all (the provider retries). Not a group's data: a provider-level log.
+ */
+export const paymentWebhookEvents = pgTable(
+  'payment_webhook_events',
+  {
+    id: serial('id').primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The payable kind the event was routed to (payables.ts), when it named one. */
+    payableKind: text('payable_kind'),
+    /** Our reference the event was about, when it named one. */
+    reference: text('reference'),
+    /** What handling it did: RECORDED, ALREADY_PAID, UNKNOWN_REFERENCE, AMOUNT_MISMATCH, IGNORED. */
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('payment_webhook_events_provider_event_key').on(t.provider, t.eventId)],
+);
+
+/**
  * A study's conversation (issue 23 §1; spec-core §1 Chat / notification message): one thread per
  * study row and thread type, made with its first message. Who may read it is the row's access rule
  * (modules/studies) and core `canChat`.

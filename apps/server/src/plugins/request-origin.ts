@@ -7,6 +7,16 @@ export const MESSAGE_DEVICE_HEADERS_REQUIRED =
   'This request must come from the Radflow app: the X-Device-Id and X-Device-Name headers are required';
 export const MESSAGE_FOREIGN_ORIGIN = 'Requests from another site are refused';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A payment provider's webhook: authenticated by the provider's signature over its body, sent
+     * server to server (no Origin, no device headers), so the browser-origin check does not apply.
+     */
+    providerWebhook?: boolean;
+  }
+}
+
 /** Methods that change nothing (a GET that changed state would be the bug, not the request). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -40,6 +50,8 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
  *   carry both device headers of spec-core §7. An HTML form cannot set headers, and a cross-origin
  *   fetch can only with a CORS preflight we never answer.
  * A bearer-token client (STOW, scripts) is exempt: its credential is not sent by a browser unasked.
+ * So is a payment provider's webhook (route config `providerWebhook`): its credential is the
+ * signature over its body, which no other page can make, and it changes nothing with a cookie.
  * Runs first of the onRequest hooks, before authentication and before the body is read.
  */
 export const requestOriginPlugin = fp(
@@ -56,6 +68,7 @@ export const requestOriginPlugin = fp(
       // Unknown paths keep their 404; only routes can change anything.
       if (!request.url.startsWith('/api/') || !request.routeOptions.url) return;
       if (headerOf(request, 'authorization')) return;
+      if (request.routeOptions.config.providerWebhook === true) return;
       const origin = headerOf(request, 'origin');
       if (origin !== undefined) {
         const given = originOf(origin);

@@ -1,8 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { AppError, PAYMENT_ID_PARAM, type TPaymentConfirmResponse } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { studyPayments } from '../../db/schema.js';
-import { lockReportRow, settleRow } from './payment-record.js';
+import { recordStudyPaymentPaid } from './study-payment-ledger.js';
 
 export const MESSAGE_PAYMENT_UNKNOWN = 'This payment is not known';
 
@@ -10,8 +10,8 @@ export const MESSAGE_PAYMENT_UNKNOWN = 'This payment is not known';
  * POST /customer-report/payment-confirm (spec-core §2 Login page, §7): the login page posts its query
  * parameters (`payment-id` = the provider's reference, plus what the provider added) with password and
  * mobile. Nothing the caller sends is believed: the provider is asked about the reference, and only
- * its PAID records the payment (ONLINE), the row's paymentStatus and the timeline row in one
- * transaction. Repeating the call changes nothing more. Password and mobile are not credentials here
+ * its PAID records the payment, through the one recorder of a paid online payment
+ * (study-payment-ledger.ts). Repeating the call changes nothing more. Password and mobile are not credentials here
  * and are neither checked nor kept (DECISIONS.md).
  */
 export async function confirmPayment(
@@ -21,11 +21,7 @@ export async function confirmPayment(
   const provider = ctx.payment;
   const reference = params[PAYMENT_ID_PARAM] ?? '';
   const [payment] = await ctx.db
-    .select({
-      id: studyPayments.id,
-      status: studyPayments.status,
-      reportStatusId: studyPayments.reportStatusId,
-    })
+    .select({ status: studyPayments.status })
     .from(studyPayments)
     .where(and(eq(studyPayments.provider, provider.name), eq(studyPayments.providerReference, reference)));
   if (!payment) throw new AppError('NOT_FOUND', MESSAGE_PAYMENT_UNKNOWN, PAYMENT_ID_PARAM);
@@ -43,26 +39,15 @@ export async function confirmPayment(
   }
   if (answer !== 'PAID') return { paymentStatus: answer };
 
-  // Paid at the provider: recorded even when staff had cancelled the request meanwhile (the money
-  // was taken; the history shows both).
-  const now = ctx.now();
-  await ctx.db.transaction(async (tx) => {
-    const locked = await lockReportRow(tx, payment.reportStatusId);
-    if (!locked) return;
-    const [paid] = await tx
-      .update(studyPayments)
-      .set({ status: 'PAID', mode: 'ONLINE', paidAt: now })
-      .where(and(eq(studyPayments.id, payment.id), inArray(studyPayments.status, ['PENDING', 'CANCELLED'])))
-      .returning({ amountMinor: studyPayments.amountMinor, currency: studyPayments.currency });
-    if (!paid) return;
-    await settleRow(tx, {
-      reportStatusId: payment.reportStatusId,
-      workflowStatus: locked.status,
-      eventType: 'PAYMENT_PAID',
-      actor: { label: 'Payment provider' },
-      detail: { paymentId: payment.id, ...paid, mode: 'ONLINE', provider: provider.name },
-      at: now,
-    });
-  });
+  // The one way a paid online payment is recorded (the webhook records through it too).
+  await ctx.db.transaction((tx) =>
+    recordStudyPaymentPaid(tx, {
+      provider: provider.name,
+      reference,
+      providerPaymentId: null,
+      amount: null,
+      at: ctx.now(),
+    }),
+  );
   return { paymentStatus: 'PAID' };
 }

@@ -7,7 +7,7 @@ import { shareInfoOf } from './payment-dues.js';
 /**
  * The calls a viewer account may still make while its payment is not done: signing in and out, its
  * own account, preferences and mapping (the web app loads them at start, spec-core §4 Session), the
- * payment calls themselves (share-info, payment-info, payment-confirm), the public brand and
+ * payment calls themselves (share-info, payment-info, payment-confirm, the provider's webhook), the public brand and
  * signature assets and the health check. None of them answers anything of a study. Route patterns
  * (`routeOptions.url`), matched by prefix.
  */
@@ -20,6 +20,8 @@ const PAYMENT_FREE_ROUTES: readonly string[] = [
   '/api/customer-report/share-info',
   '/api/customer-report/payment-info',
   '/api/customer-report/payment-confirm',
+  // The payment provider's webhook: not a session call.
+  '/api/payments/webhook/',
   '/api/assets/',
   '/api/health',
   '/api/openapi.json',

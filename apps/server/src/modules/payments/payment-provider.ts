@@ -1,10 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { PAYMENT_ID_PARAM, type TProviderPaymentStatus } from '@radflow/core';
 import type { AppSecrets } from '../secrets/app-secrets.js';
+import type { TPayableKind } from './payable-kinds.js';
 
 /** What we ask a provider for: a link where the payer pays one request. */
 export interface TPaymentLinkRequest {
-  /** Our id of the request (study_payments.id), for the provider's records. */
+  /**
+   * What is paid for: the ledger its paid notification is routed to (payables.ts). The provider
+   * keeps it with the link and gives it back in its webhook.
+   */
+  payable: TPayableKind;
+  /** Our id of the row in that ledger (study_payments.id for a study payment), for the provider's records. */
   paymentId: number;
   amountMinor: number;
   currency: string;
@@ -35,6 +41,43 @@ export interface PaymentProvider {
     reference: string,
     returnParams: Readonly<Record<string, string>>,
   ): Promise<TProviderPaymentStatus>;
+  /**
+   * A provider that notifies us by webhook (POST /api/payments/webhook/{name}): reads one call.
+   * Absent: the provider sends none (the webhook answers 404).
+   */
+  readonly webhook?: PaymentWebhookReader;
+}
+
+/** A payment link paid in full, as the provider's signed notification says. */
+export interface TProviderPaid {
+  /** The kind the link was made for, as the provider gave it back (not yet checked against ours). */
+  payable: string;
+  /** Our reference of the link (what createPaymentLink answered). */
+  reference: string;
+  /** The provider's id of the payment (kept as the payment's transaction id). */
+  providerPaymentId: string;
+  /** What was paid, in minor units, and its currency: checked against the payable's amount. */
+  amountMinor: number;
+  currency: string;
+}
+
+/** One webhook call, its signature checked. */
+export interface TProviderWebhookEvent {
+  /** The provider's id of the event: a replay carries the same one. */
+  eventId: string;
+  type: string;
+  /** Set when the event says a link was paid in full; every other event is only acknowledged. */
+  paid: TProviderPaid | null;
+}
+
+export type TWebhookReading =
+  | { ok: true; event: TProviderWebhookEvent }
+  /** SIGNATURE: missing or wrong (401, nothing recorded); INPUT: signed but unreadable (400). */
+  | { ok: false; problem: 'SIGNATURE' | 'INPUT'; message: string };
+
+export interface PaymentWebhookReader {
+  /** Checks the signature over the raw body (never a re-serialised one) before reading anything. */
+  read(rawBody: Buffer, headers: Readonly<Record<string, string | undefined>>): TWebhookReading;
 }
 
 export const OUTBOX_PAYMENT_PROVIDER = 'outbox';

@@ -120,6 +120,7 @@ export async function requestPayment(
   let link: { reference: string; url: string | null };
   try {
     link = await deps.ctx.payment.createPaymentLink({
+      payable: 'STUDY_PAYMENT',
       paymentId,
       amountMinor,
       currency: input.currency,

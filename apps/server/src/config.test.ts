@@ -116,4 +116,34 @@ describe('loadConfig', () => {
   it('refuses a port out of range', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT: must be between 1 and 65535/);
   });
+
+  it('PAYMENT_PROVIDER=razorpay needs its three secrets at start, and names each one missing', () => {
+    expect(loadConfig({}).razorpay).toBeNull();
+    let error: unknown;
+    try {
+      loadConfig({ PAYMENT_PROVIDER: 'razorpay', RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: '' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'RAZORPAY_KEY_SECRET: is required when PAYMENT_PROVIDER=razorpay',
+      'RAZORPAY_WEBHOOK_SECRET: is required when PAYMENT_PROVIDER=razorpay',
+    ]);
+    expect(() => loadConfig({ PAYMENT_PROVIDER: 'stripe' })).toThrow(
+      /PAYMENT_PROVIDER: must be outbox or razorpay/,
+    );
+    const config = loadConfig({
+      PAYMENT_PROVIDER: 'razorpay',
+      RAZORPAY_KEY_ID: 'rzp_live_x',
+      RAZORPAY_KEY_SECRET: 'ks',
+      RAZORPAY_WEBHOOK_SECRET: 'ws',
+    });
+    expect(config.razorpay).toEqual({
+      keyId: 'rzp_live_x',
+      keySecret: 'ks',
+      webhookSecret: 'ws',
+      apiUrl: 'https://api.razorpay.com',
+    });
+  });
 });

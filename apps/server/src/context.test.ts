@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createAppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { OutboxEmailProvider, SmtpEmailProvider } from './modules/outbox/email-provider.js';
+import { OutboxPaymentProvider } from './modules/payments/payment-provider.js';
+import { RazorpayPaymentProvider } from './modules/payments/razorpay-provider.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 
 // The providers only keep the database until they send; choosing them touches neither.
@@ -45,5 +47,11 @@ describe('createAppContext: one place the providers and the public address are c
     await ctx.sms.send({ to: '9876543210', body: 'code' });
     expect(sent).toEqual(['9876543210']);
     expect(ctx.email).toBeInstanceOf(SmtpEmailProvider);
+  });
+
+  it('payments go through Razorpay only with its settings (PAYMENT_PROVIDER=razorpay)', () => {
+    expect(createAppContext(base).payment).toBeInstanceOf(OutboxPaymentProvider);
+    const razorpay = { keyId: 'k', keySecret: 's', webhookSecret: 'w', apiUrl: 'https://api.razorpay.com' };
+    expect(createAppContext({ ...base, razorpay }).payment).toBeInstanceOf(RazorpayPaymentProvider);
   });
 });

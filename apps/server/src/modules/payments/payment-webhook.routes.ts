@@ -53,7 +53,12 @@ export const paymentWebhookRoutes: FastifyPluginAsyncZod = async (app) => {
       const handled = await handlePaymentWebhook(app.ctx, request.params.provider, rawBody, headers);
       const level = SUSPICIOUS.has(handled.outcome) ? 'warn' : 'info';
       request.log[level](
-        { provider: request.params.provider, eventId: handled.eventId, event: handled.type, outcome: handled.outcome },
+        {
+          provider: request.params.provider,
+          eventId: handled.eventId,
+          event: handled.type,
+          outcome: handled.outcome,
+        },
         'payment webhook',
       );
       return { outcome: handled.outcome };

@@ -165,12 +165,20 @@ export class RazorpayPaymentProvider implements PaymentProvider {
     const status = returnParams[p.status];
     const paymentId = returnParams[p.paymentId];
     if (!linkId || !status || !paymentId || referenceId !== reference) return 'PENDING';
-    const expected = razorpayReturnSignature(this.options.keySecret, { linkId, referenceId, status, paymentId });
+    const expected = razorpayReturnSignature(this.options.keySecret, {
+      linkId,
+      referenceId,
+      status,
+      paymentId,
+    });
     if (!signatureMatches(expected, returnParams[p.signature])) return 'PENDING';
     return status === 'paid' ? 'PAID' : 'PENDING';
   }
 
-  private readWebhook(rawBody: Buffer, headers: Readonly<Record<string, string | undefined>>): TWebhookReading {
+  private readWebhook(
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | undefined>>,
+  ): TWebhookReading {
     const expected = razorpayWebhookSignature(this.options.webhookSecret, rawBody);
     if (!signatureMatches(expected, headers[RAZORPAY_SIGNATURE_HEADER])) {
       return { ok: false, problem: 'SIGNATURE', message: 'The webhook signature is missing or wrong' };

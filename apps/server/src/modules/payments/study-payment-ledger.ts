@@ -22,9 +22,14 @@ export async function recordStudyPaymentPaid(tx: Tx, paid: TProviderPaidRecord):
       currency: studyPayments.currency,
     })
     .from(studyPayments)
-    .where(and(eq(studyPayments.provider, paid.provider), eq(studyPayments.providerReference, paid.reference)));
+    .where(
+      and(eq(studyPayments.provider, paid.provider), eq(studyPayments.providerReference, paid.reference)),
+    );
   if (!payment) return 'UNKNOWN_REFERENCE';
-  if (paid.amount && (paid.amount.minor !== payment.amountMinor || paid.amount.currency !== payment.currency)) {
+  if (
+    paid.amount &&
+    (paid.amount.minor !== payment.amountMinor || paid.amount.currency !== payment.currency)
+  ) {
     return 'AMOUNT_MISMATCH';
   }
   const locked = await lockReportRow(tx, payment.reportStatusId);

@@ -208,6 +208,23 @@ describe('a study payment through Razorpay Payment Links', () => {
     expect(await paidEvents(row.id)).toBe(1);
   });
 
+  it('records the payment once when the return, the webhook and its replay arrive together', async () => {
+    const { row, link } = await requestedPayment(300);
+    const webhook = razorpay.webhookOf(link, { eventId: 'evt_together' });
+    const returned = razorpay.pay(link);
+    const [first, second, payer] = await Promise.all([
+      sendWebhook(webhook),
+      sendWebhook(webhook),
+      confirm(returned),
+    ]);
+    expect(payer.json<TPaymentConfirmResponse>()).toEqual({ paymentStatus: 'PAID' });
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    const outcomes = [first, second].map((r) => r.json<{ outcome: string }>().outcome).sort();
+    expect(outcomes).toContain('REPLAYED');
+    expect(await paidEvents(row.id)).toBe(1);
+    expect(await webhookRows(link.reference_id)).toHaveLength(1);
+  });
+
   it('acknowledges events it has no use for: an unknown link, another event, another amount', async () => {
     const { row, link } = await requestedPayment(300);
     const stranger: TFakeLink = {

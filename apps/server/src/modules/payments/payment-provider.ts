@@ -25,8 +25,8 @@ export interface TPaymentLinkRequest {
 
 /**
  * A payment gateway, like the SMS and e-mail providers (DECISIONS.md "Providers"): makes a pay link
- * for a request and says, when asked, whether it was paid. A real gateway is one more implementation;
- * none is reachable from the machine this was built on.
+ * for a request and says, when asked, whether it was paid; a gateway that notifies us also reads its
+ * webhook. Implementations: the outbox default (below) and Razorpay (razorpay-provider.ts).
  */
 export interface PaymentProvider {
   /** Kept with each request (study_payments.provider): a reference means something to its provider only. */

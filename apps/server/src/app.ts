@@ -46,6 +46,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { customerPagesRoutes } from './modules/customer-pages/customer-pages.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -222,6 +223,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportAudioRoutes);
       await api.register(peopleRoutes);
       await api.register(paymentsRoutes);
+      await api.register(customerPagesRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);

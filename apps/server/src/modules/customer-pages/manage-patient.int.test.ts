@@ -5,7 +5,7 @@ import {
   type TCenterPatients,
   type TCustomerReports,
   type TReportMessage,
-  type TRole,
+  ROLES,
   menuForUser,
   defaultMenuContext,
 } from '@radflow/core';
@@ -177,12 +177,15 @@ describe('the center customer manages its patients', () => {
 });
 
 describe('who may', () => {
-  it('403 for every other role', async () => {
+  it('403 for every other role, before any lookup', async () => {
     const id = await study(home, { mobile: uniqueMobile(), signOff: true });
-    for (const roles of [['ROLE_CENTER'], ['ROLE_CUSTOMER'], ['ROLE_ADMIN'], ['ROLE_DOCTOR']] as TRole[][]) {
-      const { browser } = await signedInAt(t, home, roles);
-      expect((await browser.get('/api/manage-patient/patients')).statusCode, roles.join()).toBe(403);
-      expect((await browser.post(`/api/manage-patient/send/${id}`)).statusCode, roles.join()).toBe(403);
+    for (const role of ROLES.filter((r) => r !== 'ROLE_CENTER_CUSTOMER')) {
+      const { browser } = await signedInAt(t, home, [role]);
+      expect((await browser.get('/api/manage-patient/patients')).statusCode, role).toBe(403);
+      expect((await browser.post(`/api/manage-patient/send/${id}`)).statusCode, role).toBe(403);
+      expect((await browser.get(`/api/manage-patient/messages/${id}`)).statusCode, role).toBe(403);
+      const mobile = { mobileNumber: uniqueMobile(), previousMobileNumber: null };
+      expect((await browser.post(`/api/manage-patient/mobile/${id}`, mobile)).statusCode, role).toBe(403);
     }
   });
 

@@ -48,6 +48,7 @@ import { peopleRoutes } from './modules/people/people.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
+import { customerPagesRoutes } from './modules/customer-pages/customer-pages.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
@@ -229,6 +230,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(paymentsRoutes);
       // Its own JSON parser (the raw body for the provider's signature), scoped to the plugin.
       await api.register(paymentWebhookRoutes);
+      await api.register(customerPagesRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);

@@ -56,6 +56,9 @@ const labBills = () => import('../features/lab-bills');
 const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
 // The lab's test-level dashboard (issue 25 §5), its own chunk.
 const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
+const customerPages = () => import('../features/customer-pages');
+const CustomerReportsPage = lazy(() => customerPages().then((m) => ({ default: m.CustomerReportsPage })));
+const ManagePatientPage = lazy(() => customerPages().then((m) => ({ default: m.ManagePatientPage })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -91,6 +94,8 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/summary', element: <LabSummaryPage /> },
   { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
+  { path: '/manage-customer-report', element: <CustomerReportsPage /> },
+  { path: '/manage-patient', element: <ManagePatientPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -49,7 +49,7 @@ export const reportDocumentsRoutes: FastifyPluginAsyncZod = async (app) => {
           summary: route.summary,
           description: `showTemplate (letterhead) and appendQr default to the group switches; print: true records the print (Reprint Needed). Asked with a letterhead or key images the row lacks, the document comes without them and the ${REPORT_LEFT_OUT_HEADER} header names them (LETTERHEAD, KEY_IMAGES).`,
           body: ZReportDocumentRequest,
-          response: { 200: ZDocument, ...errorResponses(400, 401, 403, 404, 409) },
+          response: { 200: ZDocument, ...errorResponses(400, 401, 402, 403, 404, 409) },
         },
       },
       async (request, reply) => {

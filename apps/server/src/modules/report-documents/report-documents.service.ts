@@ -1,12 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import {
   AppError,
+  MESSAGES,
   REPORT_DOCUMENT_MESSAGES as M,
   type TReportDocumentRequest,
   buildShareUrl,
   canPrint,
   canSendCustomHtml,
   checkReportDocument,
+  customerMustPayFirst,
   groupFlags,
   isTeleUser,
 } from '@radflow/core';
@@ -48,9 +50,14 @@ export async function downloadReportDocument(
     groupId: reportStatuses.groupId,
     uid: studies.studyInstanceUid,
     shareLink: reportStatuses.shareLink,
+    paymentStatus: reportStatuses.paymentStatus,
     hasReports,
   });
   if (row.uid !== body.uid) throw new AppError('BAD_REQUEST', M.uidMismatch, 'uid');
+  // The patient pays for this study before its report (customer-pages/DECISIONS.md): per study.
+  if (customerMustPayFirst(auth.roles, row.paymentStatus)) {
+    throw new AppError('PAYMENT_REQUIRED', MESSAGES.paymentNeeded, 'reportStatusId');
+  }
   const flags = groupFlags(await loadGroupPreferences(ctx.db, row.groupId));
   const print = body.print === true;
   const refusal = checkReportDocument({

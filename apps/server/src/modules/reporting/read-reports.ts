@@ -1,4 +1,10 @@
-import { type TReportsResponse, reportsForReader } from '@radflow/core';
+import {
+  AppError,
+  MESSAGES,
+  type TReportsResponse,
+  customerMustPayFirst,
+  reportsForReader,
+} from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadVisibleStudyRow } from '../studies/visible-row.js';
@@ -12,6 +18,10 @@ import { listReports } from '../study-detail/list-reports.js';
  */
 export async function getReports(db: DbOrTx, auth: TAuth, id: number): Promise<TReportsResponse> {
   const row = await loadVisibleStudyRow(db, auth, id);
+  // The patient pays for this study before reading its report (customer-pages/DECISIONS.md).
+  if (customerMustPayFirst(auth.roles, row.report.paymentStatus)) {
+    throw new AppError('PAYMENT_REQUIRED', MESSAGES.paymentNeeded, 'reportStatusId');
+  }
   const reports = (await listReports(db, [id])).get(id) ?? [];
   return { reportStatusId: id, reports: reportsForReader(auth.roles, row.report.status, reports) };
 }

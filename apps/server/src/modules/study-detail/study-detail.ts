@@ -3,6 +3,7 @@ import {
   type TStudyHistory,
   type TStudyTimeline,
   readsReportWork,
+  customerMustPayFirst,
   reportsForReader,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
@@ -96,6 +97,9 @@ function toStudyDetail(
  */
 async function reportsOf(db: DbOrTx, auth: TAuth, row: TStudyDbRow): Promise<TStudyDetail['reports']> {
   const id = row.report.id;
+  // A patient with this study's payment pending gets the row without its report
+  // (customer-pages/DECISIONS.md); the report itself answers 402.
+  if (customerMustPayFirst(auth.roles, row.report.paymentStatus)) return [];
   const reports = (await listReports(db, [id], { withVersions: false })).get(id) ?? [];
   return reportsForReader(auth.roles, row.report.status, reports).map(({ name, format, content }) => ({
     name,

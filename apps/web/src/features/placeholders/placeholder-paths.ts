@@ -8,8 +8,6 @@ import type { KNOWN_ROUTES } from '@radflow/core';
 export const PLACEHOLDER_PATHS = [
   '/manage-tele-pricing',
   '/manage-tele-invoice',
-  '/manage-patient',
-  '/manage-customer-report',
   '/signup',
   '/pacs-router',
   '/admin-page/billing',

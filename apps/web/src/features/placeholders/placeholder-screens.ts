@@ -15,7 +15,6 @@ export interface TPlaceholderScreen {
   summary: string;
 }
 
-const REPORTING = 'the Reporting issue';
 const BILLING = 'a later issue (billing and invoicing)';
 const ROUTER = 'a later issue (local router)';
 
@@ -32,18 +31,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     capability: 'Tele-radiology invoices',
     arrivesWith: BILLING,
     summary: 'Invoices for reported studies by center and period.',
-  },
-  '/manage-patient': {
-    title: 'Manage patient for center',
-    capability: 'Patient management for centers',
-    arrivesWith: REPORTING,
-    summary: 'Patients of your center and the reports shared with them.',
-  },
-  '/manage-customer-report': {
-    title: 'Manage report',
-    capability: 'Customer reports',
-    arrivesWith: REPORTING,
-    summary: 'The reports shared with you.',
   },
   '/signup': {
     title: 'Sign up',

@@ -1,0 +1,2 @@
+export { CustomerReportsPage } from './CustomerReportsPage';
+export { ManagePatientPage } from './ManagePatientPage';

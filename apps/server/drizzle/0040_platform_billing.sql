@@ -39,6 +39,8 @@ CREATE TABLE "platform_invoices" (
 	"reason" text,
 	"studies_counted" integer NOT NULL,
 	"studies_charged" integer NOT NULL,
+	"included_studies" integer NOT NULL,
+	"per_study_minor" bigint NOT NULL,
 	"fee_minor" bigint NOT NULL,
 	"usage_minor" bigint NOT NULL,
 	"subtotal_minor" bigint NOT NULL,
@@ -92,7 +94,7 @@ CREATE UNIQUE INDEX "group_subscriptions_group_key" ON "group_subscriptions" USI
 CREATE INDEX "platform_billing_audit_group_idx" ON "platform_billing_audit" USING btree ("group_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "platform_invoices_number_key" ON "platform_invoices" USING btree ("number");--> statement-breakpoint
 CREATE UNIQUE INDEX "platform_invoices_sequence_key" ON "platform_invoices" USING btree ("sequence");--> statement-breakpoint
-CREATE UNIQUE INDEX "platform_invoices_group_period_key" ON "platform_invoices" USING btree ("group_id","period") WHERE "platform_invoices"."kind" = 'INVOICE';--> statement-breakpoint
+CREATE UNIQUE INDEX "platform_invoices_group_period_key" ON "platform_invoices" USING btree ("group_id","period") WHERE "platform_invoices"."kind" = 'INVOICE' and "platform_invoices"."status" <> 'CREDITED';--> statement-breakpoint
 CREATE UNIQUE INDEX "platform_invoices_one_credit_note_key" ON "platform_invoices" USING btree ("corrects_invoice_id") WHERE "platform_invoices"."corrects_invoice_id" is not null;--> statement-breakpoint
 CREATE INDEX "platform_invoices_period_idx" ON "platform_invoices" USING btree ("period","group_id");--> statement-breakpoint
 CREATE INDEX "platform_invoices_open_idx" ON "platform_invoices" USING btree ("due_date") WHERE "platform_invoices"."status" = 'ISSUED';--> statement-breakpoint

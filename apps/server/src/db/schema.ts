@@ -1899,6 +1899,9 @@ export const platformInvoices = pgTable(
     reason: text('reason'),
     studiesCounted: integer('studies_counted').notNull(),
     studiesCharged: integer('studies_charged').notNull(),
+    /** The plan's terms when issued (a later price change never rewrites an issued invoice). */
+    includedStudies: integer('included_studies').notNull(),
+    perStudyMinor: bigint('per_study_minor', { mode: 'number' }).notNull(),
     feeMinor: bigint('fee_minor', { mode: 'number' }).notNull(),
     usageMinor: bigint('usage_minor', { mode: 'number' }).notNull(),
     subtotalMinor: bigint('subtotal_minor', { mode: 'number' }).notNull(),
@@ -1915,10 +1918,11 @@ export const platformInvoices = pgTable(
   (t) => [
     uniqueIndex('platform_invoices_number_key').on(t.number),
     uniqueIndex('platform_invoices_sequence_key').on(t.sequence),
-    // One invoice per group and month: a re-run of the month's invoicing inserts nothing new.
+    // One live invoice per group and month: a re-run of the month's invoicing inserts nothing new;
+    // once a credit note cancels it, the next run issues the corrected one.
     uniqueIndex('platform_invoices_group_period_key')
       .on(t.groupId, t.period)
-      .where(sql`${t.kind} = 'INVOICE'`),
+      .where(sql`${t.kind} = 'INVOICE' and ${t.status} <> 'CREDITED'`),
     uniqueIndex('platform_invoices_one_credit_note_key')
       .on(t.correctsInvoiceId)
       .where(sql`${t.correctsInvoiceId} is not null`),

@@ -28,8 +28,18 @@ describe('taxOfMinor (half up, integer paise)', () => {
 });
 
 describe('platformInvoiceAmounts', () => {
-  const perStudy = { kind: 'PER_STUDY' as const, monthlyFeeMinor: 0, includedStudies: 0, perStudyMinor: 1500 };
-  const sub = { kind: 'SUBSCRIPTION' as const, monthlyFeeMinor: 2_500_000, includedStudies: 1000, perStudyMinor: 1200 };
+  const perStudy = {
+    kind: 'PER_STUDY' as const,
+    monthlyFeeMinor: 0,
+    includedStudies: 0,
+    perStudyMinor: 1500,
+  };
+  const sub = {
+    kind: 'SUBSCRIPTION' as const,
+    monthlyFeeMinor: 2_500_000,
+    includedStudies: 1000,
+    perStudyMinor: 1200,
+  };
   it.each([
     // plan, studies, subtotal, gst, total, charged
     [perStudy, 0, 0, 0, 0, 0],
@@ -39,7 +49,12 @@ describe('platformInvoiceAmounts', () => {
     [sub, 1003, 2_503_600, 450_648, 2_954_248, 3],
   ])('%o with %i studies', (plan, studies, subtotal, gst, total, charged) => {
     const a = platformInvoiceAmounts(plan, studies);
-    expect(a).toMatchObject({ subtotalMinor: subtotal, gstMinor: gst, totalMinor: total, studiesCharged: charged });
+    expect(a).toMatchObject({
+      subtotalMinor: subtotal,
+      gstMinor: gst,
+      totalMinor: total,
+      studiesCharged: charged,
+    });
     expect(a.feeMinor + a.usageMinor).toBe(a.subtotalMinor);
   });
   it('rounds GST once on the subtotal', () => {

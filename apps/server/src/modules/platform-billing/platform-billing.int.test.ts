@@ -412,3 +412,54 @@ describe('the dashboards', () => {
     t.clock.advance(-16 * 24 * 3600);
   });
 });
+
+describe('bad input', () => {
+  it('names the problem with a 4xx and stores nothing', async () => {
+    const g = await customerGroup();
+    const cases: Array<[string, string, unknown, number, string | null]> = [
+      ['GET', '/api/platform-billing/dashboard?from=2020-01&to=2026-01', undefined, 400, 'to'],
+      ['GET', '/api/platform-billing/usage?from=2026-05&to=2026-01', undefined, 400, null],
+      ['POST', '/api/platform-billing/invoices/issue', { period: '2026-13' }, 400, null],
+      [
+        'POST',
+        '/api/platform-billing/groups/999999/plan',
+        { planCode: 'PER_STUDY', version: null },
+        404,
+        'groupId',
+      ],
+      [
+        'POST',
+        `/api/platform-billing/groups/${g.group.id}/plan`,
+        { planCode: 'GOLD', version: null },
+        404,
+        'planCode',
+      ],
+      ['POST', `/api/platform-billing/groups/${g.group.id}/expire`, { version: 1 }, 400, 'groupId'],
+      [
+        'POST',
+        '/api/platform-billing/payments',
+        { groupId: g.group.id, amount: 1.005, mode: 'UPI', reference: 'r' },
+        400,
+        null,
+      ],
+      [
+        'POST',
+        '/api/platform-billing/payments',
+        { groupId: g.group.id, invoiceId: 999999, amount: 1, mode: 'UPI', reference: 'r' },
+        404,
+        'invoiceId',
+      ],
+      ['GET', '/api/platform-billing/invoices/999999/pdf', undefined, 404, 'invoiceId'],
+    ];
+    for (const [method, url, payload, status, field] of cases) {
+      const res = await biller.request({
+        method: method as 'GET',
+        url,
+        ...(payload ? { payload: payload as object } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+      if (field) expect(res.json()).toMatchObject({ additionalInfo: field });
+    }
+    expect(await subscriptionOf(g.group.id)).toBeNull();
+  });
+});

@@ -8,6 +8,7 @@ import {
   type TPlatformOverview,
   type TPlatformPayment,
   type TPlatformSubscription,
+  type TPlatformUsage,
   type TRole,
   calendarDayIn,
   formatRupees,
@@ -397,6 +398,14 @@ describe('the dashboards', () => {
     expect(dash.signUpsByMonth.find((s) => s.period === current)!.groups).toBe(groupsCount);
     expect(dash.usageByMonth.find((u) => u.period === period)!.signedOff).toBeGreaterThanOrEqual(2);
     expect(dash.overdue.count).toBe(0);
+    // Usage per group: signed off last month, received (the rows were made) this month.
+    const usage = await json<TPlatformUsage>(
+      await sales.get(`/api/platform-billing/usage?from=${period}&to=${current}`),
+    );
+    expect(usage.rows.filter((r) => r.groupId === g.group.id)).toEqual([
+      { groupId: g.group.id, groupName: g.group.name, period, received: 0, signedOff: 2 },
+      { groupId: g.group.id, groupName: g.group.name, period: current, received: 2, signedOff: 0 },
+    ]);
 
     // 16 days on (a new session: the old one has lapsed), the unpaid invoices are overdue.
     t.clock.advance(16 * 24 * 3600);

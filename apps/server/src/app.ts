@@ -51,6 +51,7 @@ import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 import { customerPagesRoutes } from './modules/customer-pages/customer-pages.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
+import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -236,6 +237,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(notificationsRoutes);
       await api.register(turnaroundRoutes);
       await api.register(dashboardsRoutes);
+      await api.register(platformBillingRoutes);
       await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },

@@ -10,9 +10,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-tele-invoice',
   '/signup',
   '/pacs-router',
-  '/admin-page/billing',
-  '/admin-page/billing-dashboard',
-  '/admin-page/sales-dashboard',
 ] as const satisfies ReadonlyArray<(typeof KNOWN_ROUTES)[number]>;
 
 export type TPlaceholderPath = (typeof PLACEHOLDER_PATHS)[number];

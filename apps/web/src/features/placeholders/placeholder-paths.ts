@@ -10,7 +10,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-tele-invoice',
   '/manage-patient',
   '/manage-customer-report',
-  '/signup',
   '/pacs-router',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',

@@ -45,12 +45,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: REPORTING,
     summary: 'The reports shared with you.',
   },
-  '/signup': {
-    title: 'Sign up',
-    capability: 'Customer sign-up',
-    arrivesWith: BILLING,
-    summary: 'Create an account with your mobile number.',
-  },
   '/pacs-router': {
     title: 'PACS router',
     capability: 'PACS router',

@@ -49,6 +49,7 @@ import { signupRoutes } from './modules/signup/signup.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
+import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -229,6 +230,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(notificationsRoutes);
       await api.register(turnaroundRoutes);
       await api.register(dashboardsRoutes);
+      await api.register(platformBillingRoutes);
       await api.register(liveRoutes, { live: opts.live });
     },
     { prefix: '/api' },

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
   BILL_STATUSES,
+  PLAN_KINDS,
+  PLATFORM_INVOICE_KINDS,
+  PLATFORM_INVOICE_STATUSES,
+  PLATFORM_PAYMENT_MODES,
+  SUBSCRIPTION_STATUSES,
   DEFAULT_LAB_DEPARTMENT,
   LAB_PAYMENT_METHODS,
   LAB_TEST_TYPES,
@@ -49,6 +54,11 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const groups = pgTable('groups', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * The platform's own group (platform-billing DECISIONS.md): its admin biller and sales users bill
+   * every group. A role alone is not enough, since a group admin may hand ROLE_ADMIN_BILLER out.
+   */
+  platformOperator: boolean('platform_operator').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -1808,4 +1818,162 @@ export const labTestAttributeSettings = pgTable(
     version: integer('version').notNull().default(1),
   },
   (t) => [uniqueIndex('lab_test_attribute_settings_lab_key').on(t.labScope, t.labOwnerId)],
+);
+
+/*
+ * The platform's billing of the groups (issue 26 §3; modules/platform-billing/DECISIONS.md). Money
+ * in integer paise.
+ */
+
+/** A plan a group may be on; the defaults are inserted by migration 0040. */
+export const platformPlans = pgTable(
+  'platform_plans',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: PLAN_KINDS }).notNull(),
+    monthlyFeeMinor: bigint('monthly_fee_minor', { mode: 'number' }).notNull().default(0),
+    includedStudies: integer('included_studies').notNull().default(0),
+    /** PER_STUDY: the price of a study; SUBSCRIPTION: the price of a study above the included ones. */
+    perStudyMinor: bigint('per_study_minor', { mode: 'number' }).notNull().default(0),
+    /** > 0: a trial plan, never invoiced, lasting this many days. */
+    trialDays: integer('trial_days').notNull().default(0),
+    currency: text('currency').notNull().default('INR'),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('platform_plans_code_key').on(t.code),
+    check(
+      'platform_plans_amounts_non_negative',
+      sql`${t.monthlyFeeMinor} >= 0 and ${t.perStudyMinor} >= 0 and ${t.includedStudies} >= 0 and ${t.trialDays} >= 0`,
+    ),
+  ],
+);
+
+/** The one current subscription of a group: its plan and how long it is paid for. */
+export const groupSubscriptions = pgTable(
+  'group_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => platformPlans.id),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** Paid (or trial) through: the banner shows once this has passed. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [uniqueIndex('group_subscriptions_group_key').on(t.groupId)],
+);
+
+/** The platform's gapless invoice (and credit note) numbers: one counter row, locked while issuing. */
+export const platformCounters = pgTable('platform_counters', {
+  name: text('name').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * An invoice of the platform to a group for a month, or a credit note correcting one. Issued rows
+ * never change their amounts; only `paid_minor` and `status` follow the payments and credit notes.
+ */
+export const platformInvoices = pgTable(
+  'platform_invoices',
+  {
+    id: serial('id').primaryKey(),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    number: text('number').notNull(),
+    kind: text('kind', { enum: PLATFORM_INVOICE_KINDS }).notNull().default('INVOICE'),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    /** 'YYYY-MM' of PLATFORM_TIME_ZONE. */
+    period: text('period').notNull(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => platformPlans.id),
+    planName: text('plan_name').notNull(),
+    correctsInvoiceId: integer('corrects_invoice_id'),
+    reason: text('reason'),
+    studiesCounted: integer('studies_counted').notNull(),
+    studiesCharged: integer('studies_charged').notNull(),
+    /** The plan's terms when issued (a later price change never rewrites an issued invoice). */
+    includedStudies: integer('included_studies').notNull(),
+    perStudyMinor: bigint('per_study_minor', { mode: 'number' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'number' }).notNull(),
+    usageMinor: bigint('usage_minor', { mode: 'number' }).notNull(),
+    subtotalMinor: bigint('subtotal_minor', { mode: 'number' }).notNull(),
+    gstBasisPoints: integer('gst_basis_points').notNull(),
+    gstMinor: bigint('gst_minor', { mode: 'number' }).notNull(),
+    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+    paidMinor: bigint('paid_minor', { mode: 'number' }).notNull().default(0),
+    status: text('status', { enum: PLATFORM_INVOICE_STATUSES }).notNull().default('ISSUED'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    issuedBy: text('issued_by').notNull(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('platform_invoices_number_key').on(t.number),
+    uniqueIndex('platform_invoices_sequence_key').on(t.sequence),
+    // One live invoice per group and month: a re-run of the month's invoicing inserts nothing new;
+    // once a credit note cancels it, the next run issues the corrected one.
+    uniqueIndex('platform_invoices_group_period_key')
+      .on(t.groupId, t.period)
+      .where(sql`${t.kind} = 'INVOICE' and ${t.status} <> 'CREDITED'`),
+    uniqueIndex('platform_invoices_one_credit_note_key')
+      .on(t.correctsInvoiceId)
+      .where(sql`${t.correctsInvoiceId} is not null`),
+    index('platform_invoices_period_idx').on(t.period, t.groupId),
+    index('platform_invoices_open_idx')
+      .on(t.dueDate)
+      .where(sql`${t.status} = 'ISSUED'`),
+  ],
+);
+
+/** A payment a group made to the platform; the provider's reference is unique per provider. */
+export const platformPayments = pgTable(
+  'platform_payments',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    invoiceId: integer('invoice_id').references(() => platformInvoices.id),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    mode: text('mode', { enum: PLATFORM_PAYMENT_MODES }).notNull(),
+    reference: text('reference').notNull(),
+    provider: text('provider').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    recordedBy: text('recorded_by').notNull(),
+  },
+  (t) => [
+    uniqueIndex('platform_payments_provider_reference_key').on(t.provider, t.reference),
+    index('platform_payments_group_idx').on(t.groupId, t.id),
+    index('platform_payments_received_idx').on(t.receivedAt),
+    check('platform_payments_amount_positive', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/** Who changed what in the platform's billing, written in the transaction of the change. */
+export const platformBillingAudit = pgTable(
+  'platform_billing_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id'),
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id'),
+    action: text('action').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('platform_billing_audit_group_idx').on(t.groupId, t.id)],
 );

@@ -47,7 +47,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const [existing] = await tx.select({ n: count() }).from(users);
     if ((existing?.n ?? 0) > 0) return false;
 
-    const [group] = await tx.insert(groups).values({ name: DEMO_GROUP_NAME }).returning();
+    const [group] = await tx
+      .insert(groups)
+      .values({ name: DEMO_GROUP_NAME, platformOperator: true })
+      .returning();
     if (!group) throw new Error('seed: group not created');
     const [center] = await tx
       .insert(centers)

@@ -26,6 +26,7 @@ import { generateOtp, isNewCustomer } from '../auth/otp.js';
 import { SIGNED_IN, deviceOf, errorResponses } from '../http.js';
 import { loadGroupPreferences, loadUserPreferences } from '../preferences/preferences.js';
 import { toCurrentUser } from '../current-user/current-user.js';
+import { withSubscriptionWarning } from '../platform-billing/subscription-warning.js';
 import { updatePassword } from './update-password.js';
 import { loadUserMapping } from './user-mapping.js';
 
@@ -58,7 +59,15 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZUserPreferences, ...errorResponses(401) },
       },
     },
-    (request) => loadUserPreferences(app.ctx.db, authOf(request).user),
+    async (request) => {
+      const { user } = authOf(request);
+      return withSubscriptionWarning(
+        app.ctx.db,
+        user.groupId,
+        app.ctx.now(),
+        await loadUserPreferences(app.ctx.db, user),
+      );
+    },
   );
 
   app.get(
@@ -72,7 +81,13 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const prefs = await loadGroupPreferences(app.ctx.db, authOf(request).user.groupId);
+      const { groupId } = authOf(request).user;
+      const prefs = await withSubscriptionWarning(
+        app.ctx.db,
+        groupId,
+        app.ctx.now(),
+        await loadGroupPreferences(app.ctx.db, groupId),
+      );
       return {
         USER_ADMIN_VISIBLE_PREFERENCES: prefs.USER_ADMIN_VISIBLE_PREFERENCES,
         GROUP_SWITCHES: prefs.GROUP_SWITCHES,

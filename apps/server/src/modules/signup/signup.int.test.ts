@@ -6,7 +6,17 @@ import {
   SIGNUP_OTP_MAX_PER_ADDRESS,
   type TSignupRequest,
 } from '@radflow/core';
-import { groups, loginEvents, messageOutbox, otpCodes, peopleAudit, users } from '../../db/schema.js';
+import {
+  groupSubscriptions,
+  groups,
+  loginEvents,
+  messageOutbox,
+  otpCodes,
+  peopleAudit,
+  platformBillingAudit,
+  platformPlans,
+  users,
+} from '../../db/schema.js';
 import {
   type TestApp,
   TestClient,
@@ -182,6 +192,24 @@ describe('POST /api/signup', () => {
         targetId: members[0]?.id,
       }),
     ]);
+    // The trial plan (platform billing), started in the same transaction: 14 days from now.
+    const subscriptions = await t.db
+      .select({
+        status: groupSubscriptions.status,
+        plan: platformPlans.code,
+        startedAt: groupSubscriptions.startedAt,
+        expiresAt: groupSubscriptions.expiresAt,
+      })
+      .from(groupSubscriptions)
+      .innerJoin(platformPlans, eq(platformPlans.id, groupSubscriptions.planId))
+      .where(eq(groupSubscriptions.groupId, group!.id));
+    expect(subscriptions).toEqual([expect.objectContaining({ status: 'TRIAL', plan: 'TRIAL' })]);
+    const [trial] = subscriptions;
+    expect(trial!.expiresAt!.getTime() - trial!.startedAt.getTime()).toBe(14 * 86_400_000);
+    expect(
+      await t.db.select().from(platformBillingAudit).where(eq(platformBillingAudit.groupId, group!.id)),
+    ).toEqual([expect.objectContaining({ action: 'TRIAL_STARTED', actorEmail: email })]);
+
     const events = await t.db.select().from(loginEvents).where(eq(loginEvents.userId, members[0]!.id));
     expect(events.map((e) => e.eventType).sort()).toEqual(['LOGIN_SUCCESS', 'SIGNED_UP']);
     // The code was used up.
@@ -315,6 +343,9 @@ describe('POST /api/signup', () => {
     });
     expect(await groupsNamed(groupName)).toEqual([]);
     expect(await usersWithMobile(mobile)).toEqual([expect.objectContaining({ id: existing.id })]);
+    expect(
+      await t.db.select().from(groupSubscriptions).where(eq(groupSubscriptions.groupId, existing.groupId)),
+    ).toEqual([]);
     expect(browser.cookie).toBeNull();
   });
 

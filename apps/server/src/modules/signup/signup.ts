@@ -24,6 +24,7 @@ import {
 } from '../auth/rate-limit.js';
 import { createSession, deleteSessionByToken } from '../credentials/sessions.js';
 import { isUniqueViolation, recordPeopleChange } from '../people/people-audit.js';
+import { startTrial } from '../platform-billing/subscriptions.js';
 
 /*
  * A new group signs itself up (issue 26 §4 /signup; modules/signup/DECISIONS.md): a sign-up code to
@@ -90,11 +91,15 @@ export async function requestSignupOtp(
 
 /**
  * The one place a new group's other records start, called inside the sign-up transaction once the
- * group exists. The trial plan belongs here (platform-billing `startTrial(tx, groupId, now)`), wired
- * when that module is merged.
+ * group exists: its trial plan (platform-billing startTrial: the TRIAL plan for its trial days).
  */
-export async function afterGroupCreated(_tx: DbOrTx, _groupId: number, _now: Date): Promise<void> {
-  // Nothing yet: the platform's plans and subscriptions are another branch (issue 26 §3).
+export async function afterGroupCreated(
+  tx: DbOrTx,
+  groupId: number,
+  now: Date,
+  actorEmail: string,
+): Promise<void> {
+  await startTrial(tx, groupId, now, actorEmail);
 }
 
 export type TSignupInput = z.infer<typeof ZSignupRequest>;
@@ -104,7 +109,7 @@ export type TSignupInput = z.infer<typeof ZSignupRequest>;
  * address (429; wrong codes count as OTP_FAILED), the sign-up code (400, consumed: one code, one
  * attempt at an account), then one transaction: the mobile and e-mail free (409), the group, its
  * owner (GROUP_OWNER_ROLES, the password hashed), the people-audit and sign-in lines, the group's
- * afterGroupCreated records and a session. Returns the session token for the cookie.
+ * afterGroupCreated records (its trial) and a session. Returns the session token for the cookie.
  */
 export async function signUp(
   ctx: AppContext,
@@ -190,7 +195,7 @@ export async function signUp(
         },
         at: now,
       });
-      await afterGroupCreated(tx, group.id, now);
+      await afterGroupCreated(tx, group.id, now, owner.email);
 
       if (req.previousToken) await deleteSessionByToken(tx, req.previousToken);
       const session = await createSession(tx, { userId: owner.id, deviceId: req.deviceId, now });

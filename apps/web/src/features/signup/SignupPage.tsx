@@ -7,13 +7,18 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { PASSWORD_MIN_LENGTH, type TSignupRequest } from '@radflow/core';
+import {
+  MESSAGES,
+  PASSWORD_MIN_LENGTH,
+  isMobileNumber,
+  normalizeLoginIdentifier,
+  type TSignupRequest,
+} from '@radflow/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { RadflowLogo } from '../../components/RadflowLogo';
 import { SESSION_QUERY_KEY, loadSession } from '../auth/session';
-import { sanitizeOtpInput, validateOtpRequest } from '../auth/login-form';
 import { requestSignupCode, signUp } from './signup-api';
 import { type TFieldErrors, type TSignupDetails, checkSignup, refusalOf } from './signup-form';
 
@@ -85,10 +90,11 @@ export function SignupPage() {
   const busy = requestCode.isPending || create.isPending;
 
   const submitMobile = () => {
-    const checked = validateOtpRequest(mobileInput);
-    if (!checked.ok) return setErrors({ mobile: checked.message });
+    const number = normalizeLoginIdentifier(mobileInput);
+    // spec-core §4 Login's rule and message for 'Request OTP' with a value that is not a mobile.
+    if (!isMobileNumber(number)) return setErrors({ mobile: MESSAGES.otpOnlyMobile });
     setErrors({});
-    requestCode.mutate(checked.value.mobile);
+    requestCode.mutate(number);
   };
 
   const submitDetails = () => {
@@ -112,7 +118,7 @@ export function SignupPage() {
     onChange: (e: { target: { value: string } }) =>
       setDetails((d) => ({
         ...d,
-        [name]: name === 'otp' ? sanitizeOtpInput(e.target.value) : e.target.value,
+        [name]: name === 'otp' ? e.target.value.replace(/\D/g, '').slice(0, 6) : e.target.value,
       })),
     error: Boolean(errors[name]),
     helperText: errors[name],

@@ -120,6 +120,18 @@ describe('POST /api/signup/otp', () => {
     expect((await new TestClient(t.app).post('/api/signup/otp', { mobile })).statusCode).toBe(200);
   });
 
+  it('answers exactly the per-address limit when many code requests arrive at once', async () => {
+    const address = `10.99.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        new TestClient(t.app, { address }).post('/api/signup/otp', { mobile: uniqueMobile() }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(SIGNUP_OTP_MAX_PER_ADDRESS);
+    expect(codes.filter((c) => c === 429)).toHaveLength(12 - SIGNUP_OTP_MAX_PER_ADDRESS);
+  });
+
   it(`limits one number to ${OTP_MAX_REQUESTS_PER_MOBILE} codes of any kind in the window, from any address`, async () => {
     const mobile = uniqueMobile();
     await createTestUser(t.db, { mobileNumber: mobile, roles: ['ROLE_CUSTOMER'] });

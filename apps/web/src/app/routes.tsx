@@ -56,6 +56,15 @@ const LabSummaryPage = lazy(() =>
 // The lab bill screen and its dialogs (issue 25 §3–§4), one chunk.
 const labBills = () => import('../features/lab-bills');
 const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
+// The platform's billing of the groups (issue 26 §3): Admin Billing, and its dashboards with charts.
+const AdminBillingPage = lazy(() =>
+  import('../features/platform-billing').then((m) => ({ default: m.AdminBillingPage })),
+);
+const platformDashboards = () => import('../features/platform-billing/dashboards');
+const BillingDashboardPage = lazy(() =>
+  platformDashboards().then((m) => ({ default: m.BillingDashboardPage })),
+);
+const SalesDashboardPage = lazy(() => platformDashboards().then((m) => ({ default: m.SalesDashboardPage })));
 // The lab's test-level dashboard (issue 25 §5), its own chunk.
 const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
 
@@ -94,6 +103,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/summary', element: <LabSummaryPage /> },
   { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
+  { path: '/admin-page/billing', element: <AdminBillingPage /> },
+  { path: '/admin-page/billing-dashboard', element: <BillingDashboardPage /> },
+  { path: '/admin-page/sales-dashboard', element: <SalesDashboardPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -11,9 +11,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-patient',
   '/manage-customer-report',
   '/pacs-router',
-  '/admin-page/billing',
-  '/admin-page/billing-dashboard',
-  '/admin-page/sales-dashboard',
 ] as const satisfies ReadonlyArray<(typeof KNOWN_ROUTES)[number]>;
 
 export type TPlaceholderPath = (typeof PLACEHOLDER_PATHS)[number];

@@ -51,22 +51,4 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: ROUTER,
     summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
-  '/admin-page/billing': {
-    title: 'Admin Billing',
-    capability: 'Admin billing',
-    arrivesWith: BILLING,
-    summary: 'Plans, subscriptions and payments of groups.',
-  },
-  '/admin-page/billing-dashboard': {
-    title: 'Billing Dashboard',
-    capability: 'Billing dashboard',
-    arrivesWith: BILLING,
-    summary: 'Revenue and dues at a glance.',
-  },
-  '/admin-page/sales-dashboard': {
-    title: 'Admin Sales Dashboard',
-    capability: 'Sales dashboard',
-    arrivesWith: BILLING,
-    summary: 'Sales by customer and period.',
-  },
 };

@@ -1,0 +1,186 @@
+import type { TPlatformDashboard, TPlatformInvoice, TPlatformOverview, TRole } from '@radflow/core';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildUser, sessionHandlers } from '../../test/builders';
+import { fakeApi } from '../../test/fake-api';
+import { renderScreen } from '../../test/render';
+import { AdminBillingPage } from './AdminBillingPage';
+import { BillingDashboardPage, SalesDashboardPage } from './PlatformDashboardPage';
+
+const sub = {
+  planCode: 'PER_STUDY',
+  planName: 'Per study',
+  planKind: 'PER_STUDY' as const,
+  status: 'EXPIRED' as const,
+  startedAt: '2026-09-01T00:00:00.000Z',
+  expiresAt: '2026-10-01T00:00:00.000Z',
+  version: 3,
+};
+const overview: TPlatformOverview = {
+  plans: [
+    {
+      id: 1,
+      code: 'TRIAL',
+      name: 'Trial (14 days)',
+      kind: 'SUBSCRIPTION',
+      monthlyFee: 0,
+      includedStudies: 0,
+      perStudyPrice: 0,
+      trialDays: 14,
+      currency: 'INR',
+      active: true,
+    },
+    {
+      id: 2,
+      code: 'PER_STUDY',
+      name: 'Per study',
+      kind: 'PER_STUDY',
+      monthlyFee: 0,
+      includedStudies: 0,
+      perStudyPrice: 15,
+      trialDays: 0,
+      currency: 'INR',
+      active: true,
+    },
+  ],
+  groups: [
+    {
+      groupId: 7,
+      groupName: 'Patna Tele',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      subscription: sub,
+      outstanding: 70.8,
+    },
+  ],
+};
+const invoice: TPlatformInvoice = {
+  id: 11,
+  number: 'RFP-000011',
+  kind: 'INVOICE',
+  groupId: 7,
+  groupName: 'Patna Tele',
+  period: '2026-10',
+  planName: 'Per study',
+  studiesCounted: 4,
+  studiesCharged: 4,
+  fee: 0,
+  usage: 60,
+  subtotal: 60,
+  gstPercent: 18,
+  gst: 10.8,
+  total: 70.8,
+  paid: 0,
+  due: 70.8,
+  status: 'ISSUED',
+  issuedAt: '2026-11-01T00:00:00.000Z',
+  dueDate: '2026-11-16',
+  overdue: true,
+  correctsInvoiceId: null,
+};
+
+function open(roles: TRole[]) {
+  const api = fakeApi({
+    ...sessionHandlers(buildUser(roles)),
+    'GET /api/platform-billing/overview': { body: overview },
+    'GET /api/platform-billing/invoices': { body: { invoices: [invoice] } },
+    'GET /api/platform-billing/usage': {
+      body: { rows: [{ groupId: 7, groupName: 'Patna Tele', period: '2026-10', received: 5, signedOff: 4 }] },
+    },
+    'POST /api/platform-billing/payments': (request) => ({
+      body: {
+        id: 1,
+        groupId: 7,
+        invoiceId: 11,
+        amount: 70.8,
+        mode: 'UPI',
+        reference: 'UTR1',
+        provider: 'MANUAL',
+        receivedAt: '2026-11-27T00:00:00.000Z',
+        recordedBy: 'b@x',
+        subscription: { ...sub, status: 'ACTIVE', version: 4 },
+        echo: request.json(),
+      },
+    }),
+  });
+  renderScreen(<AdminBillingPage />, { path: '/admin-page/billing' });
+  return api;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('Admin Billing (issue 26 §3)', () => {
+  it('lists the groups with plan, status, what they owe; records an invoice payment with an Idempotency-Key', async () => {
+    const api = open(['ROLE_ADMIN_BILLER']);
+    const row = (
+      await within(await screen.findByRole('table', { name: 'Groups' })).findByText('Patna Tele')
+    ).closest('tr')!;
+    expect(within(row).getByText('EXPIRED')).toBeTruthy();
+    expect(within(row).getByText('₹70.80')).toBeTruthy();
+    const inv = screen.getByText('RFP-000011').closest('tr')!;
+    expect(within(inv).getByText('Overdue')).toBeTruthy();
+    fireEvent.click(within(inv).getByRole('button', { name: 'Record payment' }));
+    const dialog = await screen.findByRole('dialog', { name: /Record payment — Patna Tele/ });
+    expect((within(dialog).getByLabelText('Amount (₹)') as HTMLInputElement).value).toBe('70.8');
+    fireEvent.change(within(dialog).getByLabelText('Reference'), { target: { value: 'UTR1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await screen.findByText('Payment recorded.');
+    const [call] = api.calls('POST', '/api/platform-billing/payments');
+    expect(call?.json()).toEqual({
+      groupId: 7,
+      invoiceId: 11,
+      amount: 70.8,
+      mode: 'BANK_TRANSFER',
+      reference: 'UTR1',
+    });
+    expect(call?.headers.get('Idempotency-Key')).toMatch(/\S{8,}/);
+  });
+
+  it('the sales role sees the lists without the money writes', async () => {
+    open(['ROLE_RADFLOW_SALES']);
+    const row = (
+      await within(await screen.findByRole('table', { name: 'Groups' })).findByText('Patna Tele')
+    ).closest('tr')!;
+    expect(within(row).queryByRole('button', { name: 'Record payment' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Expire' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Issue invoices' })).toBeNull();
+  });
+});
+
+describe('the platform dashboards', () => {
+  const dash: TPlatformDashboard = {
+    from: '2025-12',
+    to: '2026-11',
+    revenueByMonth: [
+      { period: '2026-10', invoiced: 70.8, collected: 0 },
+      { period: '2026-11', invoiced: 0, collected: 70.8 },
+    ],
+    groupsByPlan: [{ planCode: 'PER_STUDY', planName: 'Per study', groups: 3 }],
+    usageByMonth: [{ period: '2026-10', received: 5, signedOff: 4 }],
+    signUpsByMonth: [{ period: '2026-10', groups: 2 }],
+    overdue: { count: 1, amount: 70.8, invoices: [invoice] },
+    expiredGroups: 1,
+  };
+  it.each([
+    ['ROLE_ADMIN_BILLER' as TRole, BillingDashboardPage, 'Billing Dashboard'],
+    ['ROLE_RADFLOW_SALES' as TRole, SalesDashboardPage, 'Admin Sales Dashboard'],
+  ])('%s: totals and charts of one dashboard answer', async (role, Page, title) => {
+    const api = fakeApi({
+      ...sessionHandlers(buildUser([role])),
+      'GET /api/platform-billing/dashboard': { body: dash },
+    });
+    renderScreen(<Page />, { path: '/admin-page/x' });
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    await waitFor(() => expect(screen.getByText('1 · ₹70.80')).toBeTruthy());
+    for (const chart of [
+      'Revenue by month',
+      'Groups by plan',
+      'Usage trend',
+      'New sign-ups',
+      'Overdue invoices',
+    ]) {
+      expect(screen.getByRole('region', { name: chart })).toBeTruthy();
+    }
+    const query = api.calls('GET', '/api/platform-billing/dashboard')[0]!.query;
+    expect(query.get('from')! < query.get('to')!).toBe(true);
+  });
+});

@@ -1,0 +1,89 @@
+import {
+  ZIssueInvoicesAnswer,
+  ZPlatformDashboard,
+  ZPlatformInvoiceList,
+  ZPlatformOverview,
+  ZPlatformPayment,
+  ZPlatformSubscription,
+  ZPlatformUsage,
+  type TIssueInvoicesAnswer,
+  type TPlatformDashboard,
+  type TPlatformInvoice,
+  type TPlatformOverview,
+  type TPlatformPayment,
+  type TPlatformSubscription,
+  type TPlatformUsage,
+  type TRecordPlatformPaymentBody,
+} from '@radflow/core';
+import { apiRequest } from '../../api/client';
+
+/** The platform's billing calls (server modules/platform-billing). */
+
+export const PLATFORM_BILLING_KEY = ['platform-billing'] as const;
+
+export const fetchOverview = (signal?: AbortSignal): Promise<TPlatformOverview> =>
+  apiRequest('/api/platform-billing/overview', { schema: ZPlatformOverview, signal });
+
+export const fetchInvoices = (signal?: AbortSignal): Promise<{ invoices: TPlatformInvoice[] }> =>
+  apiRequest('/api/platform-billing/invoices', { schema: ZPlatformInvoiceList, signal });
+
+export const fetchUsage = (from: string, to: string, signal?: AbortSignal): Promise<TPlatformUsage> =>
+  apiRequest(`/api/platform-billing/usage?${new URLSearchParams({ from, to }).toString()}`, {
+    schema: ZPlatformUsage,
+    signal,
+  });
+
+export const fetchPlatformDashboard = (
+  from: string,
+  to: string,
+  signal?: AbortSignal,
+): Promise<TPlatformDashboard> =>
+  apiRequest(`/api/platform-billing/dashboard?${new URLSearchParams({ from, to }).toString()}`, {
+    schema: ZPlatformDashboard,
+    signal,
+  });
+
+export const changePlan = (
+  groupId: number,
+  planCode: string,
+  version: number | null,
+): Promise<TPlatformSubscription> =>
+  apiRequest(`/api/platform-billing/groups/${groupId}/plan`, {
+    json: { planCode, version },
+    schema: ZPlatformSubscription,
+  });
+
+export const extendSubscription = (groupId: number, version: number, months: number) =>
+  apiRequest(`/api/platform-billing/groups/${groupId}/extend`, {
+    json: { version, months },
+    schema: ZPlatformSubscription,
+  });
+
+export const expireSubscription = (groupId: number, version: number) =>
+  apiRequest(`/api/platform-billing/groups/${groupId}/expire`, {
+    json: { version },
+    schema: ZPlatformSubscription,
+  });
+
+export const issueInvoices = (period: string): Promise<TIssueInvoicesAnswer> =>
+  apiRequest('/api/platform-billing/invoices/issue', { json: { period }, schema: ZIssueInvoicesAnswer });
+
+/** A double-clicked Save sends the same key twice: the server records one payment. */
+export const recordPayment = (
+  body: TRecordPlatformPaymentBody,
+  idempotencyKey: string,
+): Promise<TPlatformPayment> =>
+  apiRequest('/api/platform-billing/payments', {
+    json: body,
+    schema: ZPlatformPayment,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+export const invoicePdfUrl = (invoiceId: number) => `/api/platform-billing/invoices/${invoiceId}/pdf`;
+
+/** 'YYYY-MM' of a date in the platform's zone, and n months before it. */
+export function periodOf(day: string, monthsBack = 0): string {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  const total = y * 12 + (m - 1) - monthsBack;
+  return `${Math.floor(total / 12)}-${String((total % 12) + 1).padStart(2, '0')}`;
+}

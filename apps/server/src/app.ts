@@ -45,6 +45,7 @@ import { criticalResultsRoutes } from './modules/critical-results/critical-resul
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
+import { signupRoutes } from './modules/signup/signup.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
@@ -228,6 +229,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportDocumentsRoutes);
       await api.register(reportAudioRoutes);
       await api.register(peopleRoutes);
+      await api.register(signupRoutes);
       await api.register(paymentsRoutes);
       // Its own JSON parser (the raw body for the provider's signature), scoped to the plugin.
       await api.register(paymentWebhookRoutes);

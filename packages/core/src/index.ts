@@ -21,4 +21,5 @@ export * from './summaries/index.js';
 export * from './turnaround/index.js';
 export * from './lab/index.js';
 export * from './customer-pages/index.js';
+export * from './signup/index.js';
 export * from './platform-billing/index.js';

@@ -218,12 +218,17 @@ export const loginEvents = pgTable(
   ],
 );
 
-/** One-time sign-in codes; only a keyed hash of the code is kept. */
+export const OTP_PURPOSES = ['SIGN_IN', 'SIGN_UP'] as const;
+export type TOtpPurpose = (typeof OTP_PURPOSES)[number];
+
+/** One-time codes (sign-in, a group's sign-up); only a keyed hash of the code is kept. */
 export const otpCodes = pgTable(
   'otp_codes',
   {
     id: serial('id').primaryKey(),
     mobile: text('mobile').notNull(),
+    /** What the code is for: a sign-up code never signs in, nor a sign-in code signs up. */
+    purpose: text('purpose', { enum: OTP_PURPOSES }).notNull().default('SIGN_IN'),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     attempts: integer('attempts').notNull().default(0),

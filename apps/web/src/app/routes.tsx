@@ -16,6 +16,8 @@ const ReportSearchPage = lazy(() => import('../features/report-search/ReportSear
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
 const SharePage = lazy(() => import('../features/share-page/SharePage'));
+// A new group's sign-up (issue 26 §4), public, its own chunk.
+const SignupPage = lazy(() => import('../features/signup/SignupPage'));
 // The group admin's screens (issue 21 §9) and the set-password link's page, each its own chunk.
 const people = () => import('../features/people');
 const ManageCentersPage = lazy(() => people().then((m) => ({ default: m.ManageCentersPage })));
@@ -89,6 +91,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/setting-page', element: <SettingsPage /> },
   { path: '/template-page', element: <TemplatePage /> },
   { path: '/share', element: <SharePage /> },
+  { path: '/signup', element: <SignupPage /> },
   { path: '/manage-centers', element: <ManageCentersPage /> },
   { path: '/manage-users', element: <ManageUsersPage /> },
   { path: '/set-password', element: <SetPasswordPage /> },

@@ -57,3 +57,9 @@ export const LOGIN_BACKOFF_BASE_SECONDS = 30;
  */
 export const CUSTOMER_LOOKUP_MAX_PER_ADDRESS = 10;
 export const CUSTOMER_LOOKUP_MAX_PER_NUMBER = 5;
+/**
+ * POST /api/signup/otp sends a client address this many sign-up codes within
+ * LOGIN_RATE_WINDOW_SECONDS (a group signs up once; a typo or a lost SMS costs a few). Per number the
+ * OTP limit of every code holds (OTP_MAX_REQUESTS_PER_MOBILE).
+ */
+export const SIGNUP_OTP_MAX_PER_ADDRESS = 5;

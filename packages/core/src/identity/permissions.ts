@@ -16,6 +16,16 @@ export function canManageLoginAudit(roles: readonly TRole[]): boolean {
   return hasRole(roles, ...LOGIN_AUDIT_MANAGER_ROLES);
 }
 
+/**
+ * Who brings a group's people in (issue 21 §9): centers, users and their roles, the typist ↔ doctor
+ * mapping, deactivation and password resets. The spec names no such screen; its menus give the group
+ * admin (ROLE_GROUP) and the admin (ROLE_ADMIN) the group's management, so these two manage people,
+ * each only inside their own group.
+ */
+export function canManagePeople(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_GROUP', 'ROLE_ADMIN');
+}
+
 /** spec-core §3 "Tele info: teleUser flag": a user with the tele-radiology role. */
 export function isTeleUser(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_TELE_RADIOLOGY');

@@ -130,6 +130,10 @@ export const LOGIN_EVENT_TYPES = [
   'PASSWORD_CHANGE_FAILED',
   /** Ours: a POST /user/customer/is-new look-up (its rate limit counts these). */
   'CUSTOMER_LOOKUP',
+  /** Ours: a sign-up code requested for a mobile number (POST /signup/otp; its rate limit counts these). */
+  'SIGNUP_OTP_REQUEST',
+  /** Ours: a new group signed itself up; the line of its first admin. */
+  'SIGNED_UP',
 ] as const;
 export const ZLoginEventType = z.enum(LOGIN_EVENT_TYPES);
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../identity/roles.js';
+import { canManagePeople } from '../identity/permissions.js';
 import {
   MESSAGE_AE_TITLE_INVALID,
   aeTitleKey,
   aeTitleProblem,
   canGrantRoles,
-  canManagePeople,
   canManageUser,
   grantableRoles,
   needsCenter,

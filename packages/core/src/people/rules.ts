@@ -1,14 +1,6 @@
-import { CENTER_ROLES, type TRole, hasRole } from '../identity/roles.js';
-
-/**
- * Who brings a group's people in (issue 21 §9): centers, users and their roles, the typist ↔ doctor
- * mapping, deactivation and password resets. The spec names no such screen; its menus give the group
- * admin (ROLE_GROUP) and the admin (ROLE_ADMIN) the group's management, so these two manage people,
- * each only inside their own group.
- */
-export function canManagePeople(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_GROUP', 'ROLE_ADMIN');
-}
+import { CENTER_ROLES, type TRole } from '../identity/roles.js';
+// canManagePeople lives with the other role rules the shell needs (identity/permissions.ts).
+import { canManagePeople } from '../identity/permissions.js';
 
 /**
  * Roles no admin hands out: a viewer account is made by a shared link, a customer by the patient's

@@ -137,6 +137,8 @@ export const PEOPLE_AUDIT_ACTIONS = [
   'INVITATION_RESENT',
   'TYPIST_DOCTORS_SET',
   'PASSWORD_SET_BY_LINK',
+  /** Ours (issue 26 §4): the group signed itself up; the line of its first admin, who is the actor. */
+  'GROUP_SIGNED_UP',
 ] as const;
 export type TPeopleAuditAction = (typeof PEOPLE_AUDIT_ACTIONS)[number];
 

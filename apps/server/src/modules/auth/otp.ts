@@ -2,9 +2,9 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, arrayContains, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { AppError, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS, PRODUCT_NAME } from '@radflow/core';
 import type { AppContext } from '../../context.js';
-import { otpCodes, users } from '../../db/schema.js';
+import { type TOtpPurpose, otpCodes, users } from '../../db/schema.js';
 import { TooManyRequestsError, describeWait } from '../../errors.js';
-import { recordLoginEvent } from './login-events.js';
+import { type TLoginEvent, recordLoginEvent } from './login-events.js';
 import { customerLookupRetryAfterSeconds } from './rate-limit.js';
 
 /** At most this many codes per mobile number within the window (protects the SMS budget and the user). */
@@ -36,13 +36,39 @@ export async function generateOtp(
   mobile: string,
   req: TRequestContext,
 ): Promise<{ sent: true; expiresInSeconds: number }> {
-  const now = ctx.now();
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)
     .where(and(eq(users.mobileNumber, mobile), eq(users.active, true)));
   if (!user) throw new AppError('NOT_FOUND', MESSAGE_NO_ACCOUNT_FOR_MOBILE, 'mobile');
+  return issueOtp(ctx, {
+    mobile,
+    purpose: 'SIGN_IN',
+    message: otpMessage,
+    event: {
+      eventType: 'OTP_SENT',
+      email: user.email,
+      userId: user.id,
+      clientAddress: req.clientAddress,
+      deviceId: req.deviceId,
+      deviceName: req.deviceName,
+      detail: `code sent to ${mobile}`,
+    },
+  });
+}
 
+/**
+ * A fresh 6-digit code of `purpose` for `mobile`, sent by SMS; the earlier unused codes of that
+ * purpose die. At most OTP_MAX_REQUESTS_PER_MOBILE codes of any purpose per number in the window
+ * (the SMS budget and the phone's owner do not care what a code is for), else 429. The code is
+ * stored only as a keyed hash; `event` is the audit line written with it.
+ */
+export async function issueOtp(
+  ctx: AppContext,
+  opts: { mobile: string; purpose: TOtpPurpose; message: (code: string) => string; event: TLoginEvent },
+): Promise<{ sent: true; expiresInSeconds: number }> {
+  const { mobile, purpose } = opts;
+  const now = ctx.now();
   const windowStart = new Date(now.getTime() - OTP_REQUEST_WINDOW_SECONDS * 1000);
   const recent = await ctx.db
     .select({ at: otpCodes.createdAt })
@@ -69,35 +95,33 @@ export async function generateOtp(
     await tx
       .update(otpCodes)
       .set({ consumedAt: now })
-      .where(and(eq(otpCodes.mobile, mobile), isNull(otpCodes.consumedAt)));
+      .where(and(eq(otpCodes.mobile, mobile), eq(otpCodes.purpose, purpose), isNull(otpCodes.consumedAt)));
     await tx.insert(otpCodes).values({
       mobile,
+      purpose,
       codeHash,
       createdAt: now,
       expiresAt: new Date(now.getTime() + OTP_TTL_SECONDS * 1000),
     });
-    await recordLoginEvent(tx, {
-      eventType: 'OTP_SENT',
-      email: user.email,
-      userId: user.id,
-      clientAddress: req.clientAddress,
-      deviceId: req.deviceId,
-      deviceName: req.deviceName,
-      detail: `code sent to ${mobile}`,
-    });
+    await recordLoginEvent(tx, { ...opts.event, createdAt: now });
   });
-  await ctx.sms.send({ to: mobile, body: otpMessage(code) });
+  await ctx.sms.send({ to: mobile, body: opts.message(code) });
   return { sent: true, expiresInSeconds: OTP_TTL_SECONDS };
 }
 
 export type TOtpCheck = 'ok' | 'no-code' | 'wrong-code';
 
 /**
- * Checks and consumes a code: the newest unconsumed, unexpired code of the mobile with fewer than
+ * Checks and consumes a code: the newest unconsumed, unexpired code of the mobile for `purpose` with fewer than
  * OTP_MAX_ATTEMPTS wrong tries. A wrong code counts a try; the right one is consumed atomically, so
  * it works once even under concurrent requests.
  */
-export async function consumeOtp(ctx: AppContext, mobile: string, code: string): Promise<TOtpCheck> {
+export async function consumeOtp(
+  ctx: AppContext,
+  mobile: string,
+  code: string,
+  purpose: TOtpPurpose = 'SIGN_IN',
+): Promise<TOtpCheck> {
   const now = ctx.now();
   const [current] = await ctx.db
     .select()
@@ -105,6 +129,7 @@ export async function consumeOtp(ctx: AppContext, mobile: string, code: string):
     .where(
       and(
         eq(otpCodes.mobile, mobile),
+        eq(otpCodes.purpose, purpose),
         isNull(otpCodes.consumedAt),
         gt(otpCodes.expiresAt, now),
         lt(otpCodes.attempts, OTP_MAX_ATTEMPTS),

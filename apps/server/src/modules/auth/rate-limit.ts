@@ -111,50 +111,74 @@ export function tooManyAttempts(waitSeconds: number): TooManyRequestsError {
   );
 }
 
-/** pg_advisory_xact_lock classes of the customer look-up limit (its two keys never meet). */
-const LOOKUP_LOCK_BY_ADDRESS = 71_001;
-const LOOKUP_LOCK_BY_NUMBER = 71_002;
+/**
+ * A limit on an unauthenticated call that answers about a mobile number (or sends to it): at most
+ * `maxPerAddress` answered calls per client address and `maxPerNumber` per number in the window,
+ * counted from `eventType` lines of login_events. `locks` are the pg_advisory_xact_lock classes of
+ * the two keys (distinct per limit, so two limits never wait on each other).
+ */
+export interface TRequestLimit {
+  eventType: 'CUSTOMER_LOOKUP' | 'SIGNUP_OTP_REQUEST';
+  maxPerAddress: number;
+  maxPerNumber: number;
+  locks: { byAddress: number; byNumber: number };
+}
+
+/** POST /api/user/customer/is-new (a scanner answered 40 look-ups in 0.1 s). */
+export const CUSTOMER_LOOKUP_LIMIT: TRequestLimit = {
+  eventType: 'CUSTOMER_LOOKUP',
+  maxPerAddress: CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+  maxPerNumber: CUSTOMER_LOOKUP_MAX_PER_NUMBER,
+  locks: { byAddress: 71_001, byNumber: 71_002 },
+};
+
+export interface TRequestLimitInput {
+  mobile: string;
+  clientAddress: string;
+  deviceId: string | null;
+  deviceName: string | null;
+  now: Date;
+}
+
+/** The customer look-up limit (CUSTOMER_LOOKUP_LIMIT, requestLimitRetryAfterSeconds). */
+export function customerLookupRetryAfterSeconds(db: DbOrTx, input: TRequestLimitInput): Promise<number> {
+  return requestLimitRetryAfterSeconds(db, CUSTOMER_LOOKUP_LIMIT, input);
+}
 
 /**
- * The limit on POST /api/user/customer/is-new (a scanner answered 40 look-ups in 0.1 s): at most
- * CUSTOMER_LOOKUP_MAX_PER_ADDRESS answered look-ups per client address and
- * CUSTOMER_LOOKUP_MAX_PER_NUMBER per mobile number in the window, counted from CUSTOMER_LOOKUP lines
- * of login_events (across processes). Count and insert are one step under transaction-level advisory
- * locks on the address and on the number (always in that order, so two look-ups never wait on each
- * other crosswise): parallel requests can neither all slip under the limit nor, as a
- * write-first-then-count scheme did on PostgreSQL, all see each other and all be refused. A refused
- * look-up writes nothing, so hammering does not push the window forward. Returns the seconds to
- * wait, or 0 (the look-up is counted).
+ * Counts one call against `limit` (TRequestLimit), across processes. Count and insert are one step
+ * under transaction-level advisory locks on the address and on the number (always in that order, so
+ * two calls never wait on each other crosswise): parallel requests can neither all slip under the
+ * limit nor, as a write-first-then-count scheme did on PostgreSQL, all see each other and all be
+ * refused. A refused call writes nothing, so hammering does not push the window forward. Returns the
+ * seconds to wait, or 0 (the call is counted).
  */
-export async function customerLookupRetryAfterSeconds(
+export async function requestLimitRetryAfterSeconds(
   db: DbOrTx,
-  input: {
-    mobile: string;
-    clientAddress: string;
-    deviceId: string | null;
-    deviceName: string | null;
-    now: Date;
-  },
+  limit: TRequestLimit,
+  input: TRequestLimitInput,
 ): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(${LOOKUP_LOCK_BY_ADDRESS}::int, hashtext(${input.clientAddress}))`,
+      sql`SELECT pg_advisory_xact_lock(${limit.locks.byAddress}::int, hashtext(${input.clientAddress}))`,
     );
     await tx.execute(
-      sql`SELECT pg_advisory_xact_lock(${LOOKUP_LOCK_BY_NUMBER}::int, hashtext(${input.mobile}))`,
+      sql`SELECT pg_advisory_xact_lock(${limit.locks.byNumber}::int, hashtext(${input.mobile}))`,
     );
     const since = new Date(input.now.getTime() - LOGIN_RATE_WINDOW_SECONDS * 1000);
     const byAddress = await lookupWait(
       tx,
+      limit.eventType,
       eq(loginEvents.clientAddress, input.clientAddress),
       since,
-      CUSTOMER_LOOKUP_MAX_PER_ADDRESS,
+      limit.maxPerAddress,
     );
     const byNumber = await lookupWait(
       tx,
+      limit.eventType,
       eq(loginEvents.email, input.mobile),
       since,
-      CUSTOMER_LOOKUP_MAX_PER_NUMBER,
+      limit.maxPerNumber,
     );
     const wait = Math.max(
       ...[byAddress, byNumber].map((at) =>
@@ -163,7 +187,7 @@ export async function customerLookupRetryAfterSeconds(
     );
     if (wait === 0) {
       await tx.insert(loginEvents).values({
-        eventType: 'CUSTOMER_LOOKUP',
+        eventType: limit.eventType,
         email: input.mobile,
         clientAddress: input.clientAddress,
         deviceId: input.deviceId,
@@ -175,12 +199,18 @@ export async function customerLookupRetryAfterSeconds(
   });
 }
 
-/** With `limit` look-ups in scope already, when the oldest of the latest `limit` leaves the window. */
-async function lookupWait(db: DbOrTx, scope: SQL, since: Date, limit: number): Promise<Date | null> {
+/** With `limit` calls in scope already, when the oldest of the latest `limit` leaves the window. */
+async function lookupWait(
+  db: DbOrTx,
+  eventType: TRequestLimit['eventType'],
+  scope: SQL,
+  since: Date,
+  limit: number,
+): Promise<Date | null> {
   const recent = await db
     .select({ at: loginEvents.createdAt })
     .from(loginEvents)
-    .where(and(scope, eq(loginEvents.eventType, 'CUSTOMER_LOOKUP'), gt(loginEvents.createdAt, since)))
+    .where(and(scope, eq(loginEvents.eventType, eventType), gt(loginEvents.createdAt, since)))
     .orderBy(desc(loginEvents.createdAt), desc(loginEvents.id))
     .limit(limit);
   const blocking = recent[limit - 1];

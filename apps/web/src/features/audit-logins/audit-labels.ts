@@ -16,6 +16,8 @@ export const EVENT_LABELS: Record<TLoginEventType, string> = {
   PASSWORD_CHANGED: 'Password changed',
   PASSWORD_CHANGE_FAILED: 'Wrong current password on password change',
   CUSTOMER_LOOKUP: 'Mobile number look-up',
+  SIGNUP_OTP_REQUEST: 'Sign-up code requested',
+  SIGNED_UP: 'Signed up a new group',
 };
 
 export const STATUS_COLORS: Record<TAuditRow['status'], 'warning' | 'success' | 'error'> = {

@@ -1,6 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
@@ -9,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { isDeviceApprovalError } from '@radflow/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useParams } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { getDeviceId, getDeviceName } from '../../api/device';
 import { requestOtp } from '../../api/identity';
@@ -185,6 +186,11 @@ export function LoginPage() {
                     Request OTP
                   </Button>
                 </Stack>
+                <Typography variant="body2" sx={{ textAlign: 'center' }}>
+                  <Link component={RouterLink} to="/signup">
+                    Create an account for your center/group
+                  </Link>
+                </Typography>
               </>
             ) : (
               <>

@@ -25,6 +25,7 @@ const ACTION_LABELS: Record<TPeopleAuditAction, string> = {
   INVITATION_RESENT: 'Invitation sent again',
   TYPIST_DOCTORS_SET: "Typist's doctors set",
   PASSWORD_SET_BY_LINK: 'Password set through the link',
+  GROUP_SIGNED_UP: 'Group signed up',
 };
 
 /** Whom or what a change was about, by name where the lists know it. */

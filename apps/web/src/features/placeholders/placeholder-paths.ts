@@ -8,7 +8,6 @@ import type { KNOWN_ROUTES } from '@radflow/core';
 export const PLACEHOLDER_PATHS = [
   '/manage-tele-pricing',
   '/manage-tele-invoice',
-  '/signup',
   '/pacs-router',
 ] as const satisfies ReadonlyArray<(typeof KNOWN_ROUTES)[number]>;
 

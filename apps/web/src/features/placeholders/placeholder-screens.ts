@@ -32,12 +32,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     arrivesWith: BILLING,
     summary: 'Invoices for reported studies by center and period.',
   },
-  '/signup': {
-    title: 'Sign up',
-    capability: 'Customer sign-up',
-    arrivesWith: BILLING,
-    summary: 'Create an account with your mobile number.',
-  },
   '/pacs-router': {
     title: 'PACS router',
     capability: 'PACS router',

@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import {
   MESSAGES,
+  canManagePeople,
   type TStudyListKind,
   type TStudyListRoute,
   type TStudyTab,
@@ -12,7 +13,7 @@ import {
   tableKeyForList,
   tabsForList,
 } from '@radflow/core';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
 import { TypistDoctorGate } from '../typist-gate/TypistDoctorGate';
@@ -22,6 +23,9 @@ import { StudyListView } from './StudyListView';
 import { readRememberedTab, rememberTab } from './tab-memory';
 
 const TITLES: Record<TStudyListRoute, string> = { '/': 'Study list', '/status': 'Manage report' };
+
+// A new group's checklist (issue 26 §4): its own chunk, loaded only on a group admin's home list.
+const GettingStartedCard = lazy(() => import('../signup/GettingStartedCard'));
 
 /**
  * The study list of a route (spec-core §2 Study list screens): which list the user sees (core
@@ -84,6 +88,14 @@ function StudyListOfKind({ kind, route }: { kind: TStudyListKind; route: TStudyL
           setTab(next);
         },
       }}
+      banner={
+        route === '/' &&
+        canManagePeople(roles) && (
+          <Suspense fallback={null}>
+            <GettingStartedCard />
+          </Suspense>
+        )
+      }
       headerActions={
         contextDoctor && (
           <Button color="inherit" onClick={() => chooseDoctor(null)} aria-label="Change doctor">

@@ -75,6 +75,8 @@ export interface TStudyListViewProps {
   noData?: boolean;
   /** Extra buttons beside the title (e.g. the typist's doctor). */
   headerActions?: ReactNode;
+  /** A card above the table (the new group's getting-started checklist). */
+  banner?: ReactNode;
 }
 
 /**
@@ -177,6 +179,7 @@ export function StudyListView(props: TStudyListViewProps) {
           <OpenCriticalResultsBanner />
         </Suspense>
       )}
+      {props.banner}
       {props.note && (
         <Alert severity="info" sx={{ mb: 2 }}>
           {props.note}

@@ -20,3 +20,4 @@ export * from './notifications/index.js';
 export * from './summaries/index.js';
 export * from './turnaround/index.js';
 export * from './lab/index.js';
+export * from './billing/index.js';

@@ -40,8 +40,8 @@ describe('the tele-radiology user prices, invoices, reads the PDF and records th
       .slice(0, 10);
     await page.getByRole('combobox', { name: 'Center' }).first().click();
     await page.getByRole('option', { name: 'Demo Imaging Center' }).click();
-    await page.getByLabel('From').fill(`${month}-01`);
-    await page.getByLabel('To').fill(last);
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(`${month}-01`);
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(last);
     await page.getByRole('button', { name: 'Preview' }).click();
     const preview = page.getByTestId('invoice-preview');
     await eventually(() => preview.innerText()).toContain('Read');

@@ -30,6 +30,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { newIdempotencyKey } from '../lab-bills/bill-api';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import {
   TELE_INVOICES_KEY,
@@ -119,7 +120,7 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
     reference: '',
     receivedOn: today(),
   });
-  const [payKey, setPayKey] = useState(() => crypto.randomUUID());
+  const [payKey, setPayKey] = useState(newIdempotencyKey);
   const [credit, setCredit] = useState({ amount: '', reason: '' });
   const doc = query.data;
   const done = async (next: TBillingDocumentDetail, text: string) => {
@@ -239,7 +240,7 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
                     )
                       .then((next) => {
                         setPay({ ...pay, amount: '', reference: '' });
-                        setPayKey(crypto.randomUUID());
+                        setPayKey(newIdempotencyKey());
                         return done(next, 'Payment recorded');
                       })
                       .catch((e: unknown) => showError(failureText(e)))

@@ -46,6 +46,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { signupRoutes } from './modules/signup/signup.routes.js';
+import { teleBillingRoutes } from './modules/tele-billing/tele-billing.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
@@ -234,6 +235,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       // Its own JSON parser (the raw body for the provider's signature), scoped to the plugin.
       await api.register(paymentWebhookRoutes);
       await api.register(customerPagesRoutes);
+      await api.register(teleBillingRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);

@@ -23,3 +23,4 @@ export * from './lab/index.js';
 export * from './customer-pages/index.js';
 export * from './signup/index.js';
 export * from './platform-billing/index.js';
+export * from './billing/index.js';

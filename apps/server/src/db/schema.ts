@@ -1,11 +1,17 @@
 import { sql } from 'drizzle-orm';
 import {
+  BILLING_DOCUMENT_KINDS,
+  BILLING_DOCUMENT_STATUSES,
+  BILLING_PAYMENT_MODES,
   BILL_STATUSES,
   PLAN_KINDS,
   PLATFORM_INVOICE_KINDS,
   PLATFORM_INVOICE_STATUSES,
   PLATFORM_PAYMENT_MODES,
   SUBSCRIPTION_STATUSES,
+  LINE_CHARGES,
+  PRICE_CHARGES,
+  PRICE_SIDES,
   DEFAULT_LAB_DEPARTMENT,
   LAB_PAYMENT_METHODS,
   LAB_TEST_TYPES,
@@ -43,6 +49,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -1872,6 +1879,225 @@ export const platformPlans = pgTable(
     check(
       'platform_plans_amounts_non_negative',
       sql`${t.monthlyFeeMinor} >= 0 and ${t.perStudyMinor} >= 0 and ${t.includedStudies} >= 0 and ${t.trialDays} >= 0`,
+ * The business ledger (issue 26 §1-§2; modules/tele-billing/DECISIONS.md): prices, documents
+ * (tele invoices, credit notes, payout statements), their lines and payments, in one set of tables
+ * shared by the CENTER side (what a center pays the group) and the DOCTOR side (what the group pays a
+ * radiologist). Amounts are integer minor units (paise).
+ */
+
+/**
+ * A price (CENTER side: what a center pays per read) or a rate (DOCTOR side: what a doctor is paid).
+ * Never updated: a change inserts a row with a later effective_from, so a past invoice's price stays
+ * what it was. The price in force for a study is core `priceInForce` over these rows.
+ */
+export const telePrices = pgTable(
+  'tele_prices',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    side: text('side', { enum: PRICE_SIDES }).notNull(),
+    /** CENTER side: the center's own price; null = the group's default list. Null on the DOCTOR side. */
+    centerId: integer('center_id').references(() => centers.id),
+    /** DOCTOR side: the doctor's own rate; null = the default doctor rate. Null on the CENTER side. */
+    doctorUserId: integer('doctor_user_id').references(() => users.id),
+    modality: text('modality').notNull(),
+    /** A study type name (report_statuses.study_parts); '' = the modality's base price. */
+    studyPart: text('study_part').notNull().default(''),
+    charge: text('charge', { enum: PRICE_CHARGES }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('INR'),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+    createdByUserId: integer('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    unique('tele_prices_key')
+      .on(t.groupId, t.side, t.centerId, t.doctorUserId, t.modality, t.studyPart, t.charge, t.effectiveFrom)
+      .nullsNotDistinct(),
+    check('tele_prices_side_check', sql`${t.side} in ('CENTER', 'DOCTOR')`),
+    check('tele_prices_charge_check', sql`${t.charge} in ('READ', 'ADDENDUM', 'URGENT')`),
+    check('tele_prices_amount_check', sql`${t.amountMinor} >= 0`),
+    check(
+      'tele_prices_owner_check',
+      sql`(${t.side} = 'CENTER' and ${t.doctorUserId} is null) or (${t.side} = 'DOCTOR' and ${t.centerId} is null)`,
+    ),
+  ],
+);
+export type TTelePriceRow = typeof telePrices.$inferSelect;
+
+/**
+ * The gapless numbers of a group's ledger documents, one row per (group, kind): taken with
+ * UPDATE … RETURNING inside the issuing transaction (the lab's bill-numbers pattern).
+ */
+export const billingSequences = pgTable(
+  'billing_sequences',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    kind: text('kind', { enum: BILLING_DOCUMENT_KINDS }).notNull(),
+    /** The last number given (0 before the first document). */
+    lastNumber: integer('last_number').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.kind] })],
+);
+
+/**
+ * An issued ledger document: a tele invoice (group → center), a credit note (against an invoice) or a
+ * payout statement (group → doctor). Never edited after issue: only paid_minor, credited_minor, status
+ * and version move; a correction is a credit note.
+ */
+export const billingDocuments = pgTable(
+  'billing_documents',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    kind: text('kind', { enum: BILLING_DOCUMENT_KINDS }).notNull(),
+    /** TI-2026-0001, CN-2026-0001, PO-2026-0001: the prefix, the issue year and the sequence. */
+    number: text('number').notNull(),
+    /** Gapless per (group, kind): billing_sequences. */
+    sequence: integer('sequence').notNull(),
+    centerId: integer('center_id').references(() => centers.id),
+    doctorUserId: integer('doctor_user_id').references(() => users.id),
+    periodStart: date('period_start', { mode: 'string' }).notNull(),
+    periodEnd: date('period_end', { mode: 'string' }).notNull(),
+    status: text('status', { enum: BILLING_DOCUMENT_STATUSES }).notNull().default('ISSUED'),
+    subtotalMinor: bigint('subtotal_minor', { mode: 'number' }).notNull(),
+    adjustmentMinor: bigint('adjustment_minor', { mode: 'number' }).notNull().default(0),
+    /** The GST percentage of the billing details at issue, in hundredths of a percent (18% = 1800). */
+    taxBasisPoints: integer('tax_basis_points').notNull().default(0),
+    taxMinor: bigint('tax_minor', { mode: 'number' }).notNull().default(0),
+    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+    paidMinor: bigint('paid_minor', { mode: 'number' }).notNull().default(0),
+    /** The sum of the credit notes' totals against this invoice (positive). */
+    creditedMinor: bigint('credited_minor', { mode: 'number' }).notNull().default(0),
+    currency: text('currency').notNull().default('INR'),
+    /** A credit note's invoice. */
+    creditedDocumentId: integer('credited_document_id'),
+    dueDate: date('due_date', { mode: 'string' }),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    issuedByUserId: integer('issued_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The group's billing details at issue (what the PDF prints), so a later edit changes no past PDF. */
+    billingDetails: jsonb('billing_details').$type<Record<string, unknown>>().notNull().default({}),
+    note: text('note').notNull().default(''),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('billing_documents_number_key').on(t.groupId, t.kind, t.sequence),
+    // A re-run of a month's invoicing finds what it made: one invoice per center and period, one
+    // payout statement per doctor and period.
+    uniqueIndex('billing_documents_one_invoice_key')
+      .on(t.groupId, t.centerId, t.periodStart, t.periodEnd)
+      .where(sql`kind = 'TELE_INVOICE'`),
+    uniqueIndex('billing_documents_one_statement_key')
+      .on(t.groupId, t.doctorUserId, t.periodStart, t.periodEnd)
+      .where(sql`kind = 'PAYOUT_STATEMENT'`),
+    index('billing_documents_group_kind_period_idx').on(t.groupId, t.kind, t.periodStart, t.id),
+    index('billing_documents_center_idx').on(t.groupId, t.centerId, t.id),
+    index('billing_documents_doctor_idx').on(t.groupId, t.doctorUserId, t.id),
+    index('billing_documents_credited_idx')
+      .on(t.creditedDocumentId)
+      .where(sql`${t.creditedDocumentId} is not null`),
+    // Dunning: the open invoices by due date.
+    index('billing_documents_open_due_idx')
+      .on(t.groupId, t.dueDate)
+      .where(sql`kind = 'TELE_INVOICE' and status in ('ISSUED', 'PARTIALLY_PAID')`),
+    check(
+      'billing_documents_kind_check',
+      sql`${t.kind} in ('TELE_INVOICE', 'CREDIT_NOTE', 'PAYOUT_STATEMENT')`,
+    ),
+    check(
+      'billing_documents_status_check',
+      sql`${t.status} in ('ISSUED', 'PARTIALLY_PAID', 'PAID', 'CANCELLED_BY_CREDIT')`,
+    ),
+    check('billing_documents_paid_check', sql`${t.paidMinor} >= 0`),
+    check('billing_documents_period_check', sql`${t.periodStart} <= ${t.periodEnd}`),
+  ],
+);
+export type TBillingDocumentRow = typeof billingDocuments.$inferSelect;
+
+/**
+ * A line of a ledger document: one charge of one study row (a read per study part, an addendum, an
+ * urgent surcharge), an adjustment (no study) or a credit note's line (negative, no study; it names the
+ * invoice line it corrects, if one). A study row's charge is billed once per side.
+ */
+export const billingLines = pgTable(
+  'billing_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => billingDocuments.id),
+    /*
+     * group_id, report_status_id and price_id carry no foreign key on purpose: a month's invoicing
+     * inserts a million lines in one INSERT … SELECT from those very rows, and the per-row key checks
+     * were 70% of its time (tele-billing DECISIONS.md "Invoicing in SQL"). Lines are never deleted,
+     * nor are study rows, groups or prices.
+     */
+    groupId: integer('group_id').notNull(),
+    reportStatusId: integer('report_status_id'),
+    /** The addendum's report (ADDENDUM lines; DOCTOR side reads may name their report too). */
+    reportId: integer('report_id').references(() => reports.id),
+    side: text('side', { enum: PRICE_SIDES }).notNull(),
+    charge: text('charge', { enum: LINE_CHARGES }).notNull(),
+    modality: text('modality').notNull().default(''),
+    studyPart: text('study_part').notNull().default(''),
+    description: text('description').notNull().default(''),
+    quantity: integer('quantity').notNull().default(1),
+    unitMinor: bigint('unit_minor', { mode: 'number' }).notNull(),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    priceId: integer('price_id'),
+    /** A credit note's line: the invoice line it corrects (null for a credit of an amount). */
+    creditedLineId: bigint('credited_line_id', { mode: 'number' }),
+  },
+  (t) => [
+    index('billing_lines_document_idx').on(t.documentId, t.id),
+    // Billed once per side: a study row's charge for a part (and an addendum's report) has one line.
+    uniqueIndex('billing_lines_once_key')
+      .on(t.side, t.reportStatusId, t.charge, t.studyPart, sql`coalesce(report_id, 0)`)
+      .where(sql`${t.reportStatusId} is not null`),
+    index('billing_lines_group_report_status_idx').on(t.groupId, t.reportStatusId),
+    check(
+      'billing_lines_charge_check',
+      sql`${t.charge} in ('READ', 'ADDENDUM', 'URGENT', 'ADJUSTMENT', 'CREDIT')`,
+    ),
+  ],
+);
+export type TBillingLineRow = typeof billingLines.$inferSelect;
+
+/** A payment received for (or paid out on) a ledger document; append-only. */
+export const billingPayments = pgTable(
+  'billing_payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => billingDocuments.id),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    mode: text('mode', { enum: BILLING_PAYMENT_MODES }).notNull(),
+    reference: text('reference').notNull().default(''),
+    /** A payment provider's name when it reported the payment (its reference is then unique). */
+    provider: text('provider'),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    recordedByUserId: integer('recorded_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('billing_payments_document_idx').on(t.documentId, t.id),
+    uniqueIndex('billing_payments_provider_reference_key')
+      .on(t.provider, t.reference)
+      .where(sql`${t.provider} is not null`),
+    check('billing_payments_amount_check', sql`${t.amountMinor} > 0`),
+    check(
+      'billing_payments_mode_check',
+      sql`${t.mode} in ('CASH', 'UPI', 'CARD', 'BANK_TRANSFER', 'ONLINE')`,
     ),
   ],
 );
@@ -2000,4 +2226,35 @@ export const platformBillingAudit = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('platform_billing_audit_group_idx').on(t.groupId, t.id)],
+/** Who did what in the ledger (a price added, a document issued, a payment recorded): one row per write. */
+export const billingAuditEvents = pgTable(
+  'billing_audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id').notNull(),
+    action: text('action').notNull(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('billing_audit_events_entity_idx').on(t.groupId, t.entity, t.entityId, t.id)],
+);
+
+/** A billing write marked with an Idempotency-Key: the first answer is given again to a repeat. */
+export const billingIdempotentWrites = pgTable(
+  'billing_idempotent_writes',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    key: text('key').notNull(),
+    operation: text('operation').notNull(),
+    response: jsonb('response').$type<unknown>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );

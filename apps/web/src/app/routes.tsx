@@ -70,6 +70,9 @@ const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTest
 const customerPages = () => import('../features/customer-pages');
 const CustomerReportsPage = lazy(() => customerPages().then((m) => ({ default: m.CustomerReportsPage })));
 const ManagePatientPage = lazy(() => customerPages().then((m) => ({ default: m.ManagePatientPage })));
+const teleBilling = () => import('../features/tele-billing');
+const TelePricingPage = lazy(() => teleBilling().then((m) => ({ default: m.TelePricingPage })));
+const TeleInvoicePage = lazy(() => teleBilling().then((m) => ({ default: m.TeleInvoicePage })));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -111,6 +114,8 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/billing', element: <AdminBillingPage /> },
   { path: '/admin-page/billing-dashboard', element: <BillingDashboardPage /> },
   { path: '/admin-page/sales-dashboard', element: <SalesDashboardPage /> },
+  { path: '/manage-tele-pricing', element: <TelePricingPage /> },
+  { path: '/manage-tele-invoice', element: <TeleInvoicePage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

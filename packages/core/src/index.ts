@@ -21,3 +21,4 @@ export * from './summaries/index.js';
 export * from './turnaround/index.js';
 export * from './lab/index.js';
 export * from './billing/index.js';
+export * from './payouts/index.js';

@@ -1,0 +1,124 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { TPriceCharge } from '@radflow/core';
+import type { DbOrTx } from '../../db/client.js';
+
+/*
+ * Who read what (DECISIONS.md "What a doctor is paid for"): the DOCTOR-side charges of a group's
+ * signed-off study rows that are on no payout statement yet, each with the doctor's rate in force.
+ * Set-based: one statement over the group's rows (the bench is 1,000,000 studies), used by the
+ * preview (read) and the issue (insert … select from the same text).
+ */
+
+export interface TPayoutChargeScope {
+  groupId: number;
+  /** Charges that arose on or before this day (the period's end; earlier unpaid ones ride along). */
+  periodEnd: string;
+  doctorUserId?: number | undefined;
+  /** The group's display time zone: the day a charge arose in. */
+  timeZone: string;
+}
+
+export interface TPayoutCharge {
+  doctorUserId: number;
+  reportStatusId: number;
+  reportId: number | null;
+  charge: TPriceCharge;
+  modality: string;
+  studyPart: string;
+  patientName: string;
+  chargedOn: string;
+  priceId: number | null;
+  amountMinor: number | null;
+}
+
+/**
+ * The modality a row is priced by: the clerk's choice, else the first modality DICOM names
+ * (db/row-modalities.ts's order).
+ */
+const rowModality = sql`upper(case when rs.modality <> '' then rs.modality else coalesce(s.modalities[1], '') end)`;
+
+/**
+ * The charges as a SELECT (columns as TPayoutCharge, snake case) over `rs`, `s` and `reports`,
+ * unbilled on the DOCTOR side, with the doctor's rate in force on the charge day.
+ */
+export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
+  const doctorOnly = (column: SQL) =>
+    scope.doctorUserId === undefined ? sql`true` : sql`${column} = ${scope.doctorUserId}`;
+  const endExclusive = sql`((${scope.periodEnd}::date + 1)::timestamp at time zone ${scope.timeZone})`;
+  return sql`
+    with main as (
+      select rs.id as report_status_id, rs.urgent, rs.patient_name, rs.study_parts, r.doctor_user_id,
+             ${rowModality} as modality,
+             (rs.first_signed_off_at at time zone ${scope.timeZone})::date as charged_on
+      from report_statuses rs
+      join studies s on s.id = rs.study_id
+      join reports r on r.report_status_id = rs.id and not r.is_addendum
+        and r.signed_off_at is not null and not r.awaiting_verification
+      where rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF' and rs.deleted_at is null
+        and rs.first_signed_off_at < ${endExclusive} and ${doctorOnly(sql`r.doctor_user_id`)}
+    ),
+    charges as (
+      select m.doctor_user_id, m.report_status_id, null::int as report_id, 'READ'::text as charge,
+             m.modality, part as study_part, m.patient_name, m.charged_on
+      from main m
+      cross join lateral unnest(case when cardinality(m.study_parts) = 0 then array['']::text[]
+                                     else m.study_parts end) as part
+      union all
+      select m.doctor_user_id, m.report_status_id, null::int, 'URGENT', m.modality, '', m.patient_name, m.charged_on
+      from main m where m.urgent
+      union all
+      select a.doctor_user_id, rs.id, a.id, 'ADDENDUM', ${rowModality}, '', rs.patient_name,
+             (a.signed_off_at at time zone ${scope.timeZone})::date
+      from reports a
+      join report_statuses rs on rs.id = a.report_status_id
+      join studies s on s.id = rs.study_id
+      where a.is_addendum and a.signed_off_at is not null and a.signed_off_at < ${endExclusive}
+        and rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF' and rs.deleted_at is null
+        and ${doctorOnly(sql`a.doctor_user_id`)}
+    )
+    select c.doctor_user_id, c.report_status_id, c.report_id, c.charge, c.modality, c.study_part,
+           c.patient_name, c.charged_on::text as charged_on, price.id as price_id, price.amount_minor
+    from charges c
+    left join lateral (${doctorRateInForce(scope.groupId)}) price on true
+    where not exists (
+      select 1 from billing_lines bl
+      where bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
+        and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))`;
+}
+
+/**
+ * The doctor's rate in force for charge `c` (a lateral subquery): the newest row effective on or
+ * before the charge day, the doctor's own rate before the group's default doctor rate.
+ */
+function doctorRateInForce(groupId: number): SQL {
+  return sql`
+    select p.id, p.amount_minor from tele_prices p
+    where p.group_id = ${groupId} and p.side = 'DOCTOR' and p.center_id is null
+      and (p.doctor_user_id = c.doctor_user_id or p.doctor_user_id is null)
+      and p.modality = c.modality and p.study_part = c.study_part and p.charge = c.charge
+      and p.effective_from <= c.charged_on
+    order by (p.doctor_user_id is null), p.effective_from desc, p.id desc
+    limit 1`;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** The charges of the scope, priced or not, by doctor, row and charge. */
+export async function readPayoutCharges(db: DbOrTx, scope: TPayoutChargeScope): Promise<TPayoutCharge[]> {
+  const result = await db.execute(
+    sql`select * from (${payoutChargesSql(scope)}) x
+        order by doctor_user_id, charged_on, report_status_id, charge, study_part, report_id`,
+  );
+  return result.rows.map((r) => ({
+    doctorUserId: Number(r['doctor_user_id']),
+    reportStatusId: Number(r['report_status_id']),
+    reportId: num(r['report_id']),
+    charge: r['charge'] as TPriceCharge,
+    modality: String(r['modality']),
+    studyPart: String(r['study_part']),
+    patientName: String(r['patient_name']),
+    chargedOn: String(r['charged_on']),
+    priceId: num(r['price_id']),
+    amountMinor: num(r['amount_minor']),
+  }));
+}

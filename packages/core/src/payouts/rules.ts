@@ -1,20 +1,16 @@
 import type { TRole } from '../identity/roles.js';
 import { hasRole } from '../identity/roles.js';
+import { canUseTeleBilling } from '../billing/permissions.js';
 
 /*
  * The radiologist's payout (issue 26 §2): who may see and run it, and what a doctor is paid for.
  * The SQL that finds the charges (apps/server/src/modules/tele-payouts/payout-charges.ts) follows
- * PAYOUT_CHARGE_RULES word for word; DECISIONS.md there has the table.
+ * DECISIONS.md there ("What a doctor is paid for").
  */
 
 /** The messages of the payout calls (ours: the spec shows none). */
 export const PAYOUT_MESSAGES = {
-  badDay: 'Please give a date as YYYY-MM-DD',
-  badAmount: 'Please give an amount in rupees with at most 2 decimals',
   badPeriod: 'The period must end on or after its start',
-  modalityRequired: 'Please give the modality (at most 16 characters)',
-  badCharge: 'The charge must be READ, ADDENDUM or URGENT',
-  badMode: 'Please choose how the payout was paid',
   notADoctor: 'This user is not a doctor of the group',
   statementNotFound: 'Payout statement not found',
   staleStatement: 'This statement was changed elsewhere: reload it and try again',
@@ -27,7 +23,7 @@ export const PAYOUT_MESSAGES = {
  * menu). Doctors read their own statements only (canReadOwnPayouts).
  */
 export function canManagePayouts(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_TELE_RADIOLOGY', 'ROLE_BILLER');
+  return canUseTeleBilling(roles);
 }
 
 /** A doctor reads their own payout statements (read-only). */
@@ -41,7 +37,9 @@ export function canReadPayouts(roles: readonly TRole[]): boolean {
 }
 
 /** How many reads, addenda and urgent surcharges a set of lines holds (a read of two parts is one read). */
-export function payoutCounts(lines: ReadonlyArray<{ charge: string; reportStatusId: number; reportId: number | null }>) {
+export function payoutCounts(
+  lines: ReadonlyArray<{ charge: string; reportStatusId: number; reportId: number | null }>,
+) {
   const reads = new Set<number>();
   let addenda = 0;
   let urgent = 0;

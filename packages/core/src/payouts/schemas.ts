@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BILLING_DOCUMENT_STATUSES, BILLING_PAYMENT_MODES, PRICE_CHARGES } from '../billing/vocabulary.js';
+import { ZAddTelePriceBody, ZBillingPaymentOut, ZIsoDate } from '../billing/schemas.js';
+import { BILLING_DOCUMENT_STATUSES, PRICE_CHARGES } from '../billing/vocabulary.js';
 import { PAYOUT_MESSAGES as M } from './rules.js';
 
 /*
@@ -9,12 +10,7 @@ import { PAYOUT_MESSAGES as M } from './rules.js';
  * paise in the store; dates are calendar days (YYYY-MM-DD).
  */
 
-const ZDay = z.iso.date({ error: M.badDay });
-const ZRupees = z
-  .number({ error: M.badAmount })
-  .min(0, M.badAmount)
-  .max(10_000_000, M.badAmount)
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, M.badAmount);
+const ZDay = ZIsoDate;
 
 /** A doctor rate as listed (a DOCTOR-side tele_prices row). */
 export const ZDoctorRate = z
@@ -47,20 +43,8 @@ export type TDoctorRateList = z.infer<typeof ZDoctorRateList>;
 export const ZDoctorRateQuery = z.object({ doctorUserId: z.coerce.number().int().positive().optional() });
 
 /** POST /api/tele-payout/rates: a new rate (a change is a new row with a later effectiveFrom). */
-export const ZAddDoctorRateBody = z
-  .object({
-    doctorUserId: z.number().int().positive().nullable(),
-    modality: z
-      .string()
-      .trim()
-      .min(1, M.modalityRequired)
-      .max(16, M.modalityRequired)
-      .transform((v) => v.toUpperCase()),
-    studyPart: z.string().trim().max(100).default(''),
-    charge: z.enum(PRICE_CHARGES, { error: M.badCharge }),
-    amount: ZRupees,
-    effectiveFrom: ZDay,
-  })
+export const ZAddDoctorRateBody = ZAddTelePriceBody.omit({ centerId: true })
+  .extend({ doctorUserId: z.number().int().positive().nullable() })
   .meta({ id: 'AddDoctorRateBody' });
 export type TAddDoctorRateBody = z.input<typeof ZAddDoctorRateBody>;
 
@@ -134,17 +118,9 @@ export const ZPayoutStatement = z
   .meta({ id: 'PayoutStatement' });
 export type TPayoutStatement = z.infer<typeof ZPayoutStatement>;
 
-export const ZPayoutPayment = z.object({
-  id: z.number().int(),
-  amount: z.number(),
-  mode: z.enum(BILLING_PAYMENT_MODES),
-  reference: z.string(),
-  paidOn: z.string(),
-});
-
 export const ZPayoutStatementDetail = ZPayoutStatement.extend({
   lines: z.array(ZPayoutLine),
-  payments: z.array(ZPayoutPayment),
+  payments: z.array(ZBillingPaymentOut),
 }).meta({ id: 'PayoutStatementDetail' });
 export type TPayoutStatementDetail = z.infer<typeof ZPayoutStatementDetail>;
 
@@ -157,7 +133,9 @@ export const ZPayoutIssueResult = z
   .meta({ id: 'PayoutIssueResult' });
 export type TPayoutIssueResult = z.infer<typeof ZPayoutIssueResult>;
 
-export const ZPayoutStatementList = z.object({ statements: z.array(ZPayoutStatement) }).meta({ id: 'PayoutStatementList' });
+export const ZPayoutStatementList = z
+  .object({ statements: z.array(ZPayoutStatement) })
+  .meta({ id: 'PayoutStatementList' });
 export type TPayoutStatementList = z.infer<typeof ZPayoutStatementList>;
 
 export const ZPayoutStatementListQuery = z.object({
@@ -165,19 +143,6 @@ export const ZPayoutStatementListQuery = z.object({
 });
 
 export const ZPayoutStatementParams = z.object({ id: z.coerce.number().int().positive() });
-
-/** POST /api/tele-payout/statements/{id}/payment: the payout paid (in part or whole). */
-export const ZRecordPayoutPaymentBody = z
-  .object({
-    amount: ZRupees.refine((v) => v > 0, M.badAmount),
-    mode: z.enum(BILLING_PAYMENT_MODES, { error: M.badMode }),
-    reference: z.string().trim().max(100).default(''),
-    paidOn: ZDay,
-    /** The statement's version the payer saw (a stale one is 409). */
-    version: z.number().int().positive(),
-  })
-  .meta({ id: 'RecordPayoutPaymentBody' });
-export type TRecordPayoutPaymentBody = z.input<typeof ZRecordPayoutPaymentBody>;
 
 export const ZMarginQuery = z
   .object({ from: ZDay, to: ZDay })

@@ -6,8 +6,8 @@ import {
   type TDoctorRate,
   type TDoctorRateList,
   ZAddDoctorRateBody,
-  toPaise,
-  toRupees,
+  rupeesToMinor,
+  minorToRupees,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { billingAuditEvents, telePrices, users } from '../../db/schema.js';
@@ -20,7 +20,9 @@ import type { TAuth } from '../../plugins/auth.js';
  * a later effectiveFrom takes over from that day, so an issued statement keeps its amounts.
  */
 
-const doctorName = sql<string | null>`(select coalesce(nullif(u.identifier, ''), u.email) from ${users} u where u.id = ${telePrices.doctorUserId})`;
+const doctorName = sql<
+  string | null
+>`(select coalesce(nullif(u.identifier, ''), u.email) from ${users} u where u.id = ${telePrices.doctorUserId})`;
 
 function toRate(row: typeof telePrices.$inferSelect, name: string | null): TDoctorRate {
   return {
@@ -30,7 +32,7 @@ function toRate(row: typeof telePrices.$inferSelect, name: string | null): TDoct
     modality: row.modality,
     studyPart: row.studyPart,
     charge: row.charge,
-    amount: toRupees(row.amountMinor),
+    amount: minorToRupees(row.amountMinor),
     effectiveFrom: row.effectiveFrom,
     createdAt: row.createdAt.toISOString(),
   };
@@ -39,14 +41,22 @@ function toRate(row: typeof telePrices.$inferSelect, name: string | null): TDoct
 /** The group's doctors (active or not: a past statement may name one). */
 async function groupDoctors(db: DbOrTx, groupId: number) {
   return db
-    .select({ id: users.id, name: sql<string>`coalesce(nullif(${users.identifier}, ''), ${users.email})`, email: users.email })
+    .select({
+      id: users.id,
+      name: sql<string>`coalesce(nullif(${users.identifier}, ''), ${users.email})`,
+      email: users.email,
+    })
     .from(users)
     .where(and(eq(users.groupId, groupId), sql`'ROLE_DOCTOR' = any(${users.roles})`))
     .orderBy(asc(users.id));
 }
 
 /** The rates of one doctor with the defaults, or every doctor rate of the group. */
-export async function listDoctorRates(ctx: AppContext, auth: TAuth, doctorUserId?: number): Promise<TDoctorRateList> {
+export async function listDoctorRates(
+  ctx: AppContext,
+  auth: TAuth,
+  doctorUserId?: number,
+): Promise<TDoctorRateList> {
   const groupId = auth.user.groupId;
   const rows = await ctx.db
     .select({ rate: telePrices, name: doctorName })
@@ -74,7 +84,11 @@ export async function listDoctorRates(ctx: AppContext, auth: TAuth, doctorUserId
 }
 
 /** Adds a rate (409 when the same rate already starts on that day). */
-export async function addDoctorRate(ctx: AppContext, auth: TAuth, input: TAddDoctorRateBody): Promise<TDoctorRate> {
+export async function addDoctorRate(
+  ctx: AppContext,
+  auth: TAuth,
+  input: TAddDoctorRateBody,
+): Promise<TDoctorRate> {
   const body = ZAddDoctorRateBody.parse(input);
   const groupId = auth.user.groupId;
   return ctx.db.transaction(async (tx) => {
@@ -93,7 +107,7 @@ export async function addDoctorRate(ctx: AppContext, auth: TAuth, input: TAddDoc
         modality: body.modality,
         studyPart: body.studyPart,
         charge: body.charge,
-        amountMinor: toPaise(body.amount),
+        amountMinor: rupeesToMinor(body.amount),
         effectiveFrom: body.effectiveFrom,
         createdByUserId: auth.user.id,
       })
@@ -106,7 +120,14 @@ export async function addDoctorRate(ctx: AppContext, auth: TAuth, input: TAddDoc
       entityId: row.id,
       action: 'DOCTOR_RATE_ADDED',
       actorUserId: auth.user.id,
-      detail: { doctorUserId: row.doctorUserId, modality: row.modality, studyPart: row.studyPart, charge: row.charge, amountMinor: row.amountMinor, effectiveFrom: row.effectiveFrom },
+      detail: {
+        doctorUserId: row.doctorUserId,
+        modality: row.modality,
+        studyPart: row.studyPart,
+        charge: row.charge,
+        amountMinor: row.amountMinor,
+        effectiveFrom: row.effectiveFrom,
+      },
     });
     return toRate(row, name);
   });

@@ -59,10 +59,13 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
     ),
     charges as (
       select m.doctor_user_id, m.report_status_id, null::int as report_id, 'READ'::text as charge,
-             m.modality, part as study_part, m.patient_name, m.charged_on
+             m.modality, bp.part as study_part, m.patient_name, m.charged_on
       from main m
-      cross join lateral unnest(case when cardinality(m.study_parts) = 0 then array['']::text[]
-                                     else m.study_parts end) as part
+      -- core billedParts: each distinct trimmed part once; none is one read at the base price ('').
+      cross join lateral (
+        select btrim(p) as part from unnest(m.study_parts) p where btrim(p) <> '' group by btrim(p)
+        union all
+        select '' where not exists (select 1 from unnest(m.study_parts) p where btrim(p) <> '')) bp
       union all
       select m.doctor_user_id, m.report_status_id, null::int, 'URGENT', m.modality, '', m.patient_name, m.charged_on
       from main m where m.urgent
@@ -87,29 +90,36 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
 }
 
 /**
- * The doctor's rate in force for charge `c` (a lateral subquery): the newest row effective on or
- * before the charge day, the doctor's own rate before the group's default doctor rate.
+ * The doctor's rate in force for charge `c` (a lateral subquery): core `priceInForce` with the doctor
+ * as the owner. The charge's own part before the base part (''); within a part the doctor's own rates
+ * before the default doctor rates; within those the newest effective on or before the charge day.
  */
 function doctorRateInForce(groupId: number): SQL {
   return sql`
     select p.id, p.amount_minor from tele_prices p
     where p.group_id = ${groupId} and p.side = 'DOCTOR' and p.center_id is null
       and (p.doctor_user_id = c.doctor_user_id or p.doctor_user_id is null)
-      and p.modality = c.modality and p.study_part = c.study_part and p.charge = c.charge
+      and upper(p.modality) = c.modality and p.study_part in (c.study_part, '') and p.charge = c.charge
       and p.effective_from <= c.charged_on
-    order by (p.doctor_user_id is null), p.effective_from desc, p.id desc
+    order by (p.study_part <> c.study_part), (p.doctor_user_id is null), p.effective_from desc, p.id desc
     limit 1`;
+}
+
+/** The rows of a raw statement (both drivers answer `{ rows }`). */
+export async function rowsOf(db: DbOrTx, statement: SQL): Promise<Array<Record<string, unknown>>> {
+  return ((await db.execute(statement)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** The charges of the scope, priced or not, by doctor, row and charge. */
 export async function readPayoutCharges(db: DbOrTx, scope: TPayoutChargeScope): Promise<TPayoutCharge[]> {
-  const result = await db.execute(
+  const rows = await rowsOf(
+    db,
     sql`select * from (${payoutChargesSql(scope)}) x
         order by doctor_user_id, charged_on, report_status_id, charge, study_part, report_id`,
   );
-  return result.rows.map((r) => ({
+  return rows.map((r) => ({
     doctorUserId: Number(r['doctor_user_id']),
     reportStatusId: Number(r['report_status_id']),
     reportId: num(r['report_id']),

@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type {
+  ZPayoutPeriodBody} from '@radflow/core';
 import {
   AppError,
   BILLING_DOCUMENT_PREFIXES,
@@ -8,14 +10,16 @@ import {
   type TPayoutPreview,
   type TPayoutStatement,
   type TPayoutStatementDetail,
-  type TRecordPayoutPaymentBody,
-  ZPayoutPeriodBody,
-  ZRecordPayoutPaymentBody,
+  type TRecordBillingPaymentBody,
+  ZRecordBillingPaymentBody,
   canManagePayouts,
+  documentNumber,
+  invoiceStatusOf,
+  outstandingMinor,
   groupFlags,
   payoutCounts,
-  toPaise,
-  toRupees,
+  rupeesToMinor,
+  minorToRupees,
 } from '@radflow/core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
@@ -31,7 +35,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
-import { type TPayoutChargeScope, payoutChargesSql, readPayoutCharges } from './payout-charges.js';
+import { type TPayoutChargeScope, payoutChargesSql, readPayoutCharges, rowsOf } from './payout-charges.js';
 
 /*
  * Payout statements (issue 26 §2): PAYOUT_STATEMENT documents with DOCTOR-side lines. Preview reads
@@ -43,7 +47,12 @@ type TPeriod = z.output<typeof ZPayoutPeriodBody>;
 
 async function chargeScope(db: DbOrTx, groupId: number, period: TPeriod): Promise<TPayoutChargeScope> {
   const { displayTimeZone } = groupFlags(await loadGroupPreferences(db, groupId));
-  return { groupId, periodEnd: period.periodEnd, doctorUserId: period.doctorUserId, timeZone: displayTimeZone };
+  return {
+    groupId,
+    periodEnd: period.periodEnd,
+    doctorUserId: period.doctorUserId,
+    timeZone: displayTimeZone,
+  };
 }
 
 /** A doctor of the caller's group (404 otherwise: another group's user is invisible). */
@@ -81,101 +90,133 @@ export async function previewPayouts(ctx: AppContext, auth: TAuth, body: TPeriod
       continue;
     }
     const lines = byDoctor.get(c.doctorUserId) ?? [];
-    lines.push({ ...c, amount: toRupees(c.amountMinor) });
+    lines.push({ ...c, amount: minorToRupees(c.amountMinor) });
     byDoctor.set(c.doctorUserId, lines);
   }
   let totalMinor = 0;
   const doctors = [...byDoctor].map(([doctorUserId, lines]) => {
-    const sum = lines.reduce((s, l) => s + toPaise(l.amount), 0);
+    const sum = lines.reduce((s, l) => s + rupeesToMinor(l.amount), 0);
     totalMinor += sum;
     return {
       doctorUserId,
       doctorName: names.get(doctorUserId) ?? '',
       counts: payoutCounts(lines),
-      total: toRupees(sum),
+      total: minorToRupees(sum),
       lines,
     };
   });
-  return { periodStart: body.periodStart, periodEnd: body.periodEnd, doctors, unpriced, total: toRupees(totalMinor) };
+  return {
+    periodStart: body.periodStart,
+    periodEnd: body.periodEnd,
+    doctors,
+    unpriced,
+    total: minorToRupees(totalMinor),
+  };
 }
 
 /**
  * Issues the period's statements: every doctor (or the one named) with priced, unbilled charges up to
  * the period's end and no statement for this period yet gets one, numbered in doctor order. One
- * transaction, under the group's PAYOUT_STATEMENT sequence row (concurrent runs queue there).
+ * transaction, under the group's PAYOUT_STATEMENT sequence row (concurrent runs queue there). The
+ * charges are read once into a temporary table, so a statement's total is the sum of its lines even
+ * while doctors keep signing off.
  */
 export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod): Promise<TPayoutIssueResult> {
   const groupId = auth.user.groupId;
   await checkDoctor(ctx.db, groupId, body.doctorUserId);
   const scope = await chargeScope(ctx.db, groupId, body);
-  const { displayTimeZone } = groupFlags(await loadGroupPreferences(ctx.db, groupId));
   const ids = await ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(billingSequences)
-      .values({ groupId, kind: 'PAYOUT_STATEMENT' })
-      .onConflictDoNothing();
-    const [seq] = await tx.execute(
-      sql`select last_number from billing_sequences where group_id = ${groupId} and kind = 'PAYOUT_STATEMENT' for update`,
-    ).then((r) => r.rows);
-    const last = Number(seq?.['last_number'] ?? 0);
-    const prefix = BILLING_DOCUMENT_PREFIXES.PAYOUT_STATEMENT;
-    const year = sql`to_char(now() at time zone ${displayTimeZone}, 'YYYY')`;
-    // One statement: the charges once (a CTE used twice is materialised), the new statements, their
-    // lines. A doctor who already has this period's statement is left out (the re-run).
-    const made = await tx.execute(sql`
-      with ch as materialized (
-        select * from (${payoutChargesSql(scope)}) x
-        where x.amount_minor is not null and not exists (
-          select 1 from billing_documents d
-          where d.group_id = ${groupId} and d.kind = 'PAYOUT_STATEMENT' and d.doctor_user_id = x.doctor_user_id
-            and d.period_start = ${body.periodStart}::date and d.period_end = ${body.periodEnd}::date)
-      ),
-      per_doctor as (
-        select doctor_user_id, sum(amount_minor)::bigint as total_minor,
-               ${last} + row_number() over (order by doctor_user_id) as seq
-        from ch group by doctor_user_id
-      ),
-      docs as (
-        insert into billing_documents (group_id, kind, number, sequence, doctor_user_id, period_start,
-          period_end, subtotal_minor, total_minor, issued_by_user_id)
-        select ${groupId}, 'PAYOUT_STATEMENT', ${prefix} || '-' || ${year} || '-' || lpad(seq::text, 4, '0'),
-               seq, doctor_user_id, ${body.periodStart}::date, ${body.periodEnd}::date, total_minor, total_minor,
-               ${auth.user.id}
-        from per_doctor
-        returning id, doctor_user_id
-      ),
-      lines as (
-        insert into billing_lines (document_id, group_id, report_status_id, report_id, side, charge, modality,
-          study_part, description, quantity, unit_minor, amount_minor, price_id)
-        select d.id, ${groupId}, ch.report_status_id, ch.report_id, 'DOCTOR', ch.charge, ch.modality,
-               ch.study_part, ch.charged_on, 1, ch.amount_minor, ch.amount_minor, ch.price_id
-        from ch join docs d on d.doctor_user_id = ch.doctor_user_id
-        returning document_id
+    await tx.insert(billingSequences).values({ groupId, kind: 'PAYOUT_STATEMENT' }).onConflictDoNothing();
+    const [seq] = await tx
+      .select({ last: billingSequences.lastNumber })
+      .from(billingSequences)
+      .where(and(eq(billingSequences.groupId, groupId), eq(billingSequences.kind, 'PAYOUT_STATEMENT')))
+      .for('update');
+    const last = seq?.last ?? 0;
+    await tx.execute(sql`drop table if exists payout_run`);
+    await tx.execute(sql`
+      create temporary table payout_run on commit drop as
+      select * from (${payoutChargesSql(scope)}) x
+      where x.amount_minor is not null and not exists (
+        select 1 from billing_documents d
+        where d.group_id = ${groupId} and d.kind = 'PAYOUT_STATEMENT' and d.doctor_user_id = x.doctor_user_id
+          and d.period_start = ${body.periodStart}::date and d.period_end = ${body.periodEnd}::date)`);
+    const totals = await rowsOf(
+      tx,
+      sql`
+      select doctor_user_id, sum(amount_minor)::bigint as total_minor, count(*)::int as line_count
+      from payout_run group by doctor_user_id order by doctor_user_id`,
+    );
+    if (totals.length === 0) return [];
+    const year = Number(issueDay(ctx.now(), scope.timeZone).slice(0, 4));
+    const docs = await tx
+      .insert(billingDocuments)
+      .values(
+        totals.map((r, i) => {
+          const totalMinor = Number(r['total_minor']);
+          return {
+            groupId,
+            kind: 'PAYOUT_STATEMENT' as const,
+            number: documentNumber(BILLING_DOCUMENT_PREFIXES.PAYOUT_STATEMENT, year, last + i + 1),
+            sequence: last + i + 1,
+            doctorUserId: Number(r['doctor_user_id']),
+            periodStart: body.periodStart,
+            periodEnd: body.periodEnd,
+            subtotalMinor: totalMinor,
+            totalMinor,
+            issuedAt: ctx.now(),
+            issuedByUserId: auth.user.id,
+          };
+        }),
       )
-      select d.id, (select count(*) from lines l where l.document_id = d.id)::int as line_count
-      from docs d order by d.id`);
-    const docIds = made.rows.map((r) => Number(r['id']));
-    if (docIds.length > 0) {
-      await tx
-        .update(billingSequences)
-        .set({ lastNumber: last + docIds.length })
-        .where(and(eq(billingSequences.groupId, groupId), eq(billingSequences.kind, 'PAYOUT_STATEMENT')));
-      await tx.insert(billingAuditEvents).values(
-        made.rows.map((r) => ({
-          groupId,
-          entity: 'billing_document',
-          entityId: Number(r['id']),
-          action: 'PAYOUT_STATEMENT_ISSUED',
-          actorUserId: auth.user.id,
-          detail: { periodStart: body.periodStart, periodEnd: body.periodEnd, lines: Number(r['line_count']) },
-        })),
-      );
-    }
-    return docIds;
+      .returning({ id: billingDocuments.id, doctorUserId: billingDocuments.doctorUserId });
+    const docOf = sql.join(
+      docs.map((d) => sql`(${d.doctorUserId}::int, ${d.id}::int)`),
+      sql`, `,
+    );
+    // A DOCTOR-side line's description is the day its charge arose (DECISIONS.md).
+    await tx.execute(sql`
+      insert into billing_lines (document_id, group_id, report_status_id, report_id, side, charge, modality,
+        study_part, description, quantity, unit_minor, amount_minor, price_id)
+      select d.document_id, ${groupId}, r.report_status_id, r.report_id, 'DOCTOR', r.charge, r.modality,
+             r.study_part, r.charged_on, 1, r.amount_minor, r.amount_minor, r.price_id
+      from payout_run r join (values ${docOf}) as d (doctor_user_id, document_id) using (doctor_user_id)
+      order by d.document_id, r.charged_on, r.report_status_id, r.charge, r.study_part, r.report_id`);
+    await tx
+      .update(billingSequences)
+      .set({ lastNumber: last + docs.length })
+      .where(and(eq(billingSequences.groupId, groupId), eq(billingSequences.kind, 'PAYOUT_STATEMENT')));
+    const lineCount = new Map(totals.map((r) => [Number(r['doctor_user_id']), Number(r['line_count'])]));
+    await tx.insert(billingAuditEvents).values(
+      docs.map((d) => ({
+        groupId,
+        entity: 'billing_document',
+        entityId: d.id,
+        action: 'PAYOUT_STATEMENT_ISSUED',
+        actorUserId: auth.user.id,
+        detail: {
+          periodStart: body.periodStart,
+          periodEnd: body.periodEnd,
+          doctorUserId: d.doctorUserId,
+          lines: lineCount.get(d.doctorUserId ?? 0) ?? 0,
+        },
+      })),
+    );
+    return docs.map((d) => d.id);
   });
   const unpriced = (await readPayoutCharges(ctx.db, scope)).filter((c) => c.amountMinor === null).length;
   const issued = ids.length === 0 ? [] : await listStatements(ctx.db, { groupId, ids });
   return { issued, unpriced };
+}
+
+/** The calendar day of `at` in `timeZone` (YYYY-MM-DD). */
+function issueDay(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
 }
 
 interface TListFilter {
@@ -206,7 +247,9 @@ async function listStatements(db: DbOrTx, f: TListFilter): Promise<TPayoutStatem
       ),
     )
     .orderBy(desc(d.periodEnd), desc(d.id));
-  return rows.map((r) => toStatement(r.doc, r.doctorName, { reads: r.reads, addenda: r.addenda, urgent: r.urgent }));
+  return rows.map((r) =>
+    toStatement(r.doc, r.doctorName, { reads: r.reads, addenda: r.addenda, urgent: r.urgent }),
+  );
 }
 
 function toStatement(
@@ -223,16 +266,19 @@ function toStatement(
     periodEnd: doc.periodEnd,
     status: doc.status,
     counts: { reads: Number(counts.reads), addenda: Number(counts.addenda), urgent: Number(counts.urgent) },
-    total: toRupees(doc.totalMinor),
-    paid: toRupees(doc.paidMinor),
-    due: toRupees(doc.totalMinor - doc.paidMinor),
+    total: minorToRupees(doc.totalMinor),
+    paid: minorToRupees(doc.paidMinor),
+    due: minorToRupees(outstandingMinor(doc)),
     issuedAt: doc.issuedAt.toISOString(),
     version: doc.version,
   };
 }
 
 /** Whose statements the caller reads: a manager any doctor's of the group, a doctor only their own. */
-function readerScope(auth: TAuth, doctorUserId?: number): { groupId: number; doctorUserId?: number | undefined } {
+function readerScope(
+  auth: TAuth,
+  doctorUserId?: number,
+): { groupId: number; doctorUserId?: number | undefined } {
   if (canManagePayouts(auth.roles)) return { groupId: auth.user.groupId, doctorUserId };
   return { groupId: auth.user.groupId, doctorUserId: auth.user.id };
 }
@@ -280,14 +326,15 @@ export async function readPayoutStatement(
       patientName: l.patientName,
       // A DOCTOR-side line's description is the day its charge arose (DECISIONS.md).
       chargedOn: l.description,
-      amount: toRupees(l.amountMinor),
+      amount: minorToRupees(l.amountMinor),
     })),
     payments: payments.map((p) => ({
       id: p.id,
-      amount: toRupees(p.amountMinor),
+      amount: minorToRupees(p.amountMinor),
       mode: p.mode,
       reference: p.reference,
-      paidOn: p.receivedOn,
+      receivedOn: p.receivedOn,
+      createdAt: p.createdAt.toISOString(),
     })),
   };
 }
@@ -300,9 +347,9 @@ export async function recordPayoutPayment(
   ctx: AppContext,
   auth: TAuth,
   id: number,
-  input: TRecordPayoutPaymentBody,
+  input: TRecordBillingPaymentBody,
 ): Promise<TPayoutStatementDetail> {
-  const body = ZRecordPayoutPaymentBody.parse(input);
+  const body = ZRecordBillingPaymentBody.parse(input);
   const groupId = auth.user.groupId;
   await ctx.db.transaction(async (tx) => {
     const [doc] = await tx
@@ -318,9 +365,9 @@ export async function recordPayoutPayment(
       .for('update');
     if (!doc) throw new AppError('NOT_FOUND', M.statementNotFound, 'id');
     if (doc.version !== body.version) throw new AppError('CONFLICT', M.staleStatement, 'version');
-    const amountMinor = toPaise(body.amount);
+    const amountMinor = rupeesToMinor(body.amount);
     const paidMinor = doc.paidMinor + amountMinor;
-    if (paidMinor > doc.totalMinor) throw new AppError('BAD_REQUEST', M.overpaid, 'amount');
+    if (amountMinor > outstandingMinor(doc)) throw new AppError('BAD_REQUEST', M.overpaid, 'amount');
     const [payment] = await tx
       .insert(billingPayments)
       .values({
@@ -329,7 +376,7 @@ export async function recordPayoutPayment(
         amountMinor,
         mode: body.mode,
         reference: body.reference,
-        receivedOn: body.paidOn,
+        receivedOn: body.receivedOn,
         recordedByUserId: auth.user.id,
       })
       .returning({ id: billingPayments.id });
@@ -337,7 +384,7 @@ export async function recordPayoutPayment(
       .update(billingDocuments)
       .set({
         paidMinor,
-        status: paidMinor === doc.totalMinor ? 'PAID' : 'PARTIALLY_PAID',
+        status: invoiceStatusOf({ ...doc, paidMinor }),
         version: doc.version + 1,
       })
       .where(eq(billingDocuments.id, id));
@@ -347,7 +394,7 @@ export async function recordPayoutPayment(
       entityId: id,
       action: 'PAYOUT_PAID',
       actorUserId: auth.user.id,
-      detail: { paymentId: payment?.id, amountMinor, mode: body.mode, paidOn: body.paidOn },
+      detail: { paymentId: payment?.id, amountMinor, mode: body.mode, receivedOn: body.receivedOn },
     });
   });
   return readPayoutStatement(ctx.db, auth, id);

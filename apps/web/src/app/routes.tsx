@@ -56,6 +56,8 @@ const labBills = () => import('../features/lab-bills');
 const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
 // The lab's test-level dashboard (issue 25 §5), its own chunk.
 const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
+// The radiologist's payout (issue 26 §2), its own chunk.
+const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -91,6 +93,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/summary', element: <LabSummaryPage /> },
   { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
+  { path: '/manage-tele-payout', element: <PayoutsPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -45,6 +45,7 @@ import { criticalResultsRoutes } from './modules/critical-results/critical-resul
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
+import { teleBillingRoutes } from './modules/tele-billing/tele-billing.routes.js';
 import { telePayoutsRoutes } from './modules/tele-payouts/tele-payouts.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
@@ -223,6 +224,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(reportAudioRoutes);
       await api.register(peopleRoutes);
       await api.register(paymentsRoutes);
+      await api.register(teleBillingRoutes);
       await api.register(telePayoutsRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);

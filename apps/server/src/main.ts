@@ -10,6 +10,7 @@ import { type DicomServices, startDicomServices } from './modules/archive/dicom-
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { startCriticalResultSweep } from './modules/critical-results/escalation-sweep.js';
+import { startDunningSweep } from './modules/tele-billing/dunning.js';
 import { startSeenNotificationPrune } from './modules/notifications/seen-prune.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
 
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
   const stopCriticalSweep = startCriticalResultSweep(app.ctx, app.log);
   // Seen marks of notifications past the bell's window are never read again (notifications README).
   const stopSeenPrune = startSeenNotificationPrune(app.ctx, app.log);
+  // A tele invoice unpaid past its due date labels its center's rows (tele-billing DECISIONS.md).
+  const stopDunningSweep = startDunningSweep(app.ctx, app.log);
   let dicom: DicomServices | null = null;
 
   const forwarding = startForwardingWorker(app.ctx, {
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
       await stopOrphanSweep();
       await stopCriticalSweep();
       await stopSeenPrune();
+      await stopDunningSweep();
       await forwarding.stop();
       await app.close();
       await handle.close();

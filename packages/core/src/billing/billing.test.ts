@@ -3,7 +3,6 @@ import {
   type TPriceCandidate,
   billedParts,
   documentNumber,
-  formatMinor,
   invoiceFigures,
   invoiceStatusOf,
   monthPeriod,
@@ -71,16 +70,6 @@ describe('invoiceFigures', () => {
     expect(monthPeriod('2026-02')).toEqual({ periodStart: '2026-02-01', periodEnd: '2026-02-28' });
     expect(monthPeriod('2028-02')).toEqual({ periodStart: '2028-02-01', periodEnd: '2028-02-29' });
     expect(monthPeriod('2026-12')).toEqual({ periodStart: '2026-12-01', periodEnd: '2026-12-31' });
-  });
-
-  it.each([
-    [0, '₹0.00'],
-    [5, '₹0.05'],
-    [123_456_78, '₹1,23,456.78'],
-    [-1_180_00, '-₹1,180.00'],
-    [100_000_000_00, '₹10,00,00,000.00'],
-  ])('formatMinor(%i) = %s', (minor, text) => {
-    expect(formatMinor(minor)).toBe(text);
   });
 });
 

@@ -40,17 +40,3 @@ export function isLedgerRupees(rupees: number): boolean {
   if (!Number.isFinite(rupees) || Math.abs(rupees) * 100 > MAX_LEDGER_MINOR) return false;
   return Math.abs(Math.round(rupees * 100) - rupees * 100) < 1e-6;
 }
-
-/** ₹1,23,456.78 (Indian grouping, always two decimals): the one display form of PDF and screen. */
-export function formatMinor(minor: number, currency = 'INR'): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  const whole = Math.floor(abs / 100);
-  const paise = String(abs % 100).padStart(2, '0');
-  const digits = String(whole);
-  const last3 = digits.slice(-3);
-  const rest = digits.slice(0, -3);
-  const grouped = rest === '' ? last3 : `${rest.replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${last3}`;
-  const symbol = currency === 'INR' ? '₹' : `${currency} `;
-  return `${sign}${symbol}${grouped}.${paise}`;
-}

@@ -1,0 +1,119 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { AppError, type TBillingDocumentDetail, type ZRecordBillingPaymentBody } from '@radflow/core';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { DbOrTx } from '../../db/client.js';
+import { billingDocuments, billingIdempotentWrites, centers, groups } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { renderPdfDefinition } from '../report-documents/pdf-document.js';
+import { invoiceDefinition } from './invoice-pdf.js';
+import { invoiceEmailSubject, recordInvoicePayment, teleInvoiceDetail } from './invoices.js';
+import { loadGroupBillingFlags, todayIn } from './ledger-context.js';
+
+/** The PDF of a tele invoice or credit note of the caller's group (404 otherwise). */
+export async function teleInvoicePdf(
+  ctx: AppContext,
+  auth: TAuth,
+  id: number,
+): Promise<{ filename: string; body: Uint8Array; doc: TBillingDocumentDetail; centerEmail: string }> {
+  const doc = await teleInvoiceDetail(ctx, auth, id);
+  const [row] = await ctx.db
+    .select({
+      billingDetails: billingDocuments.billingDetails,
+      groupName: groups.name,
+      centerName: centers.name,
+      centerEmail: centers.email,
+    })
+    .from(billingDocuments)
+    .innerJoin(groups, eq(groups.id, billingDocuments.groupId))
+    .leftJoin(centers, eq(centers.id, billingDocuments.centerId))
+    .where(and(eq(billingDocuments.id, id), eq(billingDocuments.groupId, auth.user.groupId)));
+  if (!row) throw new AppError('NOT_FOUND', 'Invoice not found');
+  const flags = await loadGroupBillingFlags(ctx.db, auth.user.groupId);
+  const body = await renderPdfDefinition(
+    invoiceDefinition(
+      {
+        doc,
+        groupName: row.groupName,
+        center: { name: row.centerName ?? '', email: row.centerEmail ?? '' },
+        billingDetails: row.billingDetails,
+        timeZone: flags.displayTimeZone,
+      },
+      ctx.now(),
+    ),
+  );
+  return { filename: `${doc.number}.pdf`, body, doc, centerEmail: row.centerEmail ?? '' };
+}
+
+/** E-mails the PDF to the center's e-mail through the app's e-mail provider (the outbox by default). */
+export async function emailTeleInvoice(
+  ctx: AppContext,
+  auth: TAuth,
+  id: number,
+): Promise<{ sentTo: string }> {
+  const pdf = await teleInvoicePdf(ctx, auth, id);
+  if (pdf.centerEmail === '') throw new AppError('BAD_REQUEST', 'The center has no e-mail address');
+  const { doc } = pdf;
+  await ctx.email.send({
+    to: pdf.centerEmail,
+    subject: invoiceEmailSubject(doc.number),
+    body:
+      `Dear ${doc.centerName},\n\nPlease find attached ${doc.kind === 'CREDIT_NOTE' ? 'credit note' : 'invoice'} ` +
+      `${doc.number} for ${doc.periodStart} to ${doc.periodEnd}: total ₹${doc.total.toFixed(2)}` +
+      (doc.dueDate ? `, due on ${doc.dueDate}` : '') +
+      '.\n',
+    attachments: [{ filename: pdf.filename, content: pdf.body, contentType: 'application/pdf' }],
+  });
+  return { sentTo: pdf.centerEmail };
+}
+
+/** pg_advisory_xact_lock class of billing idempotency keys (lab-bills/idempotency.ts uses 72_001). */
+const IDEMPOTENCY_LOCK = 72_026;
+
+/**
+ * Records a payment once per (user, Idempotency-Key): a repeat of the key answers the first answer
+ * (even though the invoice's version has moved on since); the same key on another call is 409.
+ */
+async function onceForKey<T>(
+  tx: DbOrTx,
+  auth: TAuth,
+  key: string | null,
+  operation: string,
+  write: () => Promise<T>,
+) {
+  if (key === null) return write();
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${IDEMPOTENCY_LOCK}::int, hashtext(${`${auth.user.id}:${key}`}))`,
+  );
+  const [stored] = await tx
+    .select()
+    .from(billingIdempotentWrites)
+    .where(and(eq(billingIdempotentWrites.userId, auth.user.id), eq(billingIdempotentWrites.key, key)));
+  if (stored) {
+    if (stored.operation !== operation)
+      throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request', 'Idempotency-Key');
+    return stored.response as T;
+  }
+  const response = await write();
+  await tx
+    .insert(billingIdempotentWrites)
+    .values({ userId: auth.user.id, key, operation, response: response as object });
+  return response;
+}
+
+export async function payTeleInvoice(
+  ctx: AppContext,
+  auth: TAuth,
+  id: number,
+  body: z.output<typeof ZRecordBillingPaymentBody>,
+  key: string | null,
+): Promise<TBillingDocumentDetail> {
+  const today = todayIn(ctx.now(), (await loadGroupBillingFlags(ctx.db, auth.user.groupId)).displayTimeZone);
+  const answer = await ctx.db.transaction((tx) =>
+    onceForKey(tx, auth, key, `tele-invoice-payment:${id}`, async () => {
+      await recordInvoicePayment(tx, auth, id, body, today);
+      return { documentId: id };
+    }),
+  );
+  return teleInvoiceDetail(ctx, auth, answer.documentId);
+}

@@ -1,0 +1,98 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { startOfDayIn } from '@radflow/core';
+import { addDays } from './ledger-context.js';
+
+/*
+ * The set-based heart of tele invoicing (DECISIONS.md "Invoicing in SQL"): the CENTER-side charges of
+ * the study rows signed off in a period (a READ per study part, an URGENT surcharge, an ADDENDUM per
+ * addendum signed off in the period), not DELETED and not yet billed, priced by the rule of core
+ * `priceInForce` (center's own row before the default list, the part's price before the modality's
+ * base price, the greatest effective_from on or before the sign-off day in the group's zone).
+ * Prices are looked up once per distinct (center, modality, part, charge, day), not per study, and
+ * joined back: 1,000,000 rows need a few thousand lookups.
+ */
+
+export interface TPricedScope {
+  groupId: number;
+  /** Null: every center of the group. */
+  centerId: number | null;
+  /** Centers to leave out (those already invoiced for the period). */
+  excludeCenterIds: number[];
+  periodStart: string;
+  periodEnd: string;
+  timeZone: string;
+}
+
+/**
+ * A SELECT of (center_id, report_status_id, report_id, charge, modality, study_part, price_id, unit_minor) —
+ * price_id null when nothing is priced for the charge.
+ */
+export function pricedChargesSql(scope: TPricedScope): SQL {
+  const from = startOfDayIn(scope.periodStart, scope.timeZone).toISOString();
+  const to = startOfDayIn(addDays(scope.periodEnd, 1), scope.timeZone).toISOString();
+  const center = scope.centerId === null ? sql`` : sql`and rs.center_id = ${scope.centerId}`;
+  const exclude =
+    scope.excludeCenterIds.length === 0
+      ? sql``
+      : sql`and rs.center_id <> all(${`{${scope.excludeCenterIds.join(',')}}`}::int[])`;
+  return sql`
+    with signed as (
+      select rs.id as report_status_id, rs.center_id, rs.urgent, rs.study_parts,
+        upper(case when rs.modality <> '' then rs.modality else coalesce(s.modalities[1], '') end) as modality,
+        (rs.signed_off_at at time zone ${scope.timeZone})::date as day
+      from report_statuses rs
+      join studies s on s.id = rs.study_id
+      where rs.group_id = ${scope.groupId} ${center} ${exclude}
+        and rs.signed_off_at >= ${from}::timestamptz and rs.signed_off_at < ${to}::timestamptz
+        and rs.status <> 'DELETED'
+    ),
+    charges as (
+      select g.report_status_id, g.center_id, g.modality, g.day, 'READ'::text as charge, part.study_part,
+        null::int as report_id
+      from signed g
+      cross join lateral (
+        select distinct p as study_part from unnest(
+          case when cardinality(array_remove(g.study_parts, '')) = 0 then array['']::text[]
+               else array_remove(g.study_parts, '') end) p
+      ) part
+      union all
+      select g.report_status_id, g.center_id, g.modality, g.day, 'URGENT', '', null from signed g where g.urgent
+      union all
+      select r.report_status_id, rs.center_id,
+        upper(case when rs.modality <> '' then rs.modality else coalesce(s.modalities[1], '') end),
+        (r.signed_off_at at time zone ${scope.timeZone})::date, 'ADDENDUM', '', r.id
+      from reports r
+      join report_statuses rs on rs.id = r.report_status_id
+      join studies s on s.id = rs.study_id
+      where r.is_addendum and rs.group_id = ${scope.groupId} ${center} ${exclude}
+        and r.signed_off_at >= ${from}::timestamptz and r.signed_off_at < ${to}::timestamptz
+        and rs.status <> 'DELETED'
+    ),
+    unbilled as (
+      select c.* from charges c
+      where not exists (
+        select 1 from billing_lines bl
+        where bl.side = 'CENTER' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
+          and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0)
+      )
+    ),
+    price_keys as (select distinct center_id, modality, study_part, charge, day from unbilled),
+    prices as (
+      select k.center_id, k.modality, k.study_part, k.charge, k.day, p.id as price_id, p.amount_minor
+      from price_keys k
+      left join lateral (
+        select tp.id, tp.amount_minor from tele_prices tp
+        where tp.group_id = ${scope.groupId} and tp.side = 'CENTER'
+          and (tp.center_id = k.center_id or tp.center_id is null)
+          and tp.modality = k.modality and tp.charge = k.charge
+          and tp.study_part in (k.study_part, '') and tp.effective_from <= k.day
+        order by (tp.study_part = k.study_part) desc, (tp.center_id is null), tp.effective_from desc, tp.id desc
+        limit 1
+      ) p on true
+    )
+    select u.center_id, u.report_status_id, u.report_id, u.charge, u.modality, u.study_part,
+      p.price_id, p.amount_minor::bigint as unit_minor
+    from unbilled u
+    join prices p on p.center_id = u.center_id and p.modality = u.modality and p.study_part = u.study_part
+      and p.charge = u.charge and p.day = u.day`;
+}

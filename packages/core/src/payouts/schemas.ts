@@ -151,7 +151,7 @@ export const ZMarginQuery = z
 const ZMarginRow = z.object({
   key: z.string(),
   label: z.string(),
-  /** Study rows first signed off in the period. */
+  /** Study rows signed off in the period. */
   studies: z.number().int(),
   invoiced: z.number(),
   paidOut: z.number(),
@@ -170,6 +170,8 @@ export const ZMarginReport = z
     /** Rows read in the period with no read on a center invoice yet / on no payout statement yet. */
     notInvoiced: z.number().int(),
     notPaidOut: z.number().int(),
+    /** Adjustments and credit notes (pre-tax; credits negative) of the invoices of periods within [from, to]: whole-invoice amounts, outside the per-row margin. */
+    centerAdjustments: z.number(),
   })
   .meta({ id: 'MarginReport' });
 export type TMarginReport = z.infer<typeof ZMarginReport>;

@@ -10,7 +10,8 @@ import {
   minorToRupees,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
-import { billingAuditEvents, telePrices, users } from '../../db/schema.js';
+import { telePrices, users } from '../../db/schema.js';
+import { auditBilling } from '../tele-billing/ledger-context.js';
 import type { AppContext } from '../../context.js';
 import type { TAuth } from '../../plugins/auth.js';
 
@@ -114,9 +115,9 @@ export async function addDoctorRate(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError('CONFLICT', M.rateExists, 'effectiveFrom');
-    await tx.insert(billingAuditEvents).values({
+    await auditBilling(tx, {
       groupId,
-      entity: 'tele_price',
+      entity: 'PRICE',
       entityId: row.id,
       action: 'DOCTOR_RATE_ADDED',
       actorUserId: auth.user.id,

@@ -1,16 +1,17 @@
 import { inArray, sql } from 'drizzle-orm';
-import { type TMarginReport, type TMarginRow, groupFlags, minorToRupees } from '@radflow/core';
+import { type TMarginReport, type TMarginRow, minorToRupees, startOfDayIn } from '@radflow/core';
 import { centers, users } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { loadGroupPreferences } from '../preferences/preferences.js';
+import { addDays, loadGroupBillingFlags } from '../tele-billing/ledger-context.js';
 import { rowsOf } from './payout-charges.js';
 
 /*
- * The margin (issue 26 §2): for the study rows first signed off in [from, to] (the group's days),
- * what the centers were invoiced for them (CENTER lines, less the credit lines that correct those
- * lines) against what their doctors were paid out (DOCTOR lines), per center, per reading doctor and
- * per modality, from the one ledger. Tax is left out on both sides (it is not the group's money).
+ * The margin (issue 26 §2): for the study rows signed off in [from, to] (the group's days),
+ * what the centers were invoiced for them (their CENTER lines) against what their doctors were paid
+ * out (their DOCTOR lines), per center, per reading doctor and per modality, from the one ledger.
+ * Tax is left out on both sides (it is not the group's money). Adjustments and credit notes are
+ * amounts of a whole invoice, not of a study row: they are summed apart (`centerAdjustments`).
  */
 export async function readMargin(
   ctx: AppContext,
@@ -18,7 +19,7 @@ export async function readMargin(
   q: { from: string; to: string },
 ): Promise<TMarginReport> {
   const groupId = auth.user.groupId;
-  const { displayTimeZone: tz } = groupFlags(await loadGroupPreferences(ctx.db, groupId));
+  const { displayTimeZone: tz } = await loadGroupBillingFlags(ctx.db, groupId);
   const rows = await rowsOf(
     ctx.db,
     sql`
@@ -28,16 +29,14 @@ export async function readMargin(
              (select r.doctor_user_id from reports r where r.report_status_id = rs.id and not r.is_addendum
               order by r.id limit 1) as doctor_user_id
       from report_statuses rs join studies s on s.id = rs.study_id
-      where rs.group_id = ${groupId} and rs.status = 'SIGNED_OFF' and rs.deleted_at is null
-        and rs.first_signed_off_at >= (${q.from}::date::timestamp at time zone ${tz})
-        and rs.first_signed_off_at < ((${q.to}::date + 1)::timestamp at time zone ${tz})
+      where rs.group_id = ${groupId} and rs.status = 'SIGNED_OFF'
+        and rs.signed_off_at >= ${startOfDayIn(q.from, tz).toISOString()}::timestamptz
+        and rs.signed_off_at < ${startOfDayIn(addDays(q.to, 1), tz).toISOString()}::timestamptz
     ),
     money as (
       select x.*,
         coalesce((select sum(l.amount_minor) from billing_lines l
-                  where l.group_id = ${groupId} and l.report_status_id = x.id and l.side = 'CENTER'), 0)
-        + coalesce((select sum(c.amount_minor) from billing_lines o join billing_lines c on c.credited_line_id = o.id
-                  where o.group_id = ${groupId} and o.report_status_id = x.id and o.side = 'CENTER'), 0) as invoiced,
+                  where l.group_id = ${groupId} and l.report_status_id = x.id and l.side = 'CENTER'), 0) as invoiced,
         coalesce((select sum(l.amount_minor) from billing_lines l
                   where l.group_id = ${groupId} and l.report_status_id = x.id and l.side = 'DOCTOR'), 0) as paid_out,
         exists (select 1 from billing_lines l where l.group_id = ${groupId} and l.report_status_id = x.id
@@ -81,6 +80,15 @@ export async function readMargin(
             .where(inArray(users.id, doctorIds))
         ).map((u) => [u.id, u.name] as const),
   );
+  // Adjustment and credit lines (negative for credits) of the CENTER documents whose period lies in [from, to].
+  const [adjusted] = await rowsOf(
+    ctx.db,
+    sql`select coalesce(sum(l.amount_minor), 0)::bigint as minor
+        from billing_documents d join billing_lines l on l.document_id = d.id
+        where d.group_id = ${groupId} and d.kind in ('TELE_INVOICE', 'CREDIT_NOTE')
+          and d.period_start >= ${q.from}::date and d.period_end <= ${q.to}::date
+          and l.charge in ('ADJUSTMENT', 'CREDIT')`,
+  );
   const toRow = (r: Record<string, unknown>, key: string, label: string): TMarginRow => {
     const invoicedMinor = Number(r['invoiced'] ?? 0);
     const paidOutMinor = Number(r['paid_out'] ?? 0);
@@ -119,5 +127,6 @@ export async function readMargin(
     total: total ? toRow(total, 'total', 'Total') : toRow({ studies: 0 }, 'total', 'Total'),
     notInvoiced: Number(total?.['not_invoiced'] ?? 0),
     notPaidOut: Number(total?.['not_paid_out'] ?? 0),
+    centerAdjustments: minorToRupees(Number(adjusted?.['minor'] ?? 0)),
   };
 }

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { TPriceCharge } from '@radflow/core';
+import { type TPriceCharge, startOfDayIn } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
+import { addDays } from '../tele-billing/ledger-context.js';
 
 /*
  * Who read what (DECISIONS.md "What a doctor is paid for"): the DOCTOR-side charges of a group's
@@ -32,30 +33,33 @@ export interface TPayoutCharge {
 }
 
 /**
- * The modality a row is priced by: the clerk's choice, else the first modality DICOM names
+ * The modality a row is priced by (as tele-billing/priced-lines.ts): the clerk's choice, else the first modality DICOM names
  * (db/row-modalities.ts's order).
  */
 const rowModality = sql`upper(case when rs.modality <> '' then rs.modality else coalesce(s.modalities[1], '') end)`;
 
 /**
- * The charges as a SELECT (columns as TPayoutCharge, snake case) over `rs`, `s` and `reports`,
- * unbilled on the DOCTOR side, with the doctor's rate in force on the charge day.
+ * The charges as a SELECT (columns as TPayoutCharge, snake case), unbilled on the DOCTOR side, each
+ * with the doctor's rate in force on its day. The rows and days are those of the CENTER side
+ * (tele-billing/priced-lines.ts: the row's sign-off day in the group's zone, an addendum's own day),
+ * so both sides price the same reads; rates are looked up once per distinct (doctor, modality,
+ * part, charge, day), not per study.
  */
 export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
   const doctorOnly = (column: SQL) =>
     scope.doctorUserId === undefined ? sql`true` : sql`${column} = ${scope.doctorUserId}`;
-  const endExclusive = sql`((${scope.periodEnd}::date + 1)::timestamp at time zone ${scope.timeZone})`;
+  const endExclusive = startOfDayIn(addDays(scope.periodEnd, 1), scope.timeZone).toISOString();
   return sql`
     with main as (
       select rs.id as report_status_id, rs.urgent, rs.patient_name, rs.study_parts, r.doctor_user_id,
              ${rowModality} as modality,
-             (rs.first_signed_off_at at time zone ${scope.timeZone})::date as charged_on
+             (rs.signed_off_at at time zone ${scope.timeZone})::date as charged_on
       from report_statuses rs
       join studies s on s.id = rs.study_id
       join reports r on r.report_status_id = rs.id and not r.is_addendum
         and r.signed_off_at is not null and not r.awaiting_verification
-      where rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF' and rs.deleted_at is null
-        and rs.first_signed_off_at < ${endExclusive} and ${doctorOnly(sql`r.doctor_user_id`)}
+      where rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF'
+        and rs.signed_off_at < ${endExclusive}::timestamptz and ${doctorOnly(sql`r.doctor_user_id`)}
     ),
     charges as (
       select m.doctor_user_id, m.report_status_id, null::int as report_id, 'READ'::text as charge,
@@ -75,33 +79,43 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
       from reports a
       join report_statuses rs on rs.id = a.report_status_id
       join studies s on s.id = rs.study_id
-      where a.is_addendum and a.signed_off_at is not null and a.signed_off_at < ${endExclusive}
-        and rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF' and rs.deleted_at is null
+      where a.is_addendum and a.signed_off_at is not null and a.signed_off_at < ${endExclusive}::timestamptz
+        and rs.group_id = ${scope.groupId} and rs.status = 'SIGNED_OFF'
         and ${doctorOnly(sql`a.doctor_user_id`)}
+    ),
+    unbilled as (
+      select c.* from charges c
+      where not exists (
+        select 1 from billing_lines bl
+        where bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
+          and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))
+    ),
+    rate_keys as (select distinct doctor_user_id, modality, study_part, charge, charged_on from unbilled),
+    rates as (
+      select k.*, price.id as price_id, price.amount_minor
+      from rate_keys k
+      left join lateral (${doctorRateInForce(scope.groupId)}) price on true
     )
-    select c.doctor_user_id, c.report_status_id, c.report_id, c.charge, c.modality, c.study_part,
-           c.patient_name, c.charged_on::text as charged_on, price.id as price_id, price.amount_minor
-    from charges c
-    left join lateral (${doctorRateInForce(scope.groupId)}) price on true
-    where not exists (
-      select 1 from billing_lines bl
-      where bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
-        and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))`;
+    select u.doctor_user_id, u.report_status_id, u.report_id, u.charge, u.modality, u.study_part,
+           u.patient_name, u.charged_on::text as charged_on, r.price_id, r.amount_minor
+    from unbilled u
+    join rates r on r.doctor_user_id = u.doctor_user_id and r.modality = u.modality
+      and r.study_part = u.study_part and r.charge = u.charge and r.charged_on = u.charged_on`;
 }
 
 /**
- * The doctor's rate in force for charge `c` (a lateral subquery): core `priceInForce` with the doctor
- * as the owner. The charge's own part before the base part (''); within a part the doctor's own rates
- * before the default doctor rates; within those the newest effective on or before the charge day.
+ * The doctor's rate in force for rate key `k` (a lateral subquery): core `priceInForce` with the
+ * doctor as the owner. The charge's own part before the base part (''); within a part the doctor's
+ * own rates before the default doctor rates; within those the newest effective on or before the day.
  */
 function doctorRateInForce(groupId: number): SQL {
   return sql`
     select p.id, p.amount_minor from tele_prices p
     where p.group_id = ${groupId} and p.side = 'DOCTOR' and p.center_id is null
-      and (p.doctor_user_id = c.doctor_user_id or p.doctor_user_id is null)
-      and upper(p.modality) = c.modality and p.study_part in (c.study_part, '') and p.charge = c.charge
-      and p.effective_from <= c.charged_on
-    order by (p.study_part <> c.study_part), (p.doctor_user_id is null), p.effective_from desc, p.id desc
+      and (p.doctor_user_id = k.doctor_user_id or p.doctor_user_id is null)
+      and p.modality = k.modality and p.study_part in (k.study_part, '') and p.charge = k.charge
+      and p.effective_from <= k.charged_on
+    order by (p.study_part <> k.study_part), (p.doctor_user_id is null), p.effective_from desc, p.id desc
     limit 1`;
 }
 

@@ -5,7 +5,7 @@ import {
   BILLING_PAYMENT_MODE_LABELS,
   PRICE_CHARGE_LABELS,
   type TPayoutStatementDetail,
-  formatMinor,
+  formatRupees,
   rupeesToMinor,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
@@ -17,10 +17,10 @@ import { readPayoutStatement } from './payout-statements.js';
 /*
  * The payout statement PDF (A4): the group that pays, the doctor, the period, every line as the
  * ledger holds it, the total, what was paid and what is due. Every amount printed is a stored paise
- * amount through core formatMinor (no arithmetic here but the sums the ledger already holds).
+ * amount through core formatRupees (no arithmetic here but the sums the ledger already holds).
  */
 
-const money = (rupees: number) => formatMinor(rupeesToMinor(rupees));
+const money = (rupees: number) => formatRupees(rupeesToMinor(rupees));
 
 export function payoutStatementDefinition(
   s: TPayoutStatementDetail,

@@ -6,19 +6,21 @@ import {
   type TPayoutPreview,
   type TPayoutStatementDetail,
   type TPayoutStatementList,
-  formatMinor,
+  formatRupees,
 } from '@radflow/core';
 import { billingAuditEvents, billingDocuments, billingLines, reports } from '../../db/schema.js';
 import { pdfText } from '../../../test/lab-docs-data.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
+import { addPrice, signedOffStudies } from '../../../test/tele-billing-data.js';
 import {
   type TestApp,
   type TestClient,
   createTestApp,
+  createTestCenter,
   createTestWorld,
   signInAt,
 } from '../../../test/test-app.js';
-import { createTestStudies, createTestStudy } from '../../../test/worklist-test-data.js';
+import { createTestStudy } from '../../../test/worklist-test-data.js';
 
 /*
  * The radiologist's payout through HTTP (issue 26 §2): rates, a doctor's statement that matches their
@@ -190,9 +192,9 @@ describe("a doctor's payout statement", () => {
     const lines = await t.db.select().from(billingLines).where(eq(billingLines.documentId, statementA.id));
     const [doc] = await t.db.select().from(billingDocuments).where(eq(billingDocuments.id, statementA.id));
     expect(text).toContain(statementA.number);
-    for (const l of lines) expect(text).toContain(formatMinor(l.amountMinor));
-    expect(text).toContain(`Total ${formatMinor(doc!.totalMinor)}`);
-    expect(text).toContain(`Due ${formatMinor(doc!.totalMinor)}`);
+    for (const l of lines) expect(text).toContain(formatRupees(l.amountMinor));
+    expect(text).toContain(`Total ${formatRupees(doc!.totalMinor)}`);
+    expect(text).toContain(`Due ${formatRupees(doc!.totalMinor)}`);
   });
 
   it('records the payout paid; a stale version is 409 and more than is due is 400', async () => {
@@ -274,81 +276,57 @@ describe('who sees payouts', () => {
 });
 
 describe('the margin', () => {
-  it('sets the invoiced lines against the payout lines of the same rows, per center, doctor and modality', async () => {
-    // A fresh group: its own center invoice lines written as the invoicing writes them.
+  it('sets the center invoice lines against the payout lines of the same rows, per center, doctor and modality', async () => {
+    // A fresh group with two centers: center A invoiced for March by the tele invoicing, center B not.
     const g = await createTestWorld(t.db);
-    const center2 = (await createTestWorld(t.db)).center; // never used by g: stays out
-    void center2;
+    const centerB = await createTestCenter(t.db, { groupId: g.group.id });
     const biller = (await signInAt(t, g, ['ROLE_BILLER'])).browser;
     const doc = await signInAt(t, g, ['ROLE_DOCTOR']);
+    await addPrice(biller, { modality: 'CT', amount: 1000, effectiveFrom: '2026-01-01' });
+    await addPrice(biller, { modality: 'MR', amount: 1500, effectiveFrom: '2026-01-01' });
     const rate = (body: Record<string, unknown>) =>
       biller.post('/api/tele-payout/rates', { doctorUserId: null, effectiveFrom: '2026-01-01', ...body });
     expect((await rate({ modality: 'CT', charge: 'READ', amount: 300 })).statusCode).toBe(200);
     expect((await rate({ modality: 'MR', charge: 'READ', amount: 500 })).statusCode).toBe(200);
-    const rows = await createTestStudies(t.db, 3, {
-      groupId: g.group.id,
-      centerId: g.center.id,
-      modalities: ['CT'],
-      row: { status: 'SIGNED_OFF', signedOffAt: day('2026-03-10'), firstSignedOffAt: day('2026-03-10') },
-    });
-    const [mr] = await createTestStudies(t.db, 1, {
-      groupId: g.group.id,
-      centerId: g.center.id,
-      modalities: ['MR'],
-      row: { status: 'SIGNED_OFF', signedOffAt: day('2026-03-11'), firstSignedOffAt: day('2026-03-11') },
-    });
-    for (const { row } of [...rows, mr!])
+    const a = { groupId: g.group.id, centerId: g.center.id };
+    const made = [
+      ...(await signedOffStudies(t.db, a, [
+        { at: '2026-03-10T12:00:00Z', modality: 'CT', count: 2 },
+        { at: '2026-03-11T12:00:00Z', modality: 'MR' },
+      ])),
+      ...(await signedOffStudies(t.db, { ...a, centerId: centerB.id }, [{ at: '2026-03-12T12:00:00Z' }])),
+    ];
+    for (const { row } of made)
       await t.db.insert(reports).values({
         reportStatusId: row.id,
         name: 'R',
         contentHtml: '<p>x</p>',
         doctorUserId: doc.user.id,
         typedByUserId: doc.user.id,
-        signedOffAt: row.firstSignedOffAt,
+        signedOffAt: row.signedOffAt,
       });
-    // The center was invoiced 1000 for the first two CT reads and 1500 for the MR read (the third CT not yet).
-    const [invoice] = await t.db
-      .insert(billingDocuments)
-      .values({
-        groupId: g.group.id,
-        kind: 'TELE_INVOICE',
-        number: 'TI-2026-0001',
-        sequence: 1,
-        centerId: g.center.id,
-        periodStart: '2026-03-01',
-        periodEnd: '2026-03-31',
-        subtotalMinor: 350_000,
-        totalMinor: 350_000,
-      })
-      .returning();
-    const centerLine = (reportStatusId: number, modality: string, amountMinor: number) => ({
-      documentId: invoice!.id,
-      groupId: g.group.id,
-      reportStatusId,
-      side: 'CENTER' as const,
-      charge: 'READ' as const,
-      modality,
-      unitMinor: amountMinor,
-      amountMinor,
+    const invoice = await biller.post('/api/tele-invoices', { centerId: g.center.id, ...PERIOD });
+    expect(invoice.statusCode, invoice.body).toBe(200);
+    const { id: invoiceId, version } = invoice.json<{ id: number; version: number }>();
+    const credit = await biller.post(`/api/tele-invoices/${invoiceId}/credit-notes`, {
+      amount: 100,
+      reason: 'Goodwill',
+      version,
     });
-    await t.db
-      .insert(billingLines)
-      .values([
-        centerLine(rows[0]!.row.id, 'CT', 100_000),
-        centerLine(rows[1]!.row.id, 'CT', 100_000),
-        centerLine(mr!.row.id, 'MR', 150_000),
-      ]);
-    // Doctor paid out for March: every read (3 × 300 + 500).
+    expect(credit.statusCode, credit.body).toBe(200);
     const run = await ok<TPayoutIssueResult>(await biller.post('/api/tele-payout/issue', PERIOD));
-    expect(run.issued.map((s) => s.total)).toEqual([1400]);
+    expect(run.issued.map((s) => s.total)).toEqual([3 * 300 + 500]);
 
     const m = await ok<TMarginReport>(
       await biller.get('/api/tele-payout/margin?from=2026-03-01&to=2026-03-31'),
     );
     expect(m.total).toMatchObject({ studies: 4, invoiced: 3500, paidOut: 1400, margin: 2100 });
-    expect(m.byCenter).toEqual([
-      expect.objectContaining({ key: String(g.center.id), invoiced: 3500, margin: 2100 }),
-    ]);
+    expect(m.byCenter.map((r) => [r.key, r.studies, r.invoiced, r.paidOut, r.margin]).sort()).toEqual(
+      [
+        [String(g.center.id), 3, 3500, 1100, 2400],
+        [String(centerB.id), 1, 0, 300, -300],
+      ].sort(),
+    );
     expect(m.byDoctor).toEqual([
       expect.objectContaining({ key: String(doc.user.id), studies: 4, paidOut: 1400 }),
     ]);
@@ -356,11 +334,14 @@ describe('the margin', () => {
       ['CT', 3, 2000, 900, 1100],
       ['MR', 1, 1500, 500, 1000],
     ]);
-    expect(m.notInvoiced).toBe(1);
-    expect(m.notPaidOut).toBe(0);
-    // The sums agree: per center, per doctor and per modality each add up to the total.
-    for (const rowsOf of [m.byCenter, m.byDoctor, m.byModality])
-      expect(rowsOf.reduce((s, r) => s + r.margin * 100, 0)).toBe(m.total.margin * 100);
+    expect(m).toMatchObject({ notInvoiced: 1, notPaidOut: 0, centerAdjustments: -100 });
+    // Each breakdown adds up to the total.
+    for (const rows of [m.byCenter, m.byDoctor, m.byModality]) {
+      expect(rows.reduce((sum, r) => sum + Math.round(r.margin * 100), 0)).toBe(
+        Math.round(m.total.margin * 100),
+      );
+      expect(rows.reduce((sum, r) => sum + r.studies, 0)).toBe(m.total.studies);
+    }
     // Another group's biller sees none of it.
     const stranger = (await signInAt(t, other, ['ROLE_BILLER'])).browser;
     const theirs = await ok<TMarginReport>(

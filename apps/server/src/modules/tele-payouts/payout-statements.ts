@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type {
-  ZPayoutPeriodBody} from '@radflow/core';
+import type { ZPayoutPeriodBody } from '@radflow/core';
 import {
   AppError,
   BILLING_DOCUMENT_PREFIXES,
@@ -16,7 +15,6 @@ import {
   documentNumber,
   invoiceStatusOf,
   outstandingMinor,
-  groupFlags,
   payoutCounts,
   rupeesToMinor,
   minorToRupees,
@@ -24,7 +22,6 @@ import {
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import {
-  billingAuditEvents,
   billingDocuments,
   billingLines,
   billingPayments,
@@ -34,7 +31,12 @@ import {
 } from '../../db/schema.js';
 import type { AppContext } from '../../context.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { loadGroupPreferences } from '../preferences/preferences.js';
+import {
+  auditBilling,
+  loadGroupBillingDetails,
+  loadGroupBillingFlags,
+  todayIn,
+} from '../tele-billing/ledger-context.js';
 import { type TPayoutChargeScope, payoutChargesSql, readPayoutCharges, rowsOf } from './payout-charges.js';
 
 /*
@@ -46,7 +48,7 @@ import { type TPayoutChargeScope, payoutChargesSql, readPayoutCharges, rowsOf } 
 type TPeriod = z.output<typeof ZPayoutPeriodBody>;
 
 async function chargeScope(db: DbOrTx, groupId: number, period: TPeriod): Promise<TPayoutChargeScope> {
-  const { displayTimeZone } = groupFlags(await loadGroupPreferences(db, groupId));
+  const { displayTimeZone } = await loadGroupBillingFlags(db, groupId);
   return {
     groupId,
     periodEnd: period.periodEnd,
@@ -148,7 +150,9 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
       from payout_run group by doctor_user_id order by doctor_user_id`,
     );
     if (totals.length === 0) return [];
-    const year = Number(issueDay(ctx.now(), scope.timeZone).slice(0, 4));
+    const year = Number(todayIn(ctx.now(), scope.timeZone).slice(0, 4));
+    // The payer's details as they stood at issue (the PDF prints them; a later edit changes no past PDF).
+    const billingDetails = await loadGroupBillingDetails(tx, groupId);
     const docs = await tx
       .insert(billingDocuments)
       .values(
@@ -166,6 +170,7 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
             totalMinor,
             issuedAt: ctx.now(),
             issuedByUserId: auth.user.id,
+            billingDetails,
           };
         }),
       )
@@ -187,10 +192,10 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
       .set({ lastNumber: last + docs.length })
       .where(and(eq(billingSequences.groupId, groupId), eq(billingSequences.kind, 'PAYOUT_STATEMENT')));
     const lineCount = new Map(totals.map((r) => [Number(r['doctor_user_id']), Number(r['line_count'])]));
-    await tx.insert(billingAuditEvents).values(
-      docs.map((d) => ({
+    for (const d of docs)
+      await auditBilling(tx, {
         groupId,
-        entity: 'billing_document',
+        entity: 'DOCUMENT',
         entityId: d.id,
         action: 'PAYOUT_STATEMENT_ISSUED',
         actorUserId: auth.user.id,
@@ -200,23 +205,12 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
           doctorUserId: d.doctorUserId,
           lines: lineCount.get(d.doctorUserId ?? 0) ?? 0,
         },
-      })),
-    );
+      });
     return docs.map((d) => d.id);
   });
   const unpriced = (await readPayoutCharges(ctx.db, scope)).filter((c) => c.amountMinor === null).length;
   const issued = ids.length === 0 ? [] : await listStatements(ctx.db, { groupId, ids });
   return { issued, unpriced };
-}
-
-/** The calendar day of `at` in `timeZone` (YYYY-MM-DD). */
-function issueDay(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(at);
 }
 
 interface TListFilter {
@@ -388,13 +382,13 @@ export async function recordPayoutPayment(
         version: doc.version + 1,
       })
       .where(eq(billingDocuments.id, id));
-    await tx.insert(billingAuditEvents).values({
+    await auditBilling(tx, {
       groupId,
-      entity: 'billing_document',
-      entityId: id,
+      entity: 'PAYMENT',
+      entityId: payment?.id ?? 0,
       action: 'PAYOUT_PAID',
       actorUserId: auth.user.id,
-      detail: { paymentId: payment?.id, amountMinor, mode: body.mode, receivedOn: body.receivedOn },
+      detail: { documentId: id, amountMinor, mode: body.mode, receivedOn: body.receivedOn },
     });
   });
   return readPayoutStatement(ctx.db, auth, id);

@@ -1,4 +1,4 @@
-import { formatMinor, monthPeriod, rupeesToMinor } from '@radflow/core';
+import { formatRupees, monthPeriod, rupeesToMinor } from '@radflow/core';
 
 /** The month before `today` (YYYY-MM): the period a payout run usually closes. */
 export function previousMonth(today: Date): string {
@@ -9,5 +9,5 @@ export function previousMonth(today: Date): string {
 /** A month field's value as the period of a run. */
 export const periodOfMonth = (month: string) => monthPeriod(month);
 
-/** An amount as the PDF prints it (core formatMinor: one display form for screen and PDF). */
-export const money = (rupees: number) => formatMinor(rupeesToMinor(rupees));
+/** An amount as the PDF prints it (core formatRupees: one display form for screen and PDF). */
+export const money = (rupees: number) => formatRupees(rupeesToMinor(rupees));

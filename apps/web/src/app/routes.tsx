@@ -56,6 +56,9 @@ const labBills = () => import('../features/lab-bills');
 const BillScreen = lazy(() => labBills().then((m) => ({ default: m.BillScreen })));
 // The lab's test-level dashboard (issue 25 §5), its own chunk.
 const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTestPage'));
+const teleBilling = () => import('../features/tele-billing');
+const TelePricingPage = lazy(() => teleBilling().then((m) => ({ default: m.TelePricingPage })));
+const TeleInvoicePage = lazy(() => teleBilling().then((m) => ({ default: m.TeleInvoicePage })));
 // The radiologist's payout (issue 26 §2), its own chunk.
 const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
 
@@ -93,6 +96,8 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/summary', element: <LabSummaryPage /> },
   { path: '/lab/create-bill/:id?', element: <BillScreen /> },
   { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
+  { path: '/manage-tele-pricing', element: <TelePricingPage /> },
+  { path: '/manage-tele-invoice', element: <TeleInvoicePage /> },
   { path: '/manage-tele-payout', element: <PayoutsPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },

@@ -6,12 +6,10 @@ import { PLACEHOLDER_SCREENS } from './placeholder-screens';
 
 describe('PlaceholderPage', () => {
   it('says, for its path, what the screen will hold and which issue brings it', () => {
-    render(<PlaceholderPage path="/manage-tele-pricing" />);
-    expect(screen.getByRole('heading', { name: 'Manage Tele Pricing' }).textContent).toBe(
-      'Manage Tele Pricing',
-    );
+    render(<PlaceholderPage path="/pacs-router" />);
+    expect(screen.getByRole('heading', { name: 'PACS router' }).textContent).toBe('PACS router');
     expect(screen.getByTestId('placeholder-note').textContent).toBe(
-      'Tele-radiology pricing — arrives with a later issue (billing and invoicing).',
+      'PACS router — arrives with a later issue (local router).',
     );
   });
 

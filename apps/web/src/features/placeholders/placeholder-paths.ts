@@ -6,8 +6,6 @@ import type { KNOWN_ROUTES } from '@radflow/core';
  * Each is one of core's KNOWN_ROUTES (the type says so).
  */
 export const PLACEHOLDER_PATHS = [
-  '/manage-tele-pricing',
-  '/manage-tele-invoice',
   '/manage-patient',
   '/manage-customer-report',
   '/signup',

@@ -21,18 +21,6 @@ const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
 export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
-  '/manage-tele-pricing': {
-    title: 'Manage Tele Pricing',
-    capability: 'Tele-radiology pricing',
-    arrivesWith: BILLING,
-    summary: 'Prices per study type and center for tele-radiology reporting.',
-  },
-  '/manage-tele-invoice': {
-    title: 'Manage Tele Invoice',
-    capability: 'Tele-radiology invoices',
-    arrivesWith: BILLING,
-    summary: 'Invoices for reported studies by center and period.',
-  },
   '/manage-patient': {
     title: 'Manage patient for center',
     capability: 'Patient management for centers',

@@ -127,7 +127,7 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
   const groupId = auth.user.groupId;
   await checkDoctor(ctx.db, groupId, body.doctorUserId);
   const scope = await chargeScope(ctx.db, groupId, body);
-  const ids = await ctx.db.transaction(async (tx) => {
+  const { ids, unpriced } = await ctx.db.transaction(async (tx) => {
     await tx.insert(billingSequences).values({ groupId, kind: 'PAYOUT_STATEMENT' }).onConflictDoNothing();
     const [seq] = await tx
       .select({ last: billingSequences.lastNumber })
@@ -139,17 +139,24 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
     await tx.execute(sql`
       create temporary table payout_run on commit drop as
       select * from (${payoutChargesSql(scope)}) x
-      where x.amount_minor is not null and not exists (
+      where not exists (
         select 1 from billing_documents d
         where d.group_id = ${groupId} and d.kind = 'PAYOUT_STATEMENT' and d.doctor_user_id = x.doctor_user_id
           and d.period_start = ${body.periodStart}::date and d.period_end = ${body.periodEnd}::date)`);
+    // Statistics for the joins below (a temporary table has none; without them the planner loops).
+    await tx.execute(sql`analyze payout_run`);
     const totals = await rowsOf(
       tx,
       sql`
       select doctor_user_id, sum(amount_minor)::bigint as total_minor, count(*)::int as line_count
-      from payout_run group by doctor_user_id order by doctor_user_id`,
+      from payout_run where amount_minor is not null group by doctor_user_id order by doctor_user_id`,
     );
-    if (totals.length === 0) return [];
+    const [unpricedRow] = await rowsOf(
+      tx,
+      sql`select count(*)::int as n from payout_run where amount_minor is null`,
+    );
+    const unpriced = Number(unpricedRow?.['n'] ?? 0);
+    if (totals.length === 0) return { ids: [], unpriced };
     const year = Number(todayIn(ctx.now(), scope.timeZone).slice(0, 4));
     // The payer's details as they stood at issue (the PDF prints them; a later edit changes no past PDF).
     const billingDetails = await loadGroupBillingDetails(tx, groupId);
@@ -186,6 +193,7 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
       select d.document_id, ${groupId}, r.report_status_id, r.report_id, 'DOCTOR', r.charge, r.modality,
              r.study_part, r.charged_on, 1, r.amount_minor, r.amount_minor, r.price_id
       from payout_run r join (values ${docOf}) as d (doctor_user_id, document_id) using (doctor_user_id)
+      where r.amount_minor is not null
       order by d.document_id, r.charged_on, r.report_status_id, r.charge, r.study_part, r.report_id`);
     await tx
       .update(billingSequences)
@@ -206,9 +214,8 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
           lines: lineCount.get(d.doctorUserId ?? 0) ?? 0,
         },
       });
-    return docs.map((d) => d.id);
+    return { ids: docs.map((d) => d.id), unpriced };
   });
-  const unpriced = (await readPayoutCharges(ctx.db, scope)).filter((c) => c.amountMinor === null).length;
   const issued = ids.length === 0 ? [] : await listStatements(ctx.db, { groupId, ids });
   return { issued, unpriced };
 }

@@ -55,16 +55,14 @@ it('prices every read as core priceInForce does', async () => {
         centerId: world.center.id,
         row: { status: 'SIGNED_OFF', studyParts: parts, signedOffAt: at, firstSignedOffAt: at },
       });
-      await t.db
-        .insert(reports)
-        .values({
-          reportStatusId: row.id,
-          name: 'R',
-          contentHtml: '<p>x</p>',
-          doctorUserId: d,
-          typedByUserId: d,
-          signedOffAt: at,
-        });
+      await t.db.insert(reports).values({
+        reportStatusId: row.id,
+        name: 'R',
+        contentHtml: '<p>x</p>',
+        doctorUserId: d,
+        typedByUserId: d,
+        signedOffAt: at,
+      });
     }
   const list = (await tele.get(`/api/tele-payout/rates?doctorUserId=${d}`)).json<TDoctorRateList>();
   const candidates: TPriceCandidate[] = list.rates.map((r) => ({

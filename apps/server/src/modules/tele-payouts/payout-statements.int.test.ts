@@ -153,6 +153,16 @@ describe("a doctor's payout statement", () => {
     expect(mine?.counts).toEqual({ reads: 4 + aprilIn, addenda: 2, urgent: 1 });
     expect(mine?.total).toBe(120 + 150.5 + 100 + 100 + 50 + 20.25 + 100 + 20.25 + 100 * aprilIn);
 
+    // The group's preview: the same counts and totals per doctor, aggregated (no lines).
+    const all = await ok<TPayoutPreview>(await tele.post('/api/tele-payout/preview', period));
+    const allA = all.doctors.find((d) => d.doctorUserId === doctorA.id);
+    expect(allA).toMatchObject({ counts: mine?.counts, total: mine?.total, lines: [] });
+    expect(all.doctors.find((d) => d.doctorUserId === doctorB.id)).toMatchObject({
+      counts: { reads: 1, addenda: 0, urgent: 0 },
+      total: 100,
+    });
+    expect(all.total).toBe((mine?.total ?? 0) + 100);
+
     const run = await ok<TPayoutIssueResult>(await tele.post('/api/tele-payout/issue', period));
     expect(run.issued.map((s) => s.doctorUserId).sort()).toEqual([doctorA.id, doctorB.id].sort());
     const a = run.issued.find((s) => s.doctorUserId === doctorA.id)!;

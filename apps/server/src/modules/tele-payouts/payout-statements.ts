@@ -78,42 +78,66 @@ async function doctorNames(db: DbOrTx, groupId: number): Promise<Map<number, str
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-/** The unbilled charges of the period (nothing stored): totals per doctor, lines of priced charges. */
+/**
+ * The unbilled charges of the period (nothing stored). For one doctor: their priced lines; for the
+ * whole group: per-doctor counts and totals only, aggregated in SQL (a month of a large group is a
+ * million lines, too many to send to a screen).
+ */
 export async function previewPayouts(ctx: AppContext, auth: TAuth, body: TPeriod): Promise<TPayoutPreview> {
   const groupId = auth.user.groupId;
   await checkDoctor(ctx.db, groupId, body.doctorUserId);
-  const charges = await readPayoutCharges(ctx.db, await chargeScope(ctx.db, groupId, body));
+  const scope = await chargeScope(ctx.db, groupId, body);
   const names = await doctorNames(ctx.db, groupId);
-  const byDoctor = new Map<number, TPayoutLine[]>();
-  let unpriced = 0;
-  for (const c of charges) {
-    if (c.amountMinor === null) {
-      unpriced++;
-      continue;
-    }
-    const lines = byDoctor.get(c.doctorUserId) ?? [];
-    lines.push({ ...c, amount: minorToRupees(c.amountMinor) });
-    byDoctor.set(c.doctorUserId, lines);
-  }
-  let totalMinor = 0;
-  const doctors = [...byDoctor].map(([doctorUserId, lines]) => {
-    const sum = lines.reduce((s, l) => s + rupeesToMinor(l.amount), 0);
-    totalMinor += sum;
+  const period = { periodStart: body.periodStart, periodEnd: body.periodEnd };
+  if (body.doctorUserId === undefined) {
+    const rows = await rowsOf(
+      ctx.db,
+      sql`select doctor_user_id,
+            count(distinct report_status_id) filter (where charge = 'READ' and amount_minor is not null)::int as reads,
+            count(*) filter (where charge = 'ADDENDUM' and amount_minor is not null)::int as addenda,
+            count(*) filter (where charge = 'URGENT' and amount_minor is not null)::int as urgent,
+            coalesce(sum(amount_minor), 0)::bigint as total_minor,
+            count(*) filter (where amount_minor is null)::int as unpriced
+          from (${payoutChargesSql(scope)}) x group by doctor_user_id order by doctor_user_id`,
+    );
+    const priced = rows.filter((r) => Number(r['reads']) + Number(r['addenda']) + Number(r['urgent']) > 0);
     return {
-      doctorUserId,
-      doctorName: names.get(doctorUserId) ?? '',
-      counts: payoutCounts(lines),
-      total: minorToRupees(sum),
-      lines,
+      ...period,
+      doctors: priced.map((r) => ({
+        doctorUserId: Number(r['doctor_user_id']),
+        doctorName: names.get(Number(r['doctor_user_id'])) ?? '',
+        counts: { reads: Number(r['reads']), addenda: Number(r['addenda']), urgent: Number(r['urgent']) },
+        total: minorToRupees(Number(r['total_minor'])),
+        lines: [],
+      })),
+      unpriced: rows.reduce((sum, r) => sum + Number(r['unpriced']), 0),
+      total: minorToRupees(rows.reduce((sum, r) => sum + Number(r['total_minor']), 0)),
     };
-  });
-  return {
-    periodStart: body.periodStart,
-    periodEnd: body.periodEnd,
-    doctors,
-    unpriced,
-    total: minorToRupees(totalMinor),
-  };
+  }
+  const charges = await readPayoutCharges(ctx.db, scope);
+  const lines: TPayoutLine[] = [];
+  let unpriced = 0;
+  let totalMinor = 0;
+  for (const c of charges) {
+    if (c.amountMinor === null) unpriced++;
+    else {
+      totalMinor += c.amountMinor;
+      lines.push({ ...c, amount: minorToRupees(c.amountMinor) });
+    }
+  }
+  const doctors =
+    lines.length === 0
+      ? []
+      : [
+          {
+            doctorUserId: body.doctorUserId,
+            doctorName: names.get(body.doctorUserId) ?? '',
+            counts: payoutCounts(lines),
+            total: minorToRupees(totalMinor),
+            lines,
+          },
+        ];
+  return { ...period, doctors, unpriced, total: minorToRupees(totalMinor) };
 }
 
 /**

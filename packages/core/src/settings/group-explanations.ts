@@ -76,6 +76,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
       "Speech-to-text for the editor's mic button (doctors and typists with voice typing on); off, the mic button says the voice free trial is over.",
     hideDeletedStudies:
       'Deleted studies leave every study list, and group admins may also mark a study deleted (before it is reported).',
+    requirePaymentBeforeReportRelease:
+      "While a center's tele invoice is overdue, each report signed off for that center waits for a study payment of its read price.",
     createPatientInRisWithoutShowingDialog:
       'Lab: creates the patient while registering without showing the create patient dialog.',
     appointmentSupportRIS: 'Lab: lets centers create appointment slots and staff book them on bills.',

@@ -63,6 +63,7 @@ const FURTHER_GROUP_SWITCHES = [
   'requireOtpForSharedReport',
   'enableSpeechToText',
   'hideDeletedStudies',
+  'requirePaymentBeforeReportRelease',
 ];
 const LAB_SWITCHES = [
   'createPatientInRisWithoutShowingDialog',

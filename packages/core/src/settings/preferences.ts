@@ -93,6 +93,12 @@ export const ZGroupSwitches = z.object({
    * names no switch): DELETED studies leave the study lists, and a group admin may mark deleted too.
    */
   hideDeletedStudies: flag(),
+  /**
+   * Ours (issue 26 §1 "per group rule, require payment before new reports are released"): a report
+   * signed off for a center with an overdue tele invoice (dunning label INVOICE_OVERDUE) opens a
+   * study payment request for its read price, so the existing payment flow holds it until paid.
+   */
+  requirePaymentBeforeReportRelease: flag(),
   // spec-lab §6 feature switches
   createPatientInRisWithoutShowingDialog: flag(),
   appointmentSupportRIS: flag(),

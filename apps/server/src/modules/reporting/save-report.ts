@@ -22,6 +22,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { withLockedStudy } from '../studies/locked-study.js';
+import { holdReleaseForDunning } from '../tele-billing/release-gate.js';
 import { removeWriterDraft } from './report-drafts.js';
 import { writeReportSearchText } from './report-search-text.js';
 import {
@@ -224,6 +225,8 @@ export async function saveReport(
       .update(reportStatuses)
       .set({ status: outcome.status, updatedAt: now, ...signOffTimes })
       .where(eq(reportStatuses.id, id));
+    // A center with an overdue tele invoice pays before the report is released, when the group says so.
+    if (outcome.signsOff) await holdReleaseForDunning(tx, { row: r, flags, actorUserId: auth.user.id, now });
     // The writer's auto-saved draft is now this save (issue 7 §1 drafts).
     await removeWriterDraft(tx, id, auth.user.id);
     await recordStudyEvent(tx, {

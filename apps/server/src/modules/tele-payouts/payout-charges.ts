@@ -87,7 +87,8 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
       select c.* from charges c
       where not exists (
         select 1 from billing_lines bl
-        where bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
+        where bl.group_id = ${scope.groupId} and bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id
+          and bl.charge = c.charge
           and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))
     ),
     rate_keys as (select distinct doctor_user_id, modality, study_part, charge, charged_on from unbilled),

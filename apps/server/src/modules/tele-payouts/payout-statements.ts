@@ -159,6 +159,8 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
       .where(and(eq(billingSequences.groupId, groupId), eq(billingSequences.kind, 'PAYOUT_STATEMENT')))
       .for('update');
     const last = seq?.last ?? 0;
+    // One big statement planned once: PostgreSQL's JIT compiles it for seconds (as tele-billing's run).
+    await tx.execute(sql`set local jit = off`);
     await tx.execute(sql`drop table if exists payout_run`);
     await tx.execute(sql`
       create temporary table payout_run on commit drop as

@@ -47,6 +47,7 @@ import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
 import { peopleRoutes } from './modules/people/people.routes.js';
 import { signupRoutes } from './modules/signup/signup.routes.js';
 import { teleBillingRoutes } from './modules/tele-billing/tele-billing.routes.js';
+import { telePayoutsRoutes } from './modules/tele-payouts/tele-payouts.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
@@ -236,6 +237,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(paymentWebhookRoutes);
       await api.register(customerPagesRoutes);
       await api.register(teleBillingRoutes);
+      await api.register(telePayoutsRoutes);
       await api.register(chatRoutes);
       await api.register(criticalResultsRoutes);
       await api.register(notificationsRoutes);

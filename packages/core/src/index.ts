@@ -24,3 +24,4 @@ export * from './customer-pages/index.js';
 export * from './signup/index.js';
 export * from './platform-billing/index.js';
 export * from './billing/index.js';
+export * from './payouts/index.js';

@@ -2040,8 +2040,12 @@ export const billingLines = pgTable(
      */
     groupId: integer('group_id').notNull(),
     reportStatusId: integer('report_status_id'),
-    /** The addendum's report (ADDENDUM lines; DOCTOR side reads may name their report too). */
-    reportId: integer('report_id').references(() => reports.id),
+    /**
+     * The addendum's report (ADDENDUM lines; DOCTOR side reads may name their report too). No foreign
+     * key: a rework deletes every report of the row, and an issued line is history that must outlive
+     * it (with a key the rework of a billed row failed; tele-payouts/payout-rework.int.test.ts).
+     */
+    reportId: integer('report_id'),
     side: text('side', { enum: PRICE_SIDES }).notNull(),
     charge: text('charge', { enum: LINE_CHARGES }).notNull(),
     modality: text('modality').notNull().default(''),

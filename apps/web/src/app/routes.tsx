@@ -73,6 +73,8 @@ const ManagePatientPage = lazy(() => customerPages().then((m) => ({ default: m.M
 const teleBilling = () => import('../features/tele-billing');
 const TelePricingPage = lazy(() => teleBilling().then((m) => ({ default: m.TelePricingPage })));
 const TeleInvoicePage = lazy(() => teleBilling().then((m) => ({ default: m.TeleInvoicePage })));
+// The radiologist's payout (issue 26 §2), its own chunk.
+const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -116,6 +118,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/admin-page/sales-dashboard', element: <SalesDashboardPage /> },
   { path: '/manage-tele-pricing', element: <TelePricingPage /> },
   { path: '/manage-tele-invoice', element: <TeleInvoicePage /> },
+  { path: '/manage-tele-payout', element: <PayoutsPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -49,7 +49,9 @@ const MANAGE_TEMPLATE: TRow = ['Manage template', '/template-page', 'Report'];
 const TELE: TRow[] = [
   ['Manage Tele Pricing', '/manage-tele-pricing', 'Manage'],
   ['Manage Tele Invoice', '/manage-tele-invoice', 'Manage'],
+  ['Radiologist payouts', '/manage-tele-payout', 'Manage'],
 ];
+const MY_PAYOUTS: TRow = ['Radiologist payouts', '/manage-tele-payout', 'Manage'];
 const ADMIN_BILLING: TRow = ['Admin Billing', '/admin-page/billing', 'Manage'];
 const LAB_RECEPTIONIST: TRow[] = [
   ['Patient Registration', '/lab/registration', 'Manage'],
@@ -125,6 +127,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       MANAGE_TEMPLATE,
       REPORT_SEARCH,
       DETAILED_DASHBOARD,
+      MY_PAYOUTS,
     ],
     allOff: [
       STUDY_LIST,
@@ -132,6 +135,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       PREFERENCE,
       MANAGE_TEMPLATE,
       DETAILED_DASHBOARD,
+      MY_PAYOUTS,
     ],
   },
   { role: 'ROLE_REFERRING_DOCTOR', allOn: [STUDY_LIST], allOff: [STUDY_LIST] },
@@ -318,6 +322,7 @@ describe('menus of users with several roles', () => {
       PREFERENCE,
       MANAGE_TEMPLATE,
       DETAILED_DASHBOARD,
+      MY_PAYOUTS,
       ['Manage report', '/status', 'Manage'],
     ]);
   });

@@ -1,3 +1,4 @@
+import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
 import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
@@ -90,9 +91,12 @@ const peopleMenu = [
   item('manage-centers', 'Manage centers', MANAGE_CENTERS_PATH, 'Manage'),
   item('manage-users', 'Manage users', MANAGE_USERS_PATH, 'Manage'),
 ];
+/** Ours (issue 26 §2): doctor rates, statements and the margin for the tele roles; a doctor's own statements. */
+const payouts = item('tele-payouts', 'Radiologist payouts', PAYOUTS_PATH, 'Manage');
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
+  payouts,
 ];
 const labReceptionistMenu = [
   item('lab-registration', 'Patient Registration', '/lab/registration', 'Manage'),
@@ -155,6 +159,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     // spec-core §2 Menu per role: enableDashboardViewer conditions the CENTER row only; the
     // DOCTOR row lists Detailed Dashboard without a condition (as the supervisor's, spec-lab §6).
     detailedDashboard(),
+    payouts,
   ],
   ROLE_REFERRING_DOCTOR: [studyList],
   ROLE_AUDITOR: [studyList],

@@ -71,6 +71,8 @@ const ROUTE_TABLE_PATHS = [
   '/manage-centers',
   '/manage-users',
   '/set-password',
+  // Ours (issue 26 §2).
+  '/manage-tele-payout',
 ];
 
 const UNKNOWN_PATHS = [

@@ -4,14 +4,14 @@ import {
   BILLING_DOCUMENT_STATUSES,
   BILLING_PAYMENT_MODES,
   BILL_STATUSES,
+  LINE_CHARGES,
+  PRICE_CHARGES,
+  PRICE_SIDES,
   PLAN_KINDS,
   PLATFORM_INVOICE_KINDS,
   PLATFORM_INVOICE_STATUSES,
   PLATFORM_PAYMENT_MODES,
   SUBSCRIPTION_STATUSES,
-  LINE_CHARGES,
-  PRICE_CHARGES,
-  PRICE_SIDES,
   DEFAULT_LAB_DEPARTMENT,
   LAB_PAYMENT_METHODS,
   LAB_TEST_TYPES,
@@ -1879,6 +1879,137 @@ export const platformPlans = pgTable(
     check(
       'platform_plans_amounts_non_negative',
       sql`${t.monthlyFeeMinor} >= 0 and ${t.perStudyMinor} >= 0 and ${t.includedStudies} >= 0 and ${t.trialDays} >= 0`,
+    ),
+  ],
+);
+
+/** The one current subscription of a group: its plan and how long it is paid for. */
+export const groupSubscriptions = pgTable(
+  'group_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => platformPlans.id),
+    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** Paid (or trial) through: the banner shows once this has passed. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [uniqueIndex('group_subscriptions_group_key').on(t.groupId)],
+);
+
+/** The platform's gapless invoice (and credit note) numbers: one counter row, locked while issuing. */
+export const platformCounters = pgTable('platform_counters', {
+  name: text('name').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull().default(0),
+});
+
+/**
+ * An invoice of the platform to a group for a month, or a credit note correcting one. Issued rows
+ * never change their amounts; only `paid_minor` and `status` follow the payments and credit notes.
+ */
+export const platformInvoices = pgTable(
+  'platform_invoices',
+  {
+    id: serial('id').primaryKey(),
+    sequence: bigint('sequence', { mode: 'number' }).notNull(),
+    number: text('number').notNull(),
+    kind: text('kind', { enum: PLATFORM_INVOICE_KINDS }).notNull().default('INVOICE'),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    /** 'YYYY-MM' of PLATFORM_TIME_ZONE. */
+    period: text('period').notNull(),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => platformPlans.id),
+    planName: text('plan_name').notNull(),
+    correctsInvoiceId: integer('corrects_invoice_id'),
+    reason: text('reason'),
+    studiesCounted: integer('studies_counted').notNull(),
+    studiesCharged: integer('studies_charged').notNull(),
+    /** The plan's terms when issued (a later price change never rewrites an issued invoice). */
+    includedStudies: integer('included_studies').notNull(),
+    perStudyMinor: bigint('per_study_minor', { mode: 'number' }).notNull(),
+    feeMinor: bigint('fee_minor', { mode: 'number' }).notNull(),
+    usageMinor: bigint('usage_minor', { mode: 'number' }).notNull(),
+    subtotalMinor: bigint('subtotal_minor', { mode: 'number' }).notNull(),
+    gstBasisPoints: integer('gst_basis_points').notNull(),
+    gstMinor: bigint('gst_minor', { mode: 'number' }).notNull(),
+    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+    paidMinor: bigint('paid_minor', { mode: 'number' }).notNull().default(0),
+    status: text('status', { enum: PLATFORM_INVOICE_STATUSES }).notNull().default('ISSUED'),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    issuedBy: text('issued_by').notNull(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('platform_invoices_number_key').on(t.number),
+    uniqueIndex('platform_invoices_sequence_key').on(t.sequence),
+    // One live invoice per group and month: a re-run of the month's invoicing inserts nothing new;
+    // once a credit note cancels it, the next run issues the corrected one.
+    uniqueIndex('platform_invoices_group_period_key')
+      .on(t.groupId, t.period)
+      .where(sql`${t.kind} = 'INVOICE' and ${t.status} <> 'CREDITED'`),
+    uniqueIndex('platform_invoices_one_credit_note_key')
+      .on(t.correctsInvoiceId)
+      .where(sql`${t.correctsInvoiceId} is not null`),
+    index('platform_invoices_period_idx').on(t.period, t.groupId),
+    index('platform_invoices_open_idx')
+      .on(t.dueDate)
+      .where(sql`${t.status} = 'ISSUED'`),
+  ],
+);
+
+/** A payment a group made to the platform; the provider's reference is unique per provider. */
+export const platformPayments = pgTable(
+  'platform_payments',
+  {
+    id: serial('id').primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    invoiceId: integer('invoice_id').references(() => platformInvoices.id),
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    mode: text('mode', { enum: PLATFORM_PAYMENT_MODES }).notNull(),
+    reference: text('reference').notNull(),
+    provider: text('provider').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    recordedBy: text('recorded_by').notNull(),
+  },
+  (t) => [
+    uniqueIndex('platform_payments_provider_reference_key').on(t.provider, t.reference),
+    index('platform_payments_group_idx').on(t.groupId, t.id),
+    index('platform_payments_received_idx').on(t.receivedAt),
+    check('platform_payments_amount_positive', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/** Who changed what in the platform's billing, written in the transaction of the change. */
+export const platformBillingAudit = pgTable(
+  'platform_billing_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id'),
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id'),
+    action: text('action').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('platform_billing_audit_group_idx').on(t.groupId, t.id)],
+);
+
+/*
  * The business ledger (issue 26 §1-§2; modules/tele-billing/DECISIONS.md): prices, documents
  * (tele invoices, credit notes, payout statements), their lines and payments, in one set of tables
  * shared by the CENTER side (what a center pays the group) and the DOCTOR side (what the group pays a
@@ -2106,130 +2237,6 @@ export const billingPayments = pgTable(
   ],
 );
 
-/** The one current subscription of a group: its plan and how long it is paid for. */
-export const groupSubscriptions = pgTable(
-  'group_subscriptions',
-  {
-    id: serial('id').primaryKey(),
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => groups.id),
-    planId: integer('plan_id')
-      .notNull()
-      .references(() => platformPlans.id),
-    status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull(),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-    /** Paid (or trial) through: the banner shows once this has passed. */
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
-    updatedBy: text('updated_by').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-    version: integer('version').notNull().default(1),
-  },
-  (t) => [uniqueIndex('group_subscriptions_group_key').on(t.groupId)],
-);
-
-/** The platform's gapless invoice (and credit note) numbers: one counter row, locked while issuing. */
-export const platformCounters = pgTable('platform_counters', {
-  name: text('name').primaryKey(),
-  value: bigint('value', { mode: 'number' }).notNull().default(0),
-});
-
-/**
- * An invoice of the platform to a group for a month, or a credit note correcting one. Issued rows
- * never change their amounts; only `paid_minor` and `status` follow the payments and credit notes.
- */
-export const platformInvoices = pgTable(
-  'platform_invoices',
-  {
-    id: serial('id').primaryKey(),
-    sequence: bigint('sequence', { mode: 'number' }).notNull(),
-    number: text('number').notNull(),
-    kind: text('kind', { enum: PLATFORM_INVOICE_KINDS }).notNull().default('INVOICE'),
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => groups.id),
-    /** 'YYYY-MM' of PLATFORM_TIME_ZONE. */
-    period: text('period').notNull(),
-    planId: integer('plan_id')
-      .notNull()
-      .references(() => platformPlans.id),
-    planName: text('plan_name').notNull(),
-    correctsInvoiceId: integer('corrects_invoice_id'),
-    reason: text('reason'),
-    studiesCounted: integer('studies_counted').notNull(),
-    studiesCharged: integer('studies_charged').notNull(),
-    /** The plan's terms when issued (a later price change never rewrites an issued invoice). */
-    includedStudies: integer('included_studies').notNull(),
-    perStudyMinor: bigint('per_study_minor', { mode: 'number' }).notNull(),
-    feeMinor: bigint('fee_minor', { mode: 'number' }).notNull(),
-    usageMinor: bigint('usage_minor', { mode: 'number' }).notNull(),
-    subtotalMinor: bigint('subtotal_minor', { mode: 'number' }).notNull(),
-    gstBasisPoints: integer('gst_basis_points').notNull(),
-    gstMinor: bigint('gst_minor', { mode: 'number' }).notNull(),
-    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
-    paidMinor: bigint('paid_minor', { mode: 'number' }).notNull().default(0),
-    status: text('status', { enum: PLATFORM_INVOICE_STATUSES }).notNull().default('ISSUED'),
-    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
-    dueDate: date('due_date', { mode: 'string' }).notNull(),
-    issuedBy: text('issued_by').notNull(),
-    version: integer('version').notNull().default(1),
-  },
-  (t) => [
-    uniqueIndex('platform_invoices_number_key').on(t.number),
-    uniqueIndex('platform_invoices_sequence_key').on(t.sequence),
-    // One live invoice per group and month: a re-run of the month's invoicing inserts nothing new;
-    // once a credit note cancels it, the next run issues the corrected one.
-    uniqueIndex('platform_invoices_group_period_key')
-      .on(t.groupId, t.period)
-      .where(sql`${t.kind} = 'INVOICE' and ${t.status} <> 'CREDITED'`),
-    uniqueIndex('platform_invoices_one_credit_note_key')
-      .on(t.correctsInvoiceId)
-      .where(sql`${t.correctsInvoiceId} is not null`),
-    index('platform_invoices_period_idx').on(t.period, t.groupId),
-    index('platform_invoices_open_idx')
-      .on(t.dueDate)
-      .where(sql`${t.status} = 'ISSUED'`),
-  ],
-);
-
-/** A payment a group made to the platform; the provider's reference is unique per provider. */
-export const platformPayments = pgTable(
-  'platform_payments',
-  {
-    id: serial('id').primaryKey(),
-    groupId: integer('group_id')
-      .notNull()
-      .references(() => groups.id),
-    invoiceId: integer('invoice_id').references(() => platformInvoices.id),
-    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
-    mode: text('mode', { enum: PLATFORM_PAYMENT_MODES }).notNull(),
-    reference: text('reference').notNull(),
-    provider: text('provider').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
-    recordedBy: text('recorded_by').notNull(),
-  },
-  (t) => [
-    uniqueIndex('platform_payments_provider_reference_key').on(t.provider, t.reference),
-    index('platform_payments_group_idx').on(t.groupId, t.id),
-    index('platform_payments_received_idx').on(t.receivedAt),
-    check('platform_payments_amount_positive', sql`${t.amountMinor} > 0`),
-  ],
-);
-
-/** Who changed what in the platform's billing, written in the transaction of the change. */
-export const platformBillingAudit = pgTable(
-  'platform_billing_audit',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    groupId: integer('group_id'),
-    entity: text('entity').notNull(),
-    entityId: integer('entity_id'),
-    action: text('action').notNull(),
-    actorEmail: text('actor_email').notNull(),
-    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: createdAt(),
-  },
-  (t) => [index('platform_billing_audit_group_idx').on(t.groupId, t.id)],
 /** Who did what in the ledger (a price added, a document issued, a payment recorded): one row per write. */
 export const billingAuditEvents = pgTable(
   'billing_audit_events',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformInvoiceAmounts, platformInvoiceDueMinor, taxOfMinor } from './money.js';
+import { platformInvoiceAmounts, platformInvoiceDueMinor } from './money.js';
 import {
   addMonths,
   canUsePlatformBilling,
@@ -8,24 +8,6 @@ import {
   isSubscriptionExpired,
   nextPeriod,
 } from './rules.js';
-
-describe('taxOfMinor (half up, integer paise)', () => {
-  it.each([
-    [100, 1800, 18],
-    [1, 1800, 0], // 0.18 paise
-    [3, 1800, 1], // 0.54 → 1
-    [25, 1800, 5], // 4.5 → 5 (half up)
-    [2_500_000, 1800, 450_000],
-    [0, 1800, 0],
-    [-25, 1800, -5], // a credit note mirrors its invoice
-    [99_999, 1250, 12_500], // 12 499.875 → 12 500
-  ])('%i paise at %i bp → %i', (amount, bp, tax) => {
-    expect(taxOfMinor(amount, bp)).toBe(tax);
-  });
-  it('refuses fractions', () => {
-    expect(() => taxOfMinor(1.5, 1800)).toThrow();
-  });
-});
 
 describe('platformInvoiceAmounts', () => {
   const perStudy = {

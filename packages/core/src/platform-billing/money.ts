@@ -1,18 +1,5 @@
+import { percentOfMinor } from '../billing/money.js';
 import { PLATFORM_GST_BASIS_POINTS, type TPlanKind } from './rules.js';
-
-/**
- * Tax of an amount, integer paise, rounded half up (a half paisa goes up). Merged with billing/ at
- * integration: the tele-radiology billing (packages/core/src/billing/, another branch) holds THE
- * rounding rule; this is the same rule, kept here only until the lead unifies them.
- */
-export function taxOfMinor(amountMinor: number, basisPoints: number): number {
-  if (!Number.isSafeInteger(amountMinor) || !Number.isSafeInteger(basisPoints)) {
-    throw new Error('taxOfMinor: integer paise and basis points only');
-  }
-  const sign = amountMinor < 0 ? -1 : 1;
-  // Integer arithmetic: (a × bp + 5000) ÷ 10000, floored, is a × bp / 10000 rounded half up.
-  return sign * Math.floor((Math.abs(amountMinor) * basisPoints + 5000) / 10000);
-}
 
 /** A plan's prices, paise (platform_plans). */
 export interface TPlanPrices {
@@ -52,7 +39,7 @@ export function platformInvoiceAmounts(
     plan.kind === 'PER_STUDY' ? studiesCounted : Math.max(0, studiesCounted - plan.includedStudies);
   const usageMinor = studiesCharged * plan.perStudyMinor;
   const subtotalMinor = feeMinor + usageMinor;
-  const gstMinor = taxOfMinor(subtotalMinor, gstBasisPoints);
+  const gstMinor = percentOfMinor(subtotalMinor, gstBasisPoints);
   return {
     studiesCounted,
     studiesCharged,

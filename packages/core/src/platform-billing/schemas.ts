@@ -181,7 +181,7 @@ export const ZPlatformPaymentList = z
   .object({ payments: z.array(ZPlatformPayment.omit({ subscription: true })) })
   .meta({ id: 'PlatformPaymentList' });
 
-export const ZCreditNoteBody = z
+export const ZPlatformCreditNoteBody = z
   .object({ reason: z.string().trim().min(1, 'reason is required').max(300) })
   .meta({ id: 'PlatformCreditNoteBody' });
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   PLATFORM_BILLING_ROLES,
   ZChangePlanBody,
-  ZCreditNoteBody,
+  ZPlatformCreditNoteBody,
   ZExpireSubscriptionBody,
   ZExtendSubscriptionBody,
   ZGroupIdParams,
@@ -211,7 +211,7 @@ export const platformBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         security: SIGNED_IN,
         summary: 'Cancel an unpaid invoice by a credit note (the next run of its month re-issues it)',
         params: ZInvoiceIdParams,
-        body: ZCreditNoteBody,
+        body: ZPlatformCreditNoteBody,
         response: { 200: ZPlatformInvoice, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },

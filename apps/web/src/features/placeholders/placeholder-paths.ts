@@ -5,8 +5,8 @@ import type { KNOWN_ROUTES } from '@radflow/core';
  * app's routes need only these, so the screens' texts load with the placeholder page, not the shell.
  * Each is one of core's KNOWN_ROUTES (the type says so).
  */
-export const PLACEHOLDER_PATHS = [
-  '/pacs-router',
-] as const satisfies ReadonlyArray<(typeof KNOWN_ROUTES)[number]>;
+export const PLACEHOLDER_PATHS = ['/pacs-router'] as const satisfies ReadonlyArray<
+  (typeof KNOWN_ROUTES)[number]
+>;
 
 export type TPlaceholderPath = (typeof PLACEHOLDER_PATHS)[number];

@@ -1,0 +1,147 @@
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AppError, ROUTER_PATHS, type TErrorBody } from '@radflow/core';
+import type { z } from 'zod';
+import { registerEvents } from './events.js';
+import type { CloudLogin, ImagePrinter, Releases, SendJobs, SettingsSource, UploadQueue, VerifiedUser } from './ports.js';
+import { registerRequestGuard } from './request-guard.js';
+import { registerRoutes } from './routes.js';
+import { RouterSessions } from './sessions.js';
+
+export const MESSAGE_SIGN_IN = 'Please sign in to the router';
+
+/** Everything the local API is built from (API.md); main.ts passes the real parts, tests fakes. */
+export interface LocalApiOptions {
+  /** The router's version (package.json), shown by /get-info. */
+  version: string;
+  /** The cloud the router uploads to; its origin is the web app's, allowed by CORS. */
+  serverUrl: string;
+  /** Further web app origins (e.g. the public address when serverUrl is an internal one). */
+  extraOrigins?: readonly string[];
+  /** Where uploaded files wait until the queue takes them. */
+  incomingDir: string;
+  queue: UploadQueue;
+  sendJobs: SendJobs;
+  printer: ImagePrinter;
+  releases: Releases;
+  cloudLogin: CloudLogin;
+  settings: SettingsSource;
+  /** Largest single upload (a file or a zip); default 4 GiB. */
+  maxUploadBytes?: number;
+  now?: () => number;
+  logger?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Open without a router session (sign-in and the router's own info). */
+    isPublic?: boolean;
+  }
+  interface FastifyRequest {
+    routerUser: VerifiedUser | null;
+    routerToken: string | undefined;
+  }
+}
+
+const bearerOf = (request: FastifyRequest): string | undefined => {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  return match?.[1];
+};
+
+/** Turns any error into the error body of spec-core §8; input problems are 4xx, never 500. */
+export function toErrorBody(error: unknown, txnId: string): { status: number; body: TErrorBody } {
+  if (error instanceof AppError) {
+    return {
+      status: error.httpStatus,
+      body: {
+        errorStatusCode: error.errorStatusCode,
+        errorDescription: error.message,
+        additionalInfo: error.additionalInfo,
+        txnId,
+      },
+    };
+  }
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const message = error instanceof Error ? error.message : 'Bad request';
+    return { status, body: { errorStatusCode: status, errorDescription: message, additionalInfo: null, txnId } };
+  }
+  return {
+    status: 500,
+    body: { errorStatusCode: 500, errorDescription: 'Internal router error', additionalInfo: null, txnId },
+  };
+}
+
+/** A body through its zod schema; the first problem becomes a 400 naming the field. */
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  throw new AppError('BAD_REQUEST', issue?.message ?? 'Invalid request', issue?.path.join('.') || null);
+}
+
+/**
+ * The router's local API on Fastify (API.md): the spec's 14 calls and /events behind one front door
+ * (request-guard.ts) and one session check. Built here, listened on by startLocalApi.
+ */
+export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // JSON bodies here are small requests; files come as multipart, limited apart.
+    bodyLimit: 1024 * 1024,
+  });
+  const sessions = new RouterSessions(options.now);
+
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toErrorBody(error, request.id);
+    if (status >= 500) request.log.error({ err: error }, 'local API failure');
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(toErrorBody(new AppError('NOT_FOUND', 'Not found'), request.id).body),
+  );
+
+  registerRequestGuard(app, [options.serverUrl, ...(options.extraOrigins ?? [])]);
+
+  app.decorateRequest('routerUser', null);
+  app.decorateRequest('routerToken', undefined);
+  app.addHook('preHandler', async (request) => {
+    if (!request.routeOptions.url) return; // unknown paths keep their 404
+    // EventSource cannot send headers, so /events carries the session in its query (API.md).
+    const fromQuery =
+      request.routeOptions.url === ROUTER_PATHS.events
+        ? (request.query as Record<string, string | undefined>).session
+        : undefined;
+    request.routerToken = bearerOf(request) ?? fromQuery;
+    request.routerUser = sessions.find(request.routerToken);
+    if (!request.routerUser && request.routeOptions.config.isPublic !== true) {
+      throw new AppError('UNAUTHORIZED', MESSAGE_SIGN_IN);
+    }
+  });
+
+  await app.register(multipart, {
+    limits: {
+      fileSize: options.maxUploadBytes ?? 4 * 1024 ** 3,
+      fieldSize: 1024 * 1024,
+      fields: 20,
+      // Film prints carry at most the 50 images a film list shows (spec-core §9).
+      files: 50,
+    },
+  });
+
+  registerRoutes(app, options, sessions);
+  registerEvents(app, options);
+  return app;
+}
+
+/** Builds the API and listens on 127.0.0.1 only: the API is for the browser on this machine. */
+export async function startLocalApi(
+  options: LocalApiOptions & { port: number },
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildLocalApi(options);
+  await app.listen({ host: '127.0.0.1', port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return { app, url: `http://127.0.0.1:${port}` };
+}

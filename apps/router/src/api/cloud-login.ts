@@ -56,7 +56,8 @@ export function createCloudLogin(options: {
       const user = ZCurrentUser.safeParse(answer);
       if (!user.success) throw new AppError('UPSTREAM_FAILED', 'The cloud answered the sign-in unexpectedly');
       // spec-lab §6: the router app is for centers only.
-      if (!hasRole(user.data.roles, 'ROLE_CENTER')) throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
+      if (!hasRole(user.data.roles, 'ROLE_CENTER'))
+        throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
       return { email: user.data.email, identifier: user.data.identifier };
     },
   };

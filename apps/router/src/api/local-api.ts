@@ -3,7 +3,15 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError, ROUTER_PATHS, type TErrorBody } from '@radflow/core';
 import type { z } from 'zod';
 import { registerEvents } from './events.js';
-import type { CloudLogin, ImagePrinter, Releases, SendJobs, SettingsSource, UploadQueue, VerifiedUser } from './ports.js';
+import type {
+  CloudLogin,
+  ImagePrinter,
+  Releases,
+  SendJobs,
+  SettingsSource,
+  UploadQueue,
+  VerifiedUser,
+} from './ports.js';
 import { registerRequestGuard } from './request-guard.js';
 import { registerRoutes } from './routes.js';
 import { RouterSessions } from './sessions.js';
@@ -18,7 +26,7 @@ export interface LocalApiOptions {
   serverUrl: string;
   /** Further web app origins (e.g. the public address when serverUrl is an internal one). */
   extraOrigins?: readonly string[];
-  /** Where uploaded files wait until the queue takes them. */
+  /** Where an uploaded zip waits while it is unpacked (the queue's temp directory: cleared at start). */
   incomingDir: string;
   queue: UploadQueue;
   sendJobs: SendJobs;
@@ -26,7 +34,7 @@ export interface LocalApiOptions {
   releases: Releases;
   cloudLogin: CloudLogin;
   settings: SettingsSource;
-  /** Largest single upload (a file or a zip); default 4 GiB. */
+  /** Largest zip upload; default 4 GiB. One DICOM file (alone or in a zip): at most 1 GiB. */
   maxUploadBytes?: number;
   now?: () => number;
   logger?: boolean;
@@ -65,7 +73,10 @@ export function toErrorBody(error: unknown, txnId: string): { status: number; bo
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const message = error instanceof Error ? error.message : 'Bad request';
-    return { status, body: { errorStatusCode: status, errorDescription: message, additionalInfo: null, txnId } };
+    return {
+      status,
+      body: { errorStatusCode: status, errorDescription: message, additionalInfo: null, txnId },
+    };
   }
   return {
     status: 500,

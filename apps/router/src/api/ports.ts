@@ -17,14 +17,14 @@ import type {
 
 /** The durable upload queue (queue/), as the screen sees it: studies, their progress and errors. */
 export interface UploadQueue {
-  /** Every study the router holds that is not yet deleted, by study. */
+  /** Every study the router holds (uploaded ones until deleted), urgent first, then oldest. */
   pendingCases(): Promise<TPendingCase[]>;
   /**
-   * Takes a received DICOM file into the queue. `path` is a file in the router's data directory that
-   * the queue may move; resolves once the file is durable. A file that is not DICOM rejects with a
-   * BAD_REQUEST AppError naming why.
+   * Takes one DICOM Part 10 file from the browser into the queue; resolves once it is durable (a
+   * repeat of a queued instance is acknowledged). Not DICOM: BAD_REQUEST naming why; the router's
+   * disk quota full: CONFLICT.
    */
-  enqueueFile(path: string): Promise<{ studyInstanceUid: string }>;
+  enqueueFile(bytes: Uint8Array): Promise<{ studyInstanceUid: string }>;
   /** Clears a failed study's backoff so its upload is tried now. NOT_FOUND when unknown. */
   retry(studyInstanceUid: string): Promise<void>;
   /**

@@ -52,7 +52,11 @@ async function uploadedFile(request: FastifyRequest): Promise<MultipartFile> {
 }
 
 /** The spec's calls (spec-core §7 'Local router'): each is a parse and one call of a port. */
-export function registerRoutes(app: FastifyInstance, options: LocalApiOptions, sessions: RouterSessions): void {
+export function registerRoutes(
+  app: FastifyInstance,
+  options: LocalApiOptions,
+  sessions: RouterSessions,
+): void {
   const { queue, sendJobs, printer, releases, cloudLogin } = options;
   const startedAt = new Date(options.now?.() ?? Date.now()).toISOString();
   const maxUploadBytes = options.maxUploadBytes ?? 4 * 1024 ** 3;
@@ -60,13 +64,17 @@ export function registerRoutes(app: FastifyInstance, options: LocalApiOptions, s
   // Catches an OPTIONS the guard did not answer (no Origin): nothing to allow.
   app.options('/*', { config: { isPublic: true } }, async (_request, reply) => reply.code(204).send());
 
-  app.post(ROUTER_PATHS.login, { config: { isPublic: true } }, async (request): Promise<TRouterLoginAnswer> => {
-    const credentials = parseInput(ZLoginForm, await multipartFields(request));
-    const user = await cloudLogin.verify(credentials);
-    sessions.end(request.routerToken); // a new sign-in replaces the tab's old session
-    const { token, expiresAt } = sessions.create(user);
-    return { token, email: user.email, identifier: user.identifier, expiresAt: expiresAt.toISOString() };
-  });
+  app.post(
+    ROUTER_PATHS.login,
+    { config: { isPublic: true } },
+    async (request): Promise<TRouterLoginAnswer> => {
+      const credentials = parseInput(ZLoginForm, await multipartFields(request));
+      const user = await cloudLogin.verify(credentials);
+      sessions.end(request.routerToken); // a new sign-in replaces the tab's old session
+      const { token, expiresAt } = sessions.create(user);
+      return { token, email: user.email, identifier: user.identifier, expiresAt: expiresAt.toISOString() };
+    },
+  );
 
   app.post(ROUTER_PATHS.logout, { config: { isPublic: true } }, async (request) => {
     sessions.end(request.routerToken);
@@ -87,7 +95,7 @@ export function registerRoutes(app: FastifyInstance, options: LocalApiOptions, s
         studies: cases.length,
         instances: cases.reduce((n, c) => n + c.total, 0),
         sent: cases.reduce((n, c) => n + c.sent, 0),
-        failedStudies: cases.filter((c) => c.status === 'FAILED').length,
+        failedStudies: cases.filter((c) => c.state === 'FAILED').length,
       },
     };
   });
@@ -106,9 +114,7 @@ export function registerRoutes(app: FastifyInstance, options: LocalApiOptions, s
     return { ok: true as const };
   });
 
-  app.post(ROUTER_PATHS.uploadFile, async (request) =>
-    uploadFile(await uploadedFile(request), options.incomingDir, queue),
-  );
+  app.post(ROUTER_PATHS.uploadFile, async (request) => uploadFile(await uploadedFile(request), queue));
 
   app.post(ROUTER_PATHS.uploadZip, async (request) =>
     uploadZip(await uploadedFile(request), options.incomingDir, queue, maxUploadBytes),

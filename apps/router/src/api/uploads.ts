@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
 import { AppError, type TUploadAnswer } from '@radflow/core';
@@ -33,26 +32,30 @@ export async function saveUpload(file: MultipartFile, dir: string, suffix: strin
   return path;
 }
 
-/** Hands a saved file to the queue; if the queue does not take it, the file is removed. */
-async function enqueueOrRemove(queue: UploadQueue, path: string): Promise<{ studyInstanceUid: string }> {
-  try {
-    return await queue.enqueueFile(path);
-  } catch (error) {
-    await rm(path, { force: true });
-    throw error;
-  }
-}
+/** One DICOM instance at most this large (a big tomosynthesis instance; held in memory once). */
+export const MAX_INSTANCE_BYTES = 1024 ** 3;
+export const MESSAGE_INSTANCE_TOO_LARGE = 'A DICOM file may be at most 1 GiB';
 
 /** POST /upload-file: one DICOM file into the queue. */
-export async function uploadFile(file: MultipartFile, dir: string, queue: UploadQueue): Promise<TUploadAnswer> {
-  const path = await saveUpload(file, dir, '.dcm');
-  const { studyInstanceUid } = await enqueueOrRemove(queue, path);
+export async function uploadFile(file: MultipartFile, queue: UploadQueue): Promise<TUploadAnswer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file.file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_INSTANCE_BYTES) {
+      file.file.resume();
+      throw new AppError('PAYLOAD_TOO_LARGE', MESSAGE_INSTANCE_TOO_LARGE, file.filename);
+    }
+    chunks.push(chunk);
+  }
+  if (file.file.truncated) throw new AppError('PAYLOAD_TOO_LARGE', 'The file is too large', file.filename);
+  const { studyInstanceUid } = await queue.enqueueFile(Buffer.concat(chunks, size));
   return { queued: 1, studyInstanceUids: [studyInstanceUid], skipped: [] };
 }
 
 /**
- * POST /upload-zip: every DICOM file of a zip into the queue, one by one, so memory holds one entry's
- * buffer at most. An entry that is not DICOM (a DICOMDIR, a viewer, a readme) is skipped by name; the
+ * POST /upload-zip: every DICOM file of a zip into the queue, one by one, so memory holds one entry
+ * at most. An entry that is not DICOM (a DICOMDIR, a viewer, a readme) is skipped by name; the
  * unpacked size is capped at the upload limit ten times over (zip bombs).
  */
 export async function uploadZip(
@@ -77,16 +80,13 @@ export async function uploadZip(
         if (entries > MAX_ZIP_ENTRIES || unpacked > maxUploadBytes * 10) {
           throw new AppError('PAYLOAD_TOO_LARGE', MESSAGE_ZIP_TOO_LARGE);
         }
-        const entryPath = join(dir, `${randomUUID()}.dcm`);
-        try {
-          await pipeline(await openEntry(zip, entry), createWriteStream(entryPath, { flags: 'wx' }));
-        } catch (error) {
-          await rm(entryPath, { force: true });
-          if (error instanceof AppError) throw error;
-          throw new AppError('BAD_REQUEST', MESSAGE_NOT_A_ZIP, (error as Error).message);
+        if (entry.uncompressedSize > MAX_INSTANCE_BYTES) {
+          skipped.push(entry.fileName);
+          continue;
         }
+        const bytes = await readEntry(zip, entry);
         try {
-          const { studyInstanceUid } = await enqueueOrRemove(queue, entryPath);
+          const { studyInstanceUid } = await queue.enqueueFile(bytes);
           studies.add(studyInstanceUid);
           queued += 1;
         } catch (error) {
@@ -141,11 +141,18 @@ async function* zipEntries(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
   }
 }
 
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+function readEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const fail = (error: Error) => reject(new AppError('BAD_REQUEST', MESSAGE_NOT_A_ZIP, error.message));
     zip.openReadStream(entry, (error, stream) => {
-      if (error || !stream) reject(new AppError('BAD_REQUEST', MESSAGE_NOT_A_ZIP, error?.message ?? null));
-      else resolve(stream);
+      if (error || !stream) {
+        fail(error ?? new Error('no stream'));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', fail);
+      stream.on('end', () => resolve(Buffer.concat(chunks)));
     });
   });
 }

@@ -79,26 +79,40 @@ export const ZRouterInfo = z.object({
 });
 export type TRouterInfo = z.infer<typeof ZRouterInfo>;
 
-/** Where a study stands in the router's upload queue. */
-export const PENDING_CASE_STATUSES = ['QUEUED', 'UPLOADING', 'FAILED', 'UPLOADED'] as const;
-export type TPendingCaseStatus = (typeof PENDING_CASE_STATUSES)[number];
+/**
+ * Where a study stands in the router's upload queue: QUEUED (waiting its turn or the upload hours),
+ * UPLOADING (a batch in flight), WAITING (a transient failure, retried by itself at retryAt), FAILED
+ * (the cloud refused an instance: held until a retry), DONE (every instance confirmed by the cloud).
+ */
+export const PENDING_CASE_STATES = ['QUEUED', 'UPLOADING', 'WAITING', 'FAILED', 'DONE'] as const;
+export type TPendingCaseState = (typeof PENDING_CASE_STATES)[number];
 
 /** spec-core §3 'Pending upload case': instances (sent flag), total, sent — one per study. */
 export const ZPendingCase = z.object({
   studyInstanceUid: z.string(),
   patientName: z.string().nullable(),
   patientId: z.string().nullable(),
-  studyDescription: z.string().nullable(),
   modality: z.string().nullable(),
-  instances: z.array(z.object({ sopInstanceUid: z.string(), sent: z.boolean() })),
+  studyDate: z.string().nullable(),
+  studyDescription: z.string().nullable(),
+  urgent: z.boolean(),
+  queuedAt: z.string(),
+  state: z.enum(PENDING_CASE_STATES),
+  instances: z.array(
+    z.object({
+      sopInstanceUid: z.string(),
+      seriesInstanceUid: z.string(),
+      sent: z.boolean(),
+      /** The last failure's reason while not sent. */
+      error: z.string().optional(),
+    }),
+  ),
   total: z.number().int(),
   sent: z.number().int(),
-  status: z.enum(PENDING_CASE_STATUSES),
-  /** The last failure's reason while the study waits for its next attempt or a retry. */
+  /** The newest failure's reason among the unsent instances, null when none failed. */
   error: z.string().nullable(),
-  nextAttemptAt: z.string().nullable(),
-  receivedAt: z.string(),
-  updatedAt: z.string(),
+  /** The next automatic attempt while WAITING. */
+  retryAt: z.string().nullable(),
 });
 export type TPendingCase = z.infer<typeof ZPendingCase>;
 
@@ -165,10 +179,7 @@ export const ZPrintAnswer = z.object({
 export type TPrintAnswer = z.infer<typeof ZPrintAnswer>;
 
 /** GET /setting/get: the router's settings as name → value (secrets are never included). */
-export const ZRouterSettings = z.record(
-  z.string(),
-  z.union([z.string(), z.number(), z.boolean(), z.null()]),
-);
+export const ZRouterSettings = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type TRouterSettings = z.infer<typeof ZRouterSettings>;
 
 /** GET /app/check-version. */
@@ -200,8 +211,12 @@ export const ROUTER_EVENT_TYPES = [
   'failed',
   /** Every instance of the study is in the cloud. */
   'uploaded',
+  /** A failed study's upload is tried again (Retry). */
+  'retry',
   /** An uploaded study was deleted from the router. */
   'deleted',
+  /** The router's disk passed its alarm threshold (issue 27 §1 'a clear alarm before it fills'). */
+  'disk-alarm',
   /** A send-job (forward to a local PACS) changed. */
   'send-job',
 ] as const;

@@ -59,6 +59,8 @@ const LabBillTestPage = lazy(() => import('../features/lab-bill-test/LabBillTest
 const customerPages = () => import('../features/customer-pages');
 const CustomerReportsPage = lazy(() => customerPages().then((m) => ({ default: m.CustomerReportsPage })));
 const ManagePatientPage = lazy(() => customerPages().then((m) => ({ default: m.ManagePatientPage })));
+// The center's router screen (issue 27 §2), its own chunk.
+const PacsRouterPage = lazy(() => import('../features/pacs-router/PacsRouterPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -96,6 +98,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/lab/lab-bill-test', element: <LabBillTestPage /> },
   { path: '/manage-customer-report', element: <CustomerReportsPage /> },
   { path: '/manage-patient', element: <ManagePatientPage /> },
+  { path: '/pacs-router', element: <PacsRouterPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
   ...PLACEHOLDER_PATHS.map((path) => ({

@@ -9,7 +9,6 @@ export const PLACEHOLDER_PATHS = [
   '/manage-tele-pricing',
   '/manage-tele-invoice',
   '/signup',
-  '/pacs-router',
   '/admin-page/billing',
   '/admin-page/billing-dashboard',
   '/admin-page/sales-dashboard',

@@ -16,7 +16,6 @@ export interface TPlaceholderScreen {
 }
 
 const BILLING = 'a later issue (billing and invoicing)';
-const ROUTER = 'a later issue (local router)';
 
 /** Every placeholder path, and only those (the type holds the two lists together). */
 export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholderScreen>> = {
@@ -37,12 +36,6 @@ export const PLACEHOLDER_SCREENS: Readonly<Record<TPlaceholderPath, TPlaceholder
     capability: 'Customer sign-up',
     arrivesWith: BILLING,
     summary: 'Create an account with your mobile number.',
-  },
-  '/pacs-router': {
-    title: 'PACS router',
-    capability: 'PACS router',
-    arrivesWith: ROUTER,
-    summary: 'The local router’s upload queue, pending cases and forwarding.',
   },
   '/admin-page/billing': {
     title: 'Admin Billing',

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ROUTER_PATHS, type TRouterEvent } from '@radflow/core';
-import type { LocalApiOptions } from './local-api.js';
+import type { LocalApiOptions } from './http.js';
 
 /** A comment line this often keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;

@@ -11,7 +11,7 @@ import {
   type TRouterInfo,
   type TRouterLoginAnswer,
 } from '@radflow/core';
-import { MESSAGE_SIGN_IN, parseInput, type LocalApiOptions } from './local-api.js';
+import { MESSAGE_SIGN_IN, parseInput, type LocalApiOptions } from './http.js';
 import type { PrintImage, VerifiedUser } from './ports.js';
 import type { RouterSessions } from './sessions.js';
 import { MESSAGE_FILE_REQUIRED, uploadFile, uploadZip } from './uploads.js';

@@ -88,7 +88,10 @@ export interface TDiskUsage {
   readonly quotaBytes: number;
   /** Past the alarm threshold: the center is warned before the disk fills. */
   readonly alarm: boolean;
-  /** At the quota: new associations and files are refused. */
+  /**
+   * At the quota, or an instance was refused for lack of room since room was last freed: new
+   * associations and files are refused.
+   */
   readonly full: boolean;
 }
 
@@ -225,6 +228,8 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
   private usedBytes = 0;
   /** Bytes of instances being written (counted against the quota before their record exists). */
   private reservedBytes = 0;
+  /** An instance was refused for the quota since room was last freed. */
+  private quotaRefused = false;
   /** Instances being written, by key: a concurrent copy of one waits for the first. */
   private readonly accepting = new Map<string, Promise<TEnqueueResult>>();
   private alarmRaised = false;
@@ -360,7 +365,7 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
       usedBytes: this.usedBytes,
       quotaBytes,
       alarm: quotaBytes > 0 && this.usedBytes >= quotaBytes * (this.options.alarmRatio ?? 0.9),
-      full: quotaBytes > 0 && this.usedBytes >= quotaBytes,
+      full: quotaBytes > 0 && (this.quotaRefused || this.usedBytes >= quotaBytes),
     };
   }
 
@@ -413,6 +418,8 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
       return { status: 'duplicate', sopInstanceUid: header.sopInstanceUid, studyInstanceUid: existing.uid };
     }
     if (!this.hasRoomFor(size)) {
+      // Full from now until room is freed: new associations are refused at once (dicom-receiver.ts).
+      this.quotaRefused = true;
       return {
         status: 'refused',
         reason: 'The router disk quota is full',
@@ -653,6 +660,7 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
         study.entries.delete(record.key);
         this.byKey.delete(record.key);
         this.usedBytes -= entry.q.size;
+        this.quotaRefused = false;
         if (study.entries.size === 0) this.studies.delete(study.uid);
         return;
       }

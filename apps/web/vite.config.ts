@@ -22,7 +22,7 @@ const STUDY_LIST_ROOT = fileURLToPath(new URL('./src/features/worklist/index.ts'
 const ROUTES_MODULE = fileURLToPath(new URL('./src/app/routes.tsx', import.meta.url));
 /** Route screens normally opened from the study list: what they share with it may live in its chunk. */
 const OPENED_FROM_LIST =
-  /[\\/]src[\\/]features[\\/](settings|report-templates|report-search|summaries|audit-logins|info|placeholders|report-editor)[\\/]/;
+  /[\\/]src[\\/]features[\\/](settings|report-templates|report-search|summaries|audit-logins|info|report-editor)[\\/]/;
 /**
  * The core package is reached through its barrel, which imports every module; following it would put
  * all of core in every closure. Core modules go where the bundler puts them (with their importers).

@@ -1,14 +1,75 @@
 import { z } from 'zod';
+import { parseUploadHours } from './upload/upload-hours.js';
 
 /**
- * The center router's configuration (spec-core §7 "Local router"). The router itself — a C-STORE SCP
- * that queues and uploads with resume — is built by a later issue; this is its validated start-up
- * configuration so that the package builds, runs and is tested from day one.
+ * The center router's configuration (spec-core §7 "Local router", issue 27 §1), from the
+ * environment; every setting and its default is in ROUTER.md's table.
  */
+
+/** `AET` or `AET:urgent`, comma separated: the modalities allowed to send, one AE title each. */
+export interface ModalityAe {
+  readonly aeTitle: string;
+  /** Every study from this AE is urgent (e.g. the emergency room's CT). */
+  readonly urgent: boolean;
+}
+
+const AE_TITLE = /^[\x20-\x5b\x5d-\x7e]{1,16}$/;
+
+export function parseModalityAes(text: string): ModalityAe[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const [aeTitle = '', flag] = part.split(':').map((s) => s.trim());
+      if (!AE_TITLE.test(aeTitle))
+        throw new Error(`'${aeTitle}' is not an AE title (1-16 characters, no backslash)`);
+      if (flag !== undefined && flag.toLowerCase() !== 'urgent')
+        throw new Error(`'${part}': only ':urgent' may follow an AE title`);
+      return { aeTitle, urgent: flag !== undefined };
+    });
+}
+
+const refined = <T>(parse: (text: string) => T) =>
+  z.string().transform((text, ctx) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      return z.NEVER;
+    }
+  });
+
 export const ZRouterConfig = z.object({
+  /** The local API for the browser at the center. */
   ROUTER_PORT: z.coerce.number().int().min(1).max(65535).default(8090),
+  /** The cloud's origin. */
   ROUTER_SERVER_URL: z.url().default('http://127.0.0.1:8080'),
   ROUTER_DATA_DIR: z.string().min(1).default('./router-data'),
+  /** The center's API token (GET /api/user/token of a center user): DICOMweb only. */
+  ROUTER_API_TOKEN: z.string().default(''),
+  /** The C-STORE SCP the modalities send to. */
+  ROUTER_DICOM_PORT: z.coerce.number().int().min(0).max(65535).default(11112),
+  ROUTER_DICOM_HOST: z.string().min(1).default('0.0.0.0'),
+  ROUTER_AE_TITLE: z
+    .string()
+    .regex(AE_TITLE, 'an AE title: 1-16 characters, no backslash')
+    .default('RADFLOW_ROUTER'),
+  /** The modalities' AE titles (`CT1,MR1,ER_CT:urgent`); empty: any calling AE title is accepted. */
+  ROUTER_MODALITY_AE_TITLES: refined(parseModalityAes).default([]),
+  /** Upload cap in kbit/s (0: none). */
+  ROUTER_UPLOAD_KBITPS: z.coerce.number().min(0).default(0),
+  /** When uploads run (`20:00-07:00,12:00-14:00`, local time); empty: always. */
+  ROUTER_UPLOAD_HOURS: refined(parseUploadHours).default([]),
+  /** Spool disk quota in MB (0: none) and the alarm threshold in percent of it. */
+  ROUTER_DISK_QUOTA_MB: z.coerce.number().min(0).default(0),
+  ROUTER_DISK_ALARM_PERCENT: z.coerce.number().min(1).max(100).default(90),
+  ROUTER_UPLOAD_BATCH_MB: z.coerce.number().min(0.1).max(512).default(4),
+  ROUTER_UPLOAD_BATCH_COUNT: z.coerce.number().int().min(1).max(1000).default(50),
+  ROUTER_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  /** Retry backoff: the first step and the longest wait, in ms. */
+  ROUTER_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1000),
+  ROUTER_RETRY_MAX_MS: z.coerce.number().int().min(100).default(60_000),
 });
 export type TRouterConfig = z.infer<typeof ZRouterConfig>;
 

@@ -25,3 +25,4 @@ export * from './signup/index.js';
 export * from './platform-billing/index.js';
 export * from './billing/index.js';
 export * from './payouts/index.js';
+export * from './router/index.js';

@@ -31,8 +31,9 @@ export function inlineScriptHashes(html: string): string[] {
  * files and the inline start-up script by its hash; 'wasm-unsafe-eval' for the viewer's WebAssembly
  * codecs (Cornerstone), no eval. Workers from our files or blob:. Styles inline (the UI library
  * injects style elements at run time). Images: ours, data: and blob: only (report HTML keeps no other
- * site's image either). Connections: ours, and https: for the zip download through a user's proxy
- * (spec-core §4). Frames: ours and blob: (printing a PDF); framed only by our own pages.
+ * site's image either). Connections: ours, https: for the zip download through a user's proxy
+ * (spec-core §4), and plain http to this computer only, where the center's router answers
+ * (/pacs-router, spec-core §7 'Local router'). Frames: ours and blob: (printing a PDF); framed only by our own pages.
  */
 export function pageCsp(scriptHashes: readonly string[]): string {
   return [
@@ -41,7 +42,7 @@ export function pageCsp(scriptHashes: readonly string[]): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self' blob: data: https:",
+    "connect-src 'self' blob: data: https: http://localhost:* http://127.0.0.1:*",
     "media-src 'self' blob: data:",
     "worker-src 'self' blob:",
     "frame-src 'self' blob:",

@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import type { RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
-import { PLACEHOLDER_PATHS } from '../features/placeholders/placeholder-paths';
 import { AppRoot } from './AppRoot';
 
 // Route screens load on demand so the first paint (login or the shell) stays small.
@@ -10,7 +9,6 @@ const AuditLoginsPage = lazy(() => import('../features/audit-logins/AuditLoginsP
 const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const TemplatePage = lazy(() => import('../features/report-templates/TemplatePage'));
-const PlaceholderPage = lazy(() => import('../features/placeholders/PlaceholderPage'));
 const ReportSearchPage = lazy(() => import('../features/report-search/ReportSearchPage'));
 // The viewer is its own chunk; Cornerstone loads from it only when a study opens.
 const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
@@ -75,6 +73,8 @@ const TelePricingPage = lazy(() => teleBilling().then((m) => ({ default: m.TeleP
 const TeleInvoicePage = lazy(() => teleBilling().then((m) => ({ default: m.TeleInvoicePage })));
 // The radiologist's payout (issue 26 §2), its own chunk.
 const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
+// The center's router screen (issue 27 §2), its own chunk.
+const PacsRouterPage = lazy(() => import('../features/pacs-router/PacsRouterPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -119,12 +119,9 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/manage-tele-pricing', element: <TelePricingPage /> },
   { path: '/manage-tele-invoice', element: <TeleInvoicePage /> },
   { path: '/manage-tele-payout', element: <PayoutsPage /> },
+  { path: '/pacs-router', element: <PacsRouterPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
-  ...PLACEHOLDER_PATHS.map((path) => ({
-    path,
-    element: <PlaceholderPage path={path} />,
-  })),
 ];
 
 export const APP_ROUTES: RouteObject[] = [

@@ -1,0 +1,112 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { AppError } from '@radflow/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MESSAGE_CLOUD_UNREACHABLE, MESSAGE_ROUTER_CENTER_ONLY, createCloudLogin } from './cloud-login.js';
+
+/**
+ * The cloud's side of the check as a small HTTP peer with the answers of POST /api/do-login and
+ * /api/do-logout (apps/server/src/modules/auth/auth.routes.ts): what the router sends and keeps.
+ */
+const user = (roles: string[]) => ({
+  email: 'center@radflow.example',
+  roles,
+  identifier: 'City Scans',
+  chatUidHash: 'x',
+  proxyUrl: null,
+  hybridModeOn: false,
+  active: true,
+  centerId: 1,
+  support: { phone: null, email: null },
+});
+
+let server: Server;
+let url: string;
+let roles: string[];
+const seen: { path: string; body: string; cookie: string | undefined; device: string | undefined }[] = [];
+const bodyOf = async (req: IncomingMessage) => {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return body;
+};
+
+beforeEach(async () => {
+  roles = ['ROLE_CENTER'];
+  seen.length = 0;
+  server = createServer((req, res) => {
+    void bodyOf(req).then((body) => {
+      seen.push({
+        path: req.url ?? '',
+        body,
+        cookie: req.headers.cookie,
+        device: req.headers['x-device-id'] as string,
+      });
+      res.setHeader('Content-Type', 'application/json');
+      if (req.url === '/api/do-login') {
+        const { password } = JSON.parse(body) as { password: string };
+        if (password !== 'right') {
+          res.statusCode = 401;
+          res.end(
+            JSON.stringify({
+              errorStatusCode: 401,
+              errorDescription: 'Invalid credentials',
+              additionalInfo: null,
+              txnId: 't',
+            }),
+          );
+          return;
+        }
+        res.setHeader('Set-Cookie', 'radflow_session=s3cr3t; Path=/; HttpOnly; SameSite=Lax');
+        res.end(JSON.stringify(user(roles)));
+        return;
+      }
+      res.end(JSON.stringify({ ok: true }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+});
+
+afterEach(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('createCloudLogin', () => {
+  it('verifies with the cloud, then ends the cloud session it opened', async () => {
+    const login = createCloudLogin({ serverUrl: `${url}/` });
+    await expect(login.verify({ email: 'center@radflow.example', password: 'right' })).resolves.toEqual({
+      email: 'center@radflow.example',
+      identifier: 'City Scans',
+    });
+    expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/do-logout']);
+    expect(seen[1]?.cookie).toBe('radflow_session=s3cr3t');
+    expect(seen[0]?.device).toMatch(/^radflow-router-/);
+  });
+
+  it("passes the cloud's refusal through", async () => {
+    const login = createCloudLogin({ serverUrl: url });
+    const error = await login
+      .verify({ email: 'center@radflow.example', password: 'wrong' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ kind: 'UNAUTHORIZED', message: 'Invalid credentials' });
+  });
+
+  it('refuses a user who is not a center (spec-lab §6), after signing the cloud session out', async () => {
+    roles = ['ROLE_DOCTOR'];
+    const login = createCloudLogin({ serverUrl: url });
+    await expect(login.verify({ email: 'center@radflow.example', password: 'right' })).rejects.toMatchObject({
+      kind: 'FORBIDDEN',
+      message: MESSAGE_ROUTER_CENTER_ONLY,
+    });
+    expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/do-logout']);
+  });
+
+  it('says the cloud could not be reached', async () => {
+    const login = createCloudLogin({ serverUrl: 'http://127.0.0.1:9' });
+    await expect(login.verify({ email: 'a@b.example', password: 'x' })).rejects.toMatchObject({
+      kind: 'UPSTREAM_FAILED',
+      message: MESSAGE_CLOUD_UNREACHABLE,
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { hostname } from 'node:os';
+import { AppError, DEVICE_ID_HEADER, DEVICE_NAME_HEADER, ZCurrentUser, hasRole } from '@radflow/core';
+import type { CloudLogin, VerifiedUser } from './ports.js';
+
+export const MESSAGE_CLOUD_UNREACHABLE = 'The cloud could not be reached to check the sign-in';
+export const MESSAGE_ROUTER_CENTER_ONLY = 'The router is for center users only';
+
+const COOKIE_PAIR = /^([^=;\s]+)=([^;]*)/;
+
+/**
+ * Verifies a user's credentials with the cloud itself (API.md "Who the user is"): the router signs
+ * in with them (POST /api/do-login), takes the current user the cloud answers, and signs that cloud
+ * session out at once. The router keeps neither the password nor the cloud session; only its own
+ * router session (sessions.ts) results.
+ */
+export function createCloudLogin(options: {
+  serverUrl: string;
+  fetch?: typeof fetch;
+  deviceName?: string;
+}): CloudLogin {
+  const doFetch = options.fetch ?? fetch;
+  const base = options.serverUrl.replace(/\/+$/, '');
+  // Center users skip device approval (SIGN-IN.md step 4); the headers are what the cloud requires.
+  const device = {
+    [DEVICE_ID_HEADER]: `radflow-router-${hostname()}`,
+    [DEVICE_NAME_HEADER]: options.deviceName ?? `Radflow router on ${hostname()}`,
+  };
+
+  return {
+    async verify({ email, password }): Promise<VerifiedUser> {
+      let response: Response;
+      try {
+        response = await doFetch(`${base}/api/do-login`, {
+          method: 'POST',
+          headers: { ...device, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch {
+        throw new AppError('UPSTREAM_FAILED', MESSAGE_CLOUD_UNREACHABLE);
+      }
+      const answer: unknown = await response.json().catch(() => null);
+      if (!response.ok) {
+        // The cloud's own refusal (wrong credentials 401, device 403, throttled 429) passes through.
+        const description =
+          typeof answer === 'object' && answer !== null && 'errorDescription' in answer
+            ? String((answer as { errorDescription: unknown }).errorDescription)
+            : `The cloud refused the sign-in (${response.status})`;
+        if (response.status === 401) throw new AppError('UNAUTHORIZED', description);
+        if (response.status === 403) throw new AppError('FORBIDDEN', description);
+        if (response.status === 429) throw new AppError('TOO_MANY_REQUESTS', description);
+        if (response.status < 500) throw new AppError('BAD_REQUEST', description);
+        throw new AppError('UPSTREAM_FAILED', description);
+      }
+      await signOutOfCloud(doFetch, base, device, response);
+      const user = ZCurrentUser.safeParse(answer);
+      if (!user.success) throw new AppError('UPSTREAM_FAILED', 'The cloud answered the sign-in unexpectedly');
+      // spec-lab §6: the router app is for centers only.
+      if (!hasRole(user.data.roles, 'ROLE_CENTER'))
+        throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
+      return { email: user.data.email, identifier: user.data.identifier };
+    },
+  };
+}
+
+/** Ends the cloud session the check opened, so no cloud credential outlives the check. */
+async function signOutOfCloud(
+  doFetch: typeof fetch,
+  base: string,
+  device: Record<string, string>,
+  login: Response,
+): Promise<void> {
+  const cookie = login.headers
+    .getSetCookie()
+    .map((line) => COOKIE_PAIR.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => `${m[1]}=${m[2]}`)
+    .join('; ');
+  if (!cookie) return;
+  await doFetch(`${base}/api/do-logout`, {
+    method: 'POST',
+    headers: { ...device, Cookie: cookie },
+    signal: AbortSignal.timeout(15_000),
+  }).catch(() => undefined); // the session also expires on its own (SESSION_TTL_HOURS)
+}

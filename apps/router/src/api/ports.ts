@@ -1,0 +1,76 @@
+import type {
+  TPendingCase,
+  TPrintAnswer,
+  TRouterEvent,
+  TRouterSendRecord,
+  TRouterSettings,
+  TRouterUpdateAnswer,
+  TRouterVersionCheck,
+  TSendJobRunRequest,
+} from '@radflow/core';
+
+/**
+ * What the local API needs from the rest of the router. Each is a small interface so the HTTP layer
+ * is tested with fakes, and the parts built on other branches (the queue, forward, release) are
+ * wired in at one place (main.ts) by adapters.
+ */
+
+/** The durable upload queue (queue/), as the screen sees it: studies, their progress and errors. */
+export interface UploadQueue {
+  /** Every study the router holds (uploaded ones until deleted), urgent first, then oldest. */
+  pendingCases(): Promise<TPendingCase[]>;
+  /**
+   * Takes one DICOM Part 10 file from the browser into the queue; resolves once it is durable (a
+   * repeat of a queued instance is acknowledged). Not DICOM: BAD_REQUEST naming why; the router's
+   * disk quota full: CONFLICT.
+   */
+  enqueueFile(bytes: Uint8Array): Promise<{ studyInstanceUid: string }>;
+  /** Clears a failed study's backoff so its upload is tried now. NOT_FOUND when unknown. */
+  retry(studyInstanceUid: string): Promise<void>;
+  /**
+   * Deletes a study from the router's disk. Only a study the cloud has confirmed in full: anything
+   * else rejects (CONFLICT) so nothing is lost. NOT_FOUND when unknown.
+   */
+  deleteUploadedStudy(studyInstanceUid: string): Promise<void>;
+  /** Queue events as they happen; returns the unsubscribe. */
+  subscribe(listener: (event: TRouterEvent) => void): () => void;
+}
+
+/** send-job: forward a study to a PACS on the center's network (apps/router/src/forward/). */
+export interface SendJobs {
+  get(studyIds: readonly string[]): Promise<TRouterSendRecord[]>;
+  run(request: TSendJobRunRequest): Promise<TRouterSendRecord>;
+}
+
+export interface PrintImage {
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+/** router/image/print: films to the center's printer (apps/router/src/forward/). */
+export interface ImagePrinter {
+  print(job: { images: readonly PrintImage[]; content: string; userEmail: string }): Promise<TPrintAnswer>;
+}
+
+/** check-version and update (apps/router/src/release/). */
+export interface Releases {
+  checkVersion(): Promise<TRouterVersionCheck>;
+  update(): Promise<TRouterUpdateAnswer>;
+}
+
+/** The signed-in cloud user a router login verified. */
+export interface VerifiedUser {
+  email: string;
+  identifier: string;
+}
+
+/** Verifies a user's cloud credentials (cloud-login.ts); rejects with UNAUTHORIZED / FORBIDDEN. */
+export interface CloudLogin {
+  verify(credentials: { email: string; password: string }): Promise<VerifiedUser>;
+}
+
+/** The router's settings for GET /setting/get. */
+export interface SettingsSource {
+  settings(): TRouterSettings;
+}

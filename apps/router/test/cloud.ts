@@ -1,0 +1,54 @@
+/**
+ * The cloud for the router's integration tests: the server built in process on a fresh database,
+ * listening on 127.0.0.1, a center with a user and that user's API token (as GET /api/user/token
+ * mints it), and a look into what the cloud stored for a study.
+ */
+import { and, eq } from 'drizzle-orm';
+import { instances, studies } from '../../server/src/db/schema.js';
+import { apiTokenFor } from '../../server/test/api-token.helpers.js';
+import { createArchiveWorld } from '../../server/test/archive/helpers.js';
+import { createTestApp, type TestApp } from '../../server/test/test-app.js';
+
+export interface TestCloud {
+  readonly t: TestApp;
+  readonly port: number;
+  readonly token: string;
+  readonly groupId: number;
+  /** The cloud's instances of a study: SOP Instance UID and sha256 of the stored copy. */
+  instancesOf(studyInstanceUid: string): Promise<{ sopInstanceUid: string; sha256: string }[]>;
+  close(): Promise<void>;
+}
+
+export async function startTestCloud(): Promise<TestCloud> {
+  const t = await createTestApp();
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const world = await createArchiveWorld(t);
+  const token = await apiTokenFor(t, world.center.user);
+  return {
+    t,
+    port: Number(new URL(address).port),
+    token,
+    groupId: world.group.id,
+    async instancesOf(studyInstanceUid) {
+      return t.db
+        .select({ sopInstanceUid: instances.sopInstanceUid, sha256: instances.sha256 })
+        .from(instances)
+        .innerJoin(studies, eq(studies.id, instances.studyId))
+        .where(and(eq(studies.groupId, world.group.id), eq(studies.studyInstanceUid, studyInstanceUid)));
+    },
+    close: () => t.close(),
+  };
+}
+
+/** Polls `check` until it is true or `timeoutMs` passes (then throws with `what`). */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,6 +1,6 @@
 // send-job (issue 27 §3): the router C-STOREs a study to a PACS on the center's network, with the
 // spec's Router-send record per instance, kept on disk, against real peers on 127.0.0.1.
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +195,40 @@ describe('send-job to a PACS that refuses instances', () => {
     expect(record.status).toBe('FAILED');
     expect(record.lastError).toMatch(/^The study could not be read: Study 1\.2\.3\.4 is not in/);
   });
+});
+
+describe('send-job after a restart', () => {
+  it('resumes a send that was running when the router stopped, and drops a half-written record file', async () => {
+    const dataDir = await newDataDir();
+    const record = {
+      id: 'interrupted',
+      studyId: STUDY_UID,
+      studyInstanceId: STUDY_UID,
+      reportStatusId: null,
+      status: 'IN_PROGRESS',
+      aeTitle: 'CENTERPACS',
+      destination: `127.0.0.1:${storescp.port}`,
+      userEmail: null,
+      createdAt: '2026-11-27T09:00:00.000Z',
+      updatedAt: '2026-11-27T09:00:01.000Z',
+      lastError: null,
+      instanceSendStatuses: SOP_UIDS.map((uid, i) => ({
+        sopInstanceUid: uid,
+        status: i === 0 ? 'SEND' : 'PENDING',
+        attempts: i === 0 ? 1 : 0,
+        error: null,
+      })),
+    };
+    await mkdir(path.join(dataDir, 'send-jobs'));
+    await writeFile(path.join(dataDir, 'send-jobs', 'interrupted.json'), JSON.stringify(record));
+    await writeFile(path.join(dataDir, 'send-jobs', 'interrupted.json.1.tmp'), '{"half');
+    const jobs = await openJobs({ dataDir });
+    const done = await jobs.settled('interrupted');
+    expect(done.status).toBe('SEND');
+    // The instance already stored was not sent again.
+    expect(done.instanceSendStatuses.map((i) => i.attempts)).toEqual([1, 1, 1, 1]);
+    expect(await readdir(path.join(dataDir, 'send-jobs'))).toEqual(['interrupted.json']);
+  }, 30_000);
 });
 
 describe('send-job input', () => {

@@ -248,7 +248,8 @@ export class SendJobs {
         const attemptsMade = Math.min(...due.map((i) => i.attempts));
         await this.wait(delays[attemptsMade - 1] ?? delays.at(-1) ?? 0);
       }
-      if (this.closed && record.instanceSendStatuses.some((i) => i.status === 'PENDING')) return;
+      // Stopped mid-way: the record stays IN_PROGRESS on disk and the next start resumes it.
+      if (this.closed && record.instanceSendStatuses.some((i) => i.status !== 'SEND')) return;
       const failed = record.instanceSendStatuses.filter((i) => i.status !== 'SEND');
       await this.finish(
         record,

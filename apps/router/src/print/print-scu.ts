@@ -211,6 +211,11 @@ export async function printFilmSession(request: FilmSessionRequest): Promise<Fil
     });
   });
   if (failure) throw new PrintScuError(failure);
+  // dcmjs-dimse skips a request whose presentation context the peer did not accept, silently.
+  if (steps.length === 0)
+    throw new PrintScuError(
+      `${name} did not accept Basic Grayscale Print Management (${PRINT_UIDS.grayscaleMeta}): is it a DICOM printer?`,
+    );
   const printed = steps.find((s) => s.step === 'N-ACTION Print');
   if (!printed)
     throw new PrintScuError(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInstance } from '@radflow/dicom';
+import { startStorescp } from '@radflow/dicom/test-support';
 import { type RunningPrintScp, startPrintScp } from './dcmprscp.test-support.js';
 import { PrintInputError } from './print-content.js';
 import { CommandImagePrinter, DicomImagePrinter, PrintError } from './printers.js';
@@ -95,6 +96,34 @@ describe('DICOM print to dcmprscp', () => {
     });
     await expect(printer.print({ images })).rejects.toThrow(PrintError);
     await expect(printer.print({ images })).rejects.toThrow(/NONE@127\.0\.0\.1:1/);
+  });
+
+  it('a step the printer refuses stops the film, named with the printer status', async () => {
+    const printer = new DicomImagePrinter({
+      host: '127.0.0.1',
+      port: scp.port,
+      calledAet: 'FILMPRINTER',
+      callingAet: 'RADROUTER',
+    });
+    // This printer has no A3 film (its FilmSizeID list).
+    const refused = printer.print({ images, content: { filmSize: 'A3' } });
+    await expect(refused).rejects.toThrow(PrintError);
+    await expect(refused).rejects.toThrow(/N-CREATE Film Box: the printer answered 0x/);
+  });
+
+  it('a peer that is not a print SCP (storescp) is a PrintError', async () => {
+    const storescp = await startStorescp();
+    try {
+      const printer = new DicomImagePrinter({
+        host: '127.0.0.1',
+        port: storescp.port,
+        calledAet: storescp.aeTitle,
+        callingAet: 'RADROUTER',
+      });
+      await expect(printer.print({ images })).rejects.toThrow(/Print Management/);
+    } finally {
+      await storescp.stop();
+    }
   });
 
   it('bad content is refused before anything is sent', async () => {

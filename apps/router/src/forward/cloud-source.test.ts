@@ -1,8 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudSourceError, boundaryOf, splitMultipart } from './cloud-source.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CloudSourceError, CloudStudySource, boundaryOf, splitMultipart } from './cloud-source.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -43,5 +45,31 @@ describe('multipart/related split to files', () => {
     expect(boundaryOf('multipart/related; type="application/dicom"; boundary=radflow-1')).toBe('radflow-1');
     expect(boundaryOf('multipart/related; boundary="a b"; type="application/dicom"')).toBe('a b');
     expect(() => boundaryOf('application/json')).toThrow(CloudSourceError);
+  });
+});
+
+describe('the cloud source over a dead link', () => {
+  it('gives up a download from which nothing came for the idle timeout, leaving no temp folder', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'multipart/related; type="application/dicom"; boundary=B' });
+      response.write('--B\r\nContent-Type: application/dicom\r\n\r\nDICM');
+      // …and then nothing more, the connection left open.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const tempRoot = await mkdtemp(path.join(dir, 'idle-'));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const source = new CloudStudySource({
+        serverUrl: `http://127.0.0.1:${port}`,
+        token: () => 'rft_x',
+        tempRoot,
+        idleTimeoutMs: 200,
+      });
+      await expect(source.open('1.2.3')).rejects.toThrow(/No data from the cloud for 0.2 s/);
+      expect(await readdir(tempRoot)).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

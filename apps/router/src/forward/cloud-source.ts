@@ -12,6 +12,8 @@ export interface CloudStudySourceOptions {
   readonly token: () => string | Promise<string>;
   /** Where the study's temp folder goes (default: the OS temp dir). */
   readonly tempRoot?: string;
+  /** A download from which no byte came for this long is given up (default 60 s): a dead link does not hang the send. */
+  readonly idleTimeoutMs?: number;
   readonly fetch?: typeof fetch;
 }
 
@@ -31,37 +33,68 @@ export class CloudStudySource implements StudySource {
     if (!isUid(studyInstanceUid))
       throw new StudyNotFoundError(`Not a Study Instance UID: ${studyInstanceUid}`);
     const url = new URL(`api/dicomweb/studies/${studyInstanceUid}`, withSlash(this.options.serverUrl));
-    const response = await (this.options.fetch ?? fetch)(url, {
-      headers: {
-        accept: 'multipart/related; type="application/dicom"; transfer-syntax=*',
-        authorization: `Bearer ${await this.options.token()}`,
-      },
-    });
-    if (response.status === 404) {
-      await response.body?.cancel();
-      throw new StudyNotFoundError(`Study ${studyInstanceUid} is not in the cloud`);
-    }
-    if (!response.ok || !response.body) {
-      const text = (await response.text().catch(() => '')).slice(0, 200);
-      throw new CloudSourceError(
-        `The cloud answered ${response.status} for study ${studyInstanceUid}: ${text}`,
+    const idleMs = this.options.idleTimeoutMs ?? 60_000;
+    const abort = new AbortController();
+    let idle: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(
+        () =>
+          abort.abort(
+            new CloudSourceError(`No data from the cloud for ${idleMs / 1000} s: download given up`),
+          ),
+        idleMs,
       );
-    }
-    const boundary = boundaryOf(response.headers.get('content-type') ?? '');
-    const dir = await mkdtemp(path.join(this.options.tempRoot ?? tmpdir(), 'radflow-send-'));
-    const release = () => rm(dir, { recursive: true, force: true });
+    };
+    touch();
     try {
-      const body = Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-      const files = await splitMultipart(body, boundary, (index) =>
-        path.join(dir, `${String(index).padStart(6, '0')}.dcm`),
-      );
-      if (files.length === 0)
-        throw new StudyNotFoundError(`Study ${studyInstanceUid} has no instances in the cloud`);
-      return { files, release };
+      const response = await (this.options.fetch ?? fetch)(url, {
+        headers: {
+          accept: 'multipart/related; type="application/dicom"; transfer-syntax=*',
+          authorization: `Bearer ${await this.options.token()}`,
+        },
+        signal: abort.signal,
+      });
+      if (response.status === 404) {
+        await response.body?.cancel();
+        throw new StudyNotFoundError(`Study ${studyInstanceUid} is not in the cloud`);
+      }
+      if (!response.ok || !response.body) {
+        const text = (await response.text().catch(() => '')).slice(0, 200);
+        throw new CloudSourceError(
+          `The cloud answered ${response.status} for study ${studyInstanceUid}: ${text}`,
+        );
+      }
+      const boundary = boundaryOf(response.headers.get('content-type') ?? '');
+      const dir = await mkdtemp(path.join(this.options.tempRoot ?? tmpdir(), 'radflow-send-'));
+      const release = () => rm(dir, { recursive: true, force: true });
+      try {
+        const body = touching(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), touch);
+        const files = await splitMultipart(body, boundary, (index) =>
+          path.join(dir, `${String(index).padStart(6, '0')}.dcm`),
+        );
+        if (files.length === 0)
+          throw new StudyNotFoundError(`Study ${studyInstanceUid} has no instances in the cloud`);
+        return { files, release };
+      } catch (error) {
+        await release();
+        throw error;
+      }
     } catch (error) {
-      await release();
+      // The abort's reason is the clearer message.
+      if (abort.signal.aborted && abort.signal.reason instanceof CloudSourceError) throw abort.signal.reason;
       throw error;
+    } finally {
+      clearTimeout(idle);
     }
+  }
+}
+
+/** The chunks of `source`, calling `onChunk` as each arrives (the idle timer). */
+async function* touching(source: AsyncIterable<Uint8Array>, onChunk: () => void): AsyncIterable<Uint8Array> {
+  for await (const chunk of source) {
+    onChunk();
+    yield chunk;
   }
 }
 

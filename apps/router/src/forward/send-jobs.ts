@@ -327,7 +327,8 @@ export class SendJobs {
           if (Date.now() - lastSaved > 1000) {
             lastSaved = Date.now();
             record.updatedAt = this.now().toISOString();
-            void this.persist(record);
+            // A failed write here is retried by the next one (the batch's end writes it anyway).
+            this.persist(record).catch(() => undefined);
           }
         },
       });

@@ -130,10 +130,18 @@ describe('send-job to a PACS that refuses instances', () => {
   it('marks the refused instances FAILED with the reason, the record FAILED; a retry sends them', async () => {
     refused.add(SOP_UIDS[1]!);
     const jobs = await openJobs({ dataDir: await newDataDir() });
-    const input = { studyId: STUDY_UID, aeTitle: 'PICKYPACS', destination: `127.0.0.1:${pacs.port}` };
+    const input = {
+      studyId: STUDY_UID,
+      reportStatusId: 7,
+      aeTitle: 'PICKYPACS',
+      destination: `127.0.0.1:${pacs.port}`,
+    };
     const first = await jobs.settled((await jobs.run(input)).id);
     expect(first.status).toBe('FAILED');
     expect(first.lastError).toMatch(/^1 of 4 instances failed: C-STORE status 0xa700: Disk full/);
+    // Counted and worded as the cloud's forwarding record (spec-core §8 'Report Id: {id} | {message}').
+    expect(first).toMatchObject({ total: 4, success: 3, failed: 1, pending: 0, percentage: 75 });
+    expect(first.failureMessage).toBe(`Report Id: 7 | ${first.lastError}`);
     const failed = first.instanceSendStatuses.filter((i) => i.status === 'FAILED');
     expect(failed).toEqual([
       {
@@ -152,7 +160,7 @@ describe('send-job to a PACS that refuses instances', () => {
     expect(retried.id).toBe(first.id);
     const second = await jobs.settled(retried.id);
     expect(second.status).toBe('SEND');
-    expect(second.lastError).toBeNull();
+    expect(second).toMatchObject({ lastError: null, failureMessage: null, percentage: 100 });
     expect(stored).toEqual([SOP_UIDS[1]]);
     expect(second.instanceSendStatuses.every((i) => i.status === 'SEND')).toBe(true);
     await expect(jobs.retry(first.id)).rejects.toThrow(SEND_JOB_MESSAGES.nothingToRetry);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { formatForwardFailure, sendPercentage } from '@radflow/core';
 import { type CStoreInstanceResult, cStore, isDimseError, readStoreFileHeader } from '@radflow/dicom/dimse';
 import { z } from 'zod';
 import { type DestinationPolicy, DestinationError, checkDestination } from './destination.js';
@@ -79,7 +80,7 @@ export class SendJobs {
   private readonly store: SendRecordStore;
   /** One send at a time per destination: a PACS is not flooded with associations by one router. */
   private readonly lanes = new Map<string, Promise<void>>();
-  private readonly running = new Map<string, Promise<RouterSendRecord>>();
+  private readonly running = new Map<string, Promise<RouterSendRecordView>>();
   private readonly writes = new Map<string, Promise<void>>();
   private readonly timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
   private closed = false;
@@ -97,16 +98,16 @@ export class SendJobs {
   }
 
   /** `send-job/get`: the records of these studies (by Study Instance UID), newest first. */
-  get(studyIds: readonly string[]): RouterSendRecord[] {
+  get(studyIds: readonly string[]): RouterSendRecordView[] {
     const wanted = new Set(studyIds);
     return this.list().filter((r) => wanted.has(r.studyInstanceId));
   }
 
   /** Every record, newest first (the router's own screen). */
-  list(): RouterSendRecord[] {
+  list(): RouterSendRecordView[] {
     return [...this.records.values()]
       .sort((a, b) => (a.createdAt === b.createdAt ? 0 : a.createdAt < b.createdAt ? 1 : -1))
-      .map((r) => structuredClone(r));
+      .map((r) => toView(r));
   }
 
   /**
@@ -114,7 +115,7 @@ export class SendJobs {
    * at once (IN_PROGRESS; the browser follows it with `get`). The same study to the same destination
    * again: a running send is answered as it is, a FAILED one is retried, a finished one is sent anew.
    */
-  async run(input: TSendJobRun): Promise<RouterSendRecord> {
+  async run(input: TSendJobRun): Promise<RouterSendRecordView> {
     const parsed = ZSendJobRun.safeParse(input);
     if (!parsed.success) throw new SendJobInputError(parsed.error.issues[0]?.message ?? 'Invalid send job');
     let destination;
@@ -152,11 +153,11 @@ export class SendJobs {
     await this.persist(record);
     await this.prune();
     this.start(record);
-    return structuredClone(record);
+    return toView(record);
   }
 
   /** Failed instances (or a study that could not be read) go again, with fresh attempts. */
-  async retry(id: string): Promise<RouterSendRecord> {
+  async retry(id: string): Promise<RouterSendRecordView> {
     const record = this.records.get(id);
     if (!record) throw new SendJobStateError(SEND_JOB_MESSAGES.notFound, 'NOT_FOUND');
     if (record.status !== 'FAILED') throw new SendJobStateError(SEND_JOB_MESSAGES.nothingToRetry, 'CONFLICT');
@@ -169,16 +170,16 @@ export class SendJobs {
     record.updatedAt = this.now().toISOString();
     await this.persist(record);
     this.start(record);
-    return structuredClone(record);
+    return toView(record);
   }
 
   /** Resolves with the record once its send has finished (now, if it is not running). */
-  async settled(id: string): Promise<RouterSendRecord> {
+  async settled(id: string): Promise<RouterSendRecordView> {
     const running = this.running.get(id);
     if (running) await running;
     const record = this.records.get(id);
     if (!record) throw new SendJobStateError(SEND_JOB_MESSAGES.notFound, 'NOT_FOUND');
-    return structuredClone(record);
+    return toView(record);
   }
 
   /**
@@ -209,8 +210,8 @@ export class SendJobs {
     );
     this.lanes.set(lane, done);
     const settled = job.then(
-      () => structuredClone(record),
-      () => structuredClone(record),
+      () => toView(record),
+      () => toView(record),
     );
     this.running.set(record.id, settled);
     void settled.finally(() => {
@@ -384,6 +385,43 @@ export class SendJobs {
       this.timers.add(entry);
     });
   }
+}
+
+/**
+ * A record as the API answers it: the stored record with its counts, percentage and the spec's
+ * failure text (spec-core §8 'Report Id: {id} | {message}'), as the cloud's forwarding record has them
+ * (core `sendPercentage`, `formatForwardFailure`), so the web draws both alike.
+ */
+export interface RouterSendRecordView extends RouterSendRecord {
+  total: number;
+  pending: number;
+  success: number;
+  failed: number;
+  percentage: number;
+  failureMessage: string | null;
+}
+
+function toView(record: RouterSendRecord): RouterSendRecordView {
+  const copy = structuredClone(record);
+  const count = (status: InstanceSendStatus['status']) =>
+    copy.instanceSendStatuses.filter((i) => i.status === status).length;
+  const total = copy.instanceSendStatuses.length;
+  const success = count('SEND');
+  const message = copy.lastError ?? 'not sent';
+  return {
+    ...copy,
+    total,
+    pending: count('PENDING'),
+    success,
+    failed: count('FAILED'),
+    percentage: sendPercentage(success, total),
+    failureMessage:
+      copy.status !== 'FAILED'
+        ? null
+        : copy.reportStatusId === null
+          ? message
+          : formatForwardFailure(copy.reportStatusId, message),
+  };
 }
 
 function toIso(value: string | number | null | undefined): string | null {

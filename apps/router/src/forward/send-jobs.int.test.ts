@@ -10,7 +10,7 @@ import { type RunningPeer, freePort, startStorescp } from '@radflow/dicom/test-s
 import { FIXTURES_DIR, manifest } from '../../../../packages/dicom/src/test-fixtures.js';
 import { DESTINATION_MESSAGES } from './destination.js';
 import { SEND_JOB_MESSAGES, SendJobInputError, SendJobs, type SendJobsOptions } from './send-jobs.js';
-import { DirectoryStudySource } from './study-source.js';
+import { DirectoryStudySource, type StudySource } from './study-source.js';
 
 const FIXTURES = manifest.files.filter((f) => f.path.startsWith('mr/series_ge_4slices/'));
 const STUDY_UID = FIXTURES[0]!.study_instance_uid!;
@@ -193,6 +193,21 @@ describe('send-job to a PACS that refuses instances', () => {
       record.instanceSendStatuses.every((i) => i.status === 'FAILED' && /refused/i.test(i.error ?? '')),
     ).toBe(true);
   }, 30_000);
+
+  it('a source that fails for a while (the cloud link down) is tried again', async () => {
+    let opens = 0;
+    const directory = new DirectoryStudySource(store);
+    const flaky: StudySource = {
+      open: (uid) => (++opens === 1 ? Promise.reject(new Error('fetch failed')) : directory.open(uid)),
+    };
+    const jobs = await openJobs({ dataDir: await newDataDir(), source: flaky, retryDelaysMs: [50] });
+    const record = await jobs.settled(
+      (await jobs.run({ studyId: STUDY_UID, aeTitle: 'PICKYPACS', destination: `127.0.0.1:${pacs.port}` }))
+        .id,
+    );
+    expect(record.status, record.lastError ?? '').toBe('SEND');
+    expect(opens).toBe(2);
+  });
 
   it('a study the router does not have: FAILED with the reason', async () => {
     const jobs = await openJobs({ dataDir: await newDataDir() });

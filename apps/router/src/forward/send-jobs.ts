@@ -4,7 +4,7 @@ import { type CStoreInstanceResult, cStore, isDimseError, readStoreFileHeader } 
 import { z } from 'zod';
 import { type DestinationPolicy, DestinationError, checkDestination } from './destination.js';
 import { type InstanceSendStatus, type RouterSendRecord, SendRecordStore } from './send-store.js';
-import { type StudySource, isUid } from './study-source.js';
+import { type StudySource, StudyNotFoundError, isUid } from './study-source.js';
 
 /**
  * `send-job` (spec-core §7 Local router: `POST /send-job/get {studyIds}`, `POST /send-job/run
@@ -222,17 +222,25 @@ export class SendJobs {
 
   private async send(record: RouterSendRecord): Promise<void> {
     if (this.closed) return;
+    const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    const maxAttempts = delays.length + 1;
     let study;
-    try {
-      study = await this.options.source.open(record.studyInstanceId);
-    } catch (error) {
-      await this.finish(record, `The study could not be read: ${messageOf(error)}`);
-      return;
+    // The cloud over the center's link may be away for a while: opening is retried like a send,
+    // except for a study the source does not have.
+    for (let attempt = 1; !study; attempt++) {
+      try {
+        study = await this.options.source.open(record.studyInstanceId);
+      } catch (error) {
+        if (error instanceof StudyNotFoundError || attempt >= maxAttempts) {
+          await this.finish(record, `The study could not be read: ${messageOf(error)}`);
+          return;
+        }
+        await this.wait(delays[attempt - 1] ?? 0);
+        if (this.closed) return;
+      }
     }
     try {
       const files = await this.listInstances(record, study.files);
-      const delays = this.options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-      const maxAttempts = delays.length + 1;
       for (;;) {
         const due = record.instanceSendStatuses.filter(
           (i) => i.status !== 'SEND' && i.attempts < maxAttempts && files.has(i.sopInstanceUid),

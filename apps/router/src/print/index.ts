@@ -3,3 +3,4 @@ export * from './print-content.js';
 export * from './print-scu.js';
 export * from './pdf-page.js';
 export * from './printers.js';
+export * from './printer-setting.js';

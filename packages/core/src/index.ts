@@ -21,3 +21,4 @@ export * from './summaries/index.js';
 export * from './turnaround/index.js';
 export * from './lab/index.js';
 export * from './customer-pages/index.js';
+export * from './router-release/index.js';

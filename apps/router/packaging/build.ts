@@ -58,7 +58,9 @@ async function bundle(publicKeys: readonly string[]): Promise<{ main: Uint8Array
     write: false,
     logLevel: 'warning',
     // Bundled CommonJS dependencies may call require(): give the ES module one.
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
     define: { __RADFLOW_RELEASE_PUBLIC_KEYS__: JSON.stringify(JSON.stringify(publicKeys)) },
     absWorkingDir: ROUTER_DIR,
   } as const;
@@ -171,7 +173,9 @@ async function cli(): Promise<void> {
     privateKeyPem = dev.privateKeyPem;
     await mkdir(outDir, { recursive: true });
     await writeFile(path.join(outDir, 'dev-release-key.pub.pem'), dev.publicKeyPem);
-    console.warn('DEV BUILD: no --key or RADFLOW_RELEASE_KEY, signed with a throwaway key (not for centers).');
+    console.warn(
+      'DEV BUILD: no --key or RADFLOW_RELEASE_KEY, signed with a throwaway key (not for centers).',
+    );
   }
   const alsoTrust = await Promise.all((values['also-trust'] ?? []).map((f) => readFile(f, 'utf8')));
   const built = await buildRouterRelease({ outDir, platforms, privateKeyPem, alsoTrust });

@@ -21,7 +21,9 @@ async function entry(argv: readonly string[]): Promise<void> {
     if (keys === 0) throw new Error('This build embeds no release public key');
     // The bundle is one file, so reaching here means all of it parsed and this Node runs it; the
     // router itself is not started (the running version holds its ports).
-    process.stdout.write(`Radflow router ${ROUTER_VERSION}: self-test passed (${keys} release key${keys === 1 ? '' : 's'})\n`);
+    process.stdout.write(
+      `Radflow router ${ROUTER_VERSION}: self-test passed (${keys} release key${keys === 1 ? '' : 's'})\n`,
+    );
     return;
   }
   await import('../main.js');

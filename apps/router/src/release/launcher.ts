@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HEALTH_FILE_ENV, INSTALL_DIR_ENV, RESTART_EXIT_CODE, type THealth } from './health.js';
@@ -127,6 +127,7 @@ export class Launcher {
   private async startVersion(version: string) {
     const { installDir } = this.options;
     const healthFile = path.join(installPaths(installDir).run, `health-${version}.json`);
+    await mkdir(path.dirname(healthFile), { recursive: true });
     await rm(healthFile, { force: true });
     this.state = { phase: 'starting', version };
     const child = this.options.spawnVersion(mainOf(installDir, version), {

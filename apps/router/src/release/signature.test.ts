@@ -24,9 +24,9 @@ describe('release manifest signature (Ed25519)', () => {
   });
 
   it('verifies with any one of several trusted keys (key rotation)', () => {
-    expect(verifyReleaseManifest(manifestText, signature, [other.publicKeyPem, release.publicKeyPem]).version).toBe(
-      '2.0.0',
-    );
+    expect(
+      verifyReleaseManifest(manifestText, signature, [other.publicKeyPem, release.publicKeyPem]).version,
+    ).toBe('2.0.0');
   });
 
   it('a signature by another key is refused', () => {

@@ -65,7 +65,9 @@ export interface TTestRelease {
 /** A release artefact (the build's layout) of a test program, signed with `privateKeyPem`. */
 export function testRelease(version: string, mode: TProgramMode, privateKeyPem: string): TTestRelease {
   const names = routerReleaseFileNames(version, 'linux');
-  const zip = zipSync({ [`${ARTEFACT_APP_DIR}main.js`]: new TextEncoder().encode(routerProgram(version, mode)) });
+  const zip = zipSync({
+    [`${ARTEFACT_APP_DIR}main.js`]: new TextEncoder().encode(routerProgram(version, mode)),
+  });
   const manifest: TRouterReleaseManifest = {
     product: 'radflow-router',
     version,
@@ -104,7 +106,7 @@ export function cloudServing(offer: TRouterLatest | null, artefact: Uint8Array) 
       return offer
         ? Response.json(offer)
         : Response.json({ message: 'No router release is available' }, { status: 404 });
-    if (offer && url === offer.url) return new Response(artefact);
+    if (offer && url === offer.url) return new Response(Buffer.from(artefact));
     return new Response('not found', { status: 404 });
   };
   return { fetchFromCloud, calls };

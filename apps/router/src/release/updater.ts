@@ -37,8 +37,13 @@ export type TSelfTest = (mainJs: string, timeoutMs: number) => Promise<void>;
 export const spawnSelfTest: TSelfTest = (mainJs, timeoutMs) =>
   new Promise((resolve, reject) => {
     execFile(process.execPath, [mainJs, '--self-test'], { timeout: timeoutMs }, (error, _out, stderr) => {
-      if (error) reject(new Error(stderr.trim().split('\n').slice(-1)[0] || error.message));
-      else resolve();
+      if (!error) return resolve();
+      // For the screen: why, in one line, without the command line and its temporary path.
+      const why = error.killed
+        ? `no answer within ${Math.round(timeoutMs / 1000)} s`
+        : `exit code ${String(error.code)}`;
+      const lastLine = stderr.trim().split('\n').at(-1);
+      reject(new Error(lastLine ? `${why}: ${lastLine}` : why));
     });
   });
 
@@ -116,7 +121,8 @@ export class RouterUpdater {
       const response = await this.options.fetchFromCloud(`/api/router/latest?platform=${platform}`);
       let latest: TRouterLatest | null = null;
       if (response.status !== 404) {
-        if (!response.ok) throw new ReleaseError('NO_RELEASE', `The version check failed (HTTP ${response.status}).`);
+        if (!response.ok)
+          throw new ReleaseError('NO_RELEASE', `The version check failed (HTTP ${response.status}).`);
         const parsed = ZRouterLatest.safeParse(await response.json());
         if (!parsed.success) throw new ReleaseError('BAD_MANIFEST', 'The version offer is malformed.');
         latest = parsed.data;
@@ -155,7 +161,8 @@ export class RouterUpdater {
     this.updating = true;
     try {
       const check = await this.checkForUpdate();
-      if (!check.latest) throw new ReleaseError('NO_RELEASE', 'The cloud offers no router version for this platform.');
+      if (!check.latest)
+        throw new ReleaseError('NO_RELEASE', 'The cloud offers no router version for this platform.');
       const manifest = this.verifiedManifest(check.latest);
       await this.install(manifest, check.latest.url);
       const { installDir } = this.options;
@@ -181,7 +188,10 @@ export class RouterUpdater {
     if (manifest.version !== offer.version || manifest.platform !== this.options.platform)
       throw new ReleaseError('BAD_MANIFEST', 'The update manifest does not match the version offered.');
     if (compareRouterVersions(manifest.version, this.options.currentVersion) <= 0)
-      throw new ReleaseError('NOT_NEWER', `Version ${manifest.version} is not newer than ${this.options.currentVersion}.`);
+      throw new ReleaseError(
+        'NOT_NEWER',
+        `Version ${manifest.version} is not newer than ${this.options.currentVersion}.`,
+      );
     return manifest;
   }
 
@@ -237,14 +247,18 @@ export class RouterUpdater {
     let size = 0;
     const out = createWriteStream(file);
     try {
-      for await (const chunk of Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) as AsyncIterable<Buffer>) {
+      for await (const chunk of Readable.fromWeb(
+        response.body as NodeReadableStream<Uint8Array>,
+      ) as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > manifest.size) break;
         hash.update(chunk);
         if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       }
     } finally {
-      await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
     }
     if (size !== manifest.size || hash.digest('hex') !== manifest.sha256)
       throw new ReleaseError(

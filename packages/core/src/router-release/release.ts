@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasRole, type TRole } from '../identity/roles.js';
 
 /**
  * The router's releases (issue 27 §5): the manifest a release is signed by, the cloud's version
@@ -72,4 +73,12 @@ export function compareRouterVersions(a: string, b: string): number {
 export function routerReleaseFileNames(version: string, platform: TRouterPlatform) {
   const base = `radflow-router-${version}-${platform}`;
   return { artefact: `${base}.zip`, manifest: `${base}.manifest.json`, signature: `${base}.manifest.sig` };
+}
+
+/**
+ * Who may download the router and its updates: the center (spec-lab §6 "the router app is center
+ * only"; the drawer's Download router entry and the router's own cloud session alike).
+ */
+export function canDownloadRouter(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_CENTER');
 }

@@ -20,6 +20,7 @@ import { NavLink } from 'react-router';
 import { useSignedInSession } from '../../features/auth/session';
 import { useSignOut } from '../../features/auth/useAuthActions';
 import { useInfoDialog } from '../../components/feedback/feedback-context';
+import { RouterDownloads, loadRouterOffers } from './download-router';
 import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
 import { COPYRIGHT } from './Footer';
 import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
@@ -39,7 +40,7 @@ const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
 
 /** What the extras that later issues build say for now. */
 const EXTRA_INFO: Record<
-  Exclude<TDrawerExtraKey, 'keyboard-shortcut' | 'create-study'>,
+  Exclude<TDrawerExtraKey, 'keyboard-shortcut' | 'create-study' | 'download-router'>,
   { title: string; message: string }
 > = {
   'support-videos': {
@@ -55,11 +56,6 @@ const EXTRA_INFO: Record<
     title: 'New Launch',
     message:
       'This release: sign-in by password or mobile one-time code, device approval by your group administrator (Audit Logins), and a menu for every role.',
-  },
-  'download-router': {
-    title: 'Download router',
-    message:
-      'The Radflow router for your center (receives images from your modalities and uploads them with resume) arrives with a later issue.',
   },
 };
 
@@ -98,6 +94,10 @@ function DrawerContent({
     onNavigate();
     if (key === 'keyboard-shortcut') onOpenShortcuts();
     else if (key === 'create-study') onCreateStudy();
+    else if (key === 'download-router')
+      void loadRouterOffers().then((offers) =>
+        showInfo({ title: 'Download router', message: <RouterDownloads offers={offers} /> }),
+      );
     else void showInfo(EXTRA_INFO[key]);
   };
 

@@ -146,12 +146,14 @@ export class Launcher {
     });
     const deadline = Date.now() + this.healthTimeoutMs;
     let healthy = false;
-    while (!this.stopping && exitCode === undefined && Date.now() < deadline) {
+    while (!this.stopping && Date.now() < deadline) {
       const health = await readJson<THealth>(healthFile);
       if (health && health.version === version && health.pid === child.pid) {
         healthy = true;
         break;
       }
+      // Read once more after an exit: a version may report healthy and stop at once.
+      if (exitCode !== undefined) break;
       await sleep(50);
     }
     if (healthy) this.state = { phase: 'running', version, pid: child.pid ?? 0 };

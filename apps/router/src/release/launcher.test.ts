@@ -119,6 +119,15 @@ describe('launcher: updates and rollback with real processes', () => {
     expect((await readLastRollback(s.installDir))?.reason).toMatch(/did not start within 1000 ms/);
   });
 
+  it('a new version that reports healthy and stops at once was started: no rollback, the update stays', async () => {
+    const s = await runningWithOffer('stops-when-healthy');
+    await s.updater.applyUpdate();
+    await until('the trial to end', async () => (await readPending(s.installDir)) === null);
+    expect(await readCurrentVersion(s.installDir)).toBe('2.0.0');
+    expect(await readLastRollback(s.installDir)).toBeNull();
+    expect(s.log).toContain('Radflow router updated from 1.0.0 to 2.0.0');
+  });
+
   it('without a trial, a version that stops is started again (no rollback)', async () => {
     const installDir = await installedRouter('1.0.0');
     const { launcher } = startLauncher(installDir);

@@ -20,10 +20,11 @@ export function testKey() {
 
 /**
  * How a test version behaves when the launcher starts it: `ok` reports healthy and runs (SIGUSR2:
- * exit for a restart, as the updater's requestRestart does), `crashes` exits 1, `hangs` never reports;
+ * exit for a restart, as the updater's requestRestart does), `crashes` exits 1, `hangs` never reports,
+ * `stops-when-healthy` reports and exits 0 at once;
  * `fails-self-test` refuses --self-test. All print their version for --version.
  */
-export type TProgramMode = 'ok' | 'crashes' | 'hangs' | 'fails-self-test';
+export type TProgramMode = 'ok' | 'crashes' | 'hangs' | 'fails-self-test' | 'stops-when-healthy';
 
 export function routerProgram(version: string, mode: TProgramMode): string {
   return `'use strict';
@@ -38,6 +39,7 @@ setInterval(() => {}, 1000);
 process.on('SIGUSR2', () => process.exit(75));
 if (MODE !== 'hangs')
   fs.writeFileSync(process.env.RADFLOW_ROUTER_HEALTH_FILE, JSON.stringify({ version: VERSION, pid: process.pid }));
+if (MODE === 'stops-when-healthy') process.exit(0);
 `;
 }
 

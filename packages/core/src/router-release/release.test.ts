@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRouterVersions, ZRouterReleaseManifest } from './release.js';
+import { canDownloadRouter, compareRouterVersions, ZRouterReleaseManifest } from './release.js';
 
 describe('router release versions', () => {
   it('orders by major, minor, patch as numbers', () => {
@@ -24,5 +24,14 @@ describe('router release versions', () => {
     };
     expect(ZRouterReleaseManifest.safeParse(base).success).toBe(true);
     expect(ZRouterReleaseManifest.safeParse({ ...base, file: '../etc/passwd' }).success).toBe(false);
+  });
+});
+
+describe('who may download the router', () => {
+  it('the center only (spec-lab §6)', () => {
+    expect(canDownloadRouter(['ROLE_CENTER'])).toBe(true);
+    expect(canDownloadRouter(['ROLE_DOCTOR', 'ROLE_CENTER'])).toBe(true);
+    for (const role of ['ROLE_ADMIN', 'ROLE_DOCTOR', 'ROLE_CENTER_CUSTOMER', 'ROLE_OFFLINE_HYBRID'] as const)
+      expect(canDownloadRouter([role]), role).toBe(false);
   });
 });

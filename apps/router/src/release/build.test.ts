@@ -3,10 +3,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRouterRelease, type TBuiltArtefact } from '../../packaging/build.js';
 import { sha256File, verifyReleaseManifest } from './signature.js';
-import { tempDir, testKey } from './test-release.helpers.js';
+import { tempDir, testKey, removeTempDirs } from './test-release.helpers.js';
 import { ROUTER_VERSION } from './version.js';
 
 const run = promisify(execFile);
@@ -17,6 +17,8 @@ const other = testKey();
  * The real build (esbuild of the router and the launcher, zip, manifest, signature): about 3 s for
  * both platforms, so it runs in full (no part skipped).
  */
+afterAll(() => removeTempDirs());
+
 describe('packaging/build.ts', () => {
   let built: TBuiltArtefact[];
   let unpacked: string;

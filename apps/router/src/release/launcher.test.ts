@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { installPaths, mainOf, readCurrentVersion, readLastRollback, readPending } from './install-layout.js';
 import { Launcher, type TLauncherState } from './launcher.js';
 import {
@@ -10,6 +10,7 @@ import {
   testKey,
   testRelease,
   type TProgramMode,
+  removeTempDirs,
 } from './test-release.helpers.js';
 import { RouterUpdater } from './updater.js';
 
@@ -20,7 +21,7 @@ afterEach(async () => {
   await Promise.all(launchers.splice(0).map((l) => l.stop()));
 });
 
-function startLauncher(installDir: string, healthTimeoutMs = 3_000) {
+function startLauncher(installDir: string, healthTimeoutMs = 5_000) {
   const log: string[] = [];
   const launcher = new Launcher({
     installDir,
@@ -81,16 +82,19 @@ async function runningWithOffer(mode: TProgramMode, healthTimeoutMs?: number) {
   return { installDir, launcher, log, oldPid, updater };
 }
 
+afterAll(() => removeTempDirs());
+
 describe('launcher: updates and rollback with real processes', () => {
   it('a good update: the launcher starts the new version and commits it', async () => {
     const s = await runningWithOffer('ok');
     await s.updater.applyUpdate();
     await until('2.0.0 to run', runs(s.launcher, '2.0.0'));
-    await until('the trial to end', async () => (await readPending(s.installDir)) === null);
+    // The launcher logs once it has ended the trial (the file is removed a moment before).
+    await until('the trial to end', () => s.log.includes('Radflow router updated from 1.0.0 to 2.0.0'));
+    expect(await readPending(s.installDir)).toBeNull();
     expect(await readCurrentVersion(s.installDir)).toBe('2.0.0');
     expect(alive(s.oldPid)).toBe(false);
     expect(await readLastRollback(s.installDir)).toBeNull();
-    expect(s.log).toContain('Radflow router updated from 1.0.0 to 2.0.0');
   });
 
   it('a new version that crashes at start is rolled back: current is 1.0.0 again and 1.0.0 runs', async () => {
@@ -122,10 +126,10 @@ describe('launcher: updates and rollback with real processes', () => {
   it('a new version that reports healthy and stops at once was started: no rollback, the update stays', async () => {
     const s = await runningWithOffer('stops-when-healthy');
     await s.updater.applyUpdate();
-    await until('the trial to end', async () => (await readPending(s.installDir)) === null);
+    await until('the trial to end', () => s.log.includes('Radflow router updated from 1.0.0 to 2.0.0'));
+    expect(await readPending(s.installDir)).toBeNull();
     expect(await readCurrentVersion(s.installDir)).toBe('2.0.0');
     expect(await readLastRollback(s.installDir)).toBeNull();
-    expect(s.log).toContain('Radflow router updated from 1.0.0 to 2.0.0');
   });
 
   it('without a trial, a version that stops is started again (no rollback)', async () => {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, createHash } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { zipSync } from 'fflate';
@@ -43,8 +43,17 @@ if (MODE === 'stops-when-healthy') process.exit(0);
 `;
 }
 
+const made: string[] = [];
+
 export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  const dir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the folders tempDir made (a test file's afterAll). */
+export async function removeTempDirs(): Promise<void> {
+  await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
 /** An install folder with `version` installed and current (what install.sh leaves). */

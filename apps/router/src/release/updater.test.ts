@@ -1,10 +1,16 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ReleaseError } from './errors.js';
 import { installPaths, mainOf, readCurrentVersion, readPending } from './install-layout.js';
 import { MESSAGE_UPDATE_NOT_SIGNED } from './signature.js';
-import { cloudServing, installedRouter, testKey, testRelease } from './test-release.helpers.js';
+import {
+  cloudServing,
+  installedRouter,
+  testKey,
+  testRelease,
+  removeTempDirs,
+} from './test-release.helpers.js';
 import { RouterUpdater, VERSION_CHECK_INTERVAL_MS, spawnSelfTest } from './updater.js';
 
 const release = testKey();
@@ -45,6 +51,8 @@ async function expectNothingReplaced(s: Awaited<ReturnType<typeof setup>>) {
   expect(await readPending(s.installDir)).toBeNull();
   expect(s.requestRestart).not.toHaveBeenCalled();
 }
+
+afterAll(() => removeTempDirs());
 
 describe('checkForUpdate', () => {
   it('offers a newer version of the cloud', async () => {

@@ -15,7 +15,14 @@ const installDir =
 
 const launcher = new Launcher({
   installDir,
-  spawnVersion: (mainJs, env) => spawn(process.execPath, [mainJs], { env, stdio: 'inherit' }),
+  spawnVersion: (mainJs, env) => {
+    const child = spawn(process.execPath, [mainJs], { env, stdio: 'inherit' });
+    // A failed spawn must not take the launcher down: the health wait times out and rolls back.
+    child.on('error', (error) =>
+      console.error(`Radflow router: could not start ${mainJs}: ${error.message}`),
+    );
+    return child;
+  },
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const)
   process.once(signal, () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { installPaths, mainOf, readCurrentVersion, readLastRollback, readPending } from './install-layout.js';
-import { Launcher, type TLauncherState } from './launcher.js';
+import { Launcher, type TLauncherState, type TSpawnVersion } from './launcher.js';
 import {
   cloudServing,
   installedRouter,
@@ -21,12 +21,14 @@ afterEach(async () => {
   await Promise.all(launchers.splice(0).map((l) => l.stop()));
 });
 
-function startLauncher(installDir: string, healthTimeoutMs = 5_000) {
+/** Real processes: the same Node, as launcher-main.ts starts them. */
+const spawnNode: TSpawnVersion = (mainJs, env) => spawn(process.execPath, [mainJs], { env, stdio: 'ignore' });
+
+function startLauncher(installDir: string, healthTimeoutMs = 5_000, spawnVersion = spawnNode) {
   const log: string[] = [];
   const launcher = new Launcher({
     installDir,
-    // Real processes: the same Node, as launcher-main.ts starts them.
-    spawnVersion: (mainJs, env) => spawn(process.execPath, [mainJs], { env, stdio: 'ignore' }),
+    spawnVersion,
     healthTimeoutMs,
     restartDelayMs: 50,
     log: (line) => log.push(line),
@@ -63,9 +65,9 @@ function alive(pid: number): boolean {
 }
 
 /** 1.0.0 running under the launcher, and an updater in it offered 2.0.0 behaving as `mode`. */
-async function runningWithOffer(mode: TProgramMode, healthTimeoutMs?: number) {
+async function runningWithOffer(mode: TProgramMode, healthTimeoutMs?: number, spawnVersion?: TSpawnVersion) {
   const installDir = await installedRouter('1.0.0');
-  const { launcher, log } = startLauncher(installDir, healthTimeoutMs);
+  const { launcher, log } = startLauncher(installDir, healthTimeoutMs, spawnVersion);
   await until('1.0.0 to run', runs(launcher, '1.0.0'));
   const oldPid = launcher.state.phase === 'running' ? launcher.state.pid : 0;
   const next = testRelease('2.0.0', mode, release.privateKeyPem);
@@ -130,6 +132,18 @@ describe('launcher: updates and rollback with real processes', () => {
     expect(await readPending(s.installDir)).toBeNull();
     expect(await readCurrentVersion(s.installDir)).toBe('2.0.0');
     expect(await readLastRollback(s.installDir)).toBeNull();
+  });
+
+  it('a new version whose process cannot even be spawned is rolled back (the launcher survives)', async () => {
+    const failing2: TSpawnVersion = (mainJs, env) =>
+      mainJs.includes('2.0.0')
+        ? spawn('/nonexistent/node', [mainJs], { env, stdio: 'ignore' }).on('error', () => undefined)
+        : spawnNode(mainJs, env);
+    const s = await runningWithOffer('ok', 1_000, failing2);
+    await s.updater.applyUpdate();
+    await until('the rollback', async () => (await readLastRollback(s.installDir)) !== null);
+    await until('1.0.0 to run again', runs(s.launcher, '1.0.0'));
+    expect(await readCurrentVersion(s.installDir)).toBe('1.0.0');
   });
 
   it('without a trial, a version that stops is started again (no rollback)', async () => {

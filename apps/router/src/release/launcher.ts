@@ -20,6 +20,8 @@ export interface TVersionProcess {
   readonly exitCode: number | null;
   kill(signal?: NodeJS.Signals): boolean;
   once(event: 'exit', listener: (code: number | null) => void): unknown;
+  /** A process that could not be started emits this and no 'exit'. */
+  once(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 export type TSpawnVersion = (mainJs: string, env: NodeJS.ProcessEnv) => TVersionProcess;
@@ -142,6 +144,12 @@ export class Launcher {
       child.once('exit', (code) => {
         exitCode = code;
         resolve(code);
+      });
+      child.once('error', () => {
+        // Only a process that never started (no pid) ends here; a failed kill is not an exit.
+        if (child.pid !== undefined) return;
+        exitCode ??= null;
+        resolve(null);
       });
     });
     const deadline = Date.now() + this.healthTimeoutMs;

@@ -55,6 +55,7 @@ import { customerPagesRoutes } from './modules/customer-pages/customer-pages.rou
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
+import { routerReleasesRoutes } from './modules/router-releases/router-releases.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -113,6 +114,8 @@ export interface BuildAppOptions {
   blobs: BlobStore;
   /** The live stream's limits and timings (modules/live); default DEFAULT_LIVE_OPTIONS. */
   live?: Partial<TLiveOptions>;
+  /** config ROUTER_RELEASES_DIR: where 'Download router' finds the router's releases (modules/router-releases). */
+  routerReleasesDir?: string;
 }
 
 /** A hop count becomes the function form fastify's types accept. */
@@ -245,6 +248,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(dashboardsRoutes);
       await api.register(platformBillingRoutes);
       await api.register(liveRoutes, { live: opts.live });
+      await api.register(routerReleasesRoutes, { releasesDir: opts.routerReleasesDir });
     },
     { prefix: '/api' },
   );

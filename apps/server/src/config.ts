@@ -167,6 +167,11 @@ export const ZServerConfig = z
      * beside the one others test); relative paths resolve from the working directory.
      */
     WEB_DIST_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
+    /**
+     * Where 'Download router' and the router's update check find the router's releases: the files
+     * `npm run package -w @radflow/router` writes (modules/router-releases/README.md). Unset: none.
+     */
+    ROUTER_RELEASES_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
     /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
     DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
     PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
@@ -336,5 +341,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
         : null,
     DATA_DIR: path.resolve(cwd, parsed.data.DATA_DIR),
     ...(parsed.data.WEB_DIST_DIR ? { WEB_DIST_DIR: path.resolve(cwd, parsed.data.WEB_DIST_DIR) } : {}),
+    ...(parsed.data.ROUTER_RELEASES_DIR
+      ? { ROUTER_RELEASES_DIR: path.resolve(cwd, parsed.data.ROUTER_RELEASES_DIR) }
+      : {}),
   };
 }

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     live: { maxStreamsPerUser: config.LIVE_MAX_STREAMS_PER_USER },
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
+    ...(config.ROUTER_RELEASES_DIR ? { routerReleasesDir: config.ROUTER_RELEASES_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,
     ...(config.razorpay ? { razorpay: config.razorpay } : {}),
     uploadLimits: {

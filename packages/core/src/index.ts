@@ -26,3 +26,4 @@ export * from './platform-billing/index.js';
 export * from './billing/index.js';
 export * from './payouts/index.js';
 export * from './router/index.js';
+export * from './router-release/index.js';

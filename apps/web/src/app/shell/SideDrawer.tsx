@@ -20,7 +20,7 @@ import { NavLink } from 'react-router';
 import { useSignedInSession } from '../../features/auth/session';
 import { useSignOut } from '../../features/auth/useAuthActions';
 import { useInfoDialog } from '../../components/feedback/feedback-context';
-import { ROUTER_DOWNLOAD_PATH } from '../../features/pacs-router/router-download';
+import { RouterDownloads, loadRouterOffers } from './download-router';
 import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
 import { COPYRIGHT } from './Footer';
 import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
@@ -94,8 +94,10 @@ function DrawerContent({
     onNavigate();
     if (key === 'keyboard-shortcut') onOpenShortcuts();
     else if (key === 'create-study') onCreateStudy();
-    // The installable router build the cloud serves (issue 27 §5): an ordinary download.
-    else if (key === 'download-router') window.location.assign(ROUTER_DOWNLOAD_PATH);
+    else if (key === 'download-router')
+      void loadRouterOffers().then((offers) =>
+        showInfo({ title: 'Download router', message: <RouterDownloads offers={offers} /> }),
+      );
     else void showInfo(EXTRA_INFO[key]);
   };
 

@@ -1,4 +1,4 @@
-import { canCreateStudy, hasRole, type TRole } from '@radflow/core';
+import { canCreateStudy, canDownloadRouter, type TRole } from '@radflow/core';
 
 /**
  * The drawer's fixed entries under the role menu (spec-core §2 Shell): Create Study for roles that
@@ -27,6 +27,6 @@ export function drawerExtras(roles: readonly TRole[]): TDrawerExtra[] {
     { key: 'voice-support', label: 'Voice support' },
     { key: 'new-launch', label: 'New Launch' },
   );
-  if (hasRole(roles, 'ROLE_CENTER')) extras.push({ key: 'download-router', label: 'Download router' });
+  if (canDownloadRouter(roles)) extras.push({ key: 'download-router', label: 'Download router' });
   return extras;
 }

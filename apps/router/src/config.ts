@@ -64,7 +64,7 @@ export const ZRouterConfig = z.object({
   /** Spool disk quota in MB (0: none) and the alarm threshold in percent of it. */
   ROUTER_DISK_QUOTA_MB: z.coerce.number().min(0).default(0),
   ROUTER_DISK_ALARM_PERCENT: z.coerce.number().min(1).max(100).default(90),
-  ROUTER_UPLOAD_BATCH_MB: z.coerce.number().min(0.1).max(512).default(4),
+  ROUTER_UPLOAD_BATCH_MB: z.coerce.number().min(0.1).max(512).default(2),
   ROUTER_UPLOAD_BATCH_COUNT: z.coerce.number().int().min(1).max(1000).default(50),
   ROUTER_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
   /** Retry backoff: the first step and the longest wait, in ms. */

@@ -11,7 +11,7 @@
  * build -w @radflow/router); the server is apps/server/dist (npm run build -w @radflow/server). Slices are synthesised (random 16-bit pixels, so
  * nothing compresses them): the router moves bytes and never reads pixels.
  * Usage: npx tsx bench/router-upload.ts [--mbit 20] [--latency-ms 20] [--slices 500] [--matrix 256]
- *          [--cut-seconds 30] [--tput-slices 100] [--json]
+ *          [--cut-seconds 30] [--tput-slices 100] [--batch-mb 2] [--concurrency 2] [--probe-ms 1000] [--json]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -35,6 +35,16 @@ const matrix = valueOf('--matrix', 256);
 const cutSeconds = valueOf('--cut-seconds', 30);
 const tputSlices = valueOf('--tput-slices', 100);
 const asJson = args.includes('--json');
+/** Router settings to try (ROUTER_UPLOAD_BATCH_MB, ROUTER_UPLOAD_CONCURRENCY, ROUTER_LINK_PROBE_MS); defaults otherwise. */
+const routerTuning: Record<string, string> = {};
+for (const [flag, variable] of [
+  ['--batch-mb', 'ROUTER_UPLOAD_BATCH_MB'],
+  ['--concurrency', 'ROUTER_UPLOAD_CONCURRENCY'],
+  ['--probe-ms', 'ROUTER_LINK_PROBE_MS'],
+] as const) {
+  const at = args.indexOf(flag);
+  if (at >= 0) routerTuning[variable] = args[at + 1]!;
+}
 const bytesPerSecond = (mbit * 1_000_000) / 8;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -116,7 +126,15 @@ async function waitForAll(
 
 const work = await mkdtemp(join(tmpdir(), 'radflow-router-bench-'));
 const server = await startBuiltServer({ work });
-const results: Record<string, unknown> = { mbit, latencyMs, slices, matrix, cutSeconds, tputSlices };
+const results: Record<string, unknown> = {
+  mbit,
+  latencyMs,
+  slices,
+  matrix,
+  cutSeconds,
+  tputSlices,
+  routerTuning,
+};
 let router: RunningRouter | undefined;
 let proxy: FaultProxy | undefined;
 try {
@@ -135,6 +153,7 @@ try {
     ROUTER_DICOM_HOST: '127.0.0.1',
     ROUTER_AE_TITLE: ROUTER_AET,
     ROUTER_MODALITY_AE_TITLES: MODALITY_AET,
+    ...routerTuning,
   });
   const send = async (study: SyntheticStudy, name: string) => {
     const files = await writeStudy(study, join(work, name));

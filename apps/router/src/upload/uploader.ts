@@ -234,7 +234,7 @@ export class Uploader {
    */
   private linkLost(reason: string): void {
     this.linkDown = true;
-    const retryAt = Date.now() + (this.options.probeMs ?? 1000);
+    const retryAt = Date.now() + (this.options.probeMs ?? 500);
     this.linkError = { reason, retryAt: new Date(retryAt).toISOString() };
     this.linkRetryAt = Math.max(this.linkRetryAt, retryAt);
     this.options.log?.('upload link down', { reason });
@@ -242,13 +242,13 @@ export class Uploader {
 
   private async waitForLink(): Promise<void> {
     if (this.probing) {
-      await this.sleep(this.options.probeMs ?? 1000);
+      await this.sleep(this.options.probeMs ?? 500);
       return;
     }
     this.probing = true;
     try {
       while (this.running && this.linkDown) {
-        const step = this.options.probeMs ?? 1000;
+        const step = this.options.probeMs ?? 500;
         await this.sleep(Math.round(step / 2 + Math.random() * (step / 2)));
         if (!this.running) break;
         if (await probeCloud(this.options.serverUrl)) {

@@ -64,9 +64,11 @@ export const ZRouterConfig = z.object({
   /** Spool disk quota in MB (0: none) and the alarm threshold in percent of it. */
   ROUTER_DISK_QUOTA_MB: z.coerce.number().min(0).default(0),
   ROUTER_DISK_ALARM_PERCENT: z.coerce.number().min(1).max(100).default(90),
-  ROUTER_UPLOAD_BATCH_MB: z.coerce.number().min(0.1).max(512).default(4),
+  ROUTER_UPLOAD_BATCH_MB: z.coerce.number().min(0.1).max(512).default(1),
   ROUTER_UPLOAD_BATCH_COUNT: z.coerce.number().int().min(1).max(1000).default(50),
-  ROUTER_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(2),
+  ROUTER_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(8).default(3),
+  /** While the link is down, how often the cloud is probed (ms) so uploads resume at once. */
+  ROUTER_LINK_PROBE_MS: z.coerce.number().int().min(100).default(500),
   /** Retry backoff: the first step and the longest wait, in ms. */
   ROUTER_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1000),
   ROUTER_RETRY_MAX_MS: z.coerce.number().int().min(100).default(60_000),

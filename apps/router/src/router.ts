@@ -39,6 +39,7 @@ export async function startRouter(
     batchCount: config.ROUTER_UPLOAD_BATCH_COUNT,
     concurrency: config.ROUTER_UPLOAD_CONCURRENCY,
     backoff: { baseMs: config.ROUTER_RETRY_BASE_MS, maxMs: config.ROUTER_RETRY_MAX_MS },
+    probeMs: config.ROUTER_LINK_PROBE_MS,
     log,
   });
   let scp: StoreScp;

@@ -14,7 +14,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseInstance } from '@radflow/dicom';
+import { parseInstance } from '@radflow/dicom/ingest';
 import { moveFileDurably, writeFileDurably } from './fs-durable.js';
 import { Journal } from './journal.js';
 

@@ -36,7 +36,13 @@ export type StowResult =
       readonly outcomes: Map<string, StowInstanceOutcome>;
     }
   /** No usable answer: network failure, cut, timeout, 5xx, 401/403, 429… — the link or the cloud, not the instances. */
-  | { readonly kind: 'link-failure'; readonly reason: string; readonly retryAfter?: string };
+  | {
+      readonly kind: 'link-failure';
+      readonly reason: string;
+      /** No HTTP answer at all (refused, reset, timed out): the link is down, not the cloud busy. */
+      readonly network: boolean;
+      readonly retryAfter?: string;
+    };
 
 /** PS3.18 Table 10.5.3-2 failure reasons worth retrying: out of resources, processing failure. */
 const TRANSIENT_FAILURES = new Set([0xa700, 0x0110, 0x0111, 0x0212, 0x0213]);
@@ -147,13 +153,17 @@ export function stowBatch(
       request.destroy(new Error(`No progress for ${Math.round((options.idleTimeoutMs ?? 30_000) / 1000)} s`));
     });
     request.on('error', (error: NodeJS.ErrnoException) => {
-      finish({ kind: 'link-failure', reason: `Cloud unreachable: ${error.code ?? error.message}` });
+      finish({
+        kind: 'link-failure',
+        reason: `Cloud unreachable: ${error.code ?? error.message}`,
+        network: true,
+      });
     });
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', (error) =>
-        finish({ kind: 'link-failure', reason: `Answer cut: ${error.message}` }),
+        finish({ kind: 'link-failure', reason: `Answer cut: ${error.message}`, network: true }),
       );
       response.on('end', () => {
         const status = response.statusCode ?? 0;
@@ -163,7 +173,11 @@ export function stowBatch(
           try {
             body = JSON.parse(text);
           } catch {
-            finish({ kind: 'link-failure', reason: `The cloud's answer (${status}) is not JSON` });
+            finish({
+              kind: 'link-failure',
+              reason: `The cloud's answer (${status}) is not JSON`,
+              network: false,
+            });
             return;
           }
           const sent = parts.map((p) => p.sopInstanceUid);
@@ -174,6 +188,7 @@ export function stowBatch(
         finish({
           kind: 'link-failure',
           reason: describeHttpFailure(status, text),
+          network: false,
           ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
         });
       });
@@ -196,4 +211,22 @@ function describeHttpFailure(status: number, text: string): string {
     return `The cloud refused the router's API token (HTTP ${status})${message ? `: ${message}` : ''}`;
   }
   return `The cloud answered HTTP ${status}${message ? `: ${message}` : ''}`;
+}
+
+/**
+ * Whether the cloud answers at all (`GET /api/health`, any HTTP status): the cheap probe the
+ * uploader repeats while the link is down, instead of sending a batch into a dead line.
+ */
+export function probeCloud(serverUrl: string, timeoutMs = 5_000): Promise<boolean> {
+  const url = new URL('/api/health', serverUrl);
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve) => {
+    const request = transport.get(url, { agent: false, timeout: timeoutMs }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(true));
+      response.on('error', () => resolve(false));
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', () => resolve(false));
+  });
 }

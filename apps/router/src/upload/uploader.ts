@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { InstanceQueue, TQueuedFile } from '../queue/queue.js';
 import { backoffDelay, retryAfterMs, type BackoffOptions } from './backoff.js';
-import { stowBatch, type StowPart } from './stow-client.js';
+import { probeCloud, stowBatch, type StowPart } from './stow-client.js';
 import { TokenBucket } from './token-bucket.js';
 import { isUploadTime, msUntilUploadTime, type HoursRange } from './upload-hours.js';
 
@@ -28,6 +28,8 @@ export interface UploaderOptions {
   /** Requests at once (they share the cap): a second one hides the cloud's answer time. */
   readonly concurrency: number;
   readonly backoff: BackoffOptions;
+  /** While the link is down (no HTTP answer), the cloud is probed this often (ms) to resume at once. */
+  readonly probeMs?: number;
   readonly idleTimeoutMs?: number;
   readonly log?: (message: string, fields?: Record<string, unknown>) => void;
   readonly now?: () => Date;
@@ -47,6 +49,9 @@ export class Uploader {
   private linkAttempt = 0;
   private linkRetryAt = 0;
   private linkError: { reason: string; retryAt: string } | undefined;
+  /** No HTTP answer came: one worker probes the cloud until it answers. */
+  private linkDown = false;
+  private probing = false;
   private readonly studyAttempts = new Map<string, number>();
   private readonly workers: Promise<void>[] = [];
   private readonly bucket: TokenBucket;
@@ -80,7 +85,9 @@ export class Uploader {
   status(): UploaderStatus {
     return {
       running: this.running,
-      ...(this.linkError && this.linkRetryAt > Date.now() ? { linkError: this.linkError } : {}),
+      ...(this.linkError && (this.linkDown || this.linkRetryAt > Date.now())
+        ? { linkError: this.linkError }
+        : {}),
       inUploadHours: isUploadTime(this.options.uploadHours, this.now()),
       bytesSent: this.bytesSent,
     };
@@ -112,6 +119,10 @@ export class Uploader {
       const closedFor = msUntilUploadTime(this.options.uploadHours, this.now());
       if (closedFor > 0) {
         await this.sleep(Math.min(closedFor, 60_000));
+        continue;
+      }
+      if (this.linkDown) {
+        await this.waitForLink();
         continue;
       }
       const linkWait = this.linkRetryAt - Date.now();
@@ -180,7 +191,8 @@ export class Uploader {
         result.reason,
         { permanent: false },
       );
-      this.linkFailed(result.reason, retryAfterMs(result.retryAfter));
+      if (result.network) this.linkLost(result.reason);
+      else this.linkFailed(result.reason, retryAfterMs(result.retryAfter));
       return;
     }
     this.linkAttempt = 0;
@@ -210,6 +222,45 @@ export class Uploader {
         await this.queue.markFailed(keys, reason, { permanent: false, retryAt });
     } else {
       this.studyAttempts.delete(studyInstanceUid);
+    }
+  }
+
+  /**
+   * The link is down (refused, reset, timed out: no HTTP answer). Backing off exponentially here
+   * would leave a link that came back idle for up to the longest step; instead one worker probes
+   * the cloud with a tiny request every `probeMs` (with jitter) and all resume on its first answer.
+   * A cloud that answers but fails (5xx, a refused token, 429) backs off exponentially instead
+   * (linkFailed): it is up, and hammering it with batches would not help.
+   */
+  private linkLost(reason: string): void {
+    this.linkDown = true;
+    const retryAt = Date.now() + (this.options.probeMs ?? 500);
+    this.linkError = { reason, retryAt: new Date(retryAt).toISOString() };
+    this.linkRetryAt = Math.max(this.linkRetryAt, retryAt);
+    this.options.log?.('upload link down', { reason });
+  }
+
+  private async waitForLink(): Promise<void> {
+    if (this.probing) {
+      await this.sleep(this.options.probeMs ?? 500);
+      return;
+    }
+    this.probing = true;
+    try {
+      while (this.running && this.linkDown) {
+        const step = this.options.probeMs ?? 500;
+        await this.sleep(Math.round(step / 2 + Math.random() * (step / 2)));
+        if (!this.running) break;
+        if (await probeCloud(this.options.serverUrl)) {
+          this.linkDown = false;
+          this.linkRetryAt = 0;
+          this.linkAttempt = 0;
+          this.options.log?.('upload link back');
+          this.poke();
+        }
+      }
+    } finally {
+      this.probing = false;
     }
   }
 

@@ -2160,9 +2160,14 @@ export const billingLines = pgTable(
   'billing_lines',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    documentId: integer('document_id')
-      .notNull()
-      .references(() => billingDocuments.id),
+    /*
+     * The document is checked once per statement, not per row: migration 0045 adds statement-level
+     * triggers (billing_lines_document_check: every inserted/updated line's document exists;
+     * billing_documents_keep_lines: a document with lines is not deleted nor renumbered). A foreign
+     * key's per-row check was 2.5–3.3 s of a 276,667-line INSERT (tele-billing DECISIONS.md
+     * "Invoicing in SQL").
+     */
+    documentId: integer('document_id').notNull(),
     /*
      * group_id, report_status_id and price_id carry no foreign key on purpose: a month's invoicing
      * inserts a million lines in one INSERT … SELECT from those very rows, and the per-row key checks
@@ -2195,7 +2200,8 @@ export const billingLines = pgTable(
     uniqueIndex('billing_lines_once_key')
       .on(t.side, t.reportStatusId, t.charge, t.studyPart, sql`coalesce(report_id, 0)`)
       .where(sql`${t.reportStatusId} is not null`),
-    index('billing_lines_group_report_status_idx').on(t.groupId, t.reportStatusId),
+    // No (group_id, report_status_id) index: every lookup by study row names its side, and
+    // billing_lines_once_key (side, report_status_id, …) serves it; one index less per inserted line.
     check(
       'billing_lines_charge_check',
       sql`${t.charge} in ('READ', 'ADDENDUM', 'URGENT', 'ADJUSTMENT', 'CREDIT')`,

@@ -77,7 +77,9 @@ export function pricedChargesSql(scope: TPricedScope): SQL {
       )
     ),
     price_keys as (select distinct center_id, modality, study_part, charge, day from unbilled),
-    prices as (
+    -- MATERIALIZED: inlined, the planner (misjudging the join back as one row) ran the LATERAL lookup
+    -- once per charge (286,667 times for 200,000 studies, 4.3 s of a 6.6 s SELECT) instead of once per key.
+    prices as materialized (
       select k.center_id, k.modality, k.study_part, k.charge, k.day, p.id as price_id, p.amount_minor
       from price_keys k
       left join lateral (

@@ -166,7 +166,11 @@ function main(): void {
     return { label, status, ok: leaked.length === 0 };
   };
   const checks = [separation('viewer', VIEWER_SOURCE), separation('report editor', EDITOR_SOURCE)];
-  const passed = totalGzip <= TARGET_GZIP_BYTES && loginChunks.length > 0 && listChunks.length > 0 && checks.every((c) => c.ok);
+  const passed =
+    totalGzip <= TARGET_GZIP_BYTES &&
+    loginChunks.length > 0 &&
+    listChunks.length > 0 &&
+    checks.every((c) => c.ok);
 
   if (asJson) {
     out(JSON.stringify({ dist, totalGzip, totalRaw, rows, checks, passed }, null, 2));

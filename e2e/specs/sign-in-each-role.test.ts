@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, defaultMenuContext, demoEmailForRole, firstAllowedPath, menuForUser } from '@radflow/core';
 import { openBrowser, type TBrowserSession } from '../support/browser.js';
-import { LoginPage, Shell } from '../support/pages.js';
+import { LoginPage, Shell, closeMenu } from '../support/pages.js';
 
 // The demo group has every switch at its default, so each role sees its unconditional menu.
 describe('every role signs in and sees its own menu', () => {
@@ -43,7 +43,7 @@ describe('every role signs in and sees its own menu', () => {
         await page.getByRole('menuitem', { name: 'Logout' }).waitFor();
         await page.getByText(demoEmailForRole(role)).first().waitFor();
       }
-      await page.keyboard.press('Escape');
+      await closeMenu(page);
     });
   }
 });

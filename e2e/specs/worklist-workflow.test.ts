@@ -1,7 +1,14 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TBrowserSession } from '../support/browser.js';
-import { CreateStudyDialog, Shell, StudyList, confirmDialog, eventually } from '../support/pages.js';
+import {
+  CreateStudyDialog,
+  Shell,
+  StudyList,
+  closeMenu,
+  confirmDialog,
+  eventually,
+} from '../support/pages.js';
 import { createStudiesViaApi, openSignedIn, uniqueTag } from '../support/worklist.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../packages/dicom/test-fixtures');
@@ -164,7 +171,7 @@ describe('Worklist: the center marks a study urgent and deletes another', () => 
     await eventually(() => urgent.getAttribute('data-row-colour')).toBe('urgent');
     // The mark toggles: the menu now offers to remove it.
     const removeItem = await list.actions(urgent).menuItem('Remove urgent');
-    await page.keyboard.press('Escape');
+    await closeMenu(page);
     await removeItem.waitFor({ state: 'hidden' });
 
     await list.selectTab('Urgent');

@@ -351,6 +351,18 @@ export class RowActions {
   }
 }
 
+/**
+ * Closes the open MUI menu with Escape and waits until it is gone. The menu handles Escape only once
+ * its focus trap holds the focus, which a loaded machine gives a moment after the menu is visible:
+ * an Escape pressed before that goes to the page and the menu stays (a CI flake), so wait for it.
+ */
+export async function closeMenu(page: Page): Promise<void> {
+  const menu = page.getByRole('menu');
+  await page.locator('[role="menu"]:focus, [role="menu"] :focus').first().waitFor();
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'hidden' });
+}
+
 /** Presses Confirm in the confirm dialog of spec-core §8 and waits until it closes. */
 export async function confirmDialog(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Please confirm' });

@@ -1,5 +1,6 @@
 import { SETTING_ENTRY_LABELS, SETTINGS_MESSAGES, type TSettingEntry } from '@radflow/core';
 import type { Locator, Page } from 'playwright-core';
+import { closeMenu } from './pages.js';
 
 /** The spec's words for each entry (core SETTING_ENTRY_LABELS, which the web shows). */
 export const ENTRY_LABELS = SETTING_ENTRY_LABELS;
@@ -101,8 +102,7 @@ export class SettingsScreen {
     const menu = this.page.getByRole('menu');
     await menu.waitFor();
     const labels = (await menu.getByRole('menuitem').allInnerTexts()).map((t) => t.trim());
-    await this.page.keyboard.press('Escape');
-    await menu.waitFor({ state: 'hidden' });
+    await closeMenu(this.page);
     return labels;
   }
 

@@ -34,4 +34,28 @@ describe('router configuration', () => {
     ]);
     expect(config.ROUTER_UPLOAD_HOURS).toEqual([{ fromMinute: 1200, toMinute: 420 }]);
   });
+  it('reads the wiring settings and refuses a malformed one, naming it', () => {
+    const config = loadRouterConfig({
+      ROUTER_PORT: '0',
+      ROUTER_WEB_ORIGINS: 'https://radflow.example/, http://10.0.0.5:8080',
+      ROUTER_FORWARD_DESTINATIONS: 'PACS@192.168.1.20:104',
+      ROUTER_PRINTER: ' dicom:FILM@192.168.1.30:104 ',
+    });
+    expect(config).toMatchObject({
+      ROUTER_PORT: 0,
+      ROUTER_WEB_ORIGINS: ['https://radflow.example', 'http://10.0.0.5:8080'],
+      ROUTER_FORWARD_DESTINATIONS: ['PACS@192.168.1.20:104'],
+      ROUTER_PRINTER: 'dicom:FILM@192.168.1.30:104',
+    });
+    expect(loadRouterConfig({})).toMatchObject({
+      ROUTER_WEB_ORIGINS: [],
+      ROUTER_FORWARD_DESTINATIONS: [],
+      ROUTER_PRINTER: '',
+    });
+    expect(() => loadRouterConfig({ ROUTER_WEB_ORIGINS: 'ftp://x' })).toThrow(/ROUTER_WEB_ORIGINS/);
+    expect(() => loadRouterConfig({ ROUTER_FORWARD_DESTINATIONS: 'PACS@nowhere' })).toThrow(
+      /ROUTER_FORWARD_DESTINATIONS/,
+    );
+    expect(() => loadRouterConfig({ ROUTER_PRINTER: 'laser' })).toThrow(/ROUTER_PRINTER.*laser/);
+  });
 });

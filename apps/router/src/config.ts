@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { parseAllowedDestinations } from './forward/destination.js';
+import { printerFromSetting } from './print/printer-setting.js';
 import { parseUploadHours } from './upload/upload-hours.js';
 
 /**
@@ -30,6 +32,30 @@ export function parseModalityAes(text: string): ModalityAe[] {
     });
 }
 
+/** `https://a.example,http://b:8080` → their origins; anything else throws, naming it. */
+export function parseOrigins(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new Error(`'${entry}' is not an origin (http(s)://host[:port])`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        throw new Error(`'${entry}' is not an http(s) origin`);
+      return url.origin;
+    });
+}
+
+/** The printer setting as it is, once printerFromSetting accepts it (the router does not start with a broken one). */
+function checkPrinterSetting(text: string): string {
+  printerFromSetting(text, 'CHECK');
+  return text.trim();
+}
+
 const refined = <T>(parse: (text: string) => T) =>
   z.string().transform((text, ctx) => {
     try {
@@ -41,8 +67,20 @@ const refined = <T>(parse: (text: string) => T) =>
   });
 
 export const ZRouterConfig = z.object({
-  /** The local API for the browser at the center. */
-  ROUTER_PORT: z.coerce.number().int().min(1).max(65535).default(8090),
+  /** The local API for the browser at the center (127.0.0.1 only; 0: a free port, for tests). */
+  ROUTER_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  /**
+   * Further web app origins allowed to call the local API (comma separated), when the browser opens
+   * the web app at another origin than ROUTER_SERVER_URL (API.md "Wiring").
+   */
+  ROUTER_WEB_ORIGINS: refined(parseOrigins).default([]),
+  /**
+   * The PACS send-job may C-STORE to ("AE@host:port" or "host:port", comma separated); empty: any
+   * PACS on a private or loopback address (forward/FORWARD.md).
+   */
+  ROUTER_FORWARD_DESTINATIONS: refined(parseAllowedDestinations).default([]),
+  /** The center's printer: `dicom:AE@host:port` or `command:lp -d Printer`; empty: none (print/). */
+  ROUTER_PRINTER: refined(checkPrinterSetting).default(''),
   /** The cloud's origin. */
   ROUTER_SERVER_URL: z.url().default('http://127.0.0.1:8080'),
   ROUTER_DATA_DIR: z.string().min(1).default('./router-data'),

@@ -9,12 +9,15 @@ if (!config.ROUTER_API_TOKEN) log('ROUTER_API_TOKEN is empty: uploads will be re
 const router = await startRouter(config, log);
 log('router started', {
   dicomPort: router.scp.port,
+  localApi: router.api.url,
+  localApiPort: router.api.port,
   aeTitle: config.ROUTER_AE_TITLE,
   server: config.ROUTER_SERVER_URL,
   pending: router.queue.unsentCount(),
 });
 // Tests and the bench read this line to find the SCP's port when it was 0.
-if (process.env.ROUTER_ANNOUNCE_PORT === '1') process.stdout.write(`ROUTER_DICOM_PORT=${router.scp.port}\n`);
+if (process.env.ROUTER_ANNOUNCE_PORT === '1')
+  process.stdout.write(`ROUTER_DICOM_PORT=${router.scp.port}\nROUTER_PORT=${router.api.port}\n`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,34 +1,69 @@
 /**
- * The router's parts put together (ROUTER.md): the durable queue, the C-STORE SCP that fills it and
- * the uploader that drains it to the cloud. main.ts runs it as a program; tests and the local API
- * start it in process.
+ * The router's parts put together (ROUTER.md "How the parts are wired"): the durable queue, the
+ * C-STORE SCP that fills it, the uploader that drains it to the cloud, send-jobs to the center's
+ * PACS, the printer, the updater and the local API the browser calls. main.ts runs it as a program;
+ * tests start it in process.
  */
+import type { FastifyInstance } from 'fastify';
 import type { StoreScp } from '@radflow/dicom/dimse';
+import { createCloudLogin } from './api/cloud-login.js';
+import { startLocalApi } from './api/local-api.js';
+import { uploadQueueOf } from './api/queue-adapter.js';
+import { settingsOf } from './api/settings.js';
 import type { TRouterConfig } from './config.js';
+import { CloudStudySource } from './forward/cloud-source.js';
+import { QueueStudySource } from './forward/local-study-source.js';
+import { SendJobs } from './forward/send-jobs.js';
+import { FirstStudySource } from './forward/study-source.js';
+import { printerFromSetting } from './print/printer-setting.js';
 import { InstanceQueue } from './queue/queue.js';
 import { startDicomReceiver } from './receive/dicom-receiver.js';
+import {
+  createRouterUpdater,
+  RESTART_EXIT_CODE,
+  ROUTER_VERSION,
+  type RouterUpdater,
+  type TUpdaterOptions,
+} from './release/index.js';
 import { Uploader } from './upload/uploader.js';
+import { cloudFetcher, printerPort, releasesPort, sendJobsPort } from './wiring.js';
 
 export interface RunningRouter {
   readonly config: TRouterConfig;
   readonly queue: InstanceQueue;
   readonly uploader: Uploader;
   readonly scp: StoreScp;
+  readonly sendJobs: SendJobs;
+  readonly updater: RouterUpdater;
+  /** The local API, listening on 127.0.0.1. */
+  readonly api: { readonly app: FastifyInstance; readonly url: string; readonly port: number };
   stop(): Promise<void>;
 }
 
 export type RouterLog = (message: string, fields?: Record<string, unknown>) => void;
 
+export interface StartRouterOptions {
+  /** The updater's settings a test or bench replaces (release keys, self-test, restart). */
+  readonly updater?: Partial<TUpdaterOptions>;
+}
+
 export async function startRouter(
   config: TRouterConfig,
   log: RouterLog = () => undefined,
+  options: StartRouterOptions = {},
 ): Promise<RunningRouter> {
+  // Every later step undoes the earlier ones when it fails, so a failed start holds no port or file.
+  const undo: (() => Promise<unknown>)[] = [];
+  const unwind = async () => {
+    for (const step of undo.reverse()) await step().catch(() => undefined);
+  };
   const quotaBytes = Math.round(config.ROUTER_DISK_QUOTA_MB * 1024 * 1024);
   const queue = await InstanceQueue.open({
     dataDir: config.ROUTER_DATA_DIR,
     quotaBytes,
     alarmRatio: config.ROUTER_DISK_ALARM_PERCENT / 100,
   });
+  undo.push(() => queue.close());
   queue.on('disk-alarm', (usage) => log('disk quota alarm', { ...usage }));
   const uploader = new Uploader(queue, {
     serverUrl: config.ROUTER_SERVER_URL,
@@ -42,8 +77,31 @@ export async function startRouter(
     probeMs: config.ROUTER_LINK_PROBE_MS,
     log,
   });
+
   let scp: StoreScp;
+  let sendJobs: SendJobs;
+  let api: { app: FastifyInstance; url: string };
+  const updater = createRouterUpdater(cloudFetcher(config.ROUTER_SERVER_URL, config.ROUTER_API_TOKEN), {
+    // An update switched in: stop cleanly (the queue's journal, open associations), then the launcher restarts us.
+    requestRestart: () => void stop().finally(() => process.exit(RESTART_EXIT_CODE)),
+    ...options.updater,
+  });
   try {
+    // A study the router still holds is sent from its disk; else it is fetched from the cloud.
+    sendJobs = await SendJobs.open({
+      dataDir: config.ROUTER_DATA_DIR,
+      source: new FirstStudySource([
+        new QueueStudySource(queue),
+        new CloudStudySource({
+          serverUrl: config.ROUTER_SERVER_URL,
+          token: () => config.ROUTER_API_TOKEN,
+          tempRoot: queue.tempDir,
+        }),
+      ]),
+      callingAet: config.ROUTER_AE_TITLE,
+      policy: { allowed: config.ROUTER_FORWARD_DESTINATIONS },
+    });
+    undo.push(() => sendJobs.close());
     scp = await startDicomReceiver(queue, {
       aeTitle: config.ROUTER_AE_TITLE,
       host: config.ROUTER_DICOM_HOST,
@@ -51,26 +109,51 @@ export async function startRouter(
       modalities: config.ROUTER_MODALITY_AE_TITLES,
       log,
     });
+    undo.push(() => scp.close(5_000));
+    api = await startLocalApi({
+      port: config.ROUTER_PORT,
+      version: ROUTER_VERSION,
+      serverUrl: config.ROUTER_SERVER_URL,
+      extraOrigins: config.ROUTER_WEB_ORIGINS,
+      incomingDir: queue.tempDir,
+      queue: uploadQueueOf(queue),
+      sendJobs: sendJobsPort(sendJobs),
+      printer: printerPort(printerFromSetting(config.ROUTER_PRINTER, config.ROUTER_AE_TITLE)),
+      releases: releasesPort(updater, log),
+      cloudLogin: createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }),
+      settings: settingsOf(config),
+    });
   } catch (error) {
-    await queue.close();
+    await unwind();
     throw error;
   }
+
   uploader.start();
+  const stopVersionCheck = updater.startPeriodicCheck((check) => {
+    if (check.updateAvailable) log('router update available', { version: check.latest?.version });
+  });
   const compaction = setInterval(
     () => void queue.compactIfLarge().catch((e: unknown) => log('compaction failed', { err: String(e) })),
     60_000,
   );
   compaction.unref();
-  return {
-    config,
-    queue,
-    uploader,
-    scp,
-    async stop() {
+
+  let stopped: Promise<void> | undefined;
+  function stop(): Promise<void> {
+    stopped ??= (async () => {
       clearInterval(compaction);
+      stopVersionCheck();
+      // The browser first (no new work), then the DICOM side, then the queue it all writes to.
+      await api.app.close();
       await scp.close(5_000);
+      await sendJobs.close();
       await uploader.stop();
       await queue.close();
-    },
-  };
+    })();
+    return stopped;
+  }
+
+  const address = api.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.ROUTER_PORT;
+  return { config, queue, uploader, scp, sendJobs, updater, api: { ...api, port }, stop };
 }

@@ -7,13 +7,15 @@ import { and, eq } from 'drizzle-orm';
 import { instances, studies } from '../../server/src/db/schema.js';
 import { apiTokenFor } from '../../server/test/api-token.helpers.js';
 import { createArchiveWorld } from '../../server/test/archive/helpers.js';
-import { createTestApp, type TestApp } from '../../server/test/test-app.js';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../server/test/test-app.js';
 
 export interface TestCloud {
   readonly t: TestApp;
   readonly port: number;
   readonly token: string;
   readonly groupId: number;
+  /** The center user whose token the router uploads with, to sign in to the router's local API. */
+  readonly centerUser: { readonly email: string; readonly password: string };
   /** The cloud's instances of a study: SOP Instance UID and sha256 of the stored copy. */
   instancesOf(studyInstanceUid: string): Promise<{ sopInstanceUid: string; sha256: string }[]>;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function startTestCloud(): Promise<TestCloud> {
     port: Number(new URL(address).port),
     token,
     groupId: world.group.id,
+    centerUser: { email: world.center.user.email, password: TEST_PASSWORD },
     async instancesOf(studyInstanceUid) {
       return t.db
         .select({ sopInstanceUid: instances.sopInstanceUid, sha256: instances.sha256 })

@@ -42,6 +42,8 @@ function routerEnv(
     ROUTER_SERVER_URL: `http://127.0.0.1:${proxy.port}`,
     ROUTER_API_TOKEN: cloud.token,
     ROUTER_DICOM_PORT: '0',
+    // The local API on a free port: tests never take a fixed one.
+    ROUTER_PORT: '0',
     ROUTER_DICOM_HOST: '127.0.0.1',
     ROUTER_AE_TITLE: ROUTER_AET,
     ROUTER_MODALITY_AE_TITLES: MODALITY_AET,

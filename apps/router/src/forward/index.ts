@@ -4,3 +4,4 @@ export * from './study-source.js';
 export * from './cloud-source.js';
 export * from './send-store.js';
 export * from './send-jobs.js';
+export * from './local-study-source.js';

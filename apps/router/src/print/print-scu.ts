@@ -4,10 +4,12 @@
  * One association per film session: N-CREATE Film Session, N-CREATE Film Box (the printer answers
  * the Image Box UIDs), N-SET each Image Box with its pixels, N-ACTION Print, N-DELETE Film Session.
  */
-import { createRequire } from 'node:module';
 import type * as DcmjsDimseModule from 'dcmjs-dimse';
+import dcmjsDimse from 'dcmjs-dimse';
 
-const dimse = createRequire(import.meta.url)('dcmjs-dimse') as typeof DcmjsDimseModule;
+// A CommonJS package: its module.exports is the default import, in Node and in esbuild's bundle
+// (a createRequire call is not followed by esbuild, so the packaged router could not load it).
+const dimse = dcmjsDimse as unknown as typeof DcmjsDimseModule;
 
 export const PRINT_UIDS = {
   grayscaleMeta: '1.2.840.10008.5.1.1.9',

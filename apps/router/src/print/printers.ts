@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import sharp from 'sharp';
+import type SharpLib from 'sharp';
 import {
   FILM_SIZES,
   type PrintJob,
@@ -155,8 +155,24 @@ async function runPrintCommand(options: CommandPrinterOptions, pdf: Buffer): Pro
   }
 }
 
+/**
+ * sharp (native) is loaded on the first print, not when the router loads: the packaged router's
+ * --version and --self-test, and a router without a printer, must run where it cannot load
+ * (release/build.test.ts). A failed load is the printer's failure (502), not the caller's input.
+ */
+async function imageLib(): Promise<typeof SharpLib> {
+  try {
+    return (await import('sharp')).default;
+  } catch (error) {
+    throw new PrintError(
+      `The image library could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
+  }
+}
+
 /** JPEG/PNG → 8-bit grayscale pixels (transparency on black, as a film), at most MAX_FILM_IMAGE_SIDE. */
 async function toFilmImage(bytes: Uint8Array, index: number): Promise<FilmImage> {
+  const sharp = await imageLib();
   try {
     const { data, info } = await sharp(bytes)
       .flatten({ background: '#000000' })
@@ -182,6 +198,7 @@ async function toFilmImage(bytes: Uint8Array, index: number): Promise<FilmImage>
 
 /** JPEG/PNG → baseline JPEG for the PDF (gray stays gray). */
 async function toPdfImage(bytes: Uint8Array, index: number): Promise<PdfImage> {
+  const sharp = await imageLib();
   try {
     const { data, info } = await sharp(bytes)
       .flatten({ background: '#ffffff' })

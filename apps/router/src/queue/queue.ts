@@ -284,6 +284,17 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
     return this.orderedStudies().map((s) => this.caseOf(s));
   }
 
+  /**
+   * The spool files of a study's instances (sent or not), for a forward to a PACS (forward/); an
+   * unknown study: undefined. A file may be deleted after this answers (delete-uploaded-study), so a
+   * reader links or copies them first (local-study-source.ts).
+   */
+  studyFiles(studyInstanceUid: string): string[] | undefined {
+    const study = this.studies.get(studyInstanceUid);
+    if (!study) return undefined;
+    return [...study.entries.values()].map((e) => this.pathOf(e.q.key));
+  }
+
   studyProgress(studyInstanceUid: string): TStudyProgress | undefined {
     const study = this.studies.get(studyInstanceUid);
     if (!study) return undefined;

@@ -66,13 +66,21 @@ export function sessionTokenOf(request: FastifyRequest): string | null {
  * leaked token cannot sign off a report or change an account (modules/auth/DECISIONS.md).
  */
 export const API_TOKEN_ROUTE_PREFIX = '/api/dicomweb/';
+/**
+ * Besides DICOMweb, the center router's update check and download (issue 27 §5): read-only, center
+ * only by their own guard, and the router keeps no other cloud credential than its API token.
+ */
+export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set(['/api/router/latest', '/api/router/download']);
+
+const takesApiToken = (routeUrl: string | undefined) =>
+  routeUrl !== undefined && (routeUrl.startsWith(API_TOKEN_ROUTE_PREFIX) || API_TOKEN_ROUTES.has(routeUrl));
 
 /** The caller of a request by its session cookie or API token, or null (nothing is refused here). */
 export async function authenticate(app: FastifyInstance, request: FastifyRequest): Promise<TAuth | null> {
   const { db } = app.ctx;
   const authorization = request.headers.authorization;
   if (authorization) {
-    if (!request.routeOptions.url?.startsWith(API_TOKEN_ROUTE_PREFIX)) return null;
+    if (!takesApiToken(request.routeOptions.url)) return null;
     const token = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
     const found = token ? await findApiTokenUser(db, token, app.ctx.now()) : null;
     return found ? { user: found.user, roles: rolesOf(found.user), sessionId: null } : null;

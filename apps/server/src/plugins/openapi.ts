@@ -20,7 +20,7 @@ export const openapiPlugin = fp(
           description:
             `Every request carries the ${DEVICE_ID_HEADER} and ${DEVICE_NAME_HEADER} headers. ` +
             `Authenticate with the ${SESSION_COOKIE_NAME} cookie from POST /api/do-login, or with ` +
-            '`Authorization: Bearer <token>` from GET /api/user/token on the DICOMweb routes (/api/dicomweb) only. Every error answers ' +
+            '`Authorization: Bearer <token>` from GET /api/user/token on the DICOMweb routes (/api/dicomweb) and the router update routes (/api/router/latest, /api/router/download) only. Every error answers ' +
             '{ errorStatusCode, errorDescription, additionalInfo, txnId }; txnId is the request id in the server log.',
         },
         components: {

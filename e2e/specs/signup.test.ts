@@ -28,7 +28,11 @@ describe('a new group signs up (issue 26 §4)', () => {
     const shell = new Shell(page);
     await shell.expectPath('/signup');
 
-    await page.getByLabel('Mobile number').fill(MOBILE);
+    // The login page stays on screen while the sign-up chunk loads, and it too has a 'Mobile number
+    // or e-mail' field and a 'Request OTP' button: wait for the sign-up page itself (a CI flake
+    // filled and pressed the login page's under load).
+    await page.getByRole('heading', { name: 'Create an account for your center/group' }).waitFor();
+    await page.getByLabel('Mobile number', { exact: true }).fill(MOBILE);
     await page.getByRole('button', { name: 'Request OTP' }).click();
     await page.getByLabel('One-time code').waitFor();
     await page.getByLabel('One-time code').fill(await waitForOtp(MOBILE));

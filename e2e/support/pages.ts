@@ -352,14 +352,15 @@ export class RowActions {
 }
 
 /**
- * Closes the open MUI menu with Escape and waits until it is gone. The menu handles Escape only once
- * its focus trap holds the focus, which a loaded machine gives a moment after the menu is visible:
- * an Escape pressed before that goes to the page and the menu stays (a CI flake), so wait for it.
+ * Closes the open MUI menu with Escape and waits until it is gone. The menu's modal handles Escape
+ * only from inside it, and the focus is not always there: a loaded machine gives it to the menu a
+ * moment after the menu shows, and a page that mounts behind an open menu (the lab registration
+ * page's search field has autoFocus) takes it away. Escape goes to the menu itself, focused first.
  */
 export async function closeMenu(page: Page): Promise<void> {
   const menu = page.getByRole('menu');
-  await page.locator('[role="menu"]:focus, [role="menu"] :focus').first().waitFor();
-  await page.keyboard.press('Escape');
+  await menu.focus();
+  await menu.press('Escape');
   await menu.waitFor({ state: 'hidden' });
 }
 

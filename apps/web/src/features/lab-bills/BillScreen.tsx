@@ -200,9 +200,10 @@ function BillEditor({
       categoriesOn ? prefs.LAB_CATEGORY_PRIORITY.categoriesAndPriorities.filter((c) => !c.disabled) : [],
     [prefs, categoriesOn],
   );
-  const initialBillDate = bill
-    ? localDateTimeText(bill.billDate, timeZone)
-    : localDateTimeText(new Date(), timeZone);
+  // A new bill's original date is the minute the screen opened, read once: re-reading the clock on
+  // every render made a desk that took a minute over a bill see "Bill date changed".
+  const [openedAt] = useState(() => new Date());
+  const initialBillDate = localDateTimeText(bill ? bill.billDate : openedAt, timeZone);
   const [form, setForm] = useState<TBillForm>(() =>
     bill
       ? formFromBill(bill, timeZone)

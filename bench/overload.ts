@@ -55,48 +55,59 @@ async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void
 }
 
 /**
- * Asks /api/health one after another until stopped, 100 ms apart; each answer's time in ms (a
- * failure counts as its time). In a worker thread of its own: on this process's event loop it would
- * also time autocannon's 200 busy connections, not only the server.
+ * Asks `url` (a health check) one after another until stopped, 100 ms apart; each answer's time in
+ * ms (a failure counts as its time; a 503 is an answer, counted apart). In a worker thread of its
+ * own: on this process's event loop it would also time autocannon's 200 busy connections, not only
+ * the server.
  */
-function healthProbe(baseUrl: string) {
+function healthProbe(url: string) {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const times = [];
     let failures = 0;
+    let stalled = 0;
     let running = true;
     parentPort.on('message', () => (running = false));
     (async () => {
       while (running) {
         const started = performance.now();
-        const ok = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) }).then(
-          (r) => r.ok,
-          () => false,
+        const status = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) }).then(
+          async (r) => (await r.arrayBuffer(), r.status),
+          () => 0,
         );
         times.push(performance.now() - started);
-        if (!ok) failures += 1;
+        if (status === 503) stalled += 1;
+        else if (status !== 200) failures += 1;
         await new Promise((r) => setTimeout(r, 100));
       }
-      parentPort.postMessage({ times, failures });
+      parentPort.postMessage({ times, failures, stalled });
     })();`,
-    { eval: true, workerData: { url: `${baseUrl}/api/health` } },
+    { eval: true, workerData: { url } },
   );
-  const result = new Promise<{ times: number[]; failures: number }>((resolve, reject) => {
+  const result = new Promise<{ times: number[]; failures: number; stalled: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   return async () => {
     worker.postMessage('stop');
-    const { times, failures } = await result;
+    const { times, failures, stalled } = await result;
     await worker.terminate();
     const sorted = [...times].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    return { checks: times.length, failures, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+    return {
+      checks: times.length,
+      failures,
+      stalled,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: sorted.at(-1) ?? 0,
+    };
   };
 }
 
 async function runBound(location: string, adminEmail: string, bound: number) {
   const port = await freePort();
+  const healthPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [bundle], {
     cwd: repoRoot,
@@ -110,6 +121,9 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       DATA_DIR: location,
       DATABASE_URL: '',
       API_MAX_IN_FLIGHT: String(bound),
+      // The health responder on its own thread (modules/health/health-responder.ts); a build
+      // without it ignores the variable.
+      HEALTH_PORT: String(healthPort),
       // 0 = no bound at all (the count and the event-loop check); else the default check.
       ...(bound === 0 ? { API_MAX_BUSY_MS: '0' } : {}),
     },
@@ -127,7 +141,14 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       .map((c) => c.split(';')[0] as string)
       .find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
     if (!cookie) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
-    const stopProbe = healthProbe(baseUrl);
+    const responderUrl = `http://127.0.0.1:${healthPort}/health`;
+    const hasResponder = await fetch(responderUrl).then(
+      (r) => r.status === 200 || r.status === 503,
+      () => false,
+    );
+    const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
+    const stopProbe = healthProbe(`${baseUrl}/api/health`);
+    const stopResponderProbe = hasResponder ? healthProbe(responderUrl) : null;
     const result = await autocannon({
       url: `${baseUrl}${LIST_PATH}`,
       connections,
@@ -138,6 +159,7 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       body: JSON.stringify({ page: 0, size: 20, sortOrder: 'DESC', orderingCriteria: 'id', filters: {} }),
     });
     const health = await stopProbe();
+    const responder = (await stopResponderProbe?.()) ?? null;
     const codes = (result as unknown as { statusCodeStats?: Record<string, { count: number }> })
       .statusCodeStats;
     const count = (code: string) => codes?.[code]?.count ?? 0;
@@ -156,6 +178,9 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       latencyP99: result.latency.p99,
       latencyMax: result.latency.max,
       health,
+      responder,
+      loadBefore,
+      loadAfter: loadavg().map((l) => Number(l.toFixed(2))),
     };
   } finally {
     child.kill('SIGTERM');
@@ -191,12 +216,12 @@ async function main() {
       .join(' / ')}`,
   );
   out(
-    '| API_MAX_IN_FLIGHT | answers | 200 | 503 | other | time-outs | 200/s | latency p50 / p99 / max ms | health checks | health p50 / p99 / max ms |',
+    '| API_MAX_IN_FLIGHT | answers | 200 | 503 | other | time-outs | 200/s | latency p50 / p99 / max ms | health checks | health p50 / p99 / max ms | HEALTH_PORT checks | its p50 / p99 / max ms | load before / after |',
   );
-  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     out(
-      `| ${r.bound || 'none'} | ${r.answered} | ${r.ok} | ${r.busy} | ${r.other} | ${r.timeouts} | ${r.okPerSecond.toFixed(0)} | ${r.latencyP50} / ${r.latencyP99} / ${r.latencyMax} | ${r.health.checks} (${r.health.failures} failed) | ${r.health.p50.toFixed(0)} / ${r.health.p99.toFixed(0)} / ${r.health.max.toFixed(0)} |`,
+      `| ${r.bound || 'none'} | ${r.answered} | ${r.ok} | ${r.busy} | ${r.other} | ${r.timeouts} | ${r.okPerSecond.toFixed(0)} | ${r.latencyP50} / ${r.latencyP99} / ${r.latencyMax} | ${r.health.checks} (${r.health.failures} failed) | ${r.health.p50.toFixed(0)} / ${r.health.p99.toFixed(0)} / ${r.health.max.toFixed(0)} | ${r.responder ? `${r.responder.checks} (${r.responder.stalled} stalled, ${r.responder.failures} failed)` : '-'} | ${r.responder ? `${r.responder.p50.toFixed(1)} / ${r.responder.p99.toFixed(1)} / ${r.responder.max.toFixed(1)}` : '-'} | ${r.loadBefore[0]} / ${r.loadAfter[0]} |`,
     );
   }
 }

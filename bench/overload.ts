@@ -2,8 +2,11 @@
  * Overload (security issue §4): the built server on the PGlite bench database of
  * bench/lib/worklist-seed.ts (seeded on first use and reused), 200 connections for 20 s on the
  * study list call (autocannon, 10 s client time-out), while one client asks GET /api/health in turn
- * (each answer timed, the next asked when it came). Once per bound (API_MAX_IN_FLIGHT; 0 = no
+ * (each answer timed, the next asked when it came), and, when the build has it, a second client
+ * asks the health responder on HEALTH_PORT (its own thread; modules/health/health-responder.ts) and
+ * notes the longest event-loop stall it reported. Once per bound (API_MAX_IN_FLIGHT; 0 = no
  * bound), on this build or on another (--server-bundle, e.g. a build of main for the "before").
+ * The load average is noted before and after each run (the machine is shared).
  * Prints a Markdown table; figures for the notes, never assertions.
  *
  * Usage: npm run build -w @radflow/server && npx tsx bench/overload.ts [--bounds 0,64]
@@ -13,7 +16,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE_NAME } from '@radflow/core';
@@ -38,12 +41,12 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const CLIENT_TIMEOUT_S = 10;
 const LIST_PATH = '/api/dicom-web/studies/';
 
-async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+async function waitForAnswer(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     if (
-      await fetch(`${baseUrl}/api/health`).then(
+      await fetch(url).then(
         (r) => r.ok,
         () => false,
       )
@@ -51,7 +54,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void
       return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('server did not answer /api/health');
+  throw new Error(`server did not answer ${url}`);
 }
 
 /**
@@ -66,13 +69,19 @@ function healthProbe(url: string) {
     const times = [];
     let failures = 0;
     let stalled = 0;
+    let eventLoopMax = null;
     let running = true;
     parentPort.on('message', () => (running = false));
     (async () => {
       while (running) {
         const started = performance.now();
         const status = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) }).then(
-          async (r) => (await r.arrayBuffer(), r.status),
+          async (r) => {
+            // The HEALTH_PORT answer says how long the server's event loop last went without a turn.
+            const body = await r.json().catch(() => ({}));
+            if (typeof body.eventLoopMs === 'number') eventLoopMax = Math.max(eventLoopMax, body.eventLoopMs);
+            return r.status;
+          },
           () => 0,
         );
         times.push(performance.now() - started);
@@ -80,17 +89,22 @@ function healthProbe(url: string) {
         else if (status !== 200) failures += 1;
         await new Promise((r) => setTimeout(r, 100));
       }
-      parentPort.postMessage({ times, failures, stalled });
+      parentPort.postMessage({ times, failures, stalled, eventLoopMax });
     })();`,
     { eval: true, workerData: { url } },
   );
-  const result = new Promise<{ times: number[]; failures: number; stalled: number }>((resolve, reject) => {
+  const result = new Promise<{
+    times: number[];
+    failures: number;
+    stalled: number;
+    eventLoopMax: number | null;
+  }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   return async () => {
     worker.postMessage('stop');
-    const { times, failures, stalled } = await result;
+    const { times, failures, stalled, eventLoopMax } = await result;
     await worker.terminate();
     const sorted = [...times].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -98,6 +112,7 @@ function healthProbe(url: string) {
       checks: times.length,
       failures,
       stalled,
+      eventLoopMax,
       p50: at(0.5),
       p99: at(0.99),
       max: sorted.at(-1) ?? 0,
@@ -130,7 +145,7 @@ async function runBound(location: string, adminEmail: string, bound: number) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
-    await waitForHealth(baseUrl, child);
+    await waitForAnswer(`${baseUrl}/api/health`, child);
     const login = await fetch(`${baseUrl}/api/do-login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
@@ -142,10 +157,9 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       .find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
     if (!cookie) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
     const responderUrl = `http://127.0.0.1:${healthPort}/health`;
-    const hasResponder = await fetch(responderUrl).then(
-      (r) => r.status === 200 || r.status === 503,
-      () => false,
-    );
+    const hasResponder = existsSync(join(dirname(bundle), 'health-responder-worker.js'));
+    // It starts listening after the main port does.
+    if (hasResponder) await waitForAnswer(responderUrl, child);
     const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
     const stopProbe = healthProbe(`${baseUrl}/api/health`);
     const stopResponderProbe = hasResponder ? healthProbe(responderUrl) : null;

@@ -146,11 +146,18 @@ async function runBound(location: string, adminEmail: string, bound: number) {
   });
   try {
     await waitForAnswer(`${baseUrl}/api/health`, child);
-    const login = await fetch(`${baseUrl}/api/do-login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
-      body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
-    });
+    const signIn = () =>
+      fetch(`${baseUrl}/api/do-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
+        body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
+      });
+    let login = await signIn();
+    // On a loaded machine the server's start-up work can make it shed the sign-in: as told, again.
+    for (let attempt = 0; login.status === 503 && attempt < 20; attempt += 1) {
+      await new Promise((r) => setTimeout(r, Number(login.headers.get('retry-after') ?? 1) * 1000));
+      login = await signIn();
+    }
     const cookie = login.headers
       .getSetCookie()
       .map((c) => c.split(';')[0] as string)

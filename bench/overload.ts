@@ -2,8 +2,11 @@
  * Overload (security issue §4): the built server on the PGlite bench database of
  * bench/lib/worklist-seed.ts (seeded on first use and reused), 200 connections for 20 s on the
  * study list call (autocannon, 10 s client time-out), while one client asks GET /api/health in turn
- * (each answer timed, the next asked when it came). Once per bound (API_MAX_IN_FLIGHT; 0 = no
+ * (each answer timed, the next asked when it came), and, when the build has it, a second client
+ * asks the health responder on HEALTH_PORT (its own thread; modules/health/health-responder.ts) and
+ * notes the longest event-loop stall it reported. Once per bound (API_MAX_IN_FLIGHT; 0 = no
  * bound), on this build or on another (--server-bundle, e.g. a build of main for the "before").
+ * The load average is noted before and after each run (the machine is shared).
  * Prints a Markdown table; figures for the notes, never assertions.
  *
  * Usage: npm run build -w @radflow/server && npx tsx bench/overload.ts [--bounds 0,64]
@@ -13,7 +16,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE_NAME } from '@radflow/core';
@@ -38,12 +41,12 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const CLIENT_TIMEOUT_S = 10;
 const LIST_PATH = '/api/dicom-web/studies/';
 
-async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+async function waitForAnswer(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
     if (
-      await fetch(`${baseUrl}/api/health`).then(
+      await fetch(url).then(
         (r) => r.ok,
         () => false,
       )
@@ -51,52 +54,75 @@ async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void
       return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('server did not answer /api/health');
+  throw new Error(`server did not answer ${url}`);
 }
 
 /**
- * Asks /api/health one after another until stopped, 100 ms apart; each answer's time in ms (a
- * failure counts as its time). In a worker thread of its own: on this process's event loop it would
- * also time autocannon's 200 busy connections, not only the server.
+ * Asks `url` (a health check) one after another until stopped, 100 ms apart; each answer's time in
+ * ms (a failure counts as its time; a 503 is an answer, counted apart). In a worker thread of its
+ * own: on this process's event loop it would also time autocannon's 200 busy connections, not only
+ * the server.
  */
-function healthProbe(baseUrl: string) {
+function healthProbe(url: string) {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const times = [];
     let failures = 0;
+    let stalled = 0;
+    let eventLoopMax = null;
     let running = true;
     parentPort.on('message', () => (running = false));
     (async () => {
       while (running) {
         const started = performance.now();
-        const ok = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) }).then(
-          (r) => r.ok,
-          () => false,
+        const status = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) }).then(
+          async (r) => {
+            // The HEALTH_PORT answer says how long the server's event loop last went without a turn.
+            const body = await r.json().catch(() => ({}));
+            if (typeof body.eventLoopMs === 'number') eventLoopMax = Math.max(eventLoopMax, body.eventLoopMs);
+            return r.status;
+          },
+          () => 0,
         );
         times.push(performance.now() - started);
-        if (!ok) failures += 1;
+        if (status === 503) stalled += 1;
+        else if (status !== 200) failures += 1;
         await new Promise((r) => setTimeout(r, 100));
       }
-      parentPort.postMessage({ times, failures });
+      parentPort.postMessage({ times, failures, stalled, eventLoopMax });
     })();`,
-    { eval: true, workerData: { url: `${baseUrl}/api/health` } },
+    { eval: true, workerData: { url } },
   );
-  const result = new Promise<{ times: number[]; failures: number }>((resolve, reject) => {
+  const result = new Promise<{
+    times: number[];
+    failures: number;
+    stalled: number;
+    eventLoopMax: number | null;
+  }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   return async () => {
     worker.postMessage('stop');
-    const { times, failures } = await result;
+    const { times, failures, stalled, eventLoopMax } = await result;
     await worker.terminate();
     const sorted = [...times].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    return { checks: times.length, failures, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+    return {
+      checks: times.length,
+      failures,
+      stalled,
+      eventLoopMax,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: sorted.at(-1) ?? 0,
+    };
   };
 }
 
 async function runBound(location: string, adminEmail: string, bound: number) {
   const port = await freePort();
+  const healthPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [bundle], {
     cwd: repoRoot,
@@ -110,24 +136,40 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       DATA_DIR: location,
       DATABASE_URL: '',
       API_MAX_IN_FLIGHT: String(bound),
+      // The health responder on its own thread (modules/health/health-responder.ts); a build
+      // without it ignores the variable.
+      HEALTH_PORT: String(healthPort),
       // 0 = no bound at all (the count and the event-loop check); else the default check.
       ...(bound === 0 ? { API_MAX_BUSY_MS: '0' } : {}),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
-    await waitForHealth(baseUrl, child);
-    const login = await fetch(`${baseUrl}/api/do-login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
-      body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
-    });
+    await waitForAnswer(`${baseUrl}/api/health`, child);
+    const signIn = () =>
+      fetch(`${baseUrl}/api/do-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
+        body: JSON.stringify({ email: adminEmail, password: BENCH_PASSWORD }),
+      });
+    let login = await signIn();
+    // On a loaded machine the server's start-up work can make it shed the sign-in: as told, again.
+    for (let attempt = 0; login.status === 503 && attempt < 20; attempt += 1) {
+      await new Promise((r) => setTimeout(r, Number(login.headers.get('retry-after') ?? 1) * 1000));
+      login = await signIn();
+    }
     const cookie = login.headers
       .getSetCookie()
       .map((c) => c.split(';')[0] as string)
       .find((c) => c.startsWith(`${SESSION_COOKIE_NAME}=`));
     if (!cookie) throw new Error(`sign-in: ${login.status} ${await login.text()}`);
-    const stopProbe = healthProbe(baseUrl);
+    const responderUrl = `http://127.0.0.1:${healthPort}/health`;
+    const hasResponder = existsSync(join(dirname(bundle), 'health-responder-worker.js'));
+    // It starts listening after the main port does.
+    if (hasResponder) await waitForAnswer(responderUrl, child);
+    const loadBefore = loadavg().map((l) => Number(l.toFixed(2)));
+    const stopProbe = healthProbe(`${baseUrl}/api/health`);
+    const stopResponderProbe = hasResponder ? healthProbe(responderUrl) : null;
     const result = await autocannon({
       url: `${baseUrl}${LIST_PATH}`,
       connections,
@@ -138,6 +180,7 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       body: JSON.stringify({ page: 0, size: 20, sortOrder: 'DESC', orderingCriteria: 'id', filters: {} }),
     });
     const health = await stopProbe();
+    const responder = (await stopResponderProbe?.()) ?? null;
     const codes = (result as unknown as { statusCodeStats?: Record<string, { count: number }> })
       .statusCodeStats;
     const count = (code: string) => codes?.[code]?.count ?? 0;
@@ -156,6 +199,9 @@ async function runBound(location: string, adminEmail: string, bound: number) {
       latencyP99: result.latency.p99,
       latencyMax: result.latency.max,
       health,
+      responder,
+      loadBefore,
+      loadAfter: loadavg().map((l) => Number(l.toFixed(2))),
     };
   } finally {
     child.kill('SIGTERM');
@@ -191,12 +237,12 @@ async function main() {
       .join(' / ')}`,
   );
   out(
-    '| API_MAX_IN_FLIGHT | answers | 200 | 503 | other | time-outs | 200/s | latency p50 / p99 / max ms | health checks | health p50 / p99 / max ms |',
+    '| API_MAX_IN_FLIGHT | answers | 200 | 503 | other | time-outs | 200/s | latency p50 / p99 / max ms | health checks | health p50 / p99 / max ms | HEALTH_PORT checks | its p50 / p99 / max ms | load before / after |',
   );
-  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     out(
-      `| ${r.bound || 'none'} | ${r.answered} | ${r.ok} | ${r.busy} | ${r.other} | ${r.timeouts} | ${r.okPerSecond.toFixed(0)} | ${r.latencyP50} / ${r.latencyP99} / ${r.latencyMax} | ${r.health.checks} (${r.health.failures} failed) | ${r.health.p50.toFixed(0)} / ${r.health.p99.toFixed(0)} / ${r.health.max.toFixed(0)} |`,
+      `| ${r.bound || 'none'} | ${r.answered} | ${r.ok} | ${r.busy} | ${r.other} | ${r.timeouts} | ${r.okPerSecond.toFixed(0)} | ${r.latencyP50} / ${r.latencyP99} / ${r.latencyMax} | ${r.health.checks} (${r.health.failures} failed) | ${r.health.p50.toFixed(0)} / ${r.health.p99.toFixed(0)} / ${r.health.max.toFixed(0)} | ${r.responder ? `${r.responder.checks} (${r.responder.stalled} stalled, ${r.responder.failures} failed)` : '-'} | ${r.responder ? `${r.responder.p50.toFixed(1)} / ${r.responder.p99.toFixed(1)} / ${r.responder.max.toFixed(1)}` : '-'} | ${r.loadBefore[0]} / ${r.loadAfter[0]} |`,
     );
   }
 }

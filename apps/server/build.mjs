@@ -1,6 +1,7 @@
-// Bundles the server into dist/main.js, and its ingest worker into dist/ingest-worker.js (started by
-// modules/archive/ingest-pool.ts from beside main.js): npm packages stay external (node_modules),
-// the @radflow/* workspace packages (they export TypeScript source) are bundled.
+// Bundles the server into dist/main.js, and its worker threads beside it (started from beside
+// main.js by worker-entry.ts): dist/ingest-worker.js (modules/archive/ingest-pool.ts) and
+// dist/health-responder-worker.js (modules/health/health-responder.ts). npm packages stay external
+// (node_modules), the @radflow/* workspace packages (they export TypeScript source) are bundled.
 // `--outdir <dir>` writes the bundle elsewhere (benchmarks compare builds side by side).
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -25,6 +26,8 @@ await build({
   entryPoints: {
     main: new URL('./src/main.ts', import.meta.url).pathname,
     'ingest-worker': new URL('./src/modules/archive/ingest-worker.ts', import.meta.url).pathname,
+    'health-responder-worker': new URL('./src/modules/health/health-responder-worker.ts', import.meta.url)
+      .pathname,
   },
   outdir,
   bundle: true,

@@ -96,6 +96,32 @@ export const ZServerConfig = z
         .default(100),
     ),
     /**
+     * A health check on a thread of its own (modules/health/health-responder.ts): answers at once
+     * whatever the load, 503 when the main thread's event loop or the database has not answered for
+     * HEALTH_MAX_STALL_MS. Unset: none (GET /api/health on PORT answers as before).
+     */
+    HEALTH_PORT: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number({ error: 'must be a port number' })
+        .int('must be a port number')
+        .min(1, 'must be between 1 and 65535')
+        .max(65535, 'must be between 1 and 65535')
+        .optional(),
+    ),
+    /** The address of the HEALTH_PORT listener. Default 127.0.0.1 (a load balancer elsewhere: 0.0.0.0). */
+    HEALTH_HOST: z.preprocess(emptyAsUndefined, z.string().default('127.0.0.1')),
+    /** Beats older than this make the HEALTH_PORT listener answer 503. Default 10000. */
+    HEALTH_MAX_STALL_MS: z.preprocess(
+      emptyAsUndefined,
+      z.coerce
+        .number({ error: 'must be a number of milliseconds' })
+        .int('must be a whole number of milliseconds')
+        .min(100, 'must be at least 100')
+        .max(600_000, 'must be at most 600000')
+        .default(10_000),
+    ),
+    /**
      * Open live streams (GET /api/live, one per tab) per user in one server process; past it 429
      * (modules/live/README.md). Default 10.
      */

@@ -13,6 +13,8 @@ import { startCriticalResultSweep } from './modules/critical-results/escalation-
 import { startDunningSweep } from './modules/tele-billing/dunning.js';
 import { startSeenNotificationPrune } from './modules/notifications/seen-prune.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
+import { type HealthResponder, startHealthResponder } from './modules/health/health-responder.js';
+import { sql } from 'drizzle-orm';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
   // A tele invoice unpaid past its due date labels its center's rows (tele-billing DECISIONS.md).
   const stopDunningSweep = startDunningSweep(app.ctx, app.log);
   let dicom: DicomServices | null = null;
+  let health: HealthResponder | null = null;
 
   const forwarding = startForwardingWorker(app.ctx, {
     callingAet: config.DICOM_AET,
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     }, 15_000);
     force.unref();
     try {
+      await health?.close();
       await dicom?.close();
       await stopSweep();
       await stopOrphanSweep();
@@ -116,6 +120,16 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  if (config.HEALTH_PORT) {
+    // Answers from its own thread while PGlite holds this one (health-responder.ts).
+    health = await startHealthResponder({
+      port: config.HEALTH_PORT,
+      host: config.HEALTH_HOST,
+      maxStallMs: config.HEALTH_MAX_STALL_MS,
+      probeDatabase: () => handle.db.execute(sql`select 1`),
+    });
+    app.log.info({ port: health.port, host: config.HEALTH_HOST }, 'health responder listening');
+  }
   // Jobs run in every server process (pg-boss hands each job to one of them); app.close() stops them.
   await jobRunnerOf(app.ctx, app.log).startWorkers();
   if (config.DICOM_ENABLED) {

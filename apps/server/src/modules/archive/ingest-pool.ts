@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerBeside } from '../../worker-entry.js';
 import type { Preparation } from './ingest-prepare.js';
 import type { PrepareAnswer, PrepareRequest } from './ingest-worker.js';
 
@@ -33,23 +32,8 @@ interface PooledWorker {
 const MAX_FAILED_STARTS = 3;
 
 function spawn(): Worker {
-  const here = import.meta.url;
-  // From source (tsx, vitest) the worker is TypeScript: it registers tsx's loader first. The bundle
-  // (build.mjs) puts ingest-worker.js beside main.js.
-  if (here.endsWith('.ts')) {
-    // The ESM build of tsx's API ("import" condition of tsx/esm/api): its CJS build cannot register.
-    const tsx = pathToFileURL(
-      createRequire(here)
-        .resolve('tsx/esm/api')
-        .replace(/\.cjs$/, '.mjs'),
-    ).href;
-    const entry = new URL('./ingest-worker.ts', here).href;
-    return new Worker(
-      `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); });`,
-      { eval: true },
-    );
-  }
-  return new Worker(new URL('./ingest-worker.js', here));
+  // build.mjs puts ingest-worker.js beside main.js; from source it is TypeScript (worker-entry.ts).
+  return startWorkerBeside(import.meta.url, 'ingest-worker');
 }
 
 class IngestPool {

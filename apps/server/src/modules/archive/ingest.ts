@@ -44,7 +44,7 @@ import { computePatientAge } from './patient-age.js';
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented
  * only when a row is new, and a new study gets exactly one report-status row. Each instance is two
- * statements (index-writer.ts): the upsert, then everything else in one, whose snapshot is taken
+ * statements (db/instance-index.ts): the upsert, then everything else in one, whose snapshot is taken
  * after the lock was granted and so sees what the ingest before it committed.
  */
 

@@ -10,25 +10,27 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPglite } from '../apps/server/src/db/client.js';
-import { centers, groups, labBillTests } from '../apps/server/src/db/schema.js';
+import { openPglite, pgliteDurabilityOf } from '../apps/server/src/db/client.js';
 import {
+  INDEX_INSTANCE_STATEMENT,
+  INDEX_STUDY_STATEMENT,
   type IndexRow,
-  IndexWriter,
-  PREPARE_STATEMENTS,
-} from '../apps/server/src/modules/archive/index-writer.js';
+} from '../apps/server/src/db/instance-index.js';
+import { PgliteInstanceIndex } from '../apps/server/src/db/instance-index-pglite.js';
+import { centers, groups, labBillTests } from '../apps/server/src/db/schema.js';
+import { IndexWriter } from '../apps/server/src/modules/archive/index-writer.js';
 
 const args = process.argv.slice(2);
 const ROUNDS = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 6;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The statements as they were before the link: the two lab CTEs cut out. */
-const BASE_STATEMENTS = PREPARE_STATEMENTS.replace(
+const BASE_STATEMENTS = INDEX_INSTANCE_STATEMENT.replace(
   /lab_line as \([\s\S]*?\n\),\nlab_line_audit as \([\s\S]*?\n\),\n/,
   '',
 );
-if (BASE_STATEMENTS === PREPARE_STATEMENTS)
-  throw new Error('the lab CTEs were not found in PREPARE_STATEMENTS');
+if (BASE_STATEMENTS === INDEX_INSTANCE_STATEMENT)
+  throw new Error('the lab CTEs were not found in INDEX_INSTANCE_STATEMENT');
 
 let serial = 0;
 function row(groupId: number, centerId: number, study: string, accession: string): IndexRow {
@@ -76,10 +78,13 @@ function row(groupId: number, centerId: number, study: string, accession: string
   };
 }
 
-async function database(dir: string, statements: string) {
+async function database(dir: string, instanceStatement: string) {
   const handle = await openPglite({ dataDir: join(dir, 'db') });
   await handle.migrate();
-  await handle.client.exec(statements);
+  const index = new PgliteInstanceIndex(handle.client, pgliteDurabilityOf(handle.client), {
+    study: INDEX_STUDY_STATEMENT,
+    instance: instanceStatement,
+  });
   const [group] = await handle.db.insert(groups).values({ name: 'g' }).returning();
   const [center] = await handle.db
     .insert(centers)
@@ -101,7 +106,7 @@ async function database(dir: string, statements: string) {
     .execute(sql`insert into lab_bill_tests (bill_id, position, lab_test_id, test_code, test_name, lab_modality, department, original_price_minor, price_minor, accession_number)
     select (select id from lab_bills), g, (select id from lab_tests), 'T1', 'CT Brain', 'CT', 'RADIOLOGY', 1, 1, 'RF' || lpad(g::text, 8, '0')
       from generate_series(1, ${100 * (ROUNDS + 1)}) g`);
-  return { handle, groupId: group!.id, centerId: center!.id, writer: new IndexWriter(handle.db), next: 1 };
+  return { handle, groupId: group!.id, centerId: center!.id, writer: new IndexWriter(index), next: 1 };
 }
 
 type Db = Awaited<ReturnType<typeof database>>;
@@ -131,7 +136,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'radflow-bench-mwl-ingest-'));
   const base = await database(join(dir, 'base'), BASE_STATEMENTS);
-  const next = await database(join(dir, 'new'), PREPARE_STATEMENTS);
+  const next = await database(join(dir, 'new'), INDEX_INSTANCE_STATEMENT);
   const results = {
     base: [] as Awaited<ReturnType<typeof round>>[],
     new: [] as Awaited<ReturnType<typeof round>>[],

@@ -13,6 +13,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../paths.js';
+import type { InstanceIndex } from './instance-index.js';
+import { PgliteInstanceIndex } from './instance-index-pglite.js';
+import { PostgresInstanceIndex } from './instance-index-postgres.js';
 import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
 import { takeTurns } from './pglite-turns.js';
 import * as schema from './schema.js';
@@ -170,9 +173,11 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     extensions: { pg_trgm, btree_gin },
   });
-  if (opts.dataDir) durabilities.set(client, await PgliteDurability.open(client, opts.dataDir));
+  const durability = opts.dataDir ? await PgliteDurability.open(client, opts.dataDir) : undefined;
+  if (durability) durabilities.set(client, durability);
   takeTurns(client);
   const db = drizzlePglite({ client, schema });
+  indexes.set(db as unknown as Db, new PgliteInstanceIndex(client, durability));
   return {
     db: db as unknown as Db,
     client,
@@ -187,6 +192,14 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
 }
 
 const durabilities = new WeakMap<PGlite, PgliteDurability>();
+const indexes = new WeakMap<Db, InstanceIndex>();
+
+/** The archive's index of a database opened here (instance-index.ts), of its engine. */
+export function instanceIndexOf(db: Db): InstanceIndex {
+  const index = indexes.get(db);
+  if (!index) throw new Error('this database was not opened by openPglite or openPostgres');
+  return index;
+}
 
 /**
  * Makes what `db` committed so far survive a power cut. PostgreSQL already did at COMMIT
@@ -238,6 +251,7 @@ export async function openPostgres(
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
+  indexes.set(db as unknown as Db, new PostgresInstanceIndex(pool));
   return {
     db: db as unknown as Db,
     pool,

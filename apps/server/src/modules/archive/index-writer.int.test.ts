@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { openPglite, pgliteDurabilityOf } from '../../db/client.js';
 import { instances, reportStatuses, studies } from '../../db/schema.js';
-import { BlobNotDurable, type IndexRow, IndexWriter, literal } from './index-writer.js';
+import { BlobNotDurable, type IndexRow, IndexWriter } from './index-writer.js';
 import {
   type TestApp,
   createTestApp,
@@ -200,14 +200,6 @@ describe('the index writer (group commit)', () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
-
-  it('inlines text as literals that read back exactly', () => {
-    expect(literal("it's")).toBe("'it''s'");
-    expect(literal('a\\b')).toBe("E'a\\\\b'");
-    expect(literal('nul\u0000gone')).toBe("'nulgone'");
-    expect(literal(null)).toBe('null');
-    expect(() => literal(Number.NaN)).toThrow();
-  });
 });
 
 describe('STOW-RS with parts ingested side by side', () => {

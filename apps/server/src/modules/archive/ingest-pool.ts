@@ -161,12 +161,13 @@ function poolSize(): number {
 export const ingestPool = new IngestPool(poolSize());
 
 /**
- * Whether ingests into this database use the workers. On PGlite not unless `INGEST_WORKERS` asks:
+ * Whether ingests into this database use the workers: `INGEST_WORKERS` decides, else the engine's
+ * index (`ingestWorkersByDefault`). On PGlite not unless `INGEST_WORKERS` asks:
  * there the main thread also runs the database, each transaction costs it CPU, and offloading
  * made the index writer's group commits smaller (more transactions, more WAL syncs) for no gain
  * in main-thread CPU, while the worker's ~40 MB took the 4-association peak past 400 MB
  * (ARCHIVE.md, figures of 2026-11-22 05:00).
  */
-export function ingestWorkersFor(isPglite: boolean): boolean {
-  return configuredSize() !== undefined ? ingestPool.size > 0 : !isPglite && ingestPool.size > 0;
+export function ingestWorkersFor(engineDefault: boolean): boolean {
+  return configuredSize() !== undefined ? ingestPool.size > 0 : engineDefault && ingestPool.size > 0;
 }

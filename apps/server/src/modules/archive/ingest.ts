@@ -1,13 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { type Tx, syncCommitted } from '../../db/client.js';
-import { centers, ingestRefusals, instances, reportStatuses, series, studies } from '../../db/schema.js';
-import { type TStudyEventActor, recordStudyEvent } from '../study-events/record-study-event.js';
+import { instanceIndexOf } from '../../db/client.js';
+import { centers, reportStatuses, studies } from '../../db/schema.js';
 import { instanceBlobKey } from './dicom-keys.js';
-import { BlobNotDurable, type IndexRow, indexWriterOf, pgliteOf } from './index-writer.js';
+import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
 import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
 import { ingestsInFlight } from './ingests-in-flight.js';
@@ -45,7 +44,7 @@ import { computePatientAge } from './patient-age.js';
  * Concurrency: the study upsert (ON CONFLICT on group + Study Instance UID) locks the study row for
  * the rest of the transaction, so ingests of one study are serialised there: counts are incremented
  * only when a row is new, and a new study gets exactly one report-status row. Each instance is two
- * statements (index-writer.ts): the upsert, then everything else in one, whose snapshot is taken
+ * statements (db/instance-index.ts): the upsert, then everything else in one, whose snapshot is taken
  * after the lock was granted and so sees what the ingest before it committed.
  */
 
@@ -61,12 +60,6 @@ export interface IngestOptions {
 }
 
 export type { IngestFailureCode } from './ingest-prepare.js';
-
-/** Who an ingest event names: the uploading user, else the sender (its AE title, else the source). */
-const ingestActor = (opts: IngestOptions): TStudyEventActor => ({
-  userId: opts.actorUserId ?? null,
-  label: opts.actorUserId ? null : (opts.callingAet ?? opts.source),
-});
 
 /**
  * The answers of the ownership rule (DECISIONS.md "instance ownership"). Short enough for a
@@ -98,13 +91,6 @@ export type IngestResult =
     }
   | IngestFailure;
 
-/** Thrown inside the transaction to refuse the instance (rolls the transaction back). */
-class IngestRefusal extends Error {
-  constructor(readonly failure: IngestFailure) {
-    super(failure.reason);
-  }
-}
-
 const text = (value: string | null | undefined) => withoutNul(value ?? '').trim();
 const int32 = (value: number | null | undefined) =>
   value !== null && value !== undefined && Number.isInteger(value) && Math.abs(value) <= 2 ** 31 - 1
@@ -129,18 +115,6 @@ function studyFields(parsed: PreparedInstance) {
     studyIdentifier: text(index.studyId),
     institutionName: text(index.institutionName),
     referringPhysicianName: text(index.referringPhysicianName),
-  };
-}
-
-/** The worklist patient fields a new report row copies from its study's header. */
-function reportPatientFields(fields: ReturnType<typeof studyFields>) {
-  return {
-    patientName: fields.patientName,
-    patientId: fields.patientId,
-    patientSex: fields.patientSex,
-    patientAge: fields.patientAge,
-    referringPhysicianName: fields.referringPhysicianName,
-    accessionNumber: fields.accessionNumber,
   };
 }
 
@@ -180,14 +154,11 @@ async function centerOf(ctx: AppContext, centerId: number): Promise<{ id: number
   return found;
 }
 
-/** `studies.col` keeps its value unless empty, then takes the incoming one. */
-const fillEmpty = (column: string) =>
-  sql.raw(`case when studies.${column} = '' then excluded.${column} else studies.${column} end`);
-
 const workersByDb = new WeakMap<AppContext['db'], boolean>();
 function workersFor(ctx: AppContext): boolean {
   let use = workersByDb.get(ctx.db);
-  if (use === undefined) workersByDb.set(ctx.db, (use = ingestWorkersFor(pgliteOf(ctx.db) !== undefined)));
+  if (use === undefined)
+    workersByDb.set(ctx.db, (use = ingestWorkersFor(instanceIndexOf(ctx.db).ingestWorkersByDefault)));
   return use;
 }
 
@@ -365,7 +336,7 @@ async function ingestPrepared(
       // instead of surviving into the old generation while the commit is awaited.
       preparation.makeDigest = undefined;
       lap('digest');
-      if ('ok' in made || opts.reportStatusId != null) await durable;
+      if ('ok' in made) await durable;
     } else {
       made = preparation.digest ?? preparation.makeDigest!();
       preparation.makeDigest = undefined;
@@ -393,12 +364,6 @@ async function ingestPrepared(
     opts,
   };
   try {
-    if (opts.reportStatusId != null) {
-      const result = await ctx.db.transaction((tx) => indexInstance(tx, ctx.now(), index));
-      await syncCommitted(ctx.db);
-      if (!result.ok || result.duplicate) dropCopy(ctx, key);
-      return result;
-    }
     // Committed once the blob is durable, together with what else arrived meanwhile.
     const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);
     if (clock) {
@@ -406,12 +371,15 @@ async function ingestPrepared(
       clock.done();
     }
     if (written.disposition !== 'STORED') dropCopy(ctx, key);
-    if (written.disposition === 'FOREIGN' || written.reportStatusId === null)
+    if (written.disposition === 'NO_SUCH_REPORT' || written.disposition === 'OTHER_STUDY')
+      return attachRefused(written.disposition, opts.reportStatusId!, prepared);
+    if (written.disposition === 'FOREIGN' || written.reportStatusId === null || written.studyId === null)
       return fail('FOREIGN_STUDY', FOREIGN_STUDY_REASON, prepared);
     return {
       ok: true,
       duplicate: written.disposition !== 'STORED',
       keptFirst: written.disposition === 'KEPT_FIRST',
+      ...(opts.reportStatusId != null ? { joinedExisting: written.joinedExisting } : {}),
       sopInstanceUid: prepared.sopInstanceUid,
       sopClassUid: prepared.sopClassUid,
       studyInstanceUid: prepared.studyInstanceUid,
@@ -420,10 +388,6 @@ async function ingestPrepared(
       reportStatusId: written.reportStatusId,
     };
   } catch (error) {
-    if (error instanceof IngestRefusal) {
-      dropCopy(ctx, key);
-      return error.failure;
-    }
     if (error instanceof BlobNotDurable)
       return fail('STORAGE', `The instance could not be stored: ${error.message}`, prepared);
     return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, prepared);
@@ -438,6 +402,11 @@ function dropCopy(ctx: AppContext, key: string): void {
   void ctx.blobs.delete(key).catch(() => undefined);
 }
 
+/**
+ * The upload-study action, before anything is stored: may the file join that report row (of the
+ * group; its study is the file's, or has no images yet)? The index checks it again under the
+ * row's lock.
+ */
 async function checkAttachTarget(
   ctx: AppContext,
   reportStatusId: number,
@@ -453,25 +422,24 @@ async function checkAttachTarget(
     .from(reportStatuses)
     .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
     .where(eq(reportStatuses.id, reportStatusId));
-  return attachRefusal(row, reportStatusId, groupId, parsed);
+  if (!row || row.groupId !== groupId) return attachRefused('NO_SUCH_REPORT', reportStatusId, parsed);
+  if (row.studyUid !== parsed.studyInstanceUid && row.instanceCount > 0)
+    return attachRefused('OTHER_STUDY', reportStatusId, parsed);
+  return null;
 }
 
-function attachRefusal(
-  row: { groupId: number; studyUid: string; instanceCount: number } | undefined,
+function attachRefused(
+  reason: 'NO_SUCH_REPORT' | 'OTHER_STUDY',
   reportStatusId: number,
-  groupId: number,
   parsed: PreparedInstance,
-): IngestFailure | null {
-  if (!row || row.groupId !== groupId)
-    return fail('REFUSED', `Report ${reportStatusId} does not exist`, parsed);
-  if (row.studyUid !== parsed.studyInstanceUid && row.instanceCount > 0) {
-    return fail(
-      'REFUSED',
-      `The file belongs to study ${parsed.studyInstanceUid}, not to the study of report ${reportStatusId}`,
-      parsed,
-    );
-  }
-  return null;
+): IngestFailure {
+  return reason === 'NO_SUCH_REPORT'
+    ? fail('REFUSED', `Report ${reportStatusId} does not exist`, parsed)
+    : fail(
+        'REFUSED',
+        `The file belongs to study ${parsed.studyInstanceUid}, not to the study of report ${reportStatusId}`,
+        parsed,
+      );
 }
 
 interface IndexInput {
@@ -487,7 +455,7 @@ interface IndexInput {
   opts: IngestOptions;
 }
 
-/** The plain values the index writer inlines into its statements. */
+/** The plain values the index binds to its statements. */
 function indexRow(now: Date, input: IndexInput): IndexRow {
   const { parsed, opts } = input;
   const index = parsed.index;
@@ -518,268 +486,6 @@ function indexRow(now: Date, input: IndexInput): IndexRow {
     callingAet: opts.callingAet ?? null,
     actorUserId: opts.actorUserId ?? null,
     receivedAt: now,
+    reportStatusId: opts.reportStatusId ?? null,
   };
-}
-
-/**
- * The upload-study action's index write (drizzle, one transaction per file): the same rules as the
- * index writer's statements (index-writer.ts PREPARE_STATEMENTS, DECISIONS.md "instance
- * ownership"), plus attaching the report row.
- */
-async function indexInstance(tx: Tx, now: Date, input: IndexInput): Promise<IngestResult> {
-  const { parsed, groupId, centerId, opts } = input;
-  const fields = studyFields(parsed);
-  const modality = text(parsed.index.modality);
-
-  // Locks the study row until commit; an existing study changes only for its own center and a
-  // new SOP instance.
-  await tx
-    .insert(studies)
-    .values({
-      groupId,
-      centerId,
-      studyInstanceUid: parsed.studyInstanceUid,
-      ...fields,
-      modalities: modality ? [modality] : [],
-      lastInstanceAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [studies.groupId, studies.studyInstanceUid],
-      set: {
-        patientName: fillEmpty('patient_name'),
-        patientId: fillEmpty('patient_id'),
-        issuerOfPatientId: fillEmpty('issuer_of_patient_id'),
-        patientSex: fillEmpty('patient_sex'),
-        patientAge: fillEmpty('patient_age'),
-        patientBirthDate: fillEmpty('patient_birth_date'),
-        studyDate: fillEmpty('study_date'),
-        studyTime: fillEmpty('study_time'),
-        studyDescription: fillEmpty('study_description'),
-        accessionNumber: fillEmpty('accession_number'),
-        studyIdentifier: fillEmpty('study_identifier'),
-        institutionName: fillEmpty('institution_name'),
-        referringPhysicianName: fillEmpty('referring_physician_name'),
-        modalities: sql.raw(
-          `array(select distinct m from unnest(studies.modalities || excluded.modalities) as m where m <> '' order by m)`,
-        ),
-        lastInstanceAt: sql.raw('excluded.last_instance_at'),
-      },
-      setWhere: sql`studies.center_id = excluded.center_id and not exists (select 1 from ${instances} i where i.study_id = studies.id and i.sop_instance_uid = ${parsed.sopInstanceUid})`,
-    });
-  const [study] = await tx
-    .select({ id: studies.id, centerId: studies.centerId })
-    .from(studies)
-    .where(and(eq(studies.groupId, groupId), eq(studies.studyInstanceUid, parsed.studyInstanceUid)));
-  if (!study) throw new Error('study upsert left no row');
-
-  if (study.centerId !== centerId) {
-    await tx.insert(ingestRefusals).values({
-      groupId,
-      centerId,
-      studyId: study.id,
-      studyInstanceUid: parsed.studyInstanceUid,
-      sopInstanceUid: parsed.sopInstanceUid,
-      sopClassUid: parsed.sopClassUid,
-      source: opts.source,
-      callingAet: opts.callingAet ?? null,
-      actorUserId: opts.actorUserId ?? null,
-      sha256: input.sha256,
-      reason: 'FOREIGN_STUDY',
-    });
-    const [owner] = await tx
-      .select({ id: reportStatuses.id })
-      .from(reportStatuses)
-      .where(eq(reportStatuses.studyId, study.id))
-      .orderBy(asc(reportStatuses.id))
-      .limit(1);
-    if (owner) {
-      await recordStudyEvent(tx, {
-        reportStatusId: owner.id,
-        type: 'FOREIGN_IMAGES_REFUSED',
-        actor: { label: 'Another center' },
-        payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid, centerId },
-        unlessSince: { since: sql`now() - interval '1 hour'` },
-      });
-    }
-    return fail('FOREIGN_STUDY', FOREIGN_STUDY_REASON, parsed);
-  }
-
-  // The study row is locked by the upsert above: no other ingest of this study runs between here and commit.
-  const [previous] = await tx
-    .select({ id: instances.id, sha256: instances.sha256 })
-    .from(instances)
-    .where(and(eq(instances.studyId, study.id), eq(instances.sopInstanceUid, parsed.sopInstanceUid)));
-
-  if (!previous) {
-    const [seriesRow] = await tx
-      .insert(series)
-      .values({
-        studyId: study.id,
-        seriesInstanceUid: parsed.seriesInstanceUid,
-        modality,
-        seriesDescription: text(parsed.index.seriesDescription),
-        seriesNumber: int32(parsed.index.seriesNumber),
-        bodyPartExamined: text(parsed.index.bodyPartExamined),
-        instanceCount: 1,
-      })
-      .onConflictDoUpdate({
-        target: [series.studyId, series.seriesInstanceUid],
-        set: {
-          modality: sql.raw(`case when series.modality = '' then excluded.modality else series.modality end`),
-          seriesDescription: sql.raw(
-            `case when series.series_description = '' then excluded.series_description else series.series_description end`,
-          ),
-          seriesNumber: sql.raw('coalesce(series.series_number, excluded.series_number)'),
-          instanceCount: sql.raw('series.instance_count + 1'),
-        },
-      })
-      .returning({ id: series.id, isNew: sql<boolean>`(xmax = 0)` });
-    if (!seriesRow) throw new Error('series upsert returned no row');
-    await tx.insert(instances).values({
-      studyId: study.id,
-      seriesId: seriesRow.id,
-      sopInstanceUid: parsed.sopInstanceUid,
-      sopClassUid: parsed.sopClassUid,
-      transferSyntaxUid: parsed.transferSyntaxUid,
-      instanceNumber: int32(parsed.index.instanceNumber),
-      numberOfFrames: int32(parsed.index.numberOfFrames) ?? 1,
-      rows: int32(parsed.index.rows),
-      columns: int32(parsed.index.columns),
-      blobKey: input.key,
-      sizeBytes: input.sizeBytes,
-      sha256: input.sha256,
-      metadata: JSON.parse(input.metadata) as unknown,
-      frames: input.frames,
-      source: opts.source,
-      callingAet: opts.callingAet ?? null,
-      receivedAt: now,
-    });
-    await tx
-      .update(studies)
-      .set({
-        instanceCount: sql`${studies.instanceCount} + 1`,
-        seriesCount: sql`${studies.seriesCount} + ${seriesRow.isNew ? 1 : 0}`,
-        sizeBytes: sql`${studies.sizeBytes} + ${input.sizeBytes}`,
-      })
-      .where(eq(studies.id, study.id));
-  }
-
-  const { reportStatusId, joinedExisting } = await reportRowFor(tx, { ...input, studyId: study.id });
-  if (!previous) await markImagesAfterSignOff(tx, now, study.id, input);
-  return {
-    ok: true,
-    duplicate: previous !== undefined,
-    keptFirst: previous !== undefined && previous.sha256 !== input.sha256,
-    joinedExisting,
-    sopInstanceUid: parsed.sopInstanceUid,
-    sopClassUid: parsed.sopClassUid,
-    studyInstanceUid: parsed.studyInstanceUid,
-    seriesInstanceUid: parsed.seriesInstanceUid,
-    studyId: study.id,
-    reportStatusId,
-  };
-}
-
-/** The study's signed-off rows are marked, with one timeline event per sign-off (as the writer's `mark`). */
-async function markImagesAfterSignOff(tx: Tx, now: Date, studyId: number, input: IndexInput): Promise<void> {
-  const { opts, parsed } = input;
-  const rows = await tx
-    .select({
-      id: reportStatuses.id,
-      marked: sql<boolean | null>`${reportStatuses.newImagesAfterSignOffAt} > ${reportStatuses.signedOffAt}`,
-    })
-    .from(reportStatuses)
-    .where(and(eq(reportStatuses.studyId, studyId), eq(reportStatuses.status, 'SIGNED_OFF')));
-  for (const row of rows) {
-    await tx
-      .update(reportStatuses)
-      .set({ newImagesAfterSignOffAt: now })
-      .where(eq(reportStatuses.id, row.id));
-    if (row.marked === true) continue;
-    await recordStudyEvent(tx, {
-      reportStatusId: row.id,
-      type: 'NEW_IMAGES_AFTER_SIGN_OFF',
-      actor: ingestActor(opts),
-      payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
-    });
-  }
-}
-
-/**
- * The report-status row the instance belongs to: the one asked for (repointed to this study when
- * it held a study without images, e.g. one created from the website, and this study has no row
- * yet), else the study's row, else a new one (status CREATED) with its STUDY_CREATED event.
- *
- * One row per study (DECISIONS.md "one row per study"; the unique index
- * report_statuses_one_row_per_study_key): files of a study that has a row already join that row,
- * even when sent for another one; the row asked for keeps its own imageless study. The study row
- * is locked by the caller's upsert, so two ingests of one study cannot both find it without a row.
- */
-async function reportRowFor(
-  tx: Tx,
-  input: IndexInput & { studyId: number },
-): Promise<{ reportStatusId: number; joinedExisting: boolean }> {
-  const { opts, parsed, studyId } = input;
-  const [existing] = await tx
-    .select({ id: reportStatuses.id })
-    .from(reportStatuses)
-    .where(and(eq(reportStatuses.studyId, studyId), isNull(reportStatuses.splitFromReportStatusId)));
-  if (opts.reportStatusId != null) {
-    const [row] = await tx
-      .select({
-        id: reportStatuses.id,
-        groupId: reportStatuses.groupId,
-        studyId: reportStatuses.studyId,
-        studyUid: studies.studyInstanceUid,
-        instanceCount: studies.instanceCount,
-      })
-      .from(reportStatuses)
-      .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
-      .where(eq(reportStatuses.id, opts.reportStatusId))
-      .for('update', { of: reportStatuses });
-    const refusal = attachRefusal(row, opts.reportStatusId, input.groupId, parsed);
-    if (refusal || !row) throw new IngestRefusal(refusal ?? fail('REFUSED', 'No such report', parsed));
-    if (row.studyId !== studyId && existing && existing.id !== row.id)
-      return { reportStatusId: existing.id, joinedExisting: true };
-    if (row.studyId !== studyId) {
-      await tx
-        .update(reportStatuses)
-        .set({ studyId, updatedAt: sql`now()` })
-        .where(eq(reportStatuses.id, row.id));
-      await recordStudyEvent(tx, {
-        reportStatusId: row.id,
-        type: 'IMAGES_ATTACHED',
-        actor: { userId: opts.actorUserId ?? null, label: opts.callingAet ?? null },
-        payload: { fromStudyId: row.studyId, toStudyId: studyId, studyInstanceUid: parsed.studyInstanceUid },
-      });
-      // The imageless study it held is now referenced by nothing: drop it.
-      await tx.execute(
-        sql`delete from studies s where s.id = ${row.studyId} and s.instance_count = 0
-            and not exists (select 1 from report_statuses r where r.study_id = s.id)`,
-      );
-    }
-    return { reportStatusId: row.id, joinedExisting: false };
-  }
-  if (existing) return { reportStatusId: existing.id, joinedExisting: false };
-
-  const [created] = await tx
-    .insert(reportStatuses)
-    .values({
-      studyId,
-      groupId: input.groupId,
-      centerId: input.centerId,
-      status: 'CREATED',
-      studyName: text(parsed.index.studyDescription),
-      ...reportPatientFields(studyFields(parsed)),
-    })
-    .returning({ id: reportStatuses.id });
-  if (!created) throw new Error('report-status insert returned no row');
-  await recordStudyEvent(tx, {
-    reportStatusId: created.id,
-    type: 'STUDY_CREATED',
-    actor: ingestActor(opts),
-    toStatus: 'CREATED',
-    payload: { source: opts.source, studyInstanceUid: parsed.studyInstanceUid },
-  });
-  return { reportStatusId: created.id, joinedExisting: false };
 }

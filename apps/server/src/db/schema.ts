@@ -66,6 +66,13 @@ export const groups = pgTable('groups', {
    * every group. A role alone is not enough, since a group admin may hand ROLE_ADMIN_BILLER out.
    */
   platformOperator: boolean('platform_operator').notNull().default(false),
+  /**
+   * The group's own product name and logo (issue 29 §8, spec-core §7 brand assets): shown on its
+   * sign-in page, top bar, share page and documents instead of Radflow's. null = the product's own.
+   */
+  brandProductName: text('brand_product_name'),
+  /** A BRAND_LOGO row of setting_assets (its public address /api/assets/{id}). */
+  brandLogoAssetId: text('brand_logo_asset_id'),
   createdAt: createdAt(),
 });
 

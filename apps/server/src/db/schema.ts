@@ -2282,3 +2282,31 @@ export const billingIdempotentWrites = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * The support chat (issue 29 §6): each user's own thread with the platform's support, one row a
+ * message. The thread is the asking user (`userId`); `fromSupport` marks the answers, written by
+ * the operator group's admins. Shown only while the user's group has enableSupportChatBot on.
+ */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The sender's e-mail when sent, kept if the account goes. */
+    senderEmail: text('sender_email').notNull(),
+    fromSupport: boolean('from_support').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('support_messages_user_idx').on(t.userId, t.id),
+    index('support_messages_created_idx').on(t.createdAt),
+  ],
+);

@@ -66,7 +66,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     openInHoros: 'Offers opening a study in the Horos viewer.',
     enableSecureViewerQrCodeGeneration: 'Offers a QR code that opens the study in the secure viewer.',
     showSubscriptionWarning: 'Shows every user of the group a subscription warning banner.',
-    enableSupportChatBot: 'Shows the support chat bot.',
+    enableSupportChatBot:
+      "Shows a chat with the platform's support in the top bar (our own, no third-party widget).",
     showActiveInViewer: 'Shows assignors the three users most recently active in the viewer.',
     enableDraftedForTypist:
       "A typist's saved report leaves the study Drafted (their Drafted tab) instead of Reported.",
@@ -121,7 +122,6 @@ export const GROUP_SETTING_ARRIVES_WITH: Readonly<Record<string, string>> = {
   sendCapabilityAtCenter: ROUTER,
   showAssignedToInSummaryPage: SUMMARY,
   disableExcelDownloadForAssignor: SUMMARY,
-  enableSupportChatBot: 'a support chat provider (none is configured on this server)',
   createPatientInRisWithoutShowingDialog: LAB,
   enableRISCategory: LAB,
   directPrintRisSubmit: LAB,

@@ -11,6 +11,7 @@ import { BrandLogo } from '../../features/brand/BrandLogo';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { SettingsGear } from '../../features/settings/SettingsGear';
 import { OnlineListButton } from '../../features/presence/OnlineListButton';
+import { SupportChatButton } from '../../features/support-chat/SupportChatButton';
 import { AccountMenu } from './AccountMenu';
 
 /** The top bar of spec-core §2 Shell: product name, notification bell, settings gear, account menu. */
@@ -38,6 +39,7 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
         <Box sx={{ flex: 1 }} />
         <NotificationBell />
         <OnlineListButton />
+        <SupportChatButton />
         <SettingsGear />
         <AccountMenu />
       </Toolbar>

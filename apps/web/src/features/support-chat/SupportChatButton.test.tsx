@@ -17,7 +17,6 @@ beforeEach(() => simulateWideScreen());
 const withSwitch = (on: boolean) =>
   buildPreferences((p) => {
     p.GROUP_SWITCHES.enableSupportChatBot = on;
-    p.USER_ADMIN_VISIBLE_PREFERENCES.enableSupportChatBot = on;
   });
 
 describe('the support chat button', () => {

@@ -57,7 +57,10 @@ export type TSettingAssetType = (typeof SETTING_ASSET_TYPES)[number];
 export const ZSettingAssetType = z.enum(SETTING_ASSET_TYPES, { error: M.assetTypeInvalid });
 
 /** The settings entry whose dialog uploads each image type: a role without it may not upload it. */
-export const SETTING_ASSET_ENTRY: Record<Exclude<TSettingAssetType, 'REPORT_IMAGE' | 'BRAND_LOGO'>, TSettingEntry> = {
+export const SETTING_ASSET_ENTRY: Record<
+  Exclude<TSettingAssetType, 'REPORT_IMAGE' | 'BRAND_LOGO'>,
+  TSettingEntry
+> = {
   CENTER_IMAGE: 'CONTACT_INFO',
   BILLING_LOGO: 'BILLING_DETAILS',
   REPORT_HEADER: 'PDF_MARGINS',

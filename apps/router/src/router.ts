@@ -26,6 +26,7 @@ import {
   type TUpdaterOptions,
 } from './release/index.js';
 import { Uploader } from './upload/uploader.js';
+import { CloudSettings } from './cloud-settings.js';
 import { cloudFetcher, printerPort, releasesPort, sendJobsPort } from './wiring.js';
 
 export interface RunningRouter {
@@ -65,6 +66,10 @@ export async function startRouter(
   });
   undo.push(() => queue.close());
   queue.on('disk-alarm', (usage) => log('disk quota alarm', { ...usage }));
+  const cloudSettings = new CloudSettings(
+    cloudFetcher(config.ROUTER_SERVER_URL, config.ROUTER_API_TOKEN),
+    log,
+  );
   const uploader = new Uploader(queue, {
     serverUrl: config.ROUTER_SERVER_URL,
     apiToken: config.ROUTER_API_TOKEN,
@@ -76,6 +81,7 @@ export async function startRouter(
     backoff: { baseMs: config.ROUTER_RETRY_BASE_MS, maxMs: config.ROUTER_RETRY_MAX_MS },
     probeMs: config.ROUTER_LINK_PROBE_MS,
     log,
+    uploadTransform: () => cloudSettings.uploadTransform(),
   });
 
   let scp: StoreScp;
@@ -117,7 +123,7 @@ export async function startRouter(
       extraOrigins: config.ROUTER_WEB_ORIGINS,
       incomingDir: queue.tempDir,
       queue: uploadQueueOf(queue),
-      sendJobs: sendJobsPort(sendJobs),
+      sendJobs: sendJobsPort(sendJobs, cloudSettings),
       printer: printerPort(printerFromSetting(config.ROUTER_PRINTER, config.ROUTER_AE_TITLE)),
       releases: releasesPort(updater, log),
       cloudLogin: createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }),

@@ -6,11 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
+  ROUTER_SEND_OFF_MESSAGE,
   type TPrintAnswer,
   type TRouterUpdateAnswer,
   type TRouterVersionCheck,
 } from '@radflow/core';
 import type { ImagePrinter, Releases, SendJobs as SendJobsPort } from './api/ports.js';
+import type { CloudSettings } from './cloud-settings.js';
 import { SendJobInputError, SendJobStateError, type SendJobs } from './forward/send-jobs.js';
 import { PrintInputError } from './print/print-content.js';
 import { PrintError, type ImagePrinter as DevicePrinter } from './print/printers.js';
@@ -21,12 +23,16 @@ export const MESSAGE_NO_PRINTER = 'No printer is set up on this router (ROUTER_P
 type Log = (message: string, fields?: Record<string, unknown>) => void;
 
 /** forward/'s SendJobs behind the API: its input errors 400, its state errors 404 / 409. */
-export function sendJobsPort(jobs: SendJobs): SendJobsPort {
+export function sendJobsPort(jobs: SendJobs, settings?: CloudSettings): SendJobsPort {
   return {
     async get(studyIds) {
       return jobs.get(studyIds);
     },
     async run(request) {
+      // issue 29 §6 sendCapabilityAtCenter: the group decides whether its router sends onward.
+      if (settings && !(await settings.read())?.sendCapabilityAtCenter) {
+        throw new AppError('FORBIDDEN', ROUTER_SEND_OFF_MESSAGE);
+      }
       try {
         return await jobs.run(request);
       } catch (error) {

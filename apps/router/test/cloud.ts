@@ -7,7 +7,13 @@ import { and, eq } from 'drizzle-orm';
 import { instances, studies } from '../../server/src/db/schema.js';
 import { apiTokenFor } from '../../server/test/api-token.helpers.js';
 import { createArchiveWorld } from '../../server/test/archive/helpers.js';
-import { createTestApp, TEST_PASSWORD, type TestApp } from '../../server/test/test-app.js';
+import type { TGroupFlags } from '@radflow/core';
+import {
+  createTestApp,
+  setGroupPreference,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../server/test/test-app.js';
 
 export interface TestCloud {
   readonly t: TestApp;
@@ -21,10 +27,15 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-export async function startTestCloud(): Promise<TestCloud> {
+/** `flags`: the group switches of the center's group (e.g. the router's own, issue 29 §6). */
+export async function startTestCloud(flags: Partial<TGroupFlags> = {}): Promise<TestCloud> {
   const t = await createTestApp();
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const world = await createArchiveWorld(t);
+  if (Object.keys(flags).length > 0) {
+    await setGroupPreference(t.db, world.group.id, 'USER_ADMIN_VISIBLE_PREFERENCES', flags);
+    await setGroupPreference(t.db, world.group.id, 'GROUP_SWITCHES', flags);
+  }
   const token = await apiTokenFor(t, world.center.user);
   return {
     t,

@@ -34,7 +34,8 @@ let printed: string;
 
 beforeAll(async () => {
   [cloud, pacs, work] = await Promise.all([
-    startTestCloud(),
+    // The send-job below needs the group's sendCapabilityAtCenter (issue 29 §6).
+    startTestCloud({ sendCapabilityAtCenter: true }),
     startStorescp({ aeTitle: PACS_AET }),
     mkdtemp(join(tmpdir(), 'router-wired-')),
   ]);

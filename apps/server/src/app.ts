@@ -26,6 +26,8 @@ import { studySharingRoutes } from './modules/study-sharing/study-sharing.routes
 import { viewerRoutes } from './modules/viewer/viewer.routes.js';
 import { sharePageRoutes } from './modules/share-page/share-page.routes.js';
 import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
+import { brandRoutes } from './modules/brand/brand.routes.js';
+import { supportChatRoutes } from './modules/support-chat/support-chat.routes.js';
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
@@ -220,6 +222,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(viewerRoutes);
       await api.register(sharePageRoutes);
       await api.register(settingAssetsRoutes);
+      await api.register(brandRoutes);
+      await api.register(supportChatRoutes);
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
       await api.register(labTestsRoutes);

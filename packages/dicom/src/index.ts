@@ -28,3 +28,4 @@ export * from './frames.js';
 export * from './file-meta.js';
 export { anonymizeDataset, anonymizePart10, remapUid, type AnonymizeOptions } from './anonymize.js';
 export * from './codecs/index.js';
+export { blankTopLevelText } from './blank-element.js';

@@ -164,6 +164,8 @@ export interface TestImage {
   transferSyntaxUid?: string;
   sopClassUid?: string;
   modality?: string;
+  /** Institution Name (0008,0080), absent when left out. */
+  institutionName?: string;
 }
 
 export interface BuiltImage {
@@ -201,6 +203,7 @@ export function buildImage(image: TestImage): BuiltImage {
     [0x00280102, us(bitsStored - 1)],
     [0x00280103, us(image.pixelRepresentation ?? 0)],
   ]);
+  if (image.institutionName !== undefined) elements.set(0x00080080, text('LO', image.institutionName));
   if (image.samplesPerPixel > 1) elements.set(0x00280006, us(image.planarConfiguration ?? 0));
   if (image.frames.length > 1) elements.set(0x00280008, text('IS', String(image.frames.length)));
   if (image.palette) {

@@ -33,6 +33,11 @@ export interface UploaderOptions {
   readonly idleTimeoutMs?: number;
   readonly log?: (message: string, fields?: Record<string, unknown>) => void;
   readonly now?: () => Date;
+  /**
+   * Asked before each batch: what to do to each image's bytes before it goes out (the group's
+   * removeCenterNameWhileUploading, cloud-settings.ts). A throw gives the batch back for later.
+   */
+  readonly uploadTransform?: () => Promise<(bytes: Uint8Array) => Uint8Array>;
 }
 
 export interface UploaderStatus {
@@ -147,6 +152,7 @@ export class Uploader {
   }
 
   private async send(batch: TQueuedFile[]): Promise<void> {
+    const transform = this.options.uploadTransform ? await this.options.uploadTransform() : null;
     const parts: StowPart[] = [];
     const damaged: TQueuedFile[] = [];
     for (const file of batch) {
@@ -167,7 +173,8 @@ export class Uploader {
         damaged.push(file);
         continue;
       }
-      parts.push({ sopInstanceUid: file.sopInstanceUid, bytes });
+      // Checked as received, then changed as the group asks (the cloud keeps what it was sent).
+      parts.push({ sopInstanceUid: file.sopInstanceUid, bytes: transform ? transform(bytes) : bytes });
     }
     if (damaged.length > 0) {
       await this.queue.markFailed(

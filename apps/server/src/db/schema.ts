@@ -66,6 +66,13 @@ export const groups = pgTable('groups', {
    * every group. A role alone is not enough, since a group admin may hand ROLE_ADMIN_BILLER out.
    */
   platformOperator: boolean('platform_operator').notNull().default(false),
+  /**
+   * The group's own product name and logo (issue 29 §8, spec-core §7 brand assets): shown on its
+   * sign-in page, top bar, share page and documents instead of Radflow's. null = the product's own.
+   */
+  brandProductName: text('brand_product_name'),
+  /** A BRAND_LOGO row of setting_assets (its public address /api/assets/{id}). */
+  brandLogoAssetId: text('brand_logo_asset_id'),
   createdAt: createdAt(),
 });
 
@@ -2274,4 +2281,32 @@ export const billingIdempotentWrites = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/**
+ * The support chat (issue 29 §6): each user's own thread with the platform's support, one row a
+ * message. The thread is the asking user (`userId`); `fromSupport` marks the answers, written by
+ * the operator group's admins. Shown only while the user's group has enableSupportChatBot on.
+ */
+export const supportMessages = pgTable(
+  'support_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    senderUserId: integer('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The sender's e-mail when sent, kept if the account goes. */
+    senderEmail: text('sender_email').notNull(),
+    fromSupport: boolean('from_support').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('support_messages_user_idx').on(t.userId, t.id),
+    index('support_messages_created_idx').on(t.createdAt),
+  ],
 );

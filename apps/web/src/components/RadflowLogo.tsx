@@ -1,15 +1,6 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import { PRODUCT_NAME } from '@radflow/core';
 
-interface RadflowLogoProps {
-  /** Mark height in pixels. */
-  size?: number;
-  /** Show the product name beside the mark. */
-  withName?: boolean;
-}
-
-/** The Radflow mark: a gantry ring crossed by a flow trace. */
+/** The Radflow mark: a gantry ring crossed by a flow trace (features/brand BrandLogo shows it or a group's own). */
 export function RadflowMark({ size = 28 }: { size?: number }) {
   return (
     <svg
@@ -30,21 +21,5 @@ export function RadflowMark({ size = 28 }: { size?: number }) {
         strokeLinejoin="round"
       />
     </svg>
-  );
-}
-
-export function RadflowLogo({ size = 28, withName = true }: RadflowLogoProps) {
-  return (
-    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
-      <RadflowMark size={size} />
-      {withName && (
-        <Typography
-          component="span"
-          sx={{ fontWeight: 700, letterSpacing: 0.4, fontSize: Math.round(size * 0.62), lineHeight: 1 }}
-        >
-          {PRODUCT_NAME}
-        </Typography>
-      )}
-    </Box>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_BRAND,
   defaultPreferences,
   type TCenterOption,
   type TCurrentUser,
@@ -54,6 +55,8 @@ export function sessionHandlers(
     },
     'GET /api/user/mapping': { body: {} },
     'GET /api/user/tele-info': { body: { teleUser } },
+    // The shell's brand (issue 29 §8): the product's own unless a test gives the group one.
+    'GET /api/brand-assets': { body: DEFAULT_BRAND },
   };
 }
 

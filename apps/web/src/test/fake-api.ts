@@ -8,6 +8,8 @@ export interface TRecordedRequest {
   query: URLSearchParams;
   headers: Headers;
   body: string | null;
+  /** A multipart body as sent (FormData), else undefined. */
+  formData?: FormData;
   credentials: RequestCredentials | undefined;
   json<T = unknown>(): T;
   form(): Record<string, string>;
@@ -31,6 +33,7 @@ export function fakeApi(handlers: Record<string, THandler | TFakeReply>) {
       query: url.searchParams,
       headers: new Headers(init?.headers),
       body,
+      ...(init?.body instanceof FormData ? { formData: init.body } : {}),
       credentials: init?.credentials,
       json: <T>() => JSON.parse(body ?? 'null') as T,
       form: () => Object.fromEntries(new URLSearchParams(body ?? '')),

@@ -1,1 +1,2 @@
 export * from './chat.js';
+export * from './support-chat.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isReportReadOnly } from '../reporting/rules.js';
 import { type TRole, hasRole } from '../identity/roles.js';
+import { canManageGroupSettings } from '../identity/permissions.js';
 import { type TSettingEntry, canReadLabPreferences, settingEntriesOf } from './setting-entries.js';
 
 /**
@@ -15,7 +16,7 @@ export const SETTING_ASSET_MESSAGES = {
   imagePngOnly: 'Header and footer images must be PNG images.',
   imageTooLarge: 'The image is larger than 2 MB. Please choose a smaller image.',
   assetTypeInvalid:
-    'Unknown image type. Use CENTER_IMAGE, BILLING_LOGO, REPORT_HEADER, REPORT_FOOTER, SIGNATURE or REPORT_IMAGE.',
+    'Unknown image type. Use CENTER_IMAGE, BILLING_LOGO, REPORT_HEADER, REPORT_FOOTER, SIGNATURE, REPORT_IMAGE or BRAND_LOGO.',
   /** spec-lab §5 Signature: footer text required. */
   signatureNameRequired: 'Signature footer text is required.',
   signatureNameTooLong: 'Signature footer text can be at most 200 characters.',
@@ -49,12 +50,17 @@ export const SETTING_ASSET_TYPES = [
   'SIGNATURE',
   /** issue 7 §1 key images from the viewer: a snapshot placed in a report (`<img src="/api/assets/{id}">`). */
   'REPORT_IMAGE',
+  /** issue 29 §8: a group's own logo (sign-in, top bar, share page); group admins only. */
+  'BRAND_LOGO',
 ] as const;
 export type TSettingAssetType = (typeof SETTING_ASSET_TYPES)[number];
 export const ZSettingAssetType = z.enum(SETTING_ASSET_TYPES, { error: M.assetTypeInvalid });
 
 /** The settings entry whose dialog uploads each image type: a role without it may not upload it. */
-export const SETTING_ASSET_ENTRY: Record<Exclude<TSettingAssetType, 'REPORT_IMAGE'>, TSettingEntry> = {
+export const SETTING_ASSET_ENTRY: Record<
+  Exclude<TSettingAssetType, 'REPORT_IMAGE' | 'BRAND_LOGO'>,
+  TSettingEntry
+> = {
   CENTER_IMAGE: 'CONTACT_INFO',
   BILLING_LOGO: 'BILLING_DETAILS',
   REPORT_HEADER: 'PDF_MARGINS',
@@ -126,6 +132,7 @@ export function settingAssetIdOf(url: string | null | undefined): string | null 
  */
 export function canUploadSettingAsset(roles: readonly TRole[], assetType: TSettingAssetType): boolean {
   if (assetType === 'REPORT_IMAGE') return isReportWriterRole(roles);
+  if (assetType === 'BRAND_LOGO') return canManageGroupSettings(roles);
   return settingEntriesOf(roles).includes(SETTING_ASSET_ENTRY[assetType]);
 }
 

@@ -15,7 +15,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
   readonly ADMIN_PREFERENCES: TExplanations<typeof ZAdminPreferences>;
 } = {
   USER_ADMIN_VISIBLE_PREFERENCES: {
-    removeCenterNameWhileUploading: "Leaves the center's name out of studies as they are uploaded.",
+    removeCenterNameWhileUploading:
+      "Leaves the center's name (Institution Name) out of the images the center's router uploads.",
     hideStudyDateColumn: 'Hides the Study Date column of the study lists.',
     hideUploadedAtColumn: 'Hides the Uploaded At column of the study lists.',
     amuSpecialCustomization:
@@ -39,7 +40,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     customRouterUrl: 'The address of the router program at the centers, used instead of the default one.',
     doNotSendWhatsappMessage:
       'Sends no WhatsApp messages to patients, and hides Manage patient from center customers.',
-    sendCapabilityAtCenter: "Lets a center's router send studies onward from the center itself.",
+    sendCapabilityAtCenter:
+      "Lets a center's router send studies onward to a PACS from the center itself; off, its sends are refused.",
     sharingDetailBeforeSend:
       'Center customers add referring doctor details before sending a study for reporting.',
     useInBrowserPythonApp: 'Shows the PACS router page (the router app run in the browser).',
@@ -66,7 +68,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     openInHoros: 'Offers opening a study in the Horos viewer.',
     enableSecureViewerQrCodeGeneration: 'Offers a QR code that opens the study in the secure viewer.',
     showSubscriptionWarning: 'Shows every user of the group a subscription warning banner.',
-    enableSupportChatBot: 'Shows the support chat bot.',
+    enableSupportChatBot:
+      "Shows a chat with the platform's support in the top bar (our own, no third-party widget).",
     showActiveInViewer: 'Shows assignors the three users most recently active in the viewer.',
     enableDraftedForTypist:
       "A typist's saved report leaves the study Drafted (their Drafted tab) instead of Reported.",
@@ -116,12 +119,9 @@ const SUMMARY = 'the report summary';
  * its screen lands.
  */
 export const GROUP_SETTING_ARRIVES_WITH: Readonly<Record<string, string>> = {
-  removeCenterNameWhileUploading: ROUTER,
   customRouterUrl: ROUTER,
-  sendCapabilityAtCenter: ROUTER,
   showAssignedToInSummaryPage: SUMMARY,
   disableExcelDownloadForAssignor: SUMMARY,
-  enableSupportChatBot: 'a support chat provider (none is configured on this server)',
   createPatientInRisWithoutShowingDialog: LAB,
   enableRISCategory: LAB,
   directPrintRisSubmit: LAB,

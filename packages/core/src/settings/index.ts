@@ -7,3 +7,4 @@ export * from './group-explanations.js';
 export * from './settings-api.js';
 export * from './preferences.js';
 export * from './schemas.js';
+export * from './brand.js';

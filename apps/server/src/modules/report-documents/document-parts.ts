@@ -3,6 +3,7 @@ import { REPORT_DOCUMENT_MESSAGES, formatDisplayTime } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { assetDataUrl, documentWindow, opaqueImage, resolveHtmlImages } from './document-images.js';
 import type { TDocumentReport, TReportDocumentData } from './report-document-data.js';
+import { loadGroupBrand } from '../brand/brand.js';
 
 /*
  * What a report document says, decided once for both formats: the PDF (pdf-document.ts) and the
@@ -19,6 +20,8 @@ export interface TDocumentSection {
 
 export interface TDocumentParts {
   title: string;
+  /** The group's product name (issue 29 §8 brand): the document's creator in its metadata. */
+  productName: string;
   /** The report is not final: not signed off, or a text that is not the signed one. */
   isPreliminary: boolean;
   patientRows: Array<[string, string]>;
@@ -292,6 +295,7 @@ export async function documentParts(
   const { layout } = data;
   return {
     title,
+    productName: (await loadGroupBrand(ctx.db, data.groupId)).productName,
     isPreliminary: !rowSigned || sections[0]?.signature == null,
     patientRows: patientRowsOf(data),
     reportTextHeader: await resolveHtmlImages(ctx, data.reportText.header),

@@ -55,6 +55,7 @@ export const SCRIPT_CASES: TScriptCase[] = SCRIPT_TABLE.map(([script, name, body
 export function scriptParts(name: string, body: string): TDocumentParts {
   return {
     title: `CT PNS ${name}`,
+    productName: 'Radflow',
     isPreliminary: false,
     patientRows: [
       ['Patient name', name],

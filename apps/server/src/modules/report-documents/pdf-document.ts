@@ -220,7 +220,7 @@ export function pdfDefinition(parts: TDocumentParts): TDocumentDefinitions {
   return {
     pageSize: 'A4',
     pageMargins: [margins.left, margins.top, margins.right, margins.bottom],
-    info: { title: pdfMetadataText(parts.title), creator: 'Radflow' },
+    info: { title: pdfMetadataText(parts.title), creator: pdfMetadataText(parts.productName) },
     defaultStyle: { font: 'Roboto', fontSize: 10, lineHeight: 1.15 },
     images,
     // The letterhead fills the top and bottom margins of every page; without it they stay blank

@@ -34,6 +34,7 @@ async function partsOf(body: string, title: string, patient: string): Promise<TD
   const clean = await resolveHtmlImages(ctx, sanitizeReportHtml(body));
   return {
     title,
+    productName: 'Radflow',
     isPreliminary: false,
     patientRows: [
       ['Patient name', patient],

@@ -150,7 +150,7 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
     header,
     {
       title: docxMetadataField(parts.title),
-      creator: 'Radflow',
+      creator: docxMetadataField(parts.productName),
       pageSize: A4_TWIPS,
       margins: {
         top: Math.round(m.top * CM_TO_TWIP),

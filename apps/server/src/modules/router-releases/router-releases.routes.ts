@@ -6,9 +6,13 @@ import {
   type TRouterPlatform,
   ZRouterDownloadQuery,
   ZRouterLatest,
+  ZRouterCloudSettings,
   ZRouterLatestQuery,
   canDownloadRouter,
+  groupFlags,
 } from '@radflow/core';
+import { authOf } from '../../plugins/auth.js';
+import { loadGroupPreferences } from '../preferences/preferences.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { type TStoredRelease, findLatestRelease } from './releases-dir.js';
 
@@ -45,6 +49,27 @@ export const routerReleasesRoutes: FastifyPluginAsyncZod<TRouterReleasesOptions>
     if (!release) throw new AppError('NOT_FOUND', messageNoRouterRelease(platform));
     return release;
   }
+
+  app.get(
+    '/router/settings',
+    {
+      ...center,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "The group switches the center's router follows (issue 29 §6), read with its API token",
+        response: { 200: ZRouterCloudSettings, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const flags = groupFlags(await loadGroupPreferences(app.ctx.db, authOf(request).user.groupId));
+      void reply.header('cache-control', 'private, no-store');
+      return {
+        removeCenterNameWhileUploading: flags.removeCenterNameWhileUploading,
+        sendCapabilityAtCenter: flags.sendCapabilityAtCenter,
+      };
+    },
+  );
 
   app.get(
     '/router/latest',

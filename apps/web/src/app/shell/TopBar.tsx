@@ -7,10 +7,11 @@ import Link from '@mui/material/Link';
 import Toolbar from '@mui/material/Toolbar';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { RadflowLogo } from '../../components/RadflowLogo';
+import { BrandLogo } from '../../features/brand/BrandLogo';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { SettingsGear } from '../../features/settings/SettingsGear';
 import { OnlineListButton } from '../../features/presence/OnlineListButton';
+import { SupportChatButton } from '../../features/support-chat/SupportChatButton';
 import { AccountMenu } from './AccountMenu';
 
 /** The top bar of spec-core §2 Shell: product name, notification bell, settings gear, account menu. */
@@ -33,11 +34,12 @@ export function TopBar({ onOpenMenu, showMenuButton }: { onOpenMenu: () => void;
           aria-label="Home"
           sx={{ display: 'flex', alignItems: 'center' }}
         >
-          <RadflowLogo size={24} />
+          <BrandLogo size={24} />
         </Link>
         <Box sx={{ flex: 1 }} />
         <NotificationBell />
         <OnlineListButton />
+        <SupportChatButton />
         <SettingsGear />
         <AccountMenu />
       </Toolbar>

@@ -6,6 +6,7 @@ import { errorBody, fakeApi } from '../../test/fake-api';
 import { renderRoutes } from '../../test/render';
 import { OTP_NOTE } from './login-form';
 import { LoginPage } from './LoginPage';
+import { BRAND_PATH } from '../brand/brand-api';
 
 function renderLogin(path = '/login-page') {
   return renderRoutes(
@@ -51,7 +52,8 @@ describe('LoginPage', () => {
     type(identifierField(), 'doctor@demo.local');
     fireEvent.click(screen.getByRole('button', { name: 'Request OTP' }));
     expect((await screen.findByRole('alert')).textContent).toContain(MESSAGES.otpOnlyMobile);
-    expect(api.requests).toHaveLength(0);
+    // The page's own brand read (issue 29 §8) is not a sign-in call.
+    expect(api.requests.filter((r) => r.path !== BRAND_PATH)).toHaveLength(0);
   });
 
   it('signs in by one-time code: request, switch to OTP entry, post it as password', async () => {
@@ -133,6 +135,7 @@ describe('LoginPage', () => {
     type(identifierField(), 'doctor@demo.local');
     fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Enter your password')).toBeTruthy();
-    expect(api.requests).toHaveLength(0);
+    // The page's own brand read (issue 29 §8) is not a sign-in call.
+    expect(api.requests.filter((r) => r.path !== BRAND_PATH)).toHaveLength(0);
   });
 });

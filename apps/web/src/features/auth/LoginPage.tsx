@@ -15,7 +15,7 @@ import { ApiError } from '../../api/client';
 import { getDeviceId, getDeviceName } from '../../api/device';
 import { requestOtp } from '../../api/identity';
 import { useSnackbar } from '../../components/feedback/feedback-context';
-import { RadflowLogo } from '../../components/RadflowLogo';
+import { BrandLogo } from '../brand/BrandLogo';
 import {
   OTP_NOTE,
   credentialsView,
@@ -129,7 +129,7 @@ export function LoginPage() {
         <Box component="form" noValidate onSubmit={onSubmit} sx={{ p: 3.5 }}>
           <Stack spacing={2}>
             <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1, mb: 1 }}>
-              <RadflowLogo size={40} />
+              <BrandLogo size={40} scope={{ kind: 'public' }} />
               <Typography variant="body2" color="textSecondary">
                 Teleradiology and reporting
               </Typography>

@@ -16,7 +16,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { fetchPasswordLink, setPasswordByLink } from '../../api/people';
-import { RadflowLogo } from '../../components/RadflowLogo';
+import { BrandLogo } from '../brand/BrandLogo';
 import { refusalText } from './people-form';
 
 export const MESSAGE_PASSWORDS_DIFFER = 'The two passwords differ';
@@ -112,7 +112,7 @@ export function SetPasswordPage() {
     <Box sx={{ display: 'flex', justifyContent: 'center', pt: 6 }}>
       <Paper variant="outlined" sx={{ p: 3, width: '100%', maxWidth: 420 }}>
         <Stack spacing={2}>
-          <RadflowLogo />
+          <BrandLogo scope={{ kind: 'public' }} />
           <Typography variant="h1">Set your password</Typography>
           {content}
         </Stack>

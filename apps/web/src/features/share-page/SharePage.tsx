@@ -4,6 +4,7 @@ import { SHARE_MESSAGES, isAccountPaymentLink } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
+import { BrandLogo } from '../brand/BrandLogo';
 import { AccountPaymentPage } from './AccountPaymentPage';
 import { ShareCodeStep } from './ShareCodeStep';
 import { ShareStudyView } from './ShareStudyView';
@@ -31,6 +32,19 @@ export function SharePage() {
 }
 
 function SharedStudyPage({ link }: { link: string }) {
+  return (
+    <>
+      {link && (
+        <Box component="header" sx={{ px: { xs: 1.5, md: 3 }, pt: 2 }}>
+          <BrandLogo size={28} scope={{ kind: 'share', link }} />
+        </Box>
+      )}
+      <SharedStudyContent link={link} />
+    </>
+  );
+}
+
+function SharedStudyContent({ link }: { link: string }) {
   const queryClient = useQueryClient();
   const page = useQuery({
     queryKey: sharePageQueryKey(link),

@@ -17,7 +17,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { RadflowLogo } from '../../components/RadflowLogo';
+import { BrandLogo } from '../brand/BrandLogo';
 import { SESSION_QUERY_KEY, loadSession } from '../auth/session';
 import { requestSignupCode, signUp } from './signup-api';
 import { type TFieldErrors, type TSignupDetails, checkSignup, refusalOf } from './signup-form';
@@ -134,7 +134,7 @@ export function SignupPage() {
         <Box component="form" noValidate onSubmit={onSubmit} sx={{ p: 3.5 }}>
           <Stack spacing={2}>
             <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-              <RadflowLogo size={40} />
+              <BrandLogo size={40} scope={{ kind: 'public' }} />
             </Box>
             <Typography component="h1" variant="h2" sx={{ textAlign: 'center' }}>
               Create an account for your center/group

@@ -4,6 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
+import { BrandSettings } from '../../brand/BrandSettings';
 import { useUserPreferences } from '../settings-api';
 import { GroupChangesList } from './GroupChangesList';
 import { GroupSettingRow } from './GroupSettingRow';
@@ -30,6 +31,7 @@ export default function GroupSettingsPanel() {
 
   return (
     <Stack spacing={3} data-testid="group-settings-panel">
+      <BrandSettings />
       <TextField
         type="search"
         size="small"

@@ -64,6 +64,38 @@ describe("the router's cloud settings", () => {
     expect(await settings.read()).toBeNull();
   });
 
+  it('a router restarted while the cloud is down follows the last settings it read', async () => {
+    // The center's PACS forwarding must keep working offline: the last answer is kept on disk.
+    const dir = await mkdtemp(path.join(tmpdir(), 'router-settings-'));
+    dirs.push(dir);
+    const file = path.join(dir, 'cloud-settings.json');
+    const cloud = await startTestCloud({
+      sendCapabilityAtCenter: true,
+      removeCenterNameWhileUploading: true,
+    });
+    clouds.push(cloud);
+    const online = new CloudSettings(
+      cloudFetcher(`http://127.0.0.1:${cloud.port}`, cloud.token),
+      undefined,
+      undefined,
+      file,
+    );
+    expect((await online.read())?.sendCapabilityAtCenter).toBe(true);
+
+    const restarted = new CloudSettings(
+      cloudFetcher('http://127.0.0.1:9', 'no-token'),
+      undefined,
+      undefined,
+      file,
+    );
+    expect(await restarted.read()).toMatchObject({
+      sendCapabilityAtCenter: true,
+      removeCenterNameWhileUploading: true,
+    });
+    const transform = await restarted.uploadTransform();
+    expect(parseInstance(transform(image())).index.institutionName ?? '').toBe('');
+  });
+
   it('sendCapabilityAtCenter decides whether send-job/run starts a send', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'router-settings-'));
     dirs.push(dir);

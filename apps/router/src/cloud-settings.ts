@@ -1,5 +1,7 @@
 import { ROUTER_SETTINGS_REFRESH_MS, type TRouterCloudSettings, ZRouterCloudSettings } from '@radflow/core';
+import { readFile } from 'node:fs/promises';
 import { blankTopLevelText } from '@radflow/dicom';
+import { writeFileAtomic } from './release/install-layout.js';
 
 /** Institution Name (0008,0080): what removeCenterNameWhileUploading leaves out. */
 const INSTITUTION_NAME = 'x00080080';
@@ -7,8 +9,10 @@ const INSTITUTION_NAME = 'x00080080';
 /**
  * The group switches the router follows (issue 29 §6; core ZRouterCloudSettings), read from the
  * cloud's GET /api/router/settings with the center's API token. Asked again when older than
- * ROUTER_SETTINGS_REFRESH_MS; a failed ask keeps the last answer. Before any answer the router does
- * not guess: uploads wait (they would fail without the cloud anyway) and sends are refused.
+ * ROUTER_SETTINGS_REFRESH_MS; a failed ask keeps the last answer. The last answer is also kept in
+ * `file` (written atomically), so a router restarted while the link is down still forwards to the
+ * center's PACS as its group allows. Before any answer, read or kept, the router does not guess:
+ * uploads wait (they would fail without the cloud anyway) and sends are refused.
  */
 export class CloudSettings {
   private current: TRouterCloudSettings | null = null;
@@ -19,6 +23,7 @@ export class CloudSettings {
     private readonly fetchCloud: (path: string) => Promise<Response>,
     private readonly log?: (message: string, fields?: Record<string, unknown>) => void,
     private readonly maxAgeMs = ROUTER_SETTINGS_REFRESH_MS,
+    private readonly file?: string,
   ) {}
 
   /** The settings, asked again when stale; null when the cloud never answered. */
@@ -38,8 +43,26 @@ export class CloudSettings {
       this.readAt = Date.now();
     } catch (error) {
       this.log?.('router settings not read', { err: String(error) });
+      this.current ??= await this.kept();
+      return this.current;
+    }
+    if (this.file) {
+      await writeFileAtomic(this.file, JSON.stringify(this.current)).catch((error: unknown) =>
+        this.log?.('router settings not kept', { err: String(error) }),
+      );
     }
     return this.current;
+  }
+
+  /** The answer kept on disk by an earlier run; null when there is none or it does not parse. */
+  private async kept(): Promise<TRouterCloudSettings | null> {
+    if (!this.file) return null;
+    try {
+      const parsed = ZRouterCloudSettings.safeParse(JSON.parse(await readFile(this.file, 'utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
   }
 
   /**

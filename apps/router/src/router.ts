@@ -4,6 +4,7 @@
  * PACS, the printer, the updater and the local API the browser calls. main.ts runs it as a program;
  * tests start it in process.
  */
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { StoreScp } from '@radflow/dicom/dimse';
 import { createCloudLogin } from './api/cloud-login.js';
@@ -69,6 +70,8 @@ export async function startRouter(
   const cloudSettings = new CloudSettings(
     cloudFetcher(config.ROUTER_SERVER_URL, config.ROUTER_API_TOKEN),
     log,
+    undefined,
+    path.join(config.ROUTER_DATA_DIR, 'cloud-settings.json'),
   );
   const uploader = new Uploader(queue, {
     serverUrl: config.ROUTER_SERVER_URL,

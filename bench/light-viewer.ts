@@ -217,7 +217,12 @@ async function main(): Promise<void> {
     const seriesDir = join(work, 'series');
     await mkdir(seriesDir);
     const series = await writeCtSeries(seriesDir, SLICES, { patientName: 'BENCH^LIGHT', patientId: 'BL-1' });
-    server = await startBuiltServer({ work, env: { WEB_DIST_DIR: join(REPO_ROOT, 'apps/web/dist') } });
+    // A ceiling: on the shared 2-core machine (load 20+) the bundle took minutes to listen.
+    server = await startBuiltServer({
+      work,
+      env: { WEB_DIST_DIR: join(REPO_ROOT, 'apps/web/dist') },
+      startTimeoutMs: 400_000,
+    });
     const token = await bearerToken(server.baseUrl, 'center@demo.local');
     await stowFiles(`${server.baseUrl}/api/dicomweb/studies`, series.files, {
       authorization: `Bearer ${token}`,

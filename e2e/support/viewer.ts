@@ -98,7 +98,7 @@ export class ViewerScreen {
   constructor(private readonly page: Page) {}
 
   async open(studyInstanceUid: string, id: number): Promise<void> {
-    await this.page.goto(`/viewer/${encodeURIComponent(studyInstanceUid)}/${id}?v=2`);
+    await this.page.goto(`/viewer/${encodeURIComponent(studyInstanceUid)}/${id}?v=2&d=1`);
   }
 
   viewport(index = 0): Locator {

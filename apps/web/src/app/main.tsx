@@ -1,3 +1,4 @@
+import { viewerQueryOf } from '@radflow/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useRoutes } from 'react-router';
@@ -17,9 +18,13 @@ void queryClient.prefetchQuery({
   queryFn: ({ signal }) => loadSession(signal),
   staleTime: Infinity,
 });
-// A viewer page opened directly starts the viewer's code, the study's context and its series now,
-// beside the session calls; the dynamic import keeps this out of the login and worklist bundle.
-if (window.location.pathname.startsWith('/viewer/')) {
+// A diagnostic viewer page (d=1) opened directly starts the viewer's code, the study's context and
+// its series now, beside the session calls; the dynamic import keeps this out of the login and
+// worklist bundle. The light viewer (no d=1) needs none of it (VIEWER.md "Light viewer").
+if (
+  window.location.pathname.startsWith('/viewer/') &&
+  viewerQueryOf(window.location.search).kind === 'diagnostic'
+) {
   void import('../features/viewer/viewer-warm')
     .then((m) => m.warmViewerRoute(window.location.pathname, queryClient))
     .catch(() => undefined);

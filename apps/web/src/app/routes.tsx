@@ -1,4 +1,6 @@
 import { lazy } from 'react';
+// The viewers are chunks of their own (ViewerRoute.tsx); Cornerstone loads only with d=1.
+import { ViewerRoute } from '../features/viewer/ViewerRoute';
 import type { RouteObject } from 'react-router';
 import { NotFoundPage } from '../components/NotFoundPage';
 import { AppRoot } from './AppRoot';
@@ -10,8 +12,6 @@ const InfoPage = lazy(() => import('../features/info/InfoPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const TemplatePage = lazy(() => import('../features/report-templates/TemplatePage'));
 const ReportSearchPage = lazy(() => import('../features/report-search/ReportSearchPage'));
-// The viewer is its own chunk; Cornerstone loads from it only when a study opens.
-const ViewerPage = lazy(() => import('../features/viewer/ViewerPage'));
 const ReportEditPage = lazy(() => import('../features/report-editor/ReportEditPage'));
 const SharePage = lazy(() => import('../features/share-page/SharePage'));
 // A new group's sign-up (issue 26 §4), public, its own chunk.
@@ -91,7 +91,7 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/summary', element: <SummaryPage title="Report summary" /> },
   { path: '/summary-admin', element: <SummaryPage title="Report summary admin" /> },
   { path: '/search-page/summary', element: <SummaryPage title="Advanced Search Report Summary" advanced /> },
-  { path: '/viewer/:studyInstanceUids/:id', element: <ViewerPage /> },
+  { path: '/viewer/:studyInstanceUids/:id', element: <ViewerRoute /> },
   { path: '/report-edit/:studyInstanceUids/:id/*', element: <ReportEditPage /> },
   { path: '/setting-page', element: <SettingsPage /> },
   { path: '/template-page', element: <TemplatePage /> },

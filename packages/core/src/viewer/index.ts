@@ -9,4 +9,5 @@ export * from './weasis.js';
 export * from './transfer-syntax.js';
 export * from './display-order.js';
 export * from './external-viewers.js';
+export * from './viewer-link.js';
 export * from './schemas.js';

@@ -186,3 +186,90 @@ describe('What the server cannot render', () => {
     }
   });
 });
+
+/**
+ * Issue 29 §4: the light viewer asks for frames rendered with a window preset and fitted to the
+ * phone's screen: PS3.18 §8.3.5.1 `window=center,width[,function]` and `viewport=vw,vh`.
+ */
+describe('Rendered frames with window and viewport', () => {
+  const CT = 'ct/ct_small_128x128_explicit_le.dcm';
+  const stats = async (body: Buffer) => {
+    const s = await sharp(body).stats();
+    return { min: s.channels[0]?.min, max: s.channels[0]?.max };
+  };
+
+  it('applies the window: far below the pixels all white, far above all black, a preset in between', async () => {
+    const a = await load(CT);
+    const png = 'image/png';
+    const white = await a.get(`${a.base}/rendered?window=-100000,2`, png);
+    expect(white.statusCode, white.body).toBe(200);
+    expect(await stats(white.rawPayload)).toEqual({ min: 255, max: 255 });
+    const black = await a.get(`${a.base}/frames/1/rendered?window=100000,2,LINEAR`, png);
+    expect(await stats(black.rawPayload)).toEqual({ min: 0, max: 0 });
+    const soft = await a.get(`${a.base}/rendered?window=40,400`, png);
+    const lung = await a.get(`${a.base}/rendered?window=-600,1500`, png);
+    expect(soft.statusCode).toBe(200);
+    expect(soft.rawPayload.equals(lung.rawPayload)).toBe(false);
+    const sigmoid = await a.get(`${a.base}/rendered?window=40,400,sigmoid`, png);
+    expect(sigmoid.statusCode).toBe(200);
+    expect(sigmoid.rawPayload.equals(soft.rawPayload)).toBe(false);
+  });
+
+  it('fits the image inside the viewport, never enlarging it', async () => {
+    const a = await load(CT);
+    const small = await inspect((await a.get(`${a.base}/rendered?viewport=64,48`)).rawPayload);
+    expect([small.width, small.height]).toEqual([48, 48]);
+    const large = await inspect((await a.get(`${a.base}/frames/1/rendered?viewport=1000,1000`)).rawPayload);
+    expect([large.width, large.height]).toEqual([128, 128]);
+  });
+
+  it('answers 400 naming a window or viewport it cannot read', async () => {
+    const a = await load(CT);
+    for (const query of [
+      'window=abc',
+      'window=40',
+      'window=40,0',
+      'window=40,400,cubic',
+      'viewport=0,10',
+      'viewport=10',
+      'viewport=99999,10',
+    ]) {
+      const res = await a.get(`${a.base}/rendered?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.body, query).toMatch(query.startsWith('window') ? /window/ : /viewport/);
+    }
+  });
+
+  it('keeps the study access rule: another center of the group and another group get 404', async () => {
+    const group = await createTestGroup(t.db);
+    const centerA = await createTestCenter(t.db, { groupId: group.id });
+    const centerB = await createTestCenter(t.db, { groupId: group.id });
+    const result = await ingestInstance(
+      t.app.ctx,
+      { bytes: readFixture(CT) },
+      { centerId: centerA.id, source: 'STOW' },
+    );
+    if (!result.ok) throw new Error(result.reason);
+    const url = `/api/dicomweb/studies/${result.studyInstanceUid}/series/${result.seriesInstanceUid}/instances/${result.sopInstanceUid}/frames/1/rendered?window=40,400&viewport=64,64`;
+    const other = await createTestGroup(t.db);
+    const asUser = async (user: Parameters<typeof apiTokenFor>[1]) =>
+      t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${await apiTokenFor(t, user)}` },
+      });
+    const own = await createTestUser(t.db, {
+      groupId: group.id,
+      centerId: centerA.id,
+      roles: ['ROLE_CENTER'],
+    });
+    expect((await asUser(own)).statusCode).toBe(200);
+    for (const outsider of [
+      await createTestUser(t.db, { groupId: group.id, centerId: centerB.id, roles: ['ROLE_CENTER'] }),
+      await createTestUser(t.db, { groupId: other.id, roles: ['ROLE_ADMIN'] }),
+    ]) {
+      expect((await asUser(outsider)).statusCode, outsider.roles.join()).toBe(404);
+    }
+    expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+});

@@ -7,7 +7,7 @@ import { parseAccept } from './multipart.js';
 import { parseQidoQuery } from './qido-query.js';
 import { type QidoContext, searchInstances, searchSeries, searchStudies } from './qido.js';
 import { findSeries, findStudy, metadataJson } from './retrieve-repository.js';
-import { renderImage, renderThumbnail } from './render.js';
+import { ZRenderViewport, ZRenderWindow, renderImage, renderThumbnail } from './render.js';
 import { scopeOfAuth } from '../studies/study-access.js';
 import { requireUserOrStudyToken } from '../study-tokens/study-token-auth.js';
 import { type TStreamAnswer, retrieveBulkData, retrieveFrames, retrieveInstances } from './wado.js';
@@ -236,7 +236,13 @@ export const dicomwebRetrieveRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // WADO-RS: rendered and thumbnails ----------------------------------------------------------------
-  const ZRendered = z.object({ quality: z.coerce.number().int().min(1).max(100).optional() }).passthrough();
+  const ZRendered = z
+    .object({
+      quality: z.coerce.number().int().min(1).max(100).optional(),
+      window: ZRenderWindow.optional(),
+      viewport: ZRenderViewport.optional(),
+    })
+    .passthrough();
   app.get(
     '/dicomweb/studies/:study/series/:series/instances/:instance/rendered',
     {

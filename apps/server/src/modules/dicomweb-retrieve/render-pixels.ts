@@ -60,6 +60,23 @@ function readSamples(
   return out;
 }
 
+/** A window asked for in the request (PS3.18 `window`), in place of the image's own. */
+export interface TWindow {
+  center: number;
+  width: number;
+  fn: 'LINEAR' | 'SIGMOID';
+}
+
+/** PS3.3 §C.11.2.1.3.1 SIGMOID VOI function to 0..255. */
+function toGraySigmoid(values: Float64Array, center: number, width: number, invert: boolean): Buffer {
+  const out = Buffer.alloc(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const g = Math.round(255 / (1 + Math.exp((-4 * ((values[i] as number) - center)) / width)));
+    out[i] = invert ? 255 - g : g;
+  }
+  return out;
+}
+
 /** PS3.3 §C.11.2.1.2.1 linear VOI function to 0..255, or min–max when there is no window. */
 function toGray(values: Float64Array, center: number | null, width: number | null, invert: boolean): Buffer {
   let low: number;
@@ -192,6 +209,7 @@ export async function toDisplayImage(
   metadata: Metadata,
   readElement: ReadElement,
   isFloat: boolean,
+  window: TWindow | null = null,
 ): Promise<RawImage> {
   const { rows: height, columns: width, samplesPerPixel: samples, bitsAllocated } = decoded;
   const photometric = decoded.photometricInterpretation;
@@ -227,6 +245,15 @@ export async function toDisplayImage(
   const intercept = frameValue(metadata, frameIndex, '00289145', '00281052') ?? 0;
   if (slope !== 1 || intercept !== 0)
     for (let i = 0; i < values.length; i++) values[i] = (values[i] as number) * slope + intercept;
+  const invert = photometric === 'MONOCHROME1';
+  if (window?.fn === 'SIGMOID') {
+    const data = toGraySigmoid(values, window.center, window.width, invert);
+    return { width, height, channels: 1, data };
+  }
+  if (window) {
+    const data = toGray(values, window.center, window.width, invert);
+    return { width, height, channels: 1, data };
+  }
   const data = toGray(
     values,
     frameValue(metadata, frameIndex, '00289132', '00281050'),

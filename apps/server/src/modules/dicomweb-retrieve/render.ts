@@ -1,11 +1,12 @@
 import sharp, { type Sharp } from 'sharp';
+import { z } from 'zod';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { TStudyScope } from '@radflow/core';
 import { FrameDecodeError, decodeFrame, describeTransferSyntax, parseInstance } from '@radflow/dicom';
 import type { AppContext } from '../../context.js';
 import { instances, series, studies } from '../../db/schema.js';
 import type { TMediaRange } from './multipart.js';
-import { type Metadata, first, textOf, toDisplayImage, unsupported } from './render-pixels.js';
+import { type Metadata, type TWindow, first, textOf, toDisplayImage, unsupported } from './render-pixels.js';
 import { type TTarget, findStoredInstance, notFound } from './retrieve-repository.js';
 import { visibleStudies } from '../studies/study-access.js';
 import { HttpError, notAcceptable } from './transfer-syntax-negotiation.js';
@@ -25,6 +26,70 @@ export interface TImage {
 
 const THUMBNAIL_SIZE = 256;
 
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * PS3.18 §8.3.5.1.4 `window=center,width[,function]` (function `linear` or `sigmoid`, any case): the
+ * window the light viewer's presets ask for (VIEWER.md "Light viewer"). Applies to greyscale images;
+ * colour images are sent as they are.
+ */
+export const ZRenderWindow = z.string().transform((text, ctx): TWindow => {
+  const [center = '', width = '', fn = 'linear', ...rest] = text.split(',').map((p) => p.trim());
+  const fnName = fn.toLowerCase();
+  if (
+    rest.length > 0 ||
+    !NUMBER.test(center) ||
+    !NUMBER.test(width) ||
+    Number(width) < 1 ||
+    (fnName !== 'linear' && fnName !== 'sigmoid')
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `window must be center,width[,linear|sigmoid] with a width of at least 1, not '${text}'`,
+    });
+    return z.NEVER;
+  }
+  return { center: Number(center), width: Number(width), fn: fnName === 'sigmoid' ? 'SIGMOID' : 'LINEAR' };
+});
+
+const MAX_VIEWPORT = 4096;
+
+/**
+ * PS3.18 §8.3.5.1.3 `viewport=vw,vh`: the image is scaled to fit inside, keeping its aspect, never
+ * enlarged (a phone asks for its screen's pixels, not the modality's).
+ */
+export const ZRenderViewport = z.string().transform((text, ctx): TViewport => {
+  const parts = text.split(',').map((p) => p.trim());
+  const [width, height] = parts.map(Number);
+  if (
+    parts.length !== 2 ||
+    !parts.every((p) => /^\d+$/.test(p)) ||
+    !width ||
+    !height ||
+    width > MAX_VIEWPORT ||
+    height > MAX_VIEWPORT
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `viewport must be width,height in pixels (1 to ${MAX_VIEWPORT}), not '${text}'`,
+    });
+    return z.NEVER;
+  }
+  return { width, height };
+});
+
+export interface TViewport {
+  width: number;
+  height: number;
+}
+
+/** What a rendered request may ask beyond the frame: quality, window, viewport. */
+export interface TRenderOptions {
+  quality?: number | undefined;
+  window?: TWindow | undefined;
+  viewport?: TViewport | undefined;
+}
+
 function chooseImageType(accept: readonly TMediaRange[]): TImage['contentType'] {
   for (const range of accept) {
     if (range.type === 'image/png') return 'image/png';
@@ -36,10 +101,12 @@ function chooseImageType(accept: readonly TMediaRange[]): TImage['contentType'] 
 async function encode(
   image: Sharp,
   type: TImage['contentType'],
-  size: number | null,
+  size: TViewport | null,
   quality: number,
 ): Promise<Buffer> {
-  const sized = size ? image.resize(size, size, { fit: 'inside', withoutEnlargement: true }) : image;
+  const sized = size
+    ? image.resize(size.width, size.height, { fit: 'inside', withoutEnlargement: true })
+    : image;
   return type === 'image/png' ? sized.png().toBuffer() : sized.jpeg({ quality }).toBuffer();
 }
 
@@ -51,8 +118,9 @@ async function renderFrame(
   instance: Awaited<ReturnType<typeof findStoredInstance>>,
   frameNumber: number,
   type: TImage['contentType'],
-  size: number | null,
+  size: TViewport | null,
   quality: number,
+  window: TWindow | null = null,
 ): Promise<Buffer> {
   const metadata = instance.metadata as Metadata;
   const syntax = instance.transferSyntaxUid;
@@ -94,7 +162,7 @@ async function renderFrame(
       ? parsed.datasetBytes.subarray(element.dataOffset, element.dataOffset + element.length)
       : null;
   };
-  const raw = await toDisplayImage(decoded, frameNumber - 1, metadata, readElement, isFloat);
+  const raw = await toDisplayImage(decoded, frameNumber - 1, metadata, readElement, isFloat, window);
   const image = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   return encode(image, type, size, quality);
 }
@@ -106,13 +174,21 @@ export async function renderImage(
   target: Required<TTarget>,
   frameNumber: number,
   accept: readonly TMediaRange[],
-  query: { quality?: number },
+  query: TRenderOptions,
 ): Promise<TImage> {
   const type = chooseImageType(accept);
   const instance = await findStoredInstance(ctx.db, scope, target);
   return {
     contentType: type,
-    body: await renderFrame(ctx, instance, frameNumber, type, null, query.quality ?? 90),
+    body: await renderFrame(
+      ctx,
+      instance,
+      frameNumber,
+      type,
+      query.viewport ?? null,
+      query.quality ?? 90,
+      query.window ?? null,
+    ),
   };
 }
 
@@ -135,7 +211,14 @@ export async function renderThumbnail(
   const instance = await findStoredInstance(ctx.db, scope, resolved);
   const key = `thumbs/${instance.sha256}-${type === 'image/png' ? 'png' : 'jpg'}`;
   if ((await ctx.blobs.size(key)) !== null) return { contentType: type, body: await ctx.blobs.read(key) };
-  const body = await renderFrame(ctx, instance, 1, type, THUMBNAIL_SIZE, 80);
+  const body = await renderFrame(
+    ctx,
+    instance,
+    1,
+    type,
+    { width: THUMBNAIL_SIZE, height: THUMBNAIL_SIZE },
+    80,
+  );
   await ctx.blobs.put(key, body);
   return { contentType: type, body };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type Plugin, type Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENTRY_TAG_MISSING, earlyRequests } from './early-build';
+import { DIAGNOSTIC_VIEWER_ADDRESS, ENTRY_TAG_MISSING, earlyRequests } from './early-build';
 import { EARLY_SCRIPT_LOADED } from './early-script';
 
 /**
@@ -88,5 +88,23 @@ describe('early-build: the loader takes over the entry tag Vite writes', { timeo
         earlyRequests(),
       ]),
     ).rejects.toThrow(ENTRY_TAG_MISSING);
+  });
+});
+
+describe('early-build: which addresses get the early first image (issue 29 §4)', () => {
+  const isEarly = (href: string) => {
+    const url = new URL(href, 'http://localhost');
+    return new Function('location', `return ${DIAGNOSTIC_VIEWER_ADDRESS}`)(url) as boolean;
+  };
+  it.each([
+    ['/viewer/1.2.3/7?v=2&d=1', true],
+    ['/viewer/1.2.3/7?d=1', true],
+    ['/viewer/1.2.3/7?v=2&p=1&d=1&showEditor=1', true],
+    ['/viewer/1.2.3/7?v=2', false],
+    ['/viewer/1.2.3/7?v=2&d=10', false],
+    ['/viewer/1.2.3/7?v=2&dd=1', false],
+    ['/status?d=1', false],
+  ])('%s → %s', (href, early) => {
+    expect(isEarly(href)).toBe(early);
   });
 });

@@ -49,6 +49,14 @@ function viewerRouteChunks(bundle: Rollup.OutputBundle, entryFileName: string): 
 }
 
 /**
+ * The loader's test of `location` (plain ES5 in index.html): a diagnostic viewer address
+ * (`/viewer/…?…d=1`, core `viewerQueryOf`). The light viewer (no `d=1`) draws no early preview and
+ * loads no Cornerstone: its page starts the app at once, like any other page.
+ */
+export const DIAGNOSTIC_VIEWER_ADDRESS =
+  "location.pathname.indexOf('/viewer/')===0&&/[?&]d=1(&|$)/.test(location.search)";
+
+/**
  * index.html with the loader in place of the entry's tag. The app's entry is started by the loader,
  * not by its own tag: on a viewer address after the early preview (its evaluation would hold the
  * thread the preview is drawn on), elsewhere as soon as the document is parsed, as a module script
@@ -84,7 +92,7 @@ export function withEarlyLoader(
       {
         tag: 'script',
         injectTo: 'head-prepend',
-        children: `${start}if(location.pathname.indexOf('/viewer/')===0){${load}}else start()`,
+        children: `${start}if(${DIAGNOSTIC_VIEWER_ADDRESS}){${load}}else start()`,
       },
     ],
   };

@@ -132,7 +132,7 @@ describe('the chat panel', () => {
     expect(within(items[0]!).getByText(/center@demo\.local · Center ·/)).toBeTruthy();
     expect(within(items[1]!).getByText(/^You · Center ·/)).toBeTruthy();
     const link = within(items[2]!).getByRole('link', { name: /frame 2/ });
-    expect(link.getAttribute('href')).toBe('/viewer/1.2.3/77?v=2&series=1.2.3.4&sop=1.2.3.4.5&frame=2');
+    expect(link.getAttribute('href')).toBe('/viewer/1.2.3/77?v=2&d=1&series=1.2.3.4&sop=1.2.3.4.5&frame=2');
     await waitFor(() => expect(api.calls('POST', '/api/chat-thread/seen')).toHaveLength(1), WAIT);
     expect(api.calls('POST', '/api/chat-thread/seen')[0]!.json()).toEqual({
       chatThreadType: 'REPORT_CHAT',

@@ -67,10 +67,15 @@ export interface TChatStudy {
   apiVersion?: number;
 }
 
-/** The viewer at one image (spec-core §2 route; `series`, `sop` and `frame`: viewer open-at-image.ts). */
+/**
+ * The viewer at one image (spec-core §2 route; `series`, `sop` and `frame`: viewer open-at-image.ts).
+ * `d=1`: a chat image is a frame someone marked with the diagnostic viewer's tools, which is the one
+ * that opens at an image (VIEWER.md "Which viewer").
+ */
 export function imageLink(study: TChatStudy, ref: Extract<TChatReference, { kind: 'image' }>): string {
   const query = new URLSearchParams();
   if (study.apiVersion !== undefined) query.set('v', String(study.apiVersion));
+  query.set('d', '1');
   query.set('series', ref.seriesInstanceUid);
   query.set('sop', ref.sopInstanceUid);
   query.set('frame', String(ref.frame));

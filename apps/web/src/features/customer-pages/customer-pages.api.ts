@@ -39,7 +39,11 @@ export async function downloadCustomerReport(report: TCustomerReport): Promise<v
   saveFile(blob, fileName);
 }
 
-/** /viewer/:studyInstanceUids/:id (spec-core §2 route table). */
+/**
+ * /viewer/:studyInstanceUids/:id (spec-core §2 route table): a patient's link opens the light
+ * viewer (no `d=1`); the report list carries no api version, so the viewer puts `v` in once the
+ * study's context says it (core `correctedViewerSearch`).
+ */
 export const customerViewerPath = (report: { studyInstanceUid: string; reportStatusId: number }) =>
   `/viewer/${encodeURIComponent(report.studyInstanceUid)}/${report.reportStatusId}`;
 

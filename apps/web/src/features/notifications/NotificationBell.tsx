@@ -1,7 +1,13 @@
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
-import { hasNotifications, opensStudies, type TNotification, type TRole } from '@radflow/core';
+import {
+  hasNotifications,
+  opensStudies,
+  type TNotification,
+  type TRole,
+  defaultViewerKind,
+} from '@radflow/core';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
@@ -54,7 +60,10 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
       if (!n.seen) markSeen.mutate([n.id]);
       if (opensStudies(roles)) {
         void navigate(
-          viewerPath({ instanceId: n.studyInstanceUid, id: n.reportStatusId, apiVersion: n.apiVersion }),
+          viewerPath(
+            { instanceId: n.studyInstanceUid, id: n.reportStatusId, apiVersion: n.apiVersion },
+            { kind: defaultViewerKind(roles) },
+          ),
         );
       }
     },

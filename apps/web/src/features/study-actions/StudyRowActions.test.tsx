@@ -153,6 +153,14 @@ describe('StudyRowActions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'View images' }));
     expect(await screen.findByText('viewer')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/viewer/1.2.3/77');
+    expect(router.state.location.search).toBe('?v=2&d=1');
+  });
+
+  it('opens a referring doctor the light viewer (no d=1, spec-core §2 Viewer entry)', SLOW, async () => {
+    const row = buildStudyRow({ id: 77, instanceId: '1.2.3' });
+    const { router } = await renderRow({ roles: ['ROLE_REFERRING_DOCTOR'], row, listKind: 'doctor' });
+    fireEvent.click(screen.getByRole('button', { name: 'View images' }));
+    expect(await screen.findByText('viewer')).toBeTruthy();
     expect(router.state.location.search).toBe('?v=2');
   });
 

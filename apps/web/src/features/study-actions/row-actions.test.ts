@@ -179,7 +179,9 @@ describe("viewEntryOf (the viewer's own entry rule)", () => {
 describe('paths and labels', () => {
   it('builds the viewer and editor routes of spec-core §2 with the api version', () => {
     const row = buildStudyRow({ id: 42, instanceId: '1.2.3', apiVersion: 2 });
-    expect(viewerPath(row)).toBe('/viewer/1.2.3/42?v=2');
+    expect(viewerPath(row, { kind: 'light' })).toBe('/viewer/1.2.3/42?v=2');
+    expect(viewerPath(row, { kind: 'diagnostic' })).toBe('/viewer/1.2.3/42?v=2&d=1');
+    expect(viewerPath(row, { kind: 'diagnostic', popup: true })).toBe('/viewer/1.2.3/42?v=2&p=1&d=1');
     expect(reportEditPath(row)).toBe('/report-edit/1.2.3/42?v=2');
   });
 

@@ -24,6 +24,8 @@ import {
   type TViewerEntry,
   uploadStateOf,
   viewerEntry,
+  viewerLink,
+  type TViewerLinkOptions,
 } from '@radflow/core';
 
 /**
@@ -263,9 +265,15 @@ export function viewEntryOf(
 const studyPath = (row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>) =>
   `${encodeURIComponent(row.instanceId)}/${row.id}?v=${row.apiVersion}`;
 
-/** spec-core §2 Route table: /viewer/:studyInstanceUids/:id?v={apiVersion}. */
-export function viewerPath(row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>): string {
-  return `/viewer/${studyPath(row)}`;
+/**
+ * spec-core §2 Route table: /viewer/:studyInstanceUids/:id?v={apiVersion}[&p=1][&d=1] — `d=1` the
+ * diagnostic viewer, `p=1` a popup (core viewer-link.ts; which role gets which: `defaultViewerKind`).
+ */
+export function viewerPath(
+  row: Pick<TStudyListRow, 'instanceId' | 'id' | 'apiVersion'>,
+  options: TViewerLinkOptions,
+): string {
+  return viewerLink({ studyInstanceUid: row.instanceId, id: row.id, apiVersion: row.apiVersion }, options);
 }
 
 /** spec-core §2 Route table: /report-edit/:studyInstanceUids/:id (the Reporting issue's editor). */

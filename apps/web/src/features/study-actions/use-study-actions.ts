@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TStudyListRow } from '@radflow/core';
+import { defaultViewerKind, type TStudyListRow } from '@radflow/core';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
@@ -93,8 +93,8 @@ export function useOpenStudy(): (action: Exclude<TRowOpenAction, 'assign'>, row:
         return;
       }
       if (entry.message) showInfo(entry.message);
-      openPath(viewerPath(row));
+      openPath(viewerPath(row, { kind: defaultViewerKind(session.roles), popup: ui.popupViewer }));
     },
-    [ui.popupViewer, ui.popupViewerDoNotFocus, navigate, showError, showInfo],
+    [ui.popupViewer, ui.popupViewerDoNotFocus, navigate, showError, showInfo, session.roles],
   );
 }

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { annotation as csAnnotation } from '@cornerstonejs/tools';
-import type { TViewerContext } from '@radflow/core';
+import { type TViewerContext, viewerCloseAction } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -50,9 +50,12 @@ const seriesQueryKey = (studyInstanceUid: string) => ['viewer-series', studyInst
 export default function ViewerWorkspace({
   context,
   showEditor,
+  popup = false,
 }: {
   context: TViewerContext;
   showEditor: boolean;
+  /** `p=1` (spec-core §2): the viewer is a popup window; closing closes it. */
+  popup?: boolean;
 }) {
   const session = useSignedInSession();
   const navigate = useNavigate();
@@ -249,7 +252,7 @@ export default function ViewerWorkspace({
     });
 
   const close = () => {
-    if (window.opener) window.close();
+    if (viewerCloseAction(popup, Boolean(window.opener)) === 'close-window') window.close();
     else void navigate('/');
   };
 

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import type { TViewerContext } from '@radflow/core';
+import { type TViewerContext, viewerCloseAction } from '@radflow/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ViewerFrame, viewerTitle } from '../components/ViewerFrame';
@@ -20,12 +20,12 @@ const noop = () => undefined;
  * viewport's place the first image with the overlay the viewport will show (VIEWER.md "Speed").
  * Nothing here takes tool input: it would be lost when the workspace replaces the page.
  */
-export function ViewerSkeleton({ context }: { context: TViewerContext }) {
+export function ViewerSkeleton({ context, popup = false }: { context: TViewerContext; popup?: boolean }) {
   const navigate = useNavigate();
   const image = useFirstImage();
   const [element, setElement] = useState<HTMLDivElement | null>(null);
   const close = () => {
-    if (window.opener) window.close();
+    if (viewerCloseAction(popup, Boolean(window.opener)) === 'close-window') window.close();
     else void navigate('/');
   };
   const seriesLine = image

@@ -55,6 +55,7 @@ import { customerPagesRoutes } from './modules/customer-pages/customer-pages.rou
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
+import { invoicePaymentsRoutes } from './modules/invoice-payments/invoice-payments.routes.js';
 import { routerReleasesRoutes } from './modules/router-releases/router-releases.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
@@ -247,6 +248,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(turnaroundRoutes);
       await api.register(dashboardsRoutes);
       await api.register(platformBillingRoutes);
+      await api.register(invoicePaymentsRoutes);
       await api.register(liveRoutes, { live: opts.live });
       await api.register(routerReleasesRoutes, { releasesDir: opts.routerReleasesDir });
     },

@@ -1,4 +1,4 @@
-import { type TRole, hasRole } from '../identity/roles.js';
+import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
 
 /**
  * Who prices tele-radiology reads and invoices centers (spec-core §2: 'Manage Tele Pricing' and
@@ -8,4 +8,13 @@ import { type TRole, hasRole } from '../identity/roles.js';
  */
 export function canUseTeleBilling(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_TELE_RADIOLOGY', 'ROLE_BILLER');
+}
+
+/**
+ * Who pays a center's tele-radiology invoice online (modules/invoice-payments/DECISIONS.md): the
+ * center's own users (core isCenterUser: not center backup, not the lab desk), each only the
+ * invoices of their own center. Everyone else answers 403, and sees no pay button.
+ */
+export function canPayTeleInvoice(roles: readonly TRole[]): boolean {
+  return isCenterUser(roles);
 }

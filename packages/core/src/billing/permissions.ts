@@ -1,4 +1,4 @@
-import { type TRole, hasRole, isCenterUser } from '../identity/roles.js';
+import { type TRole, hasRole } from '../identity/roles.js';
 
 /**
  * Who prices tele-radiology reads and invoices centers (spec-core §2: 'Manage Tele Pricing' and
@@ -11,10 +11,11 @@ export function canUseTeleBilling(roles: readonly TRole[]): boolean {
 }
 
 /**
- * Who pays a center's tele-radiology invoice online (modules/invoice-payments/DECISIONS.md): the
- * center's own users (core isCenterUser: not center backup, not the lab desk), each only the
- * invoices of their own center. Everyone else answers 403, and sees no pay button.
+ * Who sees and pays a center's tele-radiology invoices online (modules/invoice-payments/DECISIONS.md):
+ * the center's own account (ROLE_CENTER), each only the invoices of their own center. The other
+ * center variants (customer, backup, share-all) and the lab desk do not handle the center's bills.
+ * Everyone else answers 403, and has no menu item.
  */
 export function canPayTeleInvoice(roles: readonly TRole[]): boolean {
-  return isCenterUser(roles);
+  return hasRole(roles, 'ROLE_CENTER');
 }

@@ -86,6 +86,9 @@ function open(roles: TRole[]) {
     'GET /api/platform-billing/usage': {
       body: { rows: [{ groupId: 7, groupName: 'Patna Tele', period: '2026-10', received: 5, signedOff: 4 }] },
     },
+    'POST /api/platform-billing/invoices/11/credit-note': (request) => ({
+      body: { ...invoice, status: 'CREDITED', due: 0, echo: request.json() },
+    }),
     'POST /api/platform-billing/payments': (request) => ({
       body: {
         id: 1,
@@ -133,6 +136,34 @@ describe('Admin Billing (issue 26 §3)', () => {
       reference: 'UTR1',
     });
     expect(call?.headers.get('Idempotency-Key')).toMatch(/\S{8,}/);
+  });
+
+  it('issues a credit note for an unpaid invoice with a reason (required, at most 300 characters)', async () => {
+    const api = open(['ROLE_ADMIN_BILLER']);
+    const inv = (await screen.findByText('RFP-000011')).closest('tr')!;
+    fireEvent.click(within(inv).getByRole('button', { name: 'Credit note' }));
+    const dialog = await screen.findByRole('dialog', { name: /Credit note — RFP-000011/ });
+    // The whole invoice is credited (the month's next run re-issues it): the amount is shown, not typed.
+    expect(within(dialog).getByText(/₹70\.80/)).toBeTruthy();
+    const issue = within(dialog).getByRole('button', { name: 'Issue credit note' }) as HTMLButtonElement;
+    expect(issue.disabled).toBe(true);
+    const reason = within(dialog).getByLabelText('Reason');
+    fireEvent.change(reason, { target: { value: '   ' } });
+    expect(issue.disabled).toBe(true);
+    fireEvent.change(reason, { target: { value: 'x'.repeat(301) } });
+    expect(issue.disabled).toBe(true);
+    expect(within(dialog).getByText('At most 300 characters')).toBeTruthy();
+    fireEvent.change(reason, { target: { value: ' Wrong plan billed ' } });
+    fireEvent.click(issue);
+    await screen.findByText('Credit note issued for RFP-000011.');
+    const [call] = api.calls('POST', '/api/platform-billing/invoices/11/credit-note');
+    expect(call?.json()).toEqual({ reason: 'Wrong plan billed' });
+  });
+
+  it('offers the sales role no credit note', async () => {
+    open(['ROLE_RADFLOW_SALES']);
+    const inv = (await screen.findByText('RFP-000011')).closest('tr')!;
+    expect(within(inv).queryByRole('button', { name: 'Credit note' })).toBeNull();
   });
 
   it('the sales role sees the lists without the money writes', async () => {

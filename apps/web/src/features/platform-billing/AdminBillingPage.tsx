@@ -22,6 +22,7 @@ import {
   type TPlatformGroup,
   type TPlatformInvoice,
   type TPlatformPaymentMode,
+  ZPlatformCreditNoteBody,
   calendarDayIn,
   formatDisplayTime,
   formatRupees,
@@ -35,6 +36,7 @@ import { useSession } from '../auth/session';
 import {
   PLATFORM_BILLING_KEY,
   changePlan,
+  creditInvoice,
   expireSubscription,
   extendSubscription,
   fetchInvoices,
@@ -67,6 +69,7 @@ export function AdminBillingPage() {
   const today = calendarDayIn(new Date(), PLATFORM_TIME_ZONE);
   const [period, setPeriod] = useState(periodOf(today, 1));
   const [paying, setPaying] = useState<TPaymentTarget | null>(null);
+  const [crediting, setCrediting] = useState<TPlatformInvoice | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
   const overview = useQuery({
@@ -203,6 +206,11 @@ export function AdminBillingPage() {
                       Record payment
                     </Button>
                   )}
+                  {isBiller && inv.kind === 'INVOICE' && inv.status === 'ISSUED' && inv.paid === 0 && (
+                    <Button size="small" color="warning" onClick={() => setCrediting(inv)}>
+                      Credit note
+                    </Button>
+                  )}
                 </TableCell>
               </TableRow>
             ))}
@@ -235,6 +243,17 @@ export function AdminBillingPage() {
           </TableBody>
         </Table>
       </Paper>
+      {crediting && (
+        <CreditNoteDialog
+          invoice={crediting}
+          onClose={() => setCrediting(null)}
+          onDone={() => {
+            setCrediting(null);
+            setNotice(`Credit note issued for ${crediting.number}.`);
+            void refresh();
+          }}
+        />
+      )}
       {paying && (
         <PaymentDialog
           target={paying}
@@ -378,6 +397,61 @@ function PaymentDialog({
           onClick={() => save.mutate()}
         >
           Save
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A credit note cancels the whole unpaid invoice (server creditInvoice; the month's next run issues
+ * the corrected one), so the amount is shown, not typed; the reason is checked by the same core
+ * schema the server uses (required, at most 300 characters).
+ */
+function CreditNoteDialog({
+  invoice,
+  onClose,
+  onDone,
+}: {
+  invoice: TPlatformInvoice;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const checked = ZPlatformCreditNoteBody.safeParse({ reason });
+  const tooLong = reason.trim().length > 300;
+  const save = useMutation({
+    mutationFn: () => creditInvoice(invoice.id, reason.trim()),
+    onSuccess: onDone,
+  });
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="platform-credit-note-title">
+      <DialogTitle id="platform-credit-note-title">Credit note — {invoice.number}</DialogTitle>
+      <DialogContent
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important', minWidth: 320 }}
+      >
+        <Typography>
+          Credits the whole invoice of {invoice.groupName} for {invoice.period}: {rupees(invoice.total)}. The
+          month&apos;s next run issues the corrected invoice.
+        </Typography>
+        <TextField
+          label="Reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          error={tooLong}
+          helperText={tooLong ? 'At most 300 characters' : ' '}
+          multiline
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="contained"
+          color="warning"
+          disabled={save.isPending || !checked.success}
+          onClick={() => save.mutate()}
+        >
+          Issue credit note
         </Button>
       </DialogActions>
     </Dialog>

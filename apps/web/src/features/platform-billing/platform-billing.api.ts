@@ -1,6 +1,7 @@
 import {
   ZIssueInvoicesAnswer,
   ZPlatformDashboard,
+  ZPlatformInvoice,
   ZPlatformInvoiceList,
   ZPlatformOverview,
   ZPlatformPayment,
@@ -77,6 +78,13 @@ export const recordPayment = (
     json: body,
     schema: ZPlatformPayment,
     headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+/** Credits the whole unpaid invoice (the month's next run re-issues it), with a reason. */
+export const creditInvoice = (invoiceId: number, reason: string): Promise<TPlatformInvoice> =>
+  apiRequest(`/api/platform-billing/invoices/${invoiceId}/credit-note`, {
+    json: { reason },
+    schema: ZPlatformInvoice,
   });
 
 export const invoicePdfUrl = (invoiceId: number) => `/api/platform-billing/invoices/${invoiceId}/pdf`;

@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TSupportContact } from '@radflow/core';
-import { type TProviders, createAppContext } from './context.js';
+import { type TPlatformIssuer, type TProviders, createAppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
 import type { TUploadLimits } from './modules/archive/upload-zip.js';
@@ -109,6 +109,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** config SUPPORT_PHONE / SUPPORT_EMAIL: shown to users as who to call. Default: none. */
   support?: Partial<TSupportContact>;
+  /** config PLATFORM_BILLING_NAME / PLATFORM_BILLING_ADDRESS: the platform invoices' issuer. Default: none. */
+  platformIssuer?: Partial<TPlatformIssuer>;
   /** config UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_COMPRESSION_RATIO: the zips of one browser upload. */
   uploadLimits?: TUploadLimits;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
@@ -154,6 +156,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     blobs: opts.blobs,
     now: opts.now,
     support: opts.support,
+    platformIssuer: opts.platformIssuer,
     publicUrl: opts.publicUrl,
     smtpUrl: opts.smtpUrl,
     outboxMirrorFile: opts.outboxMirrorFile,

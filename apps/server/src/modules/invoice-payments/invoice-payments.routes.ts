@@ -138,7 +138,7 @@ export const invoicePaymentsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await groupPlatformInvoiceOf(app.ctx, authOf(request), request.params.invoiceId);
-      const file = await platformInvoicePdf(app.ctx.db, request.params.invoiceId);
+      const file = await platformInvoicePdf(app.ctx, request.params.invoiceId);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${file.fileName}"`)

@@ -229,7 +229,7 @@ export const platformBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await platformInvoicePdf(db, request.params.invoiceId);
+      const file = await platformInvoicePdf(app.ctx, request.params.invoiceId);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${file.fileName}"`)

@@ -49,7 +49,7 @@ import { signupRoutes } from './modules/signup/signup.routes.js';
 import { teleBillingRoutes } from './modules/tele-billing/tele-billing.routes.js';
 import { telePayoutsRoutes } from './modules/tele-payouts/tele-payouts.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
-import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
+import { paymentWebhookRoutes } from './modules/payment-webhook/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 import { customerPagesRoutes } from './modules/customer-pages/customer-pages.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';

@@ -1,14 +1,19 @@
 import { AppError, PAYMENT_ID_PARAM, type TInvoicePayConfirm } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { PAYABLE_LEDGERS } from '../payments/payables.js';
-import { PAY_LINK_MESSAGES, isPayerOf, payLinkOf } from './invoice-pay-links.js';
+import {
+  PAY_LINK_MESSAGES,
+  isPayerOf,
+  payLinkOf,
+  recordPlatformInvoicePaid,
+  recordTeleInvoicePaid,
+} from './invoice-pay-links.js';
 
 /**
  * POST /invoice-payments/confirm: the invoice page after the provider sent the payer back with
  * `payment-id` (our reference) and its signed parameters. Only the provider's answer counts
  * (`verifyPayment`); PAID records through the payable's ledger — the very function the webhook
- * calls — so the return and the webhook together record the payment once. A reference that is not
+ * calls (payment-webhook/payables.ts) — so the return and the webhook together record the payment once. A reference that is not
  * the caller's to pay is 404.
  */
 export async function confirmInvoicePayment(
@@ -28,7 +33,7 @@ export async function confirmInvoicePayment(
   if (status !== 'PAID') return { paymentStatus: status, ...answer };
   const at = ctx.now();
   const outcome = await ctx.db.transaction((tx) =>
-    PAYABLE_LEDGERS[link.payableKind].recordProviderPaid(tx, {
+    (link.payableKind === 'TELE_INVOICE' ? recordTeleInvoicePaid : recordPlatformInvoicePaid)(tx, {
       provider: link.provider,
       reference,
       providerPaymentId: null,

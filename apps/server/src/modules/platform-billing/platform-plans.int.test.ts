@@ -5,6 +5,7 @@ import {
   type TPlatformInvoice,
   type TPlatformOverview,
   type TPlatformPlan,
+  type TRole,
   calendarDayIn,
 } from '@radflow/core';
 import { groups, platformBillingAudit } from '../../db/schema.js';
@@ -29,7 +30,7 @@ let t: TestApp;
 let biller: TestClient;
 let sales: TestClient;
 
-async function operatorUser(roles: Parameters<typeof createTestUser>[1]['roles']) {
+async function operatorUser(roles: TRole[]) {
   const group = await createTestGroup(t.db, { name: 'Radflow Platform' });
   await t.db.update(groups).set({ platformOperator: true }).where(eq(groups.id, group.id));
   return signInAs(t, await createTestUser(t.db, { roles, groupId: group.id }));

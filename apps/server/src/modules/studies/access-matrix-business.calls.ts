@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestClient } from '../../../test/test-app.js';
-import type { BUSINESS_EXEMPT, TBusinessEndpoint } from './access-matrix-business.table.js';
+import type { TBusinessEndpoint } from './access-matrix-business.endpoints.js';
+import type { BUSINESS_EXEMPT } from './access-matrix-business.table.js';
 
 type TCall = (browser: TestClient) => Promise<LightMyRequestResponse>;
 

@@ -18,27 +18,6 @@ const PLATFORM_READERS = only('ROLE_ADMIN_BILLER', 'ROLE_RADFLOW_SALES');
 const PLATFORM_SOURCE =
   "spec-core §2 menus: Admin Billing (platform-billing DECISIONS 'Who sees what': operator group only)";
 
-/** The business endpoints (calls in access-matrix-business.calls.ts). */
-export type TBusinessEndpoint =
-  | 'telePrices'
-  | 'teleInvoices'
-  | 'teleInvoiceMonth'
-  | 'teleDunningRefresh'
-  | 'payoutRates'
-  | 'payoutStatements'
-  | 'payoutMargin'
-  | 'platformOverview'
-  | 'platformInvoices'
-  | 'platformPayments'
-  | 'platformIssue'
-  | 'platformPlanCreate'
-  | 'centerInvoices'
-  | 'groupPlatformInvoices'
-  | 'invoicePayConfirm'
-  | 'gettingStarted'
-  | 'customerReports'
-  | 'centerPatients';
-
 export const BUSINESS_MATRIX: readonly TMatrixRow[] = [
   {
     title: 'GET /tele-pricing/prices',

@@ -1,5 +1,5 @@
 import type { TGroupFlags, TReportStatus, TRole } from '@radflow/core';
-import type { TBusinessEndpoint } from './access-matrix-business.table.js';
+import type { TBusinessEndpoint } from './access-matrix-business.endpoints.js';
 
 /*
  * The EXPECTED access matrix of issue 4 §6: every list and study-action endpoint × every role.

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/client.js';
 import { recordPlatformInvoicePaid, recordTeleInvoicePaid } from '../invoice-payments/invoice-pay-links.js';
-import type { TPaidOutcome, TPayableKind, TProviderPaidRecord } from './payable-kinds.js';
-import { recordStudyPaymentPaid } from './study-payment-ledger.js';
+import type { TPaidOutcome, TPayableKind, TProviderPaidRecord } from '../payments/payable-kinds.js';
+import { recordStudyPaymentPaid } from '../payments/study-payment-ledger.js';
 
 /** A ledger a provider's paid notification can be routed to. */
 export interface PayableLedger {

@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TSupportContact } from '@radflow/core';
-import { type TProviders, createAppContext } from './context.js';
+import { type TPlatformIssuer, type TProviders, createAppContext } from './context.js';
 import type { Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
 import type { TUploadLimits } from './modules/archive/upload-zip.js';
@@ -51,12 +51,13 @@ import { signupRoutes } from './modules/signup/signup.routes.js';
 import { teleBillingRoutes } from './modules/tele-billing/tele-billing.routes.js';
 import { telePayoutsRoutes } from './modules/tele-payouts/tele-payouts.routes.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
-import { paymentWebhookRoutes } from './modules/payments/payment-webhook.routes.js';
+import { paymentWebhookRoutes } from './modules/payment-webhook/payment-webhook.routes.js';
 import type { TRazorpayOptions } from './modules/payments/razorpay-provider.js';
 import { customerPagesRoutes } from './modules/customer-pages/customer-pages.routes.js';
 import { turnaroundRoutes } from './modules/turnaround/turnaround.routes.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
+import { invoicePaymentsRoutes } from './modules/invoice-payments/invoice-payments.routes.js';
 import { routerReleasesRoutes } from './modules/router-releases/router-releases.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
@@ -110,6 +111,8 @@ export interface BuildAppOptions {
   now?: () => Date;
   /** config SUPPORT_PHONE / SUPPORT_EMAIL: shown to users as who to call. Default: none. */
   support?: Partial<TSupportContact>;
+  /** config PLATFORM_BILLING_NAME / PLATFORM_BILLING_ADDRESS: the platform invoices' issuer. Default: none. */
+  platformIssuer?: Partial<TPlatformIssuer>;
   /** config UPLOAD_MAX_INFLATED_BYTES / UPLOAD_MAX_COMPRESSION_RATIO: the zips of one browser upload. */
   uploadLimits?: TUploadLimits;
   /** Where files are kept (main: DATA_DIR/blobs; tests: a temp dir). */
@@ -155,6 +158,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     blobs: opts.blobs,
     now: opts.now,
     support: opts.support,
+    platformIssuer: opts.platformIssuer,
     publicUrl: opts.publicUrl,
     smtpUrl: opts.smtpUrl,
     outboxMirrorFile: opts.outboxMirrorFile,
@@ -251,6 +255,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(turnaroundRoutes);
       await api.register(dashboardsRoutes);
       await api.register(platformBillingRoutes);
+      await api.register(invoicePaymentsRoutes);
       await api.register(liveRoutes, { live: opts.live });
       await api.register(routerReleasesRoutes, { releasesDir: opts.routerReleasesDir });
     },

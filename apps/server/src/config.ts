@@ -251,6 +251,13 @@ export const ZServerConfig = z
     ),
     SUPPORT_EMAIL: z.preprocess(emptyAsUndefined, z.email({ error: 'must be an e-mail address' }).optional()),
     /**
+     * The issuer printed on the platform's invoices to the groups (modules/platform-billing
+     * DECISIONS.md "PDF"): its legal name and address. Unset: the operator group's billing details
+     * (account name) and no address line.
+     */
+    PLATFORM_BILLING_NAME: z.preprocess(emptyAsUndefined, z.string().trim().max(200).optional()),
+    PLATFORM_BILLING_ADDRESS: z.preprocess(emptyAsUndefined, z.string().trim().max(500).optional()),
+    /**
      * The default payment provider's simulated gateway: a payment request gets a pay link that pays
      * when followed (modules/payments/DECISIONS.md). For the browser stories and demos; never where
      * real payments are due. Off: payments are taken at the center and recorded by staff.

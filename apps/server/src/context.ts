@@ -51,6 +51,8 @@ export interface AppContext extends TProviders {
   now(): Date;
   /** The deployment's support contact (config SUPPORT_PHONE / SUPPORT_EMAIL; null when unset). */
   support: TSupportContact;
+  /** config PLATFORM_BILLING_NAME / _ADDRESS: the issuer of the platform's invoices; null when unset. */
+  platformIssuer: TPlatformIssuer;
   /** config PUBLIC_URL: where users reach us; null when unset. Links are built from `publicUrlOf`. */
   publicUrl: string | null;
   /**
@@ -61,12 +63,20 @@ export interface AppContext extends TProviders {
   publicUrlOf(request: { protocol: string; host: string }): string;
 }
 
+/** Who issues the platform's invoices, as configured (null: from the operator group's billing details). */
+export interface TPlatformIssuer {
+  name: string | null;
+  address: string | null;
+}
+
 /** What the context is built from: `buildApp`'s options (main.ts: config). */
 export interface TAppContextOptions {
   db: Db;
   blobs: BlobStore;
   now?: (() => Date) | undefined;
   support?: Partial<TSupportContact> | undefined;
+  /** config PLATFORM_BILLING_NAME / PLATFORM_BILLING_ADDRESS. */
+  platformIssuer?: Partial<TPlatformIssuer> | undefined;
   /** config PUBLIC_URL. */
   publicUrl?: string | undefined;
   /** config SMTP_URL: e-mail goes over SMTP; unset, it is only recorded in the outbox. */
@@ -92,6 +102,10 @@ export function createAppContext(opts: TAppContextOptions): AppContext {
     blobs: opts.blobs,
     now: opts.now ?? (() => new Date()),
     support: { phone: opts.support?.phone ?? null, email: opts.support?.email ?? null },
+    platformIssuer: {
+      name: opts.platformIssuer?.name ?? null,
+      address: opts.platformIssuer?.address ?? null,
+    },
     sms: opts.providers?.sms ?? new OutboxSmsProvider(db, mirror),
     email:
       opts.providers?.email ??

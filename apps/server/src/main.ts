@@ -46,6 +46,10 @@ async function main(): Promise<void> {
     maxBusyMs: config.API_MAX_BUSY_MS,
     live: { maxStreamsPerUser: config.LIVE_MAX_STREAMS_PER_USER },
     support: { phone: config.SUPPORT_PHONE ?? null, email: config.SUPPORT_EMAIL ?? null },
+    platformIssuer: {
+      name: config.PLATFORM_BILLING_NAME ?? null,
+      address: config.PLATFORM_BILLING_ADDRESS ?? null,
+    },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     ...(config.ROUTER_RELEASES_DIR ? { routerReleasesDir: config.ROUTER_RELEASES_DIR } : {}),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,

@@ -2250,6 +2250,48 @@ export const billingPayments = pgTable(
   ],
 );
 
+/**
+ * A provider's pay link for an invoice (modules/invoice-payments/DECISIONS.md): a center paying its
+ * tele-radiology invoice (`billing_document_id`) or a group its platform invoice
+ * (`platform_invoice_id`), exactly one of the two by `payable_kind`. The provider's paid notification
+ * (or the payer's signed return) finds the link by provider + our reference and records the payment
+ * through the invoice's own recorder, once (`paid_at`).
+ */
+export const invoicePayLinks = pgTable(
+  'invoice_pay_links',
+  {
+    id: serial('id').primaryKey(),
+    payableKind: text('payable_kind', { enum: ['TELE_INVOICE', 'PLATFORM_INVOICE'] }).notNull(),
+    billingDocumentId: integer('billing_document_id').references(() => billingDocuments.id),
+    platformInvoiceId: integer('platform_invoice_id').references(() => platformInvoices.id),
+    /** The group that owes (the tele invoice's issuer group; the platform invoice's customer group). */
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id),
+    provider: text('provider').notNull(),
+    reference: text('reference').notNull(),
+    /** The invoice's outstanding due when the link was made: what the provider asks the payer. */
+    amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    payUrl: text('pay_url'),
+    requestedByUserId: integer('requested_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    /** Set once, in the transaction that records the payment. */
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    providerPaymentId: text('provider_payment_id'),
+  },
+  (t) => [
+    uniqueIndex('invoice_pay_links_provider_reference_key').on(t.provider, t.reference),
+    index('invoice_pay_links_document_idx').on(t.billingDocumentId),
+    index('invoice_pay_links_platform_invoice_idx').on(t.platformInvoiceId),
+    check('invoice_pay_links_amount_positive', sql`${t.amountMinor} > 0`),
+    check(
+      'invoice_pay_links_one_payable',
+      sql`(${t.payableKind} = 'TELE_INVOICE' and ${t.billingDocumentId} is not null and ${t.platformInvoiceId} is null) or (${t.payableKind} = 'PLATFORM_INVOICE' and ${t.platformInvoiceId} is not null and ${t.billingDocumentId} is null)`,
+    ),
+  ],
+);
+
 /** Who did what in the ledger (a price added, a document issued, a payment recorded): one row per write. */
 export const billingAuditEvents = pgTable(
   'billing_audit_events',

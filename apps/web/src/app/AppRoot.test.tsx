@@ -113,7 +113,13 @@ describe('shell', LIST_SCREEN, () => {
     const links = within(nav)
       .getAllByRole('link')
       .map((a) => a.textContent);
-    expect(links).toEqual(['Manage preference', 'Audit Logins', 'Manage centers', 'Manage users']);
+    expect(links).toEqual([
+      'Manage preference',
+      'Audit Logins',
+      'Manage centers',
+      'Manage users',
+      'Radflow invoices',
+    ]);
     expect(within(nav).getByRole('link', { name: 'Audit Logins' }).getAttribute('href')).toBe(
       '/audit-logins',
     );

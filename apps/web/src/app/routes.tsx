@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '@radflow/core';
 // The viewers are chunks of their own (ViewerRoute.tsx); Cornerstone loads only with d=1.
 import { ViewerRoute } from '../features/viewer/ViewerRoute';
 import type { RouteObject } from 'react-router';
@@ -71,6 +72,10 @@ const ManagePatientPage = lazy(() => customerPages().then((m) => ({ default: m.M
 const teleBilling = () => import('../features/tele-billing');
 const TelePricingPage = lazy(() => teleBilling().then((m) => ({ default: m.TelePricingPage })));
 const TeleInvoicePage = lazy(() => teleBilling().then((m) => ({ default: m.TeleInvoicePage })));
+// The payers' invoice pages (issue 26): a center's tele invoices, a group's platform invoices.
+const invoicePayments = () => import('../features/invoice-payments');
+const CenterInvoicesPage = lazy(() => invoicePayments().then((m) => ({ default: m.CenterInvoicesPage })));
+const PlatformInvoicesPage = lazy(() => invoicePayments().then((m) => ({ default: m.PlatformInvoicesPage })));
 // The radiologist's payout (issue 26 §2), its own chunk.
 const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
 // The center's router screen (issue 27 §2), its own chunk.
@@ -119,6 +124,8 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: '/manage-tele-pricing', element: <TelePricingPage /> },
   { path: '/manage-tele-invoice', element: <TeleInvoicePage /> },
   { path: '/manage-tele-payout', element: <PayoutsPage /> },
+  { path: CENTER_INVOICES_PATH, element: <CenterInvoicesPage /> },
+  { path: PLATFORM_INVOICES_PATH, element: <PlatformInvoicesPage /> },
   { path: '/pacs-router', element: <PacsRouterPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },

@@ -4,3 +4,4 @@ export * from './price-in-force.js';
 export * from './invoice-money.js';
 export * from './permissions.js';
 export * from './schemas.js';
+export * from './paths.js';

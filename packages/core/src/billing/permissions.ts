@@ -9,3 +9,13 @@ import { type TRole, hasRole } from '../identity/roles.js';
 export function canUseTeleBilling(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_TELE_RADIOLOGY', 'ROLE_BILLER');
 }
+
+/**
+ * Who sees and pays a center's tele-radiology invoices online (modules/invoice-payments/DECISIONS.md):
+ * the center's own account (ROLE_CENTER), each only the invoices of their own center. The other
+ * center variants (customer, backup, share-all) and the lab desk do not handle the center's bills.
+ * Everyone else answers 403, and has no menu item.
+ */
+export function canPayTeleInvoice(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_CENTER');
+}

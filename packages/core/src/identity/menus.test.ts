@@ -52,6 +52,9 @@ const TELE: TRow[] = [
   ['Radiologist payouts', '/manage-tele-payout', 'Manage'],
 ];
 const MY_PAYOUTS: TRow = ['Radiologist payouts', '/manage-tele-payout', 'Manage'];
+/** Ours (issue 26): the payers' invoice pages. */
+const CENTER_INVOICES: TRow = ['Invoices', '/center-invoices', 'Manage'];
+const PLATFORM_INVOICES: TRow = ['Radflow invoices', '/platform-invoices', 'Manage'];
 const ADMIN_BILLING: TRow = ['Admin Billing', '/admin-page/billing', 'Manage'];
 const LAB_RECEPTIONIST: TRow[] = [
   ['Patient Registration', '/lab/registration', 'Manage'],
@@ -76,8 +79,14 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       ['PACS router', '/pacs-router', 'Manage'],
       REPORT_SEARCH,
       DETAILED_DASHBOARD,
+      CENTER_INVOICES,
     ],
-    allOff: [['Manage report', '/status', 'Manage'], PREFERENCE, ['Report summary', '/summary', 'Summary']],
+    allOff: [
+      ['Manage report', '/status', 'Manage'],
+      PREFERENCE,
+      ['Report summary', '/summary', 'Summary'],
+      CENTER_INVOICES,
+    ],
   },
   {
     role: 'ROLE_VIEWER',
@@ -93,8 +102,8 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
   { role: 'ROLE_BILLER', allOn: TELE, allOff: TELE },
   {
     role: 'ROLE_GROUP',
-    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE],
-    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE],
+    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
+    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
   },
   {
     role: 'ROLE_CUSTOMER',
@@ -109,12 +118,14 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       ['Report summary admin', '/summary-admin', 'Summary'],
       REPORT_SEARCH,
       ...PEOPLE,
+      PLATFORM_INVOICES,
     ],
     allOff: [
       ['Manage patient', '/admin-page', 'Manage'],
       PREFERENCE,
       ['Report summary admin', '/summary-admin', 'Summary'],
       ...PEOPLE,
+      PLATFORM_INVOICES,
     ],
   },
   {
@@ -324,6 +335,7 @@ describe('menus of users with several roles', () => {
       DETAILED_DASHBOARD,
       MY_PAYOUTS,
       ['Manage report', '/status', 'Manage'],
+      CENTER_INVOICES,
     ]);
   });
 

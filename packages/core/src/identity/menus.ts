@@ -1,3 +1,4 @@
+import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
 import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
@@ -93,6 +94,9 @@ const peopleMenu = [
 ];
 /** Ours (issue 26 §2): doctor rates, statements and the margin for the tele roles; a doctor's own statements. */
 const payouts = item('tele-payouts', 'Radiologist payouts', PAYOUTS_PATH, 'Manage');
+/** Ours (issue 26): the payers' invoice pages (core canPayTeleInvoice / canPayPlatformInvoice). */
+const centerInvoices = item('center-invoices', 'Invoices', CENTER_INVOICES_PATH, 'Manage');
+const platformInvoices = item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage');
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
@@ -121,6 +125,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('pacs-router', 'PACS router', '/pacs-router', 'Manage', (c) => c.useInBrowserPythonApp),
     reportSearch,
     detailedDashboard((c) => c.enableDashboardViewer),
+    centerInvoices,
   ],
   ROLE_VIEWER: [item('stop-viewing', 'Stop viewing', null, 'Manage')],
   ROLE_CENTER_CUSTOMER: [
@@ -134,7 +139,12 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
   ],
   ROLE_TELE_RADIOLOGY: teleMenu,
   ROLE_BILLER: teleMenu,
-  ROLE_GROUP: [preference, item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'), ...peopleMenu],
+  ROLE_GROUP: [
+    preference,
+    item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'),
+    ...peopleMenu,
+    platformInvoices,
+  ],
   ROLE_CUSTOMER: [item('manage-customer-report', 'Manage report', '/manage-customer-report', 'Manage')],
   ROLE_ADMIN: [
     item('manage-patient', 'Manage patient', '/admin-page', 'Manage'),
@@ -142,6 +152,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('report-summary-admin', 'Report summary admin', '/summary-admin', 'Summary'),
     reportSearch,
     ...peopleMenu,
+    platformInvoices,
   ],
   ROLE_DOCTOR: [
     studyList,

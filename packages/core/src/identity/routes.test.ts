@@ -73,6 +73,9 @@ const ROUTE_TABLE_PATHS = [
   '/set-password',
   // Ours (issue 26 §2).
   '/manage-tele-payout',
+  // Ours (issue 26: the payers' invoice pages).
+  '/center-invoices',
+  '/platform-invoices',
 ];
 
 const UNKNOWN_PATHS = [

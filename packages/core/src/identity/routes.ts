@@ -1,6 +1,7 @@
 import { type TMenuContext, allowedRoutePatterns, firstAllowedPath } from './menus.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from '../people/paths.js';
 import { PAYMENT_ID_PARAM } from '../payments/schemas.js';
+import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 
 /** spec-core §2: paths that need no login. */
@@ -58,6 +59,8 @@ export const KNOWN_ROUTES = [
   SET_PASSWORD_PATH,
   // Ours (issue 26 §2): the radiologist's payout; no listed route fits (the tele pages are §1's).
   PAYOUTS_PATH,
+  CENTER_INVOICES_PATH,
+  PLATFORM_INVOICES_PATH,
 ] as const;
 
 function normalizePath(pathname: string): string {

@@ -123,3 +123,38 @@ export const ZPaymentDue = z
   })
   .meta({ id: 'PaymentDue' });
 export type TPaymentDue = z.infer<typeof ZPaymentDue>;
+
+/** What an invoice pay link pays for (modules/invoice-payments). */
+export const INVOICE_PAYABLE_KINDS = ['TELE_INVOICE', 'PLATFORM_INVOICE'] as const;
+export type TInvoicePayableKind = (typeof INVOICE_PAYABLE_KINDS)[number];
+
+/**
+ * POST /api/center-billing/invoices/{id}/pay and /api/group-billing/platform-invoices/{id}/pay: the
+ * provider's link for the invoice's outstanding due. `url` null: the provider takes no payment online
+ * (pay by bank transfer or UPI; the biller records it).
+ */
+export const ZInvoicePayLink = z
+  .object({ reference: z.string(), url: z.string().nullable(), amount: z.number() })
+  .meta({ id: 'InvoicePayLink' });
+export type TInvoicePayLink = z.infer<typeof ZInvoicePayLink>;
+
+/**
+ * POST /api/invoice-payments/confirm: the invoice page's query parameters after the provider sent
+ * the payer back (`payment-id` = our reference, plus the provider's signed parameters).
+ */
+export const ZInvoicePayConfirmRequest = z
+  .object({
+    'payment-id': z.string().trim().min(1, 'payment-id is required').max(200, 'payment-id is too long'),
+  })
+  .catchall(z.string().max(1000, 'a query parameter is too long'))
+  .refine((body) => Object.keys(body).length <= PAYMENT_CONFIRM_MAX_PARAMS, 'too many parameters')
+  .meta({ id: 'InvoicePayConfirmRequest' });
+
+export const ZInvoicePayConfirm = z
+  .object({
+    paymentStatus: z.enum(PROVIDER_PAYMENT_STATUSES),
+    payable: z.enum(INVOICE_PAYABLE_KINDS),
+    invoiceId: z.number().int(),
+  })
+  .meta({ id: 'InvoicePayConfirm' });
+export type TInvoicePayConfirm = z.infer<typeof ZInvoicePayConfirm>;

@@ -32,6 +32,42 @@ export const ZPlatformPlan = z
   .meta({ id: 'PlatformPlan' });
 export type TPlatformPlan = z.infer<typeof ZPlatformPlan>;
 
+/** Rupees of a plan's price: 0 or more, at most 2 decimals. */
+const ZPlanRupees = z
+  .number({ error: 'a price must be a number' })
+  .min(0, 'a price must not be negative')
+  .max(PAYMENT_AMOUNT_MAX, `a price must be at most ${PAYMENT_AMOUNT_MAX}`)
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'a price has at most 2 decimals');
+
+/**
+ * A plan's terms as the admin biller edits them (PUT /platform-billing/plans/{planId}). They apply
+ * to invoices issued after the change: an issued invoice keeps the terms it copied.
+ */
+export const ZPlanTermsBody = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(80),
+    monthlyFee: ZPlanRupees,
+    includedStudies: z.number().int('includedStudies must be a whole number').min(0).max(10_000_000),
+    perStudyPrice: ZPlanRupees,
+    /** > 0: a trial of this many days (never invoiced); a trial stays a trial, a paid plan stays paid. */
+    trialDays: z.number().int('trialDays must be a whole number').min(0).max(366),
+    active: z.boolean().default(true),
+  })
+  .meta({ id: 'PlanTermsBody' });
+export type TPlanTermsBody = z.input<typeof ZPlanTermsBody>;
+
+/** POST /platform-billing/plans: a new plan; its code and kind never change afterwards. */
+export const ZCreatePlanBody = ZPlanTermsBody.extend({
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Z][A-Z0-9_]{1,39}$/, 'code is 2 to 40 capital letters, digits or _, starting with a letter'),
+  kind: z.enum(PLAN_KINDS),
+}).meta({ id: 'CreatePlanBody' });
+export type TCreatePlanBody = z.input<typeof ZCreatePlanBody>;
+
+export const ZPlanIdParams = z.object({ planId: ZId });
+
 export const ZPlatformSubscription = z
   .object({
     planCode: z.string(),

@@ -2,9 +2,10 @@
  * What a payment pays for: each kind is one ledger with its own table (DECISIONS.md "Payables").
  * A pay link is asked for one payable (`TPaymentLinkRequest.payable`), the provider keeps the kind
  * with the link, and its paid notification is routed back to that kind's ledger (payables.ts).
- * The tele-radiology center invoices and the platform's invoices (issue 26) are the next kinds.
+ * TELE_INVOICE: a center's tele-radiology invoice; PLATFORM_INVOICE: a group's platform invoice
+ * (both modules/invoice-payments, core INVOICE_PAYABLE_KINDS).
  */
-export const PAYABLE_KINDS = ['STUDY_PAYMENT'] as const;
+export const PAYABLE_KINDS = ['STUDY_PAYMENT', 'TELE_INVOICE', 'PLATFORM_INVOICE'] as const;
 export type TPayableKind = (typeof PAYABLE_KINDS)[number];
 
 export const isPayableKind = (value: unknown): value is TPayableKind =>

@@ -6,7 +6,7 @@ export async function auditPlatformBilling(
   tx: DbOrTx,
   row: {
     groupId: number | null;
-    entity: 'SUBSCRIPTION' | 'INVOICE' | 'PAYMENT' | 'INVOICE_RUN';
+    entity: 'SUBSCRIPTION' | 'INVOICE' | 'PAYMENT' | 'INVOICE_RUN' | 'PLAN';
     entityId: number | null;
     action: string;
     actorEmail: string;

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import {
   PLATFORM_BILLING_ROLES,
   ZChangePlanBody,
+  ZCreatePlanBody,
+  ZPlanIdParams,
+  ZPlanTermsBody,
+  ZPlatformPlan,
   ZPlatformCreditNoteBody,
   ZExpireSubscriptionBody,
   ZExtendSubscriptionBody,
@@ -29,6 +33,7 @@ import { requirePlatformBilling } from './access.js';
 import { platformInvoicePdf } from './invoice-pdf.js';
 import { creditInvoice, issueMonth, listInvoices } from './invoices.js';
 import { listPlatformPayments, recordPlatformPayment } from './payments.js';
+import { createPlan, updatePlanTerms } from './plans.js';
 import { readOverview, readPlatformDashboard, readUsage } from './reports.js';
 import { changePlan, expireSubscription, extendSubscription } from './subscriptions.js';
 
@@ -72,6 +77,37 @@ export const platformBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => readUsage(db, request.query),
+  );
+
+  app.post(
+    '/platform-billing/plans',
+    {
+      onRequest: biller,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: 'A new plan: code, kind, monthly fee, included studies, per-study price, trial days',
+        body: ZCreatePlanBody,
+        response: { 200: ZPlatformPlan, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    (request) => createPlan(db, request.body, actor(request)),
+  );
+
+  app.post(
+    '/platform-billing/plans/:planId',
+    {
+      onRequest: biller,
+      schema: {
+        tags,
+        security: SIGNED_IN,
+        summary: "A plan's new terms, for invoices issued from now on (issued invoices keep theirs)",
+        params: ZPlanIdParams,
+        body: ZPlanTermsBody,
+        response: { 200: ZPlatformPlan, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => updatePlanTerms(db, request.params.planId, request.body, actor(request)),
   );
 
   app.post(
@@ -193,7 +229,7 @@ export const platformBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await platformInvoicePdf(db, request.params.invoiceId);
+      const file = await platformInvoicePdf(app.ctx, request.params.invoiceId);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="${file.fileName}"`)

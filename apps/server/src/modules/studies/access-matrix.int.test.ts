@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ROLES, type TRole, type TStudyAttachment, type TStudyAttachmentKind } from '@radflow/core';
-import { studyTypes } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+import { groups, studyTypes } from '../../db/schema.js';
 import { formBody } from '../../../test/archive/helpers.js';
 import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
 import {
@@ -13,6 +14,8 @@ import {
 } from './access-matrix.table.js';
 import { REPORTING_MATRIX } from './access-matrix-reporting.table.js';
 import { PAYMENTS_MATRIX } from './access-matrix-payments.table.js';
+import { BUSINESS_EXEMPT, BUSINESS_MATRIX } from './access-matrix-business.table.js';
+import { BUSINESS_CALLS, EXEMPT_CALLS } from './access-matrix-business.calls.js';
 import { createdStatusFor, reportingMatrixCalls } from './access-matrix-reporting.calls.js';
 import {
   type TestApp,
@@ -33,7 +36,8 @@ import {
 } from '../../../test/worklist-test-data.js';
 
 /**
- * The access matrix of issue 4 §6, of issue 7's reporting calls and of the study payment calls: every
+ * The access matrix of issue 4 §6, of issue 7's reporting calls, of the study payment calls and of issue
+ * 26's business calls (access-matrix-business.table.ts, with the calls exempt from it and why): every
  * list, study-action, reporting and payment endpoint × every role, each cell its own test. The
  * expectations are the hand-written tables in access-matrix.table.ts, access-matrix-reporting.table.ts
  * and access-matrix-payments.table.ts; here only the
@@ -76,6 +80,8 @@ let world: TWorld;
 beforeAll(async () => {
   const group = await createTestGroup(t.db);
   const center = await createTestCenter(t.db, { groupId: group.id });
+  // The platform's operator group, so the platform billing rows have roles that are allowed.
+  await t.db.update(groups).set({ platformOperator: true }).where(eq(groups.id, group.id));
   await t.db.insert(studyTypes).values([
     { groupId: group.id, name: STUDY_TYPE, modality: 'CT' },
     { groupId: group.id, name: SECOND_STUDY_TYPE, modality: 'CT' },
@@ -154,7 +160,7 @@ const NEEDS_ATTACHMENT: Partial<Record<TEndpoint, TStudyAttachmentKind>> = {
 const NO_TARGET: TTarget = { id: 0, uid: '', attachment: null, tagId: null, audioId: null };
 const reporting = reportingMatrixCalls({ doctor: () => userOf('ROLE_DOCTOR') });
 /** Every row: the study actions of issue 4 and the reporting calls of issue 7. */
-const ROWS: readonly TMatrixRow[] = [...MATRIX, ...REPORTING_MATRIX, ...PAYMENTS_MATRIX];
+const ROWS: readonly TMatrixRow[] = [...MATRIX, ...REPORTING_MATRIX, ...PAYMENTS_MATRIX, ...BUSINESS_MATRIX];
 
 /** The study a row's cell acts on, before the cell's own setup: in the row's state, seen by every role. */
 function studyOptions(row: TMatrixRow & { status: NonNullable<TMatrixRow['status']> }) {
@@ -311,6 +317,7 @@ const CALLS: Record<TEndpoint, (browser: TestClient, target: TTarget) => Promise
   paymentRecord: (b, { id }) =>
     b.post(`/api/report-status/payment/record/${id}`, { mode: 'CASH', amount: 300, transactionId: 'R-1' }),
   paymentCancel: (b, { id }) => b.post(`/api/report-status/payment/cancel/${id}`),
+  ...BUSINESS_CALLS,
 };
 
 // A plain describe per row: '$title' in describe.each would cut long titles to 40 characters.
@@ -349,6 +356,20 @@ describe('signed out', () => {
     const target = await prepareTarget(row);
     const res = await CALLS[row.endpoint](new TestClient(t.app), target);
     expect(res.statusCode, res.body).toBe(401);
+  });
+});
+
+/** The calls outside the role matrix (each with its reason): every role gets the signed-out answer. */
+describe('exempt from the role matrix', () => {
+  it.each(BUSINESS_EXEMPT.map((e) => [e.title, e] as const))('%s', async (_title, exempt) => {
+    const anonymous = await EXEMPT_CALLS[exempt.call](new TestClient(t.app));
+    expect([400, 401, 404], exempt.reason).toContain(anonymous.statusCode);
+    for (const role of ROLES) {
+      const res = await EXEMPT_CALLS[exempt.call](userOf(role).browser);
+      expect(res.statusCode, `${exempt.title} × ${role} (${exempt.reason}): ${res.body.slice(0, 200)}`).toBe(
+        anonymous.statusCode,
+      );
+    }
   });
 });
 

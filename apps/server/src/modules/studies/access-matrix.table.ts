@@ -1,4 +1,5 @@
 import type { TGroupFlags, TReportStatus, TRole } from '@radflow/core';
+import type { TBusinessEndpoint } from './access-matrix-business.endpoints.js';
 
 /*
  * The EXPECTED access matrix of issue 4 §6: every list and study-action endpoint × every role.
@@ -115,7 +116,8 @@ export type TEndpoint =
   | 'sendMessage'
   | 'sendEmail'
   | TReportingEndpoint
-  | TPaymentsEndpoint;
+  | TPaymentsEndpoint
+  | TBusinessEndpoint;
 
 /** The study payment calls (rows in access-matrix-payments.table.ts). */
 export type TPaymentsEndpoint = 'paymentList' | 'paymentRequest' | 'paymentRecord' | 'paymentCancel';

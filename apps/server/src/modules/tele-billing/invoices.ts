@@ -625,11 +625,41 @@ export async function recordInvoicePayment(
   body: z.output<typeof ZRecordBillingPaymentBody>,
   today: string,
 ): Promise<void> {
-  const groupId = auth.user.groupId;
+  await recordTeleInvoicePayment(
+    tx,
+    { groupId: auth.user.groupId, userId: auth.user.id, provider: null },
+    invoiceId,
+    body,
+    today,
+  );
+}
+
+/** Who records a tele invoice payment: a user of the group, or a payment provider (no user). */
+export interface TTeleInvoicePayer {
+  groupId: number;
+  userId: number | null;
+  /** The provider that reported the payment (its reference is then unique), null for a manual one. */
+  provider: string | null;
+}
+
+/**
+ * The one recorder of a tele invoice payment, manual (recordInvoicePayment) or online (the
+ * provider's confirmation, modules/invoice-payments): never more than is outstanding (400), a stale
+ * version 409 (`version` null: the provider's confirmation, which saw no screen), the status by core
+ * invoiceStatusOf, the audit row and the dunning labels in the caller's transaction.
+ */
+export async function recordTeleInvoicePayment(
+  tx: DbOrTx,
+  payer: TTeleInvoicePayer,
+  invoiceId: number,
+  body: Omit<z.output<typeof ZRecordBillingPaymentBody>, 'version'> & { version: number | null },
+  today: string,
+): Promise<void> {
+  const { groupId } = payer;
   const invoice = await documentOfGroup(tx, groupId, invoiceId, true);
   if (invoice.kind !== 'TELE_INVOICE')
     throw new AppError('BAD_REQUEST', 'Payments are recorded against an invoice');
-  checkVersion(invoice, body.version);
+  if (body.version !== null) checkVersion(invoice, body.version);
   const amountMinor = rupeesToMinor(body.amount);
   if (amountMinor > outstandingMinor(invoice))
     throw new AppError('BAD_REQUEST', 'The payment is more than the invoice has outstanding', 'amount');
@@ -641,8 +671,9 @@ export async function recordInvoicePayment(
       amountMinor,
       mode: body.mode,
       reference: body.reference,
+      provider: payer.provider,
       receivedOn: body.receivedOn,
-      recordedByUserId: auth.user.id,
+      recordedByUserId: payer.userId,
     })
     .returning({ id: billingPayments.id });
   const paidMinor = invoice.paidMinor + amountMinor;
@@ -655,8 +686,14 @@ export async function recordInvoicePayment(
     entity: 'PAYMENT',
     entityId: payment!.id,
     action: 'PAYMENT_RECORDED',
-    actorUserId: auth.user.id,
-    detail: { invoiceId: invoice.id, amountMinor, mode: body.mode, reference: body.reference },
+    actorUserId: payer.userId,
+    detail: {
+      invoiceId: invoice.id,
+      amountMinor,
+      mode: body.mode,
+      reference: body.reference,
+      ...(payer.provider ? { provider: payer.provider } : {}),
+    },
   });
   await refreshDunning(tx, groupId, today);
 }

@@ -35,6 +35,8 @@ const ICONS: Record<string, ReactElement> = {
   'lab-patients': <PeopleIcon />,
   'tele-pricing': <SellIcon />,
   'tele-invoice': <ReceiptLongIcon />,
+  'center-invoices': <ReceiptLongIcon />,
+  'platform-invoices': <ReceiptLongIcon />,
   'lab-create-bill': <ReceiptLongIcon />,
   'audit-logins': <VerifiedUserIcon />,
   'manage-template': <DescriptionIcon />,

@@ -86,6 +86,12 @@ function open(roles: TRole[]) {
     'GET /api/platform-billing/usage': {
       body: { rows: [{ groupId: 7, groupName: 'Patna Tele', period: '2026-10', received: 5, signedOff: 4 }] },
     },
+    'POST /api/platform-billing/plans/2': (request) => ({
+      body: { ...overview.plans[1], ...(request.json() as object) },
+    }),
+    'POST /api/platform-billing/invoices/11/credit-note': (request) => ({
+      body: { ...invoice, status: 'CREDITED', due: 0, echo: request.json() },
+    }),
     'POST /api/platform-billing/payments': (request) => ({
       body: {
         id: 1,
@@ -133,6 +139,67 @@ describe('Admin Billing (issue 26 §3)', () => {
       reference: 'UTR1',
     });
     expect(call?.headers.get('Idempotency-Key')).toMatch(/\S{8,}/);
+  });
+
+  it('issues a credit note for an unpaid invoice with a reason (required, at most 300 characters)', async () => {
+    const api = open(['ROLE_ADMIN_BILLER']);
+    const inv = (await screen.findByText('RFP-000011')).closest('tr')!;
+    fireEvent.click(within(inv).getByRole('button', { name: 'Credit note' }));
+    const dialog = await screen.findByRole('dialog', { name: /Credit note — RFP-000011/ });
+    // The whole invoice is credited (the month's next run re-issues it): the amount is shown, not typed.
+    expect(within(dialog).getByText(/₹70\.80/)).toBeTruthy();
+    const issue = within(dialog).getByRole('button', { name: 'Issue credit note' }) as HTMLButtonElement;
+    expect(issue.disabled).toBe(true);
+    const reason = within(dialog).getByLabelText('Reason');
+    fireEvent.change(reason, { target: { value: '   ' } });
+    expect(issue.disabled).toBe(true);
+    fireEvent.change(reason, { target: { value: 'x'.repeat(301) } });
+    expect(issue.disabled).toBe(true);
+    expect(within(dialog).getByText('At most 300 characters')).toBeTruthy();
+    fireEvent.change(reason, { target: { value: ' Wrong plan billed ' } });
+    fireEvent.click(issue);
+    await screen.findByText('Credit note issued for RFP-000011.');
+    const [call] = api.calls('POST', '/api/platform-billing/invoices/11/credit-note');
+    expect(call?.json()).toEqual({ reason: 'Wrong plan billed' });
+  });
+
+  it("the admin biller edits a plan's per-study price, checked as the server does", async () => {
+    const api = open(['ROLE_ADMIN_BILLER']);
+    const row = (
+      await within(await screen.findByRole('table', { name: 'Plans' })).findByText('PER_STUDY')
+    ).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: /Edit plan — PER_STUDY/ });
+    const price = within(dialog).getByLabelText('Per study (₹)');
+    fireEvent.change(price, { target: { value: '-2' } });
+    const save = within(dialog).getByRole('button', { name: 'Save' }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(within(dialog).getByText('a price must not be negative')).toBeTruthy();
+    fireEvent.change(price, { target: { value: '18.50' } });
+    fireEvent.click(save);
+    await screen.findByText('Plan PER_STUDY saved. It applies to invoices issued from now on.');
+    expect(api.calls('POST', '/api/platform-billing/plans/2')[0]?.json()).toEqual({
+      name: 'Per study',
+      monthlyFee: 0,
+      includedStudies: 0,
+      perStudyPrice: 18.5,
+      trialDays: 0,
+      active: true,
+    });
+  });
+
+  it('offers the sales role no plan edits', async () => {
+    open(['ROLE_RADFLOW_SALES']);
+    const plans = await screen.findByRole('table', { name: 'Plans' });
+    await within(plans).findByText('PER_STUDY');
+    expect(within(plans).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New plan' })).toBeNull();
+  });
+
+  it('offers the sales role no credit note', async () => {
+    open(['ROLE_RADFLOW_SALES']);
+    const inv = (await screen.findByText('RFP-000011')).closest('tr')!;
+    expect(within(inv).queryByRole('button', { name: 'Credit note' })).toBeNull();
   });
 
   it('the sales role sees the lists without the money writes', async () => {

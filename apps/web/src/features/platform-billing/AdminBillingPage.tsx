@@ -22,6 +22,12 @@ import {
   type TPlatformGroup,
   type TPlatformInvoice,
   type TPlatformPaymentMode,
+  PLAN_KINDS,
+  type TPlanKind,
+  type TPlatformPlan,
+  ZCreatePlanBody,
+  ZPlatformCreditNoteBody,
+  ZPlanTermsBody,
   calendarDayIn,
   formatDisplayTime,
   formatRupees,
@@ -32,9 +38,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSession } from '../auth/session';
+import { failureText } from '../tele-billing/tele-billing.api';
 import {
   PLATFORM_BILLING_KEY,
   changePlan,
+  createPlan,
+  creditInvoice,
   expireSubscription,
   extendSubscription,
   fetchInvoices,
@@ -44,6 +53,7 @@ import {
   issueInvoices,
   periodOf,
   recordPayment,
+  updatePlan,
 } from './platform-billing.api';
 
 const rupees = (value: number) => formatRupees(toPaise(value));
@@ -67,6 +77,9 @@ export function AdminBillingPage() {
   const today = calendarDayIn(new Date(), PLATFORM_TIME_ZONE);
   const [period, setPeriod] = useState(periodOf(today, 1));
   const [paying, setPaying] = useState<TPaymentTarget | null>(null);
+  const [crediting, setCrediting] = useState<TPlatformInvoice | null>(null);
+  /** The plan being edited; 'new' for a new one. */
+  const [editingPlan, setEditingPlan] = useState<TPlatformPlan | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
   const overview = useQuery({
@@ -131,6 +144,51 @@ export function AdminBillingPage() {
                 onAct={(run) => act.mutate(run)}
                 onPay={() => setPaying({ group: g, invoice: null })}
               />
+            ))}
+          </TableBody>
+        </Table>
+      </Paper>
+
+      <Paper variant="outlined" sx={{ p: 2, mb: 2, overflowX: 'auto' }}>
+        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', mb: 1 }}>
+          <Typography variant="h2" sx={{ fontSize: '1.1rem', flex: 1 }}>
+            Plans
+          </Typography>
+          {isBiller && <Button onClick={() => setEditingPlan('new')}>New plan</Button>}
+        </Box>
+        <Table size="small" aria-label="Plans">
+          <TableHead>
+            <TableRow>
+              <TableCell>Code</TableCell>
+              <TableCell>Name</TableCell>
+              <TableCell>Kind</TableCell>
+              <TableCell align="right">Monthly fee</TableCell>
+              <TableCell align="right">Included studies</TableCell>
+              <TableCell align="right">Per study</TableCell>
+              <TableCell align="right">Trial days</TableCell>
+              <TableCell>Active</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {(overview.data?.plans ?? []).map((p) => (
+              <TableRow key={p.id} data-plan={p.code}>
+                <TableCell>{p.code}</TableCell>
+                <TableCell>{p.name}</TableCell>
+                <TableCell>{p.kind === 'PER_STUDY' ? 'Per study' : 'Subscription'}</TableCell>
+                <TableCell align="right">{rupees(p.monthlyFee)}</TableCell>
+                <TableCell align="right">{p.includedStudies}</TableCell>
+                <TableCell align="right">{rupees(p.perStudyPrice)}</TableCell>
+                <TableCell align="right">{p.trialDays}</TableCell>
+                <TableCell>{p.active ? 'Yes' : 'No'}</TableCell>
+                <TableCell>
+                  {isBiller && (
+                    <Button size="small" onClick={() => setEditingPlan(p)}>
+                      Edit
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
             ))}
           </TableBody>
         </Table>
@@ -203,6 +261,11 @@ export function AdminBillingPage() {
                       Record payment
                     </Button>
                   )}
+                  {isBiller && inv.kind === 'INVOICE' && inv.status === 'ISSUED' && inv.paid === 0 && (
+                    <Button size="small" color="warning" onClick={() => setCrediting(inv)}>
+                      Credit note
+                    </Button>
+                  )}
                 </TableCell>
               </TableRow>
             ))}
@@ -235,6 +298,28 @@ export function AdminBillingPage() {
           </TableBody>
         </Table>
       </Paper>
+      {editingPlan && (
+        <PlanDialog
+          plan={editingPlan === 'new' ? null : editingPlan}
+          onClose={() => setEditingPlan(null)}
+          onDone={(saved) => {
+            setEditingPlan(null);
+            setNotice(`Plan ${saved.code} saved. It applies to invoices issued from now on.`);
+            void refresh();
+          }}
+        />
+      )}
+      {crediting && (
+        <CreditNoteDialog
+          invoice={crediting}
+          onClose={() => setCrediting(null)}
+          onDone={() => {
+            setCrediting(null);
+            setNotice(`Credit note issued for ${crediting.number}.`);
+            void refresh();
+          }}
+        />
+      )}
       {paying && (
         <PaymentDialog
           target={paying}
@@ -375,6 +460,161 @@ function PaymentDialog({
         <Button
           variant="contained"
           disabled={save.isPending || !reference.trim() || !(Number(amount) > 0)}
+          onClick={() => save.mutate()}
+        >
+          Save
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A credit note cancels the whole unpaid invoice (server creditInvoice; the month's next run issues
+ * the corrected one), so the amount is shown, not typed; the reason is checked by the same core
+ * schema the server uses (required, at most 300 characters).
+ */
+function CreditNoteDialog({
+  invoice,
+  onClose,
+  onDone,
+}: {
+  invoice: TPlatformInvoice;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const checked = ZPlatformCreditNoteBody.safeParse({ reason });
+  const tooLong = reason.trim().length > 300;
+  const save = useMutation({
+    mutationFn: () => creditInvoice(invoice.id, reason.trim()),
+    onSuccess: onDone,
+  });
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="platform-credit-note-title">
+      <DialogTitle id="platform-credit-note-title">Credit note — {invoice.number}</DialogTitle>
+      <DialogContent
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important', minWidth: 320 }}
+      >
+        <Typography>
+          Credits the whole invoice of {invoice.groupName} for {invoice.period}: {rupees(invoice.total)}. The
+          month&apos;s next run issues the corrected invoice.
+        </Typography>
+        <TextField
+          label="Reason"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          error={tooLong}
+          helperText={tooLong ? 'At most 300 characters' : ' '}
+          multiline
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="contained"
+          color="warning"
+          disabled={save.isPending || !checked.success}
+          onClick={() => save.mutate()}
+        >
+          Issue credit note
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A plan's terms (admin biller): a new plan (code and kind once), or new terms of one, which apply to
+ * invoices issued from now on. Checked by the core schemas the server uses; the server's refusal
+ * (a duplicate code, a trial turned paid) is shown as it says.
+ */
+function PlanDialog({
+  plan,
+  onClose,
+  onDone,
+}: {
+  plan: TPlatformPlan | null;
+  onClose: () => void;
+  onDone: (plan: TPlatformPlan) => void;
+}) {
+  const [code, setCode] = useState(plan?.code ?? '');
+  const [kind, setKind] = useState<TPlanKind>(plan?.kind ?? 'PER_STUDY');
+  const [name, setName] = useState(plan?.name ?? '');
+  const [monthlyFee, setMonthlyFee] = useState(String(plan?.monthlyFee ?? 0));
+  const [includedStudies, setIncludedStudies] = useState(String(plan?.includedStudies ?? 0));
+  const [perStudyPrice, setPerStudyPrice] = useState(String(plan?.perStudyPrice ?? 0));
+  const [trialDays, setTrialDays] = useState(String(plan?.trialDays ?? 0));
+  const [active, setActive] = useState(plan?.active ?? true);
+  const terms = {
+    name,
+    monthlyFee: Number(monthlyFee),
+    includedStudies: Number(includedStudies),
+    perStudyPrice: Number(perStudyPrice),
+    trialDays: Number(trialDays),
+    active,
+  };
+  const checked = plan
+    ? ZPlanTermsBody.safeParse(terms)
+    : ZCreatePlanBody.safeParse({ ...terms, code, kind });
+  const problem = checked.success ? null : (checked.error.issues[0]?.message ?? 'Check the terms');
+  const save = useMutation({
+    mutationFn: () => (plan ? updatePlan(plan.id, terms) : createPlan({ ...terms, code: code.trim(), kind })),
+    onSuccess: onDone,
+  });
+  const number = (label: string, value: string, set: (v: string) => void) => (
+    <TextField label={label} value={value} onChange={(e) => set(e.target.value)} inputMode="decimal" />
+  );
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="platform-plan-title">
+      <DialogTitle id="platform-plan-title">{plan ? `Edit plan — ${plan.code}` : 'New plan'}</DialogTitle>
+      <DialogContent
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important', minWidth: 340 }}
+      >
+        {!plan && (
+          <>
+            <TextField label="Code" value={code} onChange={(e) => setCode(e.target.value.toUpperCase())} />
+            <TextField
+              select
+              label="Kind"
+              value={kind}
+              onChange={(e) => setKind(e.target.value as TPlanKind)}
+            >
+              {PLAN_KINDS.map((k) => (
+                <MenuItem key={k} value={k}>
+                  {k === 'PER_STUDY' ? 'Per study' : 'Subscription'}
+                </MenuItem>
+              ))}
+            </TextField>
+          </>
+        )}
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} />
+        {number('Monthly fee (₹)', monthlyFee, setMonthlyFee)}
+        {number('Included studies', includedStudies, setIncludedStudies)}
+        {number('Per study (₹)', perStudyPrice, setPerStudyPrice)}
+        {number('Trial days', trialDays, setTrialDays)}
+        <TextField
+          select
+          label="Active"
+          value={active ? 'yes' : 'no'}
+          onChange={(e) => setActive(e.target.value === 'yes')}
+        >
+          <MenuItem value="yes">Yes</MenuItem>
+          <MenuItem value="no">No</MenuItem>
+        </TextField>
+        {plan && (
+          <Typography variant="body2" color="text.secondary">
+            New terms apply to invoices issued from now on; issued invoices keep theirs.
+          </Typography>
+        )}
+        {problem && <Alert severity="warning">{problem}</Alert>}
+        {save.isError && <Alert severity="error">{failureText(save.error)}</Alert>}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button
+          variant="contained"
+          disabled={save.isPending || problem !== null}
           onClick={() => save.mutate()}
         >
           Save

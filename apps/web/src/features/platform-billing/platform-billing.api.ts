@@ -1,12 +1,17 @@
 import {
   ZIssueInvoicesAnswer,
   ZPlatformDashboard,
+  ZPlatformInvoice,
+  ZPlatformPlan,
   ZPlatformInvoiceList,
   ZPlatformOverview,
   ZPlatformPayment,
   ZPlatformSubscription,
   ZPlatformUsage,
+  type TCreatePlanBody,
   type TIssueInvoicesAnswer,
+  type TPlanTermsBody,
+  type TPlatformPlan,
   type TPlatformDashboard,
   type TPlatformInvoice,
   type TPlatformOverview,
@@ -77,6 +82,21 @@ export const recordPayment = (
     json: body,
     schema: ZPlatformPayment,
     headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+/** A new plan (admin biller). */
+export const createPlan = (body: TCreatePlanBody): Promise<TPlatformPlan> =>
+  apiRequest('/api/platform-billing/plans', { json: body, schema: ZPlatformPlan, quiet: true });
+
+/** A plan's new terms, for invoices issued from now on. */
+export const updatePlan = (planId: number, body: TPlanTermsBody): Promise<TPlatformPlan> =>
+  apiRequest(`/api/platform-billing/plans/${planId}`, { json: body, schema: ZPlatformPlan, quiet: true });
+
+/** Credits the whole unpaid invoice (the month's next run re-issues it), with a reason. */
+export const creditInvoice = (invoiceId: number, reason: string): Promise<TPlatformInvoice> =>
+  apiRequest(`/api/platform-billing/invoices/${invoiceId}/credit-note`, {
+    json: { reason },
+    schema: ZPlatformInvoice,
   });
 
 export const invoicePdfUrl = (invoiceId: number) => `/api/platform-billing/invoices/${invoiceId}/pdf`;

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/client.js';
-import type { TPaidOutcome, TPayableKind, TProviderPaidRecord } from './payable-kinds.js';
-import { recordStudyPaymentPaid } from './study-payment-ledger.js';
+import { recordPlatformInvoicePaid, recordTeleInvoicePaid } from '../invoice-payments/invoice-pay-links.js';
+import type { TPaidOutcome, TPayableKind, TProviderPaidRecord } from '../payments/payable-kinds.js';
+import { recordStudyPaymentPaid } from '../payments/study-payment-ledger.js';
 
 /** A ledger a provider's paid notification can be routed to. */
 export interface PayableLedger {
@@ -13,9 +14,11 @@ export interface PayableLedger {
 
 /**
  * Payable kind → its ledger (DECISIONS.md "Payables"): a provider's webhook for a paid link is
- * routed by the kind the link was made for. The study payment is the first; each invoice ledger
- * of issue 26 adds its kind to PAYABLE_KINDS and its entry here (the type makes both go together).
+ * routed by the kind the link was made for: the study payment, a center's tele invoice, a group's
+ * platform invoice (the type makes PAYABLE_KINDS and this table go together).
  */
 export const PAYABLE_LEDGERS: { readonly [K in TPayableKind]: PayableLedger } = {
   STUDY_PAYMENT: { recordProviderPaid: recordStudyPaymentPaid },
+  TELE_INVOICE: { recordProviderPaid: recordTeleInvoicePaid },
+  PLATFORM_INVOICE: { recordProviderPaid: recordPlatformInvoicePaid },
 };

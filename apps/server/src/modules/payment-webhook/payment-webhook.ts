@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { AppError } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { paymentWebhookEvents } from '../../db/schema.js';
-import { type TPaidOutcome, isPayableKind } from './payable-kinds.js';
+import { type TPaidOutcome, isPayableKind } from '../payments/payable-kinds.js';
 import { PAYABLE_LEDGERS } from './payables.js';
 
 export const MESSAGE_NO_WEBHOOK = 'No payment provider of this name takes webhooks here';

@@ -1,0 +1,20 @@
+/** The business endpoints (rows in access-matrix-business.table.ts, calls in access-matrix-business.calls.ts). */
+export type TBusinessEndpoint =
+  | 'telePrices'
+  | 'teleInvoices'
+  | 'teleInvoiceMonth'
+  | 'teleDunningRefresh'
+  | 'payoutRates'
+  | 'payoutStatements'
+  | 'payoutMargin'
+  | 'platformOverview'
+  | 'platformInvoices'
+  | 'platformPayments'
+  | 'platformIssue'
+  | 'platformPlanCreate'
+  | 'centerInvoices'
+  | 'groupPlatformInvoices'
+  | 'invoicePayConfirm'
+  | 'gettingStarted'
+  | 'customerReports'
+  | 'centerPatients';

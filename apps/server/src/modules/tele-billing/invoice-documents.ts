@@ -1,5 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { AppError, type TBillingDocumentDetail, type ZRecordBillingPaymentBody } from '@radflow/core';
+import {
+  AppError,
+  type TBillingDocumentDetail,
+  type ZRecordBillingPaymentBody,
+  calendarDayIn,
+} from '@radflow/core';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { billingDocuments, centers, groups } from '../../db/schema.js';
@@ -8,7 +13,7 @@ import { onceForKey } from '../idempotency/idempotency.js';
 import { renderPdfDefinition } from '../report-documents/pdf-document.js';
 import { invoiceDefinition } from './invoice-pdf.js';
 import { invoiceEmailSubject, recordInvoicePayment, teleInvoiceDetail } from './invoices.js';
-import { loadGroupBillingFlags, todayIn } from './ledger-context.js';
+import { loadGroupBillingFlags } from './ledger-context.js';
 
 /** The PDF of a tele invoice or credit note of the caller's group (404 otherwise). */
 export async function teleInvoicePdf(
@@ -78,7 +83,10 @@ export async function payTeleInvoice(
   body: z.output<typeof ZRecordBillingPaymentBody>,
   key: string | null,
 ): Promise<TBillingDocumentDetail> {
-  const today = todayIn(ctx.now(), (await loadGroupBillingFlags(ctx.db, auth.user.groupId)).displayTimeZone);
+  const today = calendarDayIn(
+    ctx.now(),
+    (await loadGroupBillingFlags(ctx.db, auth.user.groupId)).displayTimeZone,
+  );
   const answer = await ctx.db.transaction((tx) =>
     onceForKey(tx, auth, key, `tele-invoice-payment:${id}`, async () => {
       await recordInvoicePayment(tx, auth, id, body, today);

@@ -20,7 +20,7 @@ import {
   duePendingMessage,
   isLabAdmin,
   printOptionsOf,
-  todayIn,
+  calendarDayIn,
   rupeeText,
   settleLine,
   toRupees,
@@ -679,7 +679,7 @@ function BillEditor({
           modality={booking.labModality}
           testName={booking.testName}
           timeZone={timeZone}
-          initialDate={todayIn(new Date(), timeZone)}
+          initialDate={calendarDayIn(new Date(), timeZone)}
           current={booking.appointment}
           onClose={() => setBooking(null)}
           onChoose={(appointment) => {

@@ -12,6 +12,18 @@ import { addDays } from './ledger-context.js';
  * joined back: 1,000,000 rows need a few thousand lookups.
  */
 
+/**
+ * The study parts a row is read (and billed) as, as a LATERAL subquery of one column `study_part`:
+ * core `billedParts` in SQL (each distinct trimmed part once; none is one read at the base price '').
+ * The invoice and the payout (tele-payouts/payout-charges.ts) both bill through it, so both sides
+ * read the same parts.
+ */
+export function billedPartsSql(studyParts: SQL): SQL {
+  return sql`select btrim(p) as study_part from unnest(${studyParts}) p where btrim(p) <> '' group by btrim(p)
+    union all
+    select '' where not exists (select 1 from unnest(${studyParts}) p where btrim(p) <> '')`;
+}
+
 export interface TPricedScope {
   groupId: number;
   /** Null: every center of the group. */
@@ -50,11 +62,7 @@ export function pricedChargesSql(scope: TPricedScope): SQL {
       select g.report_status_id, g.center_id, g.modality, g.day, 'READ'::text as charge, part.study_part,
         null::int as report_id
       from signed g
-      cross join lateral (
-        select distinct p as study_part from unnest(
-          case when cardinality(array_remove(g.study_parts, '')) = 0 then array['']::text[]
-               else array_remove(g.study_parts, '') end) p
-      ) part
+      cross join lateral (${billedPartsSql(sql`g.study_parts`)}) part
       union all
       select g.report_status_id, g.center_id, g.modality, g.day, 'URGENT', '', null from signed g where g.urgent
       union all
@@ -73,7 +81,8 @@ export function pricedChargesSql(scope: TPricedScope): SQL {
       where not exists (
         select 1 from billing_lines bl
         where bl.group_id = ${scope.groupId} and bl.side = 'CENTER' and bl.report_status_id = c.report_status_id and bl.charge = c.charge
-          and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0)
+          -- btrim: a line billed before the parts were trimmed here (issue 26 review) still counts as billed.
+          and btrim(bl.study_part) = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0)
       )
     ),
     price_keys as (select distinct center_id, modality, study_part, charge, day from unbilled),

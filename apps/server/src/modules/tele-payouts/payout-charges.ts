@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type TPriceCharge, startOfDayIn } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { addDays } from '../tele-billing/ledger-context.js';
+import { billedPartsSql } from '../tele-billing/priced-lines.js';
 
 /*
  * Who read what (DECISIONS.md "What a doctor is paid for"): the DOCTOR-side charges of a group's
@@ -63,13 +64,9 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
     ),
     charges as (
       select m.doctor_user_id, m.report_status_id, null::int as report_id, 'READ'::text as charge,
-             m.modality, bp.part as study_part, m.patient_name, m.charged_on
+             m.modality, bp.study_part, m.patient_name, m.charged_on
       from main m
-      -- core billedParts: each distinct trimmed part once; none is one read at the base price ('').
-      cross join lateral (
-        select btrim(p) as part from unnest(m.study_parts) p where btrim(p) <> '' group by btrim(p)
-        union all
-        select '' where not exists (select 1 from unnest(m.study_parts) p where btrim(p) <> '')) bp
+      cross join lateral (${billedPartsSql(sql`m.study_parts`)}) bp
       union all
       select m.doctor_user_id, m.report_status_id, null::int, 'URGENT', m.modality, '', m.patient_name, m.charged_on
       from main m where m.urgent
@@ -89,7 +86,7 @@ export function payoutChargesSql(scope: TPayoutChargeScope): SQL {
         select 1 from billing_lines bl
         where bl.group_id = ${scope.groupId} and bl.side = 'DOCTOR' and bl.report_status_id = c.report_status_id
           and bl.charge = c.charge
-          and bl.study_part = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))
+          and btrim(bl.study_part) = c.study_part and coalesce(bl.report_id, 0) = coalesce(c.report_id, 0))
     ),
     rate_keys as (select distinct doctor_user_id, modality, study_part, charge, charged_on from unbilled),
     rates as (

@@ -38,6 +38,7 @@ import { ApiError, reportFailure } from '../../api/client';
 import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { PageHeader } from '../../components/PageHeader';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { useSession, type TSession } from '../auth/session';
 import { LAB_PATIENTS_QUERY_ROOT, fetchPatient } from '../lab-patients/lab-patients-api';
@@ -48,7 +49,6 @@ import {
   BILL_QUERY_KEY,
   createBill,
   fetchBill,
-  newIdempotencyKey,
   undoCancelBill,
   updateBill,
 } from './bill-api';

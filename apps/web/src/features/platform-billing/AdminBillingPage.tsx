@@ -31,6 +31,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useSession } from '../auth/session';
 import {
   PLATFORM_BILLING_KEY,
@@ -326,7 +327,7 @@ function PaymentDialog({
   const [mode, setMode] = useState<TPlatformPaymentMode>('BANK_TRANSFER');
   const [reference, setReference] = useState('');
   // One key per dialog: a double-clicked Save records one payment.
-  const [key] = useState(() => crypto.randomUUID());
+  const [key] = useState(newIdempotencyKey);
   const save = useMutation({
     mutationFn: () =>
       recordPayment(

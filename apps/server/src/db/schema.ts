@@ -1824,10 +1824,11 @@ export const labAuditEvents = pgTable(
 
 /**
  * A write the client marked with an idempotency key (a double-clicked Submit or payment): the first
- * answer is kept and given again to a repeat of the same key by the same user.
+ * answer is kept and given again to a repeat of the same key by the same user. One store for every
+ * module (modules/idempotency): lab bills, tele invoice and platform billing payments.
  */
-export const labIdempotentWrites = pgTable(
-  'lab_idempotent_writes',
+export const idempotentWrites = pgTable(
+  'idempotent_writes',
   {
     userId: integer('user_id')
       .notNull()
@@ -2308,21 +2309,6 @@ export const billingAuditEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('billing_audit_events_entity_idx').on(t.groupId, t.entity, t.entityId, t.id)],
-);
-
-/** A billing write marked with an Idempotency-Key: the first answer is given again to a repeat. */
-export const billingIdempotentWrites = pgTable(
-  'billing_idempotent_writes',
-  {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
-    key: text('key').notNull(),
-    operation: text('operation').notNull(),
-    response: jsonb('response').$type<unknown>().notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 /**

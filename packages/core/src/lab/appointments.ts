@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DEFAULT_DISPLAY_TIME_ZONE } from '../display/display-time.js';
 import {
   SUMMARY_MESSAGES,
-  calendarDayIn,
   daysInRange,
   isCalendarDay,
   nextCalendarDay,
@@ -245,9 +244,6 @@ export function appointmentSummaryInstants(
 ): { from: Date; to: Date } {
   return summaryRangeInstants(days.startDay, days.endDay, timeZone);
 }
-
-export const todayIn = (now: Date, timeZone: string = DEFAULT_DISPLAY_TIME_ZONE) =>
-  calendarDayIn(now, timeZone);
 
 export const ZAppointmentCounts = z.object({
   key: z.string(),

@@ -15,7 +15,7 @@ import {
   groupFlags,
   summarizeAppointments,
   toRupees,
-  todayIn,
+  calendarDayIn,
 } from '@radflow/core';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -140,7 +140,7 @@ export async function appointmentSummary(
   body: z.output<typeof ZAppointmentSummaryRequest>,
 ): Promise<TAppointmentSummary> {
   const timeZone = groupFlags(await loadGroupPreferences(app.db, auth.user.groupId)).displayTimeZone;
-  const days = appointmentSummaryDays(body, todayIn(app.now(), timeZone));
+  const days = appointmentSummaryDays(body, calendarDayIn(app.now(), timeZone));
   if (!days.ok) throw new AppError('BAD_REQUEST', days.message, days.field);
   const appointments = await appointmentsIn(app.db, auth, appointmentSummaryInstants(days, timeZone));
   return { startDay: days.startDay, endDay: days.endDay, ...summarizeAppointments(appointments) };

@@ -4,7 +4,7 @@ import {
   type TAppointmentSummary,
   type TBill,
   nextCalendarDay,
-  todayIn,
+  calendarDayIn,
 } from '@radflow/core';
 import { eq } from 'drizzle-orm';
 import { labBillTests } from '../../db/schema.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const ZONE = 'Asia/Kolkata';
-const today = () => todayIn(t.clock.now, ZONE);
+const today = () => calendarDayIn(t.clock.now, ZONE);
 const yesterdayOf = (day: string) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const dayRange = (day: string) => ({

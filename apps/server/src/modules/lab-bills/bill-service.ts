@@ -38,7 +38,7 @@ import {
   billStatusOf,
   priceBill,
 } from './bill-pricing.js';
-import { onceForKey } from './idempotency.js';
+import { onceForKey } from '../idempotency/idempotency.js';
 import { loadLabBillContext } from './lab-bill-context.js';
 import { takeSeat } from './slot-bookings.js';
 

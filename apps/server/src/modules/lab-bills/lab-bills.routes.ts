@@ -26,7 +26,7 @@ import {
   undoCancelBill,
   updateBill,
 } from './bill-service.js';
-import { idempotencyKeyOf } from './idempotency.js';
+import { idempotencyKeyOf } from '../idempotency/idempotency.js';
 import { allSlots, slotCounts } from './slot-availability.js';
 
 /** Bills, payments, cancellation and appointment slots of the lab front desk (spec-lab §3–§5, §7 Lab). */

@@ -28,7 +28,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { idempotencyKeyOf, onceForKey } from '../lab-bills/idempotency.js';
+import { idempotencyKeyOf, onceForKey } from '../idempotency/idempotency.js';
 import { requirePlatformBilling } from './access.js';
 import { platformInvoicePdf } from './invoice-pdf.js';
 import { creditInvoice, issueMonth, listInvoices } from './invoices.js';

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { INVOICE_OVERDUE_LABEL } from '@radflow/core';
+import { INVOICE_OVERDUE_LABEL, calendarDayIn } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { startPeriodicTask } from '../../periodic-task.js';
-import { loadGroupBillingFlags, rowsOf, todayIn } from './ledger-context.js';
+import { loadGroupBillingFlags, rowsOf } from './ledger-context.js';
 
 /*
  * Dunning (issue 26 §1; spec-core §3 `dunningLabels`): while a center has a tele invoice unpaid past
@@ -47,7 +47,7 @@ export async function refreshAllDunning(ctx: AppContext): Promise<void> {
   );
   for (const { group_id: groupId } of groupIds) {
     const flags = await loadGroupBillingFlags(ctx.db, Number(groupId));
-    const today = todayIn(ctx.now(), flags.displayTimeZone);
+    const today = calendarDayIn(ctx.now(), flags.displayTimeZone);
     await ctx.db.transaction((tx) => refreshDunning(tx, Number(groupId), today));
   }
 }
@@ -68,6 +68,6 @@ export function startDunningSweep(
 /** The refresh of one group, now (the screen's 'Refresh dunning' and the tests). */
 export async function refreshGroupDunning(ctx: AppContext, groupId: number) {
   const flags = await loadGroupBillingFlags(ctx.db, groupId);
-  const today = todayIn(ctx.now(), flags.displayTimeZone);
+  const today = calendarDayIn(ctx.now(), flags.displayTimeZone);
   return ctx.db.transaction((tx) => refreshDunning(tx, groupId, today));
 }

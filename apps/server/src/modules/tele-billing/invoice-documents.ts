@@ -1,14 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { AppError, type TBillingDocumentDetail, type ZRecordBillingPaymentBody } from '@radflow/core';
+import { and, eq } from 'drizzle-orm';
+import {
+  AppError,
+  type TBillingDocumentDetail,
+  type ZRecordBillingPaymentBody,
+  calendarDayIn,
+} from '@radflow/core';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { billingDocuments, billingIdempotentWrites, centers, groups } from '../../db/schema.js';
+import { billingDocuments, centers, groups } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { onceForKey } from '../idempotency/idempotency.js';
 import { renderPdfDefinition } from '../report-documents/pdf-document.js';
 import { invoiceDefinition } from './invoice-pdf.js';
 import { invoiceEmailSubject, recordInvoicePayment, teleInvoiceDetail } from './invoices.js';
-import { loadGroupBillingFlags, todayIn } from './ledger-context.js';
+import { loadGroupBillingFlags } from './ledger-context.js';
 
 /** The PDF of a tele invoice or credit note of the caller's group (404 otherwise). */
 export async function teleInvoicePdf(
@@ -67,40 +72,10 @@ export async function emailTeleInvoice(
   return { sentTo: pdf.centerEmail };
 }
 
-/** pg_advisory_xact_lock class of billing idempotency keys (lab-bills/idempotency.ts uses 72_001). */
-const IDEMPOTENCY_LOCK = 72_026;
-
 /**
  * Records a payment once per (user, Idempotency-Key): a repeat of the key answers the first answer
  * (even though the invoice's version has moved on since); the same key on another call is 409.
  */
-async function onceForKey<T>(
-  tx: DbOrTx,
-  auth: TAuth,
-  key: string | null,
-  operation: string,
-  write: () => Promise<T>,
-) {
-  if (key === null) return write();
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(${IDEMPOTENCY_LOCK}::int, hashtext(${`${auth.user.id}:${key}`}))`,
-  );
-  const [stored] = await tx
-    .select()
-    .from(billingIdempotentWrites)
-    .where(and(eq(billingIdempotentWrites.userId, auth.user.id), eq(billingIdempotentWrites.key, key)));
-  if (stored) {
-    if (stored.operation !== operation)
-      throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request', 'Idempotency-Key');
-    return stored.response as T;
-  }
-  const response = await write();
-  await tx
-    .insert(billingIdempotentWrites)
-    .values({ userId: auth.user.id, key, operation, response: response as object });
-  return response;
-}
-
 export async function payTeleInvoice(
   ctx: AppContext,
   auth: TAuth,
@@ -108,7 +83,10 @@ export async function payTeleInvoice(
   body: z.output<typeof ZRecordBillingPaymentBody>,
   key: string | null,
 ): Promise<TBillingDocumentDetail> {
-  const today = todayIn(ctx.now(), (await loadGroupBillingFlags(ctx.db, auth.user.groupId)).displayTimeZone);
+  const today = calendarDayIn(
+    ctx.now(),
+    (await loadGroupBillingFlags(ctx.db, auth.user.groupId)).displayTimeZone,
+  );
   const answer = await ctx.db.transaction((tx) =>
     onceForKey(tx, auth, key, `tele-invoice-payment:${id}`, async () => {
       await recordInvoicePayment(tx, auth, id, body, today);

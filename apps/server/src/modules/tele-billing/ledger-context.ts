@@ -1,10 +1,5 @@
 import { type SQL, and, desc, eq, inArray, isNull } from 'drizzle-orm';
-import {
-  type TBillingDetailsSetting,
-  ZBillingDetailsSetting,
-  formatDisplayTime,
-  groupFlags,
-} from '@radflow/core';
+import { type TBillingDetailsSetting, ZBillingDetailsSetting, groupFlags } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { billingAuditEvents, preferences, users } from '../../db/schema.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
@@ -36,11 +31,6 @@ export async function loadGroupBillingDetails(db: DbOrTx, groupId: number): Prom
 /** The group's display time zone (sign-off days and due dates are days of this zone) and its switches. */
 export async function loadGroupBillingFlags(db: DbOrTx, groupId: number) {
   return groupFlags(await loadGroupPreferences(db, groupId));
-}
-
-/** Today (YYYY-MM-DD) in a zone. */
-export function todayIn(now: Date, zone: string): string {
-  return formatDisplayTime(now, zone, { label: false }).slice(0, 10);
 }
 
 /** One audit row per ledger write, in the write's transaction. */

@@ -8,13 +8,14 @@ import {
   minorToRupees,
   priceInForce,
   rupeesToMinor,
+  calendarDayIn,
 } from '@radflow/core';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { centers, studyTypes, telePrices } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
-import { auditBilling, loadGroupBillingFlags, rowsOf, todayIn } from './ledger-context.js';
+import { auditBilling, loadGroupBillingFlags, rowsOf } from './ledger-context.js';
 
 /*
  * Manage Tele Pricing (issue 26 §1): the CENTER side of tele_prices. A price is never edited: a
@@ -102,7 +103,7 @@ export async function listTelePrices(
       .orderBy(asc(studyTypes.name)),
     loadGroupBillingFlags(ctx.db, groupId),
   ]);
-  const live = inForceIds(rows, todayIn(ctx.now(), flags.displayTimeZone));
+  const live = inForceIds(rows, calendarDayIn(ctx.now(), flags.displayTimeZone));
   return {
     centers: centerRows,
     prices: rows.map((r) => priceOut(r, live.has(r.id))),

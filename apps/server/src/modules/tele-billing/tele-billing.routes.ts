@@ -21,7 +21,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { idempotencyKeyOf } from '../lab-bills/idempotency.js';
+import { idempotencyKeyOf } from '../idempotency/idempotency.js';
 import { refreshGroupDunning } from './dunning.js';
 import { emailTeleInvoice, payTeleInvoice, teleInvoicePdf } from './invoice-documents.js';
 import {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
+  type TInvoicePreview,
   type TMarginReport,
   type TPayoutIssueResult,
   type TPayoutPreview,
@@ -358,5 +359,50 @@ describe('the margin', () => {
       await stranger.get('/api/tele-payout/margin?from=2026-03-01&to=2026-03-31'),
     );
     expect(theirs.total.studies).toBe(0);
+  });
+});
+
+describe('the billed parts', () => {
+  it('prices a part stored with surrounding spaces as that part, on the invoice and the payout alike', async () => {
+    const g = await createTestWorld(t.db);
+    const biller = (await signInAt(t, g, ['ROLE_BILLER'])).browser;
+    const doc = await signInAt(t, g, ['ROLE_DOCTOR']);
+    const from = '2026-01-01';
+    await addPrice(biller, { modality: 'CT', amount: 1000, effectiveFrom: from });
+    await addPrice(biller, { modality: 'CT', studyPart: 'HEAD', amount: 1500, effectiveFrom: from });
+    const rate = (body: Record<string, unknown>) =>
+      biller.post('/api/tele-payout/rates', {
+        doctorUserId: null,
+        effectiveFrom: from,
+        charge: 'READ',
+        ...body,
+      });
+    expect((await rate({ modality: 'CT', amount: 300 })).statusCode).toBe(200);
+    expect((await rate({ modality: 'CT', studyPart: 'HEAD', amount: 400 })).statusCode).toBe(200);
+    const [made] = await signedOffStudies(t.db, { groupId: g.group.id, centerId: g.center.id }, [
+      { at: '2026-03-10T12:00:00Z', parts: [' HEAD', 'HEAD ', ' '] },
+    ]);
+    const row = made!.row;
+    await t.db.insert(reports).values({
+      reportStatusId: row.id,
+      name: 'R',
+      contentHtml: '<p>x</p>',
+      doctorUserId: doc.user.id,
+      typedByUserId: doc.user.id,
+      signedOffAt: row.signedOffAt,
+    });
+
+    // One read of HEAD on each side, at the HEAD price and the HEAD rate (core billedParts).
+    const invoice = await ok<TInvoicePreview>(
+      await biller.post('/api/tele-invoices/preview', { centerId: g.center.id, ...PERIOD }),
+    );
+    expect(invoice).toMatchObject({ studyCount: 1, unpricedCount: 0, subtotal: 1500 });
+    const payout = await ok<TPayoutPreview>(
+      await biller.post('/api/tele-payout/preview', { ...PERIOD, doctorUserId: doc.user.id }),
+    );
+    expect(payout.total).toBe(400);
+    expect(payout.doctors[0]?.lines.map((l) => [l.charge, l.studyPart, l.amount])).toEqual([
+      ['READ', 'HEAD', 400],
+    ]);
   });
 });

@@ -18,6 +18,7 @@ import {
   payoutCounts,
   rupeesToMinor,
   minorToRupees,
+  calendarDayIn,
 } from '@radflow/core';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.js';
@@ -35,7 +36,6 @@ import {
   auditBilling,
   loadGroupBillingDetails,
   loadGroupBillingFlags,
-  todayIn,
 } from '../tele-billing/ledger-context.js';
 import { type TPayoutChargeScope, payoutChargesSql, readPayoutCharges, rowsOf } from './payout-charges.js';
 
@@ -183,7 +183,7 @@ export async function issuePayouts(ctx: AppContext, auth: TAuth, body: TPeriod):
     );
     const unpriced = Number(unpricedRow?.['n'] ?? 0);
     if (totals.length === 0) return { ids: [], unpriced };
-    const year = Number(todayIn(ctx.now(), scope.timeZone).slice(0, 4));
+    const year = Number(calendarDayIn(ctx.now(), scope.timeZone).slice(0, 4));
     // The payer's details as they stood at issue (the PDF prints them; a later edit changes no past PDF).
     const billingDetails = await loadGroupBillingDetails(tx, groupId);
     const docs = await tx

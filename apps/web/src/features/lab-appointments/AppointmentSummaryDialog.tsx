@@ -23,7 +23,7 @@ import {
   type TAppointmentSummary,
   type TAppointmentSummaryRequest,
   appointmentSummaryDays,
-  todayIn,
+  calendarDayIn,
 } from '@radflow/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -88,7 +88,7 @@ export function AppointmentSummaryDialog({
 
   const show = () => {
     const request = { dateType, startDate: startDate || null, endDate: endDate || null };
-    const days = appointmentSummaryDays(request, todayIn(now(), timeZone));
+    const days = appointmentSummaryDays(request, calendarDayIn(now(), timeZone));
     if (!days.ok) {
       setProblem(days.message);
       summary.reset();

@@ -18,7 +18,7 @@ import {
   nextCalendarDay,
   slotWindowKey,
   startOfDayIn,
-  todayIn,
+  calendarDayIn,
   windowsCovering,
 } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
@@ -90,7 +90,7 @@ function Appointments({ now, timeZone, amu }: { now: () => Date; timeZone: strin
   const feedback = useFeedback();
   // The day is fixed when the view opens: a desk left open past midnight keeps its day until reloaded.
   const [range] = useState(() => {
-    const today = todayIn(now(), timeZone);
+    const today = calendarDayIn(now(), timeZone);
     return {
       startTime: startOfDayIn(today, timeZone).toISOString(),
       endTime: startOfDayIn(nextCalendarDay(today), timeZone).toISOString(),

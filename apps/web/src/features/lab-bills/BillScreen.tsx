@@ -20,7 +20,7 @@ import {
   duePendingMessage,
   isLabAdmin,
   printOptionsOf,
-  todayIn,
+  calendarDayIn,
   rupeeText,
   settleLine,
   toRupees,
@@ -38,6 +38,7 @@ import { ApiError, reportFailure } from '../../api/client';
 import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { PageHeader } from '../../components/PageHeader';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { useSession, type TSession } from '../auth/session';
 import { LAB_PATIENTS_QUERY_ROOT, fetchPatient } from '../lab-patients/lab-patients-api';
@@ -48,7 +49,6 @@ import {
   BILL_QUERY_KEY,
   createBill,
   fetchBill,
-  newIdempotencyKey,
   undoCancelBill,
   updateBill,
 } from './bill-api';
@@ -679,7 +679,7 @@ function BillEditor({
           modality={booking.labModality}
           testName={booking.testName}
           timeZone={timeZone}
-          initialDate={todayIn(new Date(), timeZone)}
+          initialDate={calendarDayIn(new Date(), timeZone)}
           current={booking.appointment}
           onClose={() => setBooking(null)}
           onChoose={(appointment) => {

@@ -24,7 +24,8 @@ import {
 import { useRef, useState } from 'react';
 import { ApiError } from '../../api/client';
 import { formatTimestamp } from '../../lib/format';
-import { addTransactions, newIdempotencyKey } from './bill-api';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
+import { addTransactions } from './bill-api';
 
 export const PAYMENT_AMOUNT_LABEL = 'Amount';
 export const PAYMENT_METHOD_LABEL = 'Payment Method';

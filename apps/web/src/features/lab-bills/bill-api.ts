@@ -70,10 +70,3 @@ export function fetchSlotCounts(body: {
 }): Promise<TSlotCounts> {
   return apiRequest('/api/lab/get-slot', { json: body, schema: ZSlotCounts, quiet: true });
 }
-
-/** A fresh idempotency key (one per distinct write the user asks for). */
-export function newIdempotencyKey(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `k-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-}

@@ -37,6 +37,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useSession } from '../auth/session';
 import { failureText } from '../tele-billing/tele-billing.api';
 import {
@@ -411,7 +412,7 @@ function PaymentDialog({
   const [mode, setMode] = useState<TPlatformPaymentMode>('BANK_TRANSFER');
   const [reference, setReference] = useState('');
   // One key per dialog: a double-clicked Save records one payment.
-  const [key] = useState(() => crypto.randomUUID());
+  const [key] = useState(newIdempotencyKey);
   const save = useMutation({
     mutationFn: () =>
       recordPayment(

@@ -30,7 +30,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { newIdempotencyKey } from '../lab-bills/bill-api';
+import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import {
   TELE_INVOICES_KEY,

@@ -1,8 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { AppError } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
-import { labIdempotentWrites } from '../../db/schema.js';
+import { idempotentWrites } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+
+/*
+ * The one store of Idempotency-Key answers (`idempotent_writes`): the lab bill and its payments,
+ * the tele invoice payment and the platform billing payment all call it. A module of its own, so that
+ * none of them imports another's module for it.
+ */
 
 /** pg_advisory_xact_lock class of idempotency keys (other classes: rate-limit.ts, slot-bookings.ts). */
 const IDEMPOTENCY_LOCK = 72_001;
@@ -42,9 +48,9 @@ export async function onceForKey<T>(
     sql`SELECT pg_advisory_xact_lock(${IDEMPOTENCY_LOCK}::int, hashtext(${`${auth.user.id}:${key}`}))`,
   );
   const [stored] = await tx
-    .select({ operation: labIdempotentWrites.operation, response: labIdempotentWrites.response })
-    .from(labIdempotentWrites)
-    .where(and(eq(labIdempotentWrites.userId, auth.user.id), eq(labIdempotentWrites.key, key)));
+    .select({ operation: idempotentWrites.operation, response: idempotentWrites.response })
+    .from(idempotentWrites)
+    .where(and(eq(idempotentWrites.userId, auth.user.id), eq(idempotentWrites.key, key)));
   if (stored) {
     if (stored.operation !== operation) {
       throw new AppError('CONFLICT', 'This Idempotency-Key was used for another request', 'Idempotency-Key');
@@ -52,6 +58,6 @@ export async function onceForKey<T>(
     return stored.response as T;
   }
   const response = await write();
-  await tx.insert(labIdempotentWrites).values({ userId: auth.user.id, key, operation, response });
+  await tx.insert(idempotentWrites).values({ userId: auth.user.id, key, operation, response });
   return response;
 }

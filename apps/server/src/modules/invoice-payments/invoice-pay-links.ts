@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import {
   AppError,
+  calendarDayIn,
   type TInvoicePayLink,
   type TInvoicePayableKind,
   minorToRupees,
@@ -15,7 +16,7 @@ import type { TPaidOutcome, TProviderPaidRecord } from '../payments/payable-kind
 import { listInvoices } from '../platform-billing/invoices.js';
 import { recordPlatformPayment } from '../platform-billing/payments.js';
 import { recordTeleInvoicePayment } from '../tele-billing/invoices.js';
-import { loadGroupBillingFlags, todayIn } from '../tele-billing/ledger-context.js';
+import { loadGroupBillingFlags } from '../tele-billing/ledger-context.js';
 
 /*
  * Online payment of invoices (DECISIONS.md beside this file): a center pays its tele-radiology
@@ -216,7 +217,7 @@ export async function recordTeleInvoicePaid(tx: Tx, paid: TProviderPaidRecord): 
     return 'AMOUNT_MISMATCH';
   }
   const zone = (await loadGroupBillingFlags(tx, doc.groupId)).displayTimeZone;
-  const today = todayIn(paid.at, zone);
+  const today = calendarDayIn(paid.at, zone);
   await recordTeleInvoicePayment(
     tx,
     { groupId: doc.groupId, userId: null, provider: paid.provider },

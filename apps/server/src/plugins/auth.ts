@@ -70,7 +70,12 @@ export const API_TOKEN_ROUTE_PREFIX = '/api/dicomweb/';
  * Besides DICOMweb, the center router's update check and download (issue 27 §5): read-only, center
  * only by their own guard, and the router keeps no other cloud credential than its API token.
  */
-export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set(['/api/router/latest', '/api/router/download']);
+export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
+  '/api/router/latest',
+  '/api/router/download',
+  // Offline reports the router takes up (issue 27 §4): center only, names a hybrid doctor of the group.
+  '/api/router/offline-report',
+]);
 
 const takesApiToken = (routeUrl: string | undefined) =>
   routeUrl !== undefined && (routeUrl.startsWith(API_TOKEN_ROUTE_PREFIX) || API_TOKEN_ROUTES.has(routeUrl));

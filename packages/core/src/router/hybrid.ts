@@ -45,3 +45,82 @@ export const OFFLINE_REPORT_MESSAGES = {
   /** The row is held by another doctor in the cloud (locked or assigned): the author may not write it. */
   heldInCloud: 'The study was taken by another doctor in the cloud meanwhile',
 } as const;
+
+// ── The router's local API for the hybrid screens (apps/router/HYBRID.md) ────────────────────────
+
+/** Ours (the spec lists no hybrid calls): the hybrid list and the offline report of one study. */
+export const HYBRID_PATHS = {
+  studies: '/hybrid/studies',
+  report: '/hybrid/report',
+} as const;
+
+/**
+ * Where an offline report stands: NONE (nothing written on the router), PENDING (written, waiting
+ * for the link), SYNCED (the cloud took every version), CONFLICT (the cloud refused it — reported
+ * there meanwhile, or held by another doctor: kept on the router and shown, never overwritten).
+ */
+export const OFFLINE_REPORT_STATES = ['NONE', 'PENDING', 'SYNCED', 'CONFLICT'] as const;
+export type TOfflineReportState = (typeof OFFLINE_REPORT_STATES)[number];
+
+export const MESSAGE_HYBRID_ONLY = 'Offline reporting is for offline-hybrid users';
+export const MESSAGE_SIGNED_OFF_OFFLINE = 'This report was signed off on the router; it goes up when the link returns';
+export const MESSAGE_IN_CONFLICT =
+  'The cloud refused this report: open the study in the cloud to compare and report it there';
+
+const ZUid = z
+  .string()
+  .trim()
+  .min(1, 'studyInstanceUid is required')
+  .max(64, 'studyInstanceUid is at most 64 characters')
+  .regex(/^[0-9.]+$/, 'studyInstanceUid must be a DICOM UID (digits and dots)');
+
+export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZUid });
+
+/** One offline report as the router holds it (the newest version written on the router). */
+export const ZOfflineReport = z.object({
+  studyInstanceUid: z.string(),
+  name: z.string(),
+  content: z.string(),
+  /** Versions written on the router, 1 up; the editor's next baseLocalVersion. */
+  localVersion: z.number().int(),
+  signedOff: z.boolean(),
+  state: z.enum(OFFLINE_REPORT_STATES),
+  /** Why the cloud refused it (CONFLICT). */
+  reason: z.string().nullable(),
+  authorEmail: z.string(),
+  authorName: z.string(),
+  writtenAt: z.string(),
+  /** The cloud's row of the study, once a version went up (the same row on both sides). */
+  reportStatusId: z.number().int().nullable(),
+  /** The cloud's version of the newest write taken up. */
+  cloudVersion: z.number().int().nullable(),
+});
+export type TOfflineReport = z.infer<typeof ZOfflineReport>;
+
+/** POST /hybrid/report: one offline save (as the cloud's save call: name, content, signOff). */
+export const ZOfflineReportSave = ZReportSaveRequest.pick({ name: true, content: true, signOff: true }).extend({
+  studyInstanceUid: ZUid,
+  /** The router version the text started from (null: none written); another is 409 as in the cloud. */
+  baseLocalVersion: z.number().int().min(1).nullable(),
+});
+export type TOfflineReportSave = z.infer<typeof ZOfflineReportSave>;
+
+/** A row of the hybrid study list: a study the router holds, and its offline report. */
+export const ZHybridStudy = z.object({
+  studyInstanceUid: z.string(),
+  /** The cloud's row id once known (null while only the router knows the study). */
+  reportStatusId: z.number().int().nullable(),
+  patientName: z.string().nullable(),
+  patientId: z.string().nullable(),
+  modality: z.string().nullable(),
+  studyDate: z.string().nullable(),
+  studyDescription: z.string().nullable(),
+  urgent: z.boolean(),
+  receivedAt: z.string(),
+  images: z.number().int(),
+  /** Every image is in the cloud. */
+  uploaded: z.boolean(),
+  report: ZOfflineReport.nullable(),
+});
+export type THybridStudy = z.infer<typeof ZHybridStudy>;
+export const ZHybridStudies = z.array(ZHybridStudy);

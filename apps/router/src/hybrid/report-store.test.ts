@@ -75,7 +75,12 @@ describe('the offline report store (issue 27 §4)', () => {
     expect(second).toMatchObject({ baseVersion: 3, write: { localVersion: 2, signOff: true } });
     await store.markSynced(second!.write.id, { reportStatusId: 41, savedVersion: 4 });
     expect(store.nextToSync()).toBeNull();
-    expect(store.report(UID)).toMatchObject({ state: 'SYNCED', reportStatusId: 41, cloudVersion: 4, signedOff: true });
+    expect(store.report(UID)).toMatchObject({
+      state: 'SYNCED',
+      reportStatusId: 41,
+      cloudVersion: 4,
+      signedOff: true,
+    });
   });
 
   it('holds a study the cloud refused, keeps its text, and writes no more over it', async () => {

@@ -84,7 +84,10 @@ export class OfflineReportStore {
       case 'S':
         for (const study of this.studies.values()) {
           if (study.writes.some((w) => w.id === record.id)) {
-            study.synced.set(record.id, { reportStatusId: record.reportStatusId, savedVersion: record.savedVersion });
+            study.synced.set(record.id, {
+              reportStatusId: record.reportStatusId,
+              savedVersion: record.savedVersion,
+            });
           }
         }
         return;
@@ -162,7 +165,9 @@ export class OfflineReportStore {
   }
 
   list(): TOfflineReport[] {
-    return [...this.studies.keys()].map((uid) => this.report(uid)).filter((r): r is TOfflineReport => r !== null);
+    return [...this.studies.keys()]
+      .map((uid) => this.report(uid))
+      .filter((r): r is TOfflineReport => r !== null);
   }
 
   /**
@@ -170,7 +175,9 @@ export class OfflineReportStore {
    * deferred, with the cloud version it starts from (the version its predecessor got; null for a
    * study's first write: the router knows of no cloud report, so one written there is a conflict).
    */
-  nextToSync(deferred: ReadonlySet<string> = new Set()): { write: TOfflineWrite; baseVersion: number | null } | null {
+  nextToSync(
+    deferred: ReadonlySet<string> = new Set(),
+  ): { write: TOfflineWrite; baseVersion: number | null } | null {
     let best: { write: TOfflineWrite; baseVersion: number | null } | null = null;
     for (const [uid, study] of this.studies) {
       if (study.conflict !== null || deferred.has(uid)) continue;
@@ -178,7 +185,8 @@ export class OfflineReportStore {
       if (index < 0) continue;
       const write = study.writes[index]!;
       const previous = index > 0 ? study.synced.get(study.writes[index - 1]!.id) : undefined;
-      if (!best || write.writtenAt < best.write.writtenAt) best = { write, baseVersion: previous?.savedVersion ?? null };
+      if (!best || write.writtenAt < best.write.writtenAt)
+        best = { write, baseVersion: previous?.savedVersion ?? null };
     }
     return best;
   }

@@ -63,7 +63,8 @@ export const OFFLINE_REPORT_STATES = ['NONE', 'PENDING', 'SYNCED', 'CONFLICT'] a
 export type TOfflineReportState = (typeof OFFLINE_REPORT_STATES)[number];
 
 export const MESSAGE_HYBRID_ONLY = 'Offline reporting is for offline-hybrid users';
-export const MESSAGE_SIGNED_OFF_OFFLINE = 'This report was signed off on the router; it goes up when the link returns';
+export const MESSAGE_SIGNED_OFF_OFFLINE =
+  'This report was signed off on the router; it goes up when the link returns';
 export const MESSAGE_IN_CONFLICT =
   'The cloud refused this report: open the study in the cloud to compare and report it there';
 
@@ -98,7 +99,11 @@ export const ZOfflineReport = z.object({
 export type TOfflineReport = z.infer<typeof ZOfflineReport>;
 
 /** POST /hybrid/report: one offline save (as the cloud's save call: name, content, signOff). */
-export const ZOfflineReportSave = ZReportSaveRequest.pick({ name: true, content: true, signOff: true }).extend({
+export const ZOfflineReportSave = ZReportSaveRequest.pick({
+  name: true,
+  content: true,
+  signOff: true,
+}).extend({
   studyInstanceUid: ZUid,
   /** The router version the text started from (null: none written); another is 409 as in the cloud. */
   baseLocalVersion: z.number().int().min(1).nullable(),

@@ -28,7 +28,10 @@ async function earlierWrite(
   writeId: string,
 ): Promise<TOfflineReportUploadResult | null> {
   const [found] = await ctx.db
-    .select({ reportStatusId: offlineReportWrites.reportStatusId, savedVersion: offlineReportWrites.savedVersion })
+    .select({
+      reportStatusId: offlineReportWrites.reportStatusId,
+      savedVersion: offlineReportWrites.savedVersion,
+    })
     .from(offlineReportWrites)
     .innerJoin(reportStatuses, eq(reportStatuses.id, offlineReportWrites.reportStatusId))
     .where(and(eq(offlineReportWrites.writeId, writeId), eq(reportStatuses.groupId, center.user.groupId)));

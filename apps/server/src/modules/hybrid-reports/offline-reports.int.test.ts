@@ -77,7 +77,10 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
   it('signs off with the author as the signing doctor and chains versions', async () => {
     const w = await hybridWorld();
     expect((await upload(w.token, offlineSave(w))).json()).toMatchObject({ savedVersion: 1 });
-    const second = await upload(w.token, offlineSave(w, { baseVersion: 1, signOff: true, content: '<p>Final.</p>' }));
+    const second = await upload(
+      w.token,
+      offlineSave(w, { baseVersion: 1, signOff: true, content: '<p>Final.</p>' }),
+    );
     expect(second.json(), second.body).toMatchObject({ outcome: 'SAVED', savedVersion: 2 });
     const row = await readRow(w.row.id);
     expect(row.status).toBe('SIGNED_OFF');
@@ -143,7 +146,11 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
 
   it('takes only a center API token: no token 401, a doctor token 403, a bad body 400', async () => {
     const w = await hybridWorld();
-    const anonymous = await t.app.inject({ method: 'POST', url: OFFLINE_REPORT_UPLOAD_PATH, payload: offlineSave(w) });
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: OFFLINE_REPORT_UPLOAD_PATH,
+      payload: offlineSave(w),
+    });
     expect(anonymous.statusCode, anonymous.body).toBe(403);
     const doctorToken = await apiTokenFor(t, w.author);
     expect((await upload(doctorToken, offlineSave(w))).statusCode).toBe(403);

@@ -81,6 +81,11 @@ export const ZRouterConfig = z.object({
   ROUTER_FORWARD_DESTINATIONS: refined(parseAllowedDestinations).default([]),
   /** The center's printer: `dicom:AE@host:port` or `command:lp -d Printer`; empty: none (print/). */
   ROUTER_PRINTER: refined(checkPrinterSetting).default(''),
+  /**
+   * The web app's built files (apps/web/dist), served at http://localhost:ROUTER_PORT/ so hybrid
+   * users open the app with the cloud unreachable (HYBRID.md); empty: not served.
+   */
+  ROUTER_WEB_DIR: z.string().default(''),
   /** The cloud's origin. */
   ROUTER_SERVER_URL: z.url().default('http://127.0.0.1:8080'),
   ROUTER_DATA_DIR: z.string().min(1).default('./router-data'),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { StoreScp } from '@radflow/dicom/dimse';
 import { createCloudLogin } from './api/cloud-login.js';
+import { OfflineCredentials, withOfflineSignIn } from './api/offline-sign-in.js';
 import { startLocalApi } from './api/local-api.js';
 import { uploadQueueOf } from './api/queue-adapter.js';
 import { settingsOf } from './api/settings.js';
@@ -16,6 +17,9 @@ import { CloudStudySource } from './forward/cloud-source.js';
 import { QueueStudySource } from './forward/local-study-source.js';
 import { SendJobs } from './forward/send-jobs.js';
 import { FirstStudySource } from './forward/study-source.js';
+import { hybridReportsOf } from './hybrid/hybrid-reports.js';
+import { OfflineReportStore } from './hybrid/report-store.js';
+import { ReportSync } from './hybrid/report-sync.js';
 import { printerFromSetting } from './print/printer-setting.js';
 import { InstanceQueue } from './queue/queue.js';
 import { startDicomReceiver } from './receive/dicom-receiver.js';
@@ -37,6 +41,9 @@ export interface RunningRouter {
   readonly scp: StoreScp;
   readonly sendJobs: SendJobs;
   readonly updater: RouterUpdater;
+  /** Reports written offline by hybrid users, and their way up to the cloud (HYBRID.md). */
+  readonly offlineReports: OfflineReportStore;
+  readonly reportSync: ReportSync;
   /** The local API, listening on 127.0.0.1. */
   readonly api: { readonly app: FastifyInstance; readonly url: string; readonly port: number };
   stop(): Promise<void>;
@@ -87,6 +94,21 @@ export async function startRouter(
     uploadTransform: () => cloudSettings.uploadTransform(),
   });
 
+  const offlineReports = await OfflineReportStore.open(config.ROUTER_DATA_DIR).catch(
+    async (error: unknown) => {
+      await unwind();
+      throw error;
+    },
+  );
+  undo.push(() => offlineReports.close());
+  const reportSync = new ReportSync(offlineReports, {
+    serverUrl: config.ROUTER_SERVER_URL,
+    apiToken: config.ROUTER_API_TOKEN,
+    probeMs: config.ROUTER_LINK_PROBE_MS,
+    backoff: { baseMs: config.ROUTER_RETRY_BASE_MS, maxMs: config.ROUTER_RETRY_MAX_MS },
+    log,
+  });
+
   let scp: StoreScp;
   let sendJobs: SendJobs;
   let api: { app: FastifyInstance; url: string };
@@ -119,18 +141,22 @@ export async function startRouter(
       log,
     });
     undo.push(() => scp.close(5_000));
+    const credentials = await OfflineCredentials.open(config.ROUTER_DATA_DIR);
+    const uploadQueue = uploadQueueOf(queue);
     api = await startLocalApi({
       port: config.ROUTER_PORT,
       version: ROUTER_VERSION,
       serverUrl: config.ROUTER_SERVER_URL,
       extraOrigins: config.ROUTER_WEB_ORIGINS,
       incomingDir: queue.tempDir,
-      queue: uploadQueueOf(queue),
+      queue: uploadQueue,
       sendJobs: sendJobsPort(sendJobs, cloudSettings),
       printer: printerPort(printerFromSetting(config.ROUTER_PRINTER, config.ROUTER_AE_TITLE)),
       releases: releasesPort(updater, log),
-      cloudLogin: createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }),
+      cloudLogin: withOfflineSignIn(createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }), credentials),
       settings: settingsOf(config),
+      hybrid: hybridReportsOf(uploadQueue, offlineReports, () => reportSync.kick()),
+      ...(config.ROUTER_WEB_DIR ? { webDir: config.ROUTER_WEB_DIR } : {}),
     });
   } catch (error) {
     await unwind();
@@ -138,6 +164,7 @@ export async function startRouter(
   }
 
   uploader.start();
+  reportSync.start();
   const stopVersionCheck = updater.startPeriodicCheck((check) => {
     if (check.updateAvailable) log('router update available', { version: check.latest?.version });
   });
@@ -157,6 +184,8 @@ export async function startRouter(
       await scp.close(5_000);
       await sendJobs.close();
       await uploader.stop();
+      await reportSync.stop();
+      await offlineReports.close();
       await queue.close();
     })();
     return stopped;
@@ -164,5 +193,16 @@ export async function startRouter(
 
   const address = api.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.ROUTER_PORT;
-  return { config, queue, uploader, scp, sendJobs, updater, api: { ...api, port }, stop };
+  return {
+    config,
+    queue,
+    uploader,
+    scp,
+    sendJobs,
+    updater,
+    offlineReports,
+    reportSync,
+    api: { ...api, port },
+    stop,
+  };
 }

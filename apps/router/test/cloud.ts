@@ -20,6 +20,8 @@ export interface TestCloud {
   readonly port: number;
   readonly token: string;
   readonly groupId: number;
+  /** The center of the token's user (its studies are the ones the router may report offline). */
+  readonly centerId: number;
   /** The center user whose token the router uploads with, to sign in to the router's local API. */
   readonly centerUser: { readonly email: string; readonly password: string };
   /** The cloud's instances of a study: SOP Instance UID and sha256 of the stored copy. */
@@ -42,6 +44,7 @@ export async function startTestCloud(flags: Partial<TGroupFlags> = {}): Promise<
     port: Number(new URL(address).port),
     token,
     groupId: world.group.id,
+    centerId: world.centerA.id,
     centerUser: { email: world.center.user.email, password: TEST_PASSWORD },
     async instancesOf(studyInstanceUid) {
       return t.db

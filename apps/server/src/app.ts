@@ -59,6 +59,7 @@ import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { platformBillingRoutes } from './modules/platform-billing/platform-billing.routes.js';
 import { invoicePaymentsRoutes } from './modules/invoice-payments/invoice-payments.routes.js';
 import { routerReleasesRoutes } from './modules/router-releases/router-releases.routes.js';
+import { hybridReportsRoutes } from './modules/hybrid-reports/hybrid-reports.routes.js';
 import type { BlobStore } from './modules/storage/blob-store.js';
 import { WEB_DIST_DIR } from './paths.js';
 import { authPlugin } from './plugins/auth.js';
@@ -258,6 +259,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(invoicePaymentsRoutes);
       await api.register(liveRoutes, { live: opts.live });
       await api.register(routerReleasesRoutes, { releasesDir: opts.routerReleasesDir });
+      await api.register(hybridReportsRoutes);
     },
     { prefix: '/api' },
   );

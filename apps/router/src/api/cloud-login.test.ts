@@ -7,13 +7,13 @@ import { MESSAGE_CLOUD_UNREACHABLE, MESSAGE_ROUTER_CENTER_ONLY, createCloudLogin
  * The cloud's side of the check as a small HTTP peer with the answers of POST /api/do-login and
  * /api/do-logout (apps/server/src/modules/auth/auth.routes.ts): what the router sends and keeps.
  */
-const user = (roles: string[]) => ({
+const user = (roles: string[], hybridModeOn = false) => ({
   email: 'center@radflow.example',
   roles,
   identifier: 'City Scans',
   chatUidHash: 'x',
   proxyUrl: null,
-  hybridModeOn: false,
+  hybridModeOn,
   active: true,
   centerId: 1,
   support: { phone: null, email: null },
@@ -22,6 +22,7 @@ const user = (roles: string[]) => ({
 let server: Server;
 let url: string;
 let roles: string[];
+let hybridModeOn = false;
 const seen: { path: string; body: string; cookie: string | undefined; device: string | undefined }[] = [];
 const bodyOf = async (req: IncomingMessage) => {
   let body = '';
@@ -31,6 +32,7 @@ const bodyOf = async (req: IncomingMessage) => {
 
 beforeEach(async () => {
   roles = ['ROLE_CENTER'];
+  hybridModeOn = false;
   seen.length = 0;
   server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
@@ -56,7 +58,7 @@ beforeEach(async () => {
           return;
         }
         res.setHeader('Set-Cookie', 'radflow_session=s3cr3t; Path=/; HttpOnly; SameSite=Lax');
-        res.end(JSON.stringify(user(roles)));
+        res.end(JSON.stringify(user(roles, hybridModeOn)));
         return;
       }
       res.end(JSON.stringify({ ok: true }));
@@ -77,6 +79,7 @@ describe('createCloudLogin', () => {
     await expect(login.verify({ email: 'center@radflow.example', password: 'right' })).resolves.toEqual({
       email: 'center@radflow.example',
       identifier: 'City Scans',
+      hybrid: false,
     });
     expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/do-logout']);
     expect(seen[1]?.cookie).toBe('radflow_session=s3cr3t');
@@ -100,6 +103,17 @@ describe('createCloudLogin', () => {
       message: MESSAGE_ROUTER_CENTER_ONLY,
     });
     expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/do-logout']);
+  });
+
+  it('lets a hybrid user in (spec-core §3: OFFLINE_HYBRID alone), marked hybrid (issue 27 §4)', async () => {
+    roles = ['ROLE_OFFLINE_HYBRID'];
+    hybridModeOn = true;
+    const login = createCloudLogin({ serverUrl: url });
+    await expect(login.verify({ email: 'center@radflow.example', password: 'right' })).resolves.toMatchObject(
+      {
+        hybrid: true,
+      },
+    );
   });
 
   it('says the cloud could not be reached', async () => {

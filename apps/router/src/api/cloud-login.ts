@@ -55,10 +55,12 @@ export function createCloudLogin(options: {
       await signOutOfCloud(doFetch, base, device, response);
       const user = ZCurrentUser.safeParse(answer);
       if (!user.success) throw new AppError('UPSTREAM_FAILED', 'The cloud answered the sign-in unexpectedly');
-      // spec-lab §6: the router app is for centers only.
-      if (!hasRole(user.data.roles, 'ROLE_CENTER'))
+      // spec-lab §6: the router app is for centers only; a center's hybrid users (spec-core §3: their
+      // roles are OFFLINE_HYBRID alone) read and report its studies on it (HYBRID.md).
+      const hybrid = user.data.hybridModeOn && hasRole(user.data.roles, 'ROLE_OFFLINE_HYBRID');
+      if (!hybrid && !hasRole(user.data.roles, 'ROLE_CENTER'))
         throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
-      return { email: user.data.email, identifier: user.data.identifier };
+      return { email: user.data.email, identifier: user.data.identifier, hybrid };
     },
   };
 }

@@ -1,6 +1,14 @@
 import { AppError, type TErrorBody } from '@radflow/core';
 import type { z } from 'zod';
-import type { CloudLogin, ImagePrinter, Releases, SendJobs, SettingsSource, UploadQueue } from './ports.js';
+import type {
+  CloudLogin,
+  HybridReports,
+  ImagePrinter,
+  Releases,
+  SendJobs,
+  SettingsSource,
+  UploadQueue,
+} from './ports.js';
 
 export const MESSAGE_SIGN_IN = 'Please sign in to the router';
 
@@ -20,6 +28,10 @@ export interface LocalApiOptions {
   releases: Releases;
   cloudLogin: CloudLogin;
   settings: SettingsSource;
+  /** The offline hybrid calls (HYBRID.md); absent: they are 404. */
+  hybrid?: HybridReports;
+  /** The web app's built files (ROUTER_WEB_DIR), served at / so the app opens without the cloud. */
+  webDir?: string;
   /** Largest zip upload; default 4 GiB. One DICOM file (alone or in a zip): at most 1 GiB. */
   maxUploadBytes?: number;
   now?: () => number;

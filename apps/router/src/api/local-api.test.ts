@@ -251,7 +251,7 @@ describe('who may call the router (CORS, Host, session)', () => {
 
     const token = await signIn();
     const mine = ZRouterInfo.parse(await (await fetch(`${base}/get-info`, fromApp({}, token))).json());
-    expect(mine.user).toEqual(CENTER);
+    expect(mine.user).toEqual({ ...CENTER, hybrid: false });
     expect((await fetch(`${base}/upload/pending-cases`, fromApp({}, token))).status).toBe(200);
 
     expect((await fetch(`${base}/logout`, fromApp({ method: 'POST' }, token))).status).toBe(200);

@@ -2,11 +2,13 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError, ROUTER_PATHS } from '@radflow/core';
 import { registerEvents } from './events.js';
+import { registerHybridRoutes } from './hybrid-routes.js';
 import { MESSAGE_SIGN_IN, toErrorBody, type LocalApiOptions } from './http.js';
 import type { VerifiedUser } from './ports.js';
 import { registerRequestGuard } from './request-guard.js';
 import { registerRoutes } from './routes.js';
 import { RouterSessions } from './sessions.js';
+import { registerWebApp } from './web-app.js';
 
 export { MESSAGE_SIGN_IN, parseInput, toErrorBody, type LocalApiOptions } from './http.js';
 
@@ -48,7 +50,9 @@ export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyIn
     reply.code(404).send(toErrorBody(new AppError('NOT_FOUND', 'Not found'), request.id).body),
   );
 
-  registerRequestGuard(app, [options.serverUrl, ...(options.extraOrigins ?? [])]);
+  registerRequestGuard(app, [options.serverUrl, ...(options.extraOrigins ?? [])], {
+    allowOwnOrigin: options.webDir !== undefined,
+  });
 
   app.decorateRequest('routerUser', null);
   app.decorateRequest('routerToken', undefined);
@@ -78,6 +82,8 @@ export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyIn
 
   registerRoutes(app, options, sessions);
   registerEvents(app, options);
+  if (options.hybrid) registerHybridRoutes(app, options.hybrid);
+  if (options.webDir) registerWebApp(app, options.webDir);
   return app;
 }
 

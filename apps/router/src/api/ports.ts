@@ -1,4 +1,7 @@
 import type {
+  THybridStudy,
+  TOfflineReport,
+  TOfflineReportSave,
   TPendingCase,
   TPrintAnswer,
   TRouterEvent,
@@ -63,6 +66,16 @@ export interface Releases {
 export interface VerifiedUser {
   email: string;
   identifier: string;
+  /** The cloud's hybridModeOn: may read and report the center's studies on the router (HYBRID.md). */
+  hybrid?: boolean;
+}
+
+/** The offline hybrid screens (HYBRID.md): the router's studies and the reports written on it. */
+export interface HybridReports {
+  studies(): Promise<THybridStudy[]>;
+  report(studyInstanceUid: string): TOfflineReport | null;
+  /** Durable before it resolves; the sync is told at once. CONFLICT as the store refuses. */
+  save(input: TOfflineReportSave, author: VerifiedUser): Promise<TOfflineReport>;
 }
 
 /** Verifies a user's cloud credentials (cloud-login.ts); rejects with UNAUTHORIZED / FORBIDDEN. */

@@ -44,8 +44,16 @@ export function isLoopbackHost(host: string | undefined, localPort: number | und
  * A request without an Origin (curl, a local tool, the address bar) passes on to the session check;
  * browsers send an Origin with every cross-origin fetch and every POST.
  */
-export function registerRequestGuard(app: FastifyInstance, allowedOrigins: readonly string[]): void {
+export function registerRequestGuard(
+  app: FastifyInstance,
+  allowedOrigins: readonly string[],
+  options: { allowOwnOrigin?: boolean } = {},
+): void {
   const allowed = new Set(allowedOrigins.map(originOf).filter((o): o is string => o !== null));
+  // When the router serves the web app itself (HYBRID.md), its pages come from http://<Host>: the
+  // Host already passed the loopback check, so that origin is this router's own page.
+  const isOwnOrigin = (origin: string, host: string | undefined) =>
+    options.allowOwnOrigin === true && host !== undefined && origin === `http://${host.toLowerCase()}`;
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isLoopbackHost(request.headers.host, request.socket.localPort)) {
@@ -54,7 +62,9 @@ export function registerRequestGuard(app: FastifyInstance, allowedOrigins: reado
     const origin = request.headers.origin;
     if (origin === undefined) return;
     const given = originOf(origin);
-    if (!given || !allowed.has(given)) throw new AppError('FORBIDDEN', MESSAGE_ORIGIN_REFUSED, 'origin');
+    if (!given || !(allowed.has(given) || isOwnOrigin(given, request.headers.host))) {
+      throw new AppError('FORBIDDEN', MESSAGE_ORIGIN_REFUSED, 'origin');
+    }
 
     reply.header('Access-Control-Allow-Origin', given);
     reply.header('Vary', 'Origin');

@@ -72,7 +72,13 @@ export function registerRoutes(
       const user = await cloudLogin.verify(credentials);
       sessions.end(request.routerToken); // a new sign-in replaces the tab's old session
       const { token, expiresAt } = sessions.create(user);
-      return { token, email: user.email, identifier: user.identifier, expiresAt: expiresAt.toISOString() };
+      return {
+        token,
+        email: user.email,
+        identifier: user.identifier,
+        hybrid: user.hybrid === true,
+        expiresAt: expiresAt.toISOString(),
+      };
     },
   );
 
@@ -90,7 +96,7 @@ export function registerRoutes(
       version: options.version,
       serverUrl: options.serverUrl,
       startedAt,
-      user: user ? { email: user.email, identifier: user.identifier } : null,
+      user: user ? { email: user.email, identifier: user.identifier, hybrid: user.hybrid === true } : null,
       queue: {
         studies: cases.length,
         instances: cases.reduce((n, c) => n + c.total, 0),

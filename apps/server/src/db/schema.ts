@@ -51,6 +51,7 @@ import {
   timestamp,
   unique,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 
 /** Identity and settings tables of issue 2 (ARCHITECTURE §3). snake_case columns, timestamptz. */
@@ -2338,3 +2339,21 @@ export const supportMessages = pgTable(
     index('support_messages_created_idx').on(t.createdAt),
   ],
 );
+
+/**
+ * An offline report the center router took up (issue 27 §4, apps/router/HYBRID.md): its write id is
+ * the router's, so a repeat after a cut is answered with the first save's version and never saved
+ * twice. Written in the save's transaction.
+ */
+export const offlineReportWrites = pgTable('offline_report_writes', {
+  writeId: uuid('write_id').primaryKey(),
+  reportStatusId: integer('report_status_id')
+    .notNull()
+    .references(() => reportStatuses.id, { onDelete: 'cascade' }),
+  authorUserId: integer('author_user_id')
+    .notNull()
+    .references(() => users.id),
+  savedVersion: integer('saved_version').notNull(),
+  writtenAt: timestamp('written_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});

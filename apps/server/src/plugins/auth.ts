@@ -74,6 +74,8 @@ export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   '/api/router/latest',
   '/api/router/download',
   '/api/router/settings',
+  // Offline reports the router takes up (issue 27 §4): center only, names a hybrid doctor of the group.
+  '/api/router/offline-report',
 ]);
 
 const takesApiToken = (routeUrl: string | undefined) =>

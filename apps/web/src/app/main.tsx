@@ -1,8 +1,9 @@
 import { viewerQueryOf } from '@radflow/core';
-import { StrictMode } from 'react';
+import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { SESSION_QUERY_KEY, loadSession } from '../features/auth/session';
+import { isServedByRouter } from '../features/pacs-router/served-by-router';
 import { AppErrorBoundary } from './AppErrorBoundary';
 import { AppProviders, createQueryClient } from './providers';
 import { APP_ROUTES } from './routes';
@@ -11,17 +12,24 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 const queryClient = createQueryClient();
+// Served by the center's router (the cloud unreachable, apps/router/HYBRID.md): the offline hybrid
+// screen alone, against the router; the cloud session is never asked for.
+const servedByRouter = isServedByRouter();
+const RouterOfflineApp = lazy(() => import('../features/pacs-router/RouterOfflineApp'));
+
 // The session's calls (the route guard waits for them) start now, not after React's first render;
 // AppRoot's useSession reads the same query.
-void queryClient.prefetchQuery({
-  queryKey: SESSION_QUERY_KEY,
-  queryFn: ({ signal }) => loadSession(signal),
-  staleTime: Infinity,
-});
+if (!servedByRouter)
+  void queryClient.prefetchQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: ({ signal }) => loadSession(signal),
+    staleTime: Infinity,
+  });
 // A diagnostic viewer page (d=1) opened directly starts the viewer's code, the study's context and
 // its series now, beside the session calls; the dynamic import keeps this out of the login and
 // worklist bundle. The light viewer (no d=1) needs none of it (VIEWER.md "Light viewer").
 if (
+  !servedByRouter &&
   window.location.pathname.startsWith('/viewer/') &&
   viewerQueryOf(window.location.search).kind === 'diagnostic'
 ) {
@@ -38,11 +46,17 @@ function AppRoutes() {
 createRoot(root).render(
   <StrictMode>
     <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppErrorBoundary>
-          <AppRoutes />
-        </AppErrorBoundary>
-      </BrowserRouter>
+      {servedByRouter ? (
+        <Suspense fallback={null}>
+          <RouterOfflineApp />
+        </Suspense>
+      ) : (
+        <BrowserRouter>
+          <AppErrorBoundary>
+            <AppRoutes />
+          </AppErrorBoundary>
+        </BrowserRouter>
+      )}
     </AppProviders>
   </StrictMode>,
 );

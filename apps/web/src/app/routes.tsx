@@ -35,7 +35,8 @@ const worklist = () => import('../features/worklist');
 const HomeStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HomeStudyListPage })));
 const CenterReportListPage = lazy(() => worklist().then((m) => ({ default: m.CenterReportListPage })));
 const AdminPatientPage = lazy(() => worklist().then((m) => ({ default: m.AdminPatientPage })));
-const HybridStudyListPage = lazy(() => worklist().then((m) => ({ default: m.HybridStudyListPage })));
+// Its own chunk: it carries the report editor (TipTap), kept out of the list bundle.
+const HybridStudyListPage = lazy(() => import('../features/worklist/HybridStudyListPage'));
 // The report summaries (issue 24 §1), one chunk.
 const summaries = () => import('../features/summaries');
 const SummaryPage = lazy(() => summaries().then((m) => ({ default: m.SummaryPage })));

@@ -54,11 +54,17 @@ export const ZRouterLoginAnswer = z.object({
   token: z.string(),
   email: z.string(),
   identifier: z.string(),
+  hybrid: z.boolean().optional(),
   expiresAt: z.string(),
 });
 export type TRouterLoginAnswer = z.infer<typeof ZRouterLoginAnswer>;
 
-export const ZRouterUser = z.object({ email: z.string(), identifier: z.string() });
+export const ZRouterUser = z.object({
+  email: z.string(),
+  identifier: z.string(),
+  /** A hybridModeOn user (issue 27 §4): may use the router's hybrid list and offline reports. */
+  hybrid: z.boolean().optional(),
+});
 export type TRouterUser = z.infer<typeof ZRouterUser>;
 
 /** GET /get-info: who the router is, whom it serves, how its queue stands. */

@@ -183,6 +183,8 @@ export async function saveReport(
   auth: TAuth,
   id: number,
   body: TReportSaveRequest,
+  /** Runs in the save's transaction after the write (the router's offline write record, HYBRID.md). */
+  alsoInSave?: (tx: Tx, savedVersion: number) => Promise<void>,
 ): Promise<{ alert: string | null; savedVersion: number }> {
   // A role that writes no report (not even as a verifier) is refused before the row is looked up.
   throwIfRefused(checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: true })));
@@ -241,6 +243,7 @@ export async function saveReport(
         ...(effects.alert ? { signedOffAgain: true } : {}),
       },
     });
+    await alsoInSave?.(tx, written.version);
     return { alert: effects.alert, savedVersion: written.version };
   });
 }

@@ -69,6 +69,10 @@ function fakeRouter(
     settings: vi.fn(async () => ({ ROUTER_PORT: 8090, ROUTER_API_TOKEN: '(set, not shown)' })),
     checkVersion: vi.fn(async () => options.version ?? upToDate),
     update: vi.fn(async () => ({ status: 'STARTED' as const, version: '0.2.0' })),
+    hybridStudies: vi.fn(async () => []),
+    saveOfflineReport: vi.fn(async () => {
+      throw new Error('not in this test');
+    }),
     openEvents: vi.fn((h: TRouterEventHandlers) => {
       handlers = h;
       return () => {

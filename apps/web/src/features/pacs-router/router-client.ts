@@ -1,4 +1,10 @@
 import {
+  HYBRID_PATHS,
+  ZHybridStudies,
+  ZOfflineReport,
+  type THybridStudy,
+  type TOfflineReport,
+  type TOfflineReportSave,
   ROUTER_EVENTS_SESSION_PARAM,
   ROUTER_PATHS,
   ROUTER_RETRY_PATH,
@@ -68,6 +74,10 @@ export interface RouterClient {
   update(): Promise<TRouterUpdateAnswer>;
   /** Opens /events; returns the close. */
   openEvents(handlers: TRouterEventHandlers): () => void;
+  /** The hybrid list (issue 27 §4, apps/router/HYBRID.md): the router's studies and offline reports. */
+  hybridStudies(): Promise<THybridStudy[]>;
+  /** One offline save; durable on the router when it resolves. */
+  saveOfflineReport(save: TOfflineReportSave): Promise<TOfflineReport>;
 }
 
 /** Where the router session lives: per router address, across tabs, until sign-out. */
@@ -156,6 +166,8 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     settings: () => call(ROUTER_PATHS.settings, ZRouterSettings),
     checkVersion: () => call(ROUTER_PATHS.checkVersion, ZRouterVersionCheck),
     update: () => call(ROUTER_PATHS.update, ZRouterUpdateAnswer, { method: 'POST' }),
+    hybridStudies: () => call(HYBRID_PATHS.studies, ZHybridStudies),
+    saveOfflineReport: (save) => call(HYBRID_PATHS.report, ZOfflineReport, { json: save }),
     openEvents({ onOpen, onError, onEvent }) {
       // EventSource cannot send headers: the session goes in the query (the router's API.md).
       const url = new URL(`${baseUrl}${ROUTER_PATHS.events}`);

@@ -1,26 +1,20 @@
-import { StudyListView } from './StudyListView';
-
-export const HYBRID_SOURCE_NOTE =
-  'This list shows the studies held by your center’s local router while you work offline. ' +
-  'Its data source arrives with the router issue; until then the list stays empty.';
+import { routerBaseUrl } from '@radflow/core';
+import { useMemo } from 'react';
+import { useSignedInSession } from '../auth/session';
+import { HybridStudyListScreen } from '../pacs-router/HybridStudyList';
+import { createRouterClient } from '../pacs-router/router-client';
 
 /**
- * The offline hybrid list at /hybrid-study-list (spec-core §2): the center report table over the
- * local router's studies. The router's list call comes with the router issue, so the table shell is
- * drawn without asking for data.
+ * The offline hybrid list at /hybrid-study-list (spec-core §2, issue 27 §4) opened from the cloud:
+ * the router at the group's customRouterUrl, else at localhost (core routerBaseUrl), as
+ * /pacs-router finds it. With the cloud unreachable the router serves the same screen itself
+ * (RouterOfflineApp; apps/router/HYBRID.md).
  */
 export function HybridStudyListPage() {
-  return (
-    <StudyListView
-      title="Manage report"
-      kind="center"
-      tableKey="centerReportList"
-      storageKey="hybridStudyList"
-      path="/report-status/"
-      note={HYBRID_SOURCE_NOTE}
-      noData
-    />
-  );
+  const { user, flags } = useSignedInSession();
+  const baseUrl = routerBaseUrl(flags);
+  const client = useMemo(() => createRouterClient(baseUrl), [baseUrl]);
+  return <HybridStudyListScreen client={client} knownEmail={user.email} />;
 }
 
 export default HybridStudyListPage;

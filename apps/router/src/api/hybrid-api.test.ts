@@ -1,0 +1,227 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  AppError,
+  HYBRID_PATHS,
+  MESSAGE_HYBRID_ONLY,
+  REPORTING_MESSAGES,
+  ROUTER_SERVED_META,
+  ZHybridStudies,
+  ZOfflineReport,
+  ZRouterLoginAnswer,
+} from '@radflow/core';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildStudy } from '../../test/study-builder.js';
+import { hybridReportsOf } from '../hybrid/hybrid-reports.js';
+import { OfflineReportStore } from '../hybrid/report-store.js';
+import { InstanceQueue } from '../queue/queue.js';
+import { startLocalApi } from './local-api.js';
+import type { CloudLogin, VerifiedUser } from './ports.js';
+import { uploadQueueOf } from './queue-adapter.js';
+
+/*
+ * Issue 27 §4 on the local API: the hybrid list and the offline report calls (hybrid users only),
+ * and the web app's own files served at / so the browser opens it with the cloud unreachable.
+ */
+
+const APP_ORIGIN = 'https://cloud.radflow.example';
+const HYBRID: VerifiedUser = { email: 'dr@radflow.example', identifier: 'Dr Hybrid', hybrid: true };
+const CENTER: VerifiedUser = { email: 'center@radflow.example', identifier: 'City Scans', hybrid: false };
+const PASSWORD = 'pw';
+
+let dataDir: string;
+let queue: InstanceQueue;
+let store: OfflineReportStore;
+let app: FastifyInstance;
+let base: string;
+let port: number;
+let kicks = 0;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'router-hybrid-api-'));
+  const webDir = join(dataDir, 'web');
+  await mkdir(join(webDir, 'assets'), { recursive: true });
+  await writeFile(
+    join(webDir, 'index.html'),
+    '<!doctype html><html><head><title>Radflow</title></head><body></body></html>',
+  );
+  await writeFile(join(webDir, 'assets', 'app-1.js'), 'console.log(1)');
+  queue = await InstanceQueue.open({ dataDir });
+  store = await OfflineReportStore.open(dataDir);
+  kicks = 0;
+  const cloudLogin: CloudLogin = {
+    async verify({ email, password }) {
+      const user = [HYBRID, CENTER].find((u) => u.email === email);
+      if (user && password === PASSWORD) return user;
+      throw new AppError('UNAUTHORIZED', 'Invalid credentials');
+    },
+  };
+  const unused = () => Promise.reject(new Error('not in this test'));
+  const started = await startLocalApi({
+    port: 0,
+    version: '0.1.0',
+    serverUrl: APP_ORIGIN,
+    incomingDir: queue.tempDir,
+    queue: uploadQueueOf(queue),
+    sendJobs: { get: unused, run: unused },
+    printer: { print: unused },
+    releases: { checkVersion: unused, update: unused },
+    cloudLogin,
+    settings: { settings: () => ({}) },
+    hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => kicks++),
+    webDir,
+  });
+  app = started.app;
+  port = Number(new URL(started.url).port);
+  base = `http://localhost:${port}`;
+});
+
+afterEach(async () => {
+  await app.close();
+  await store.close();
+  await queue.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A call from the web app as the router serves it (its own origin). */
+async function call(path: string, token: string, body?: unknown): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      Origin: base,
+      Authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function signIn(user: VerifiedUser): Promise<string> {
+  const form = new FormData();
+  form.set('email', user.email);
+  form.set('password', PASSWORD);
+  const response = await fetch(`${base}/login`, { method: 'POST', body: form, headers: { Origin: base } });
+  expect(response.status).toBe(200);
+  const answer = ZRouterLoginAnswer.parse(await response.json());
+  expect(answer.hybrid).toBe(user.hybrid);
+  return answer.token;
+}
+
+async function heldStudy() {
+  const study = buildStudy({ count: 2 });
+  for (const instance of study.instances) await queue.enqueueFile(instance.bytes);
+  return study;
+}
+
+const reportOf = (studyInstanceUid: string, extra: Record<string, unknown> = {}) => ({
+  studyInstanceUid,
+  name: 'CT Head',
+  content: '<p>Offline.</p>',
+  signOff: false,
+  baseLocalVersion: null,
+  ...extra,
+});
+
+describe('the hybrid calls (issue 27 §4)', () => {
+  it('lists the router’s studies with their offline report, and keeps a save durable', async () => {
+    const study = await heldStudy();
+    const token = await signIn(HYBRID);
+    const before = ZHybridStudies.parse(await (await call(HYBRID_PATHS.studies, token)).json());
+    expect(before).toEqual([
+      expect.objectContaining({
+        studyInstanceUid: study.studyInstanceUid,
+        images: 2,
+        uploaded: false,
+        report: null,
+      }),
+    ]);
+
+    const saved = await call(HYBRID_PATHS.report, token, reportOf(study.studyInstanceUid));
+    expect(saved.status).toBe(200);
+    expect(ZOfflineReport.parse(await saved.json())).toMatchObject({
+      localVersion: 1,
+      state: 'PENDING',
+      authorEmail: HYBRID.email,
+    });
+    expect(kicks).toBe(1);
+
+    const after = ZHybridStudies.parse(await (await call(HYBRID_PATHS.studies, token)).json());
+    expect(after[0]?.report).toMatchObject({
+      state: 'PENDING',
+      content: '<p>Offline.</p>',
+      authorName: HYBRID.identifier,
+    });
+    const one = await call(`${HYBRID_PATHS.report}?studyInstanceUid=${study.studyInstanceUid}`, token);
+    expect(ZOfflineReport.parse(await one.json()).localVersion).toBe(1);
+  });
+
+  it('refuses a stale version 409, an unknown study 404, a bad body 400 naming the field', async () => {
+    const study = await heldStudy();
+    const token = await signIn(HYBRID);
+    expect((await call(HYBRID_PATHS.report, token, reportOf(study.studyInstanceUid))).status).toBe(200);
+    const stale = await call(HYBRID_PATHS.report, token, reportOf(study.studyInstanceUid));
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ errorDescription: REPORTING_MESSAGES.savedElsewhere });
+    expect((await call(HYBRID_PATHS.report, token, reportOf('1.2.3.999'))).status).toBe(404);
+    const bad = await call(HYBRID_PATHS.report, token, reportOf(study.studyInstanceUid, { name: '' }));
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ additionalInfo: 'name' });
+  });
+
+  it('is for hybrid users: a center user gets 403, no session 401', async () => {
+    const token = await signIn(CENTER);
+    const refused = await call(HYBRID_PATHS.studies, token);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });
+    expect((await fetch(`${base}${HYBRID_PATHS.studies}`)).status).toBe(401);
+  });
+});
+
+function rawGet(path: string): Promise<{ status: number; body: string; type: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { Host: `localhost:${port}` } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body, type: res.headers['content-type'] }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the web app served by the router (HYBRID.md)', () => {
+  it('opens an app route as index.html marked as served by the router', async () => {
+    const page = await rawGet('/hybrid-study-list');
+    expect(page.status).toBe(200);
+    expect(page.type).toContain('text/html');
+    expect(page.body).toContain(
+      `<meta name="${ROUTER_SERVED_META.name}" content="${ROUTER_SERVED_META.content}">`,
+    );
+  });
+
+  it('serves built assets, and nothing outside the web directory or under /api', async () => {
+    const asset = await rawGet('/assets/app-1.js');
+    expect(asset).toMatchObject({ status: 200, body: 'console.log(1)' });
+    expect(asset.type).toContain('javascript');
+    expect((await rawGet('/assets/missing.js')).status).toBe(404);
+    expect((await rawGet('/../credentials.json')).status).toBe(404);
+    expect((await rawGet('/%2e%2e/hybrid/reports.journal')).status).toBe(404);
+    expect((await rawGet('/api/user/')).status).toBe(404);
+  });
+
+  it('refuses another site’s page still (only the router’s own origin is added)', async () => {
+    const token = await signIn(HYBRID);
+    const response = await fetch(`${base}${HYBRID_PATHS.studies}`, {
+      headers: { Origin: 'http://evil.example', Authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(403);
+  });
+});

@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  AppError,
+  HYBRID_PATHS,
+  MESSAGE_HYBRID_ONLY,
+  ZHybridStudyQuery,
+  ZOfflineReportSave,
+  type THybridStudy,
+  type TOfflineReport,
+} from '@radflow/core';
+import { MESSAGE_SIGN_IN, parseInput } from './http.js';
+import type { HybridReports, VerifiedUser } from './ports.js';
+
+/** The hybrid screens are for hybridModeOn users (spec-core §3: their one role is OFFLINE_HYBRID). */
+const hybridUser = (request: FastifyRequest): VerifiedUser => {
+  const user = request.routerUser;
+  if (!user) throw new AppError('UNAUTHORIZED', MESSAGE_SIGN_IN);
+  if (!user.hybrid) throw new AppError('FORBIDDEN', MESSAGE_HYBRID_ONLY);
+  return user;
+};
+
+/** GET /hybrid/studies, GET and POST /hybrid/report (HYBRID.md "Calls"). */
+export function registerHybridRoutes(app: FastifyInstance, hybrid: HybridReports): void {
+  app.get(HYBRID_PATHS.studies, async (request): Promise<THybridStudy[]> => {
+    hybridUser(request);
+    return hybrid.studies();
+  });
+
+  app.get(HYBRID_PATHS.report, async (request): Promise<TOfflineReport | null> => {
+    hybridUser(request);
+    const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.query);
+    return hybrid.report(studyInstanceUid);
+  });
+
+  app.post(HYBRID_PATHS.report, async (request): Promise<TOfflineReport> => {
+    const user = hybridUser(request);
+    const input = parseInput(ZOfflineReportSave, request.body);
+    return hybrid.save(input, user);
+  });
+}

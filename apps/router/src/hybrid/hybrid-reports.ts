@@ -1,0 +1,67 @@
+import { AppError, type THybridStudy } from '@radflow/core';
+import type { HybridReports, UploadQueue } from '../api/ports.js';
+import { MESSAGE_STUDY_NOT_FOUND } from '../api/queue-adapter.js';
+import type { OfflineReportStore } from './report-store.js';
+
+/**
+ * The hybrid screens' port (HYBRID.md): the studies the router holds (its queue, uploaded or not)
+ * with the report written on the router for each; a study the router no longer holds but whose
+ * offline report is not taken up yet stays listed, so a conflict is never hidden.
+ */
+export function hybridReportsOf(
+  queue: Pick<UploadQueue, 'pendingCases'>,
+  store: OfflineReportStore,
+  onSaved: () => void,
+): HybridReports {
+  return {
+    async studies() {
+      const cases = await queue.pendingCases();
+      const held = new Set(cases.map((c) => c.studyInstanceUid));
+      const rows: THybridStudy[] = cases.map((c) => {
+        const report = store.report(c.studyInstanceUid);
+        return {
+          studyInstanceUid: c.studyInstanceUid,
+          reportStatusId: report?.reportStatusId ?? null,
+          patientName: c.patientName,
+          patientId: c.patientId,
+          modality: c.modality,
+          studyDate: c.studyDate,
+          studyDescription: c.studyDescription,
+          urgent: c.urgent,
+          receivedAt: c.queuedAt,
+          images: c.total,
+          uploaded: c.state === 'DONE',
+          report,
+        };
+      });
+      for (const report of store.list()) {
+        if (held.has(report.studyInstanceUid) || report.state === 'SYNCED') continue;
+        rows.push({
+          studyInstanceUid: report.studyInstanceUid,
+          reportStatusId: report.reportStatusId,
+          patientName: null,
+          patientId: null,
+          modality: null,
+          studyDate: null,
+          studyDescription: null,
+          urgent: false,
+          receivedAt: report.writtenAt,
+          images: 0,
+          uploaded: true,
+          report,
+        });
+      }
+      return rows;
+    },
+    report: (studyInstanceUid) => store.report(studyInstanceUid),
+    async save(input, author) {
+      const cases = await queue.pendingCases();
+      if (!cases.some((c) => c.studyInstanceUid === input.studyInstanceUid)) {
+        throw new AppError('NOT_FOUND', MESSAGE_STUDY_NOT_FOUND, 'studyInstanceUid');
+      }
+      const saved = await store.save({ ...input, author });
+      onSaved();
+      return saved;
+    },
+  };
+}

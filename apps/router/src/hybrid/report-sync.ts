@@ -1,0 +1,181 @@
+/**
+ * Takes the reports written offline up to the cloud when the link returns (issue 27 §4, HYBRID.md):
+ * one save at a time, oldest first, through POST /api/router/offline-report with the router's API
+ * token. Each write carries its router id, so a write whose answer was lost in a cut is sent again
+ * and answered SAME by the cloud: exactly one version per offline save.
+ *
+ * | cloud's answer | what the router does |
+ * |---|---|
+ * | 200 SAVED / SAME | S record: the write is taken up (its cloud version is the next one's base) |
+ * | 409 (reported or held in the cloud meanwhile), 400, 403 naming the author | C record: the study is held in CONFLICT with the reason, its text kept and shown; nothing more is sent for it |
+ * | 404 (the study's images are not in the cloud yet) | that study waits `notInCloudMs`, the others go on |
+ * | no answer (link down) | tried again every `probeMs` |
+ * | 401, other 403, 429, 5xx | backoff (`backoffDelay`), Retry-After honoured |
+ */
+import {
+  OFFLINE_REPORT_MESSAGES,
+  OFFLINE_REPORT_UPLOAD_PATH,
+  ZOfflineReportUploadResult,
+  type TOfflineReportUpload,
+} from '@radflow/core';
+import { backoffDelay, retryAfterMs, type BackoffOptions } from '../upload/backoff.js';
+import type { OfflineReportStore, TOfflineWrite } from './report-store.js';
+
+export interface ReportSyncOptions {
+  readonly serverUrl: string;
+  readonly apiToken: string;
+  readonly probeMs: number;
+  readonly backoff: BackoffOptions;
+  /** How long a study whose images the cloud does not have yet waits before it is tried again. */
+  readonly notInCloudMs?: number;
+  readonly fetch?: typeof fetch;
+  readonly log?: (message: string, fields?: Record<string, unknown>) => void;
+}
+
+type TAttempt =
+  | { kind: 'taken'; reportStatusId: number; savedVersion: number }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'notInCloud' }
+  | { kind: 'down' }
+  | { kind: 'failed'; status: number; retryAfterMs: number | undefined };
+
+const descriptionOf = (body: unknown, status: number): string =>
+  typeof body === 'object' && body !== null && 'errorDescription' in body
+    ? String((body as { errorDescription: unknown }).errorDescription)
+    : `The cloud answered ${status}`;
+
+export class ReportSync {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly deferredUntil = new Map<string, number>();
+  private failures = 0;
+  /** Requests sent so far (the screen and the tests read it). */
+  attempts = 0;
+  /** Whether the last attempt got an HTTP answer (the screen's link state). */
+  linkUp = true;
+
+  constructor(
+    private readonly store: OfflineReportStore,
+    private readonly options: ReportSyncOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** A new offline save, or the link may be back: look again now. */
+  kick(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private deferred(now: number): Set<string> {
+    for (const [uid, until] of this.deferredUntil) if (until <= now) this.deferredUntil.delete(uid);
+    return new Set(this.deferredUntil.keys());
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const next = this.store.nextToSync(this.deferred(Date.now()));
+      if (!next) {
+        const soonest = Math.min(...this.deferredUntil.values());
+        await this.sleep(Number.isFinite(soonest) ? Math.max(10, soonest - Date.now()) : 60_000);
+        continue;
+      }
+      const attempt = await this.send(next.write, next.baseVersion);
+      if (!this.running) return;
+      this.linkUp = attempt.kind !== 'down';
+      switch (attempt.kind) {
+        case 'taken':
+          this.failures = 0;
+          await this.store.markSynced(next.write.id, attempt);
+          break;
+        case 'refused':
+          this.failures = 0;
+          this.options.log?.('offline report refused by the cloud', {
+            study: next.write.studyInstanceUid,
+            reason: attempt.reason,
+          });
+          await this.store.markConflict(next.write.studyInstanceUid, attempt.reason);
+          break;
+        case 'notInCloud':
+          this.failures = 0;
+          this.deferredUntil.set(
+            next.write.studyInstanceUid,
+            Date.now() + (this.options.notInCloudMs ?? 30_000),
+          );
+          break;
+        case 'down':
+          await this.sleep(this.options.probeMs);
+          break;
+        case 'failed':
+          await this.sleep(attempt.retryAfterMs ?? backoffDelay(this.failures++, this.options.backoff));
+          break;
+      }
+    }
+  }
+
+  private async send(write: TOfflineWrite, baseVersion: number | null): Promise<TAttempt> {
+    const body: TOfflineReportUpload = {
+      writeId: write.id,
+      studyInstanceUid: write.studyInstanceUid,
+      authorEmail: write.authorEmail,
+      name: write.name,
+      content: write.content,
+      signOff: write.signOff,
+      baseVersion,
+      writtenAt: write.writtenAt,
+    };
+    let response: Response;
+    this.attempts++;
+    try {
+      response = await (this.options.fetch ?? fetch)(
+        `${this.options.serverUrl.replace(/\/+$/, '')}${OFFLINE_REPORT_UPLOAD_PATH}`,
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${this.options.apiToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(60_000),
+        },
+      );
+    } catch {
+      return { kind: 'down' };
+    }
+    const answer: unknown = await response.json().catch(() => null);
+    if (response.ok) {
+      const taken = ZOfflineReportUploadResult.safeParse(answer);
+      if (taken.success) return { kind: 'taken', ...taken.data };
+      return { kind: 'failed', status: response.status, retryAfterMs: undefined };
+    }
+    const reason = descriptionOf(answer, response.status);
+    if (response.status === 404 && reason === OFFLINE_REPORT_MESSAGES.studyNotInCloud)
+      return { kind: 'notInCloud' };
+    if (response.status === 409 || response.status === 400) return { kind: 'refused', reason };
+    if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotHybrid)
+      return { kind: 'refused', reason };
+    return {
+      kind: 'failed',
+      status: response.status,
+      retryAfterMs: retryAfterMs(response.headers.get('retry-after') ?? undefined),
+    };
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * Issue 27 §4: reports written on the router while the link is down go up to the real cloud (the
+ * server in process on PGlite, over HTTP on 127.0.0.1) when it returns — every version, exactly
+ * once, the study row matched by its StudyInstanceUID; a study reported in the cloud meanwhile is
+ * held in CONFLICT on the router with its text, and the cloud's report is left as it was.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { OFFLINE_REPORT_MESSAGES } from '@radflow/core';
+import { reportStatuses, reports, reportVersions } from '../../server/src/db/schema.js';
+import { signInAs, createTestUser } from '../../server/test/test-app.js';
+import { createTestStudy } from '../../server/test/worklist-test-data.js';
+import { OfflineReportStore } from '../src/hybrid/report-store.js';
+import { ReportSync, type ReportSyncOptions } from '../src/hybrid/report-sync.js';
+import { startTestCloud, waitFor, type TestCloud } from './cloud.js';
+import { startFaultProxy } from './fault-proxy.js';
+
+let cloud: TestCloud;
+let work: string;
+beforeAll(async () => {
+  cloud = await startTestCloud();
+  work = await mkdtemp(join(tmpdir(), 'router-hybrid-sync-'));
+});
+afterAll(async () => {
+  await cloud?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const running: { sync: ReportSync; store: OfflineReportStore }[] = [];
+afterEach(async () => {
+  for (const { sync, store } of running.splice(0)) {
+    await sync.stop();
+    await store.close();
+  }
+});
+
+let n = 0;
+async function offlineRouter(options: Partial<ReportSyncOptions> = {}) {
+  const store = await OfflineReportStore.open(join(work, `router-${++n}`));
+  const sync = new ReportSync(store, {
+    serverUrl: `http://127.0.0.1:${cloud.port}`,
+    apiToken: cloud.token,
+    probeMs: 50,
+    backoff: { baseMs: 50, maxMs: 500 },
+    notInCloudMs: 50,
+    ...options,
+  });
+  running.push({ sync, store });
+  return { store, sync };
+}
+
+async function hybridDoctor() {
+  const user = await createTestUser(cloud.t.db, {
+    roles: ['ROLE_DOCTOR'],
+    groupId: cloud.groupId,
+    hybridModeOn: true,
+  });
+  return { email: user.email, identifier: user.identifier, id: user.id };
+}
+
+const cloudStudy = () => createTestStudy(cloud.t.db, { groupId: cloud.groupId, centerId: cloud.centerId });
+
+async function cloudVersions(reportStatusId: number) {
+  return cloud.t.db
+    .select({
+      version: reportVersions.version,
+      content: reportVersions.contentHtml,
+      by: reportVersions.savedByUserId,
+    })
+    .from(reportVersions)
+    .innerJoin(reports, eq(reports.id, reportVersions.reportId))
+    .where(eq(reports.reportStatusId, reportStatusId))
+    .orderBy(asc(reportVersions.version));
+}
+
+const statusOf = async (id: number) =>
+  (await cloud.t.db.select().from(reportStatuses).where(eq(reportStatuses.id, id)))[0]?.status;
+
+describe('offline reports go up when the link returns (issue 27 §4)', () => {
+  it('takes every offline version up, signed off as the author, on the row of that StudyInstanceUID', async () => {
+    const author = await hybridDoctor();
+    const { study, row } = await cloudStudy();
+    const { store, sync } = await offlineRouter();
+    const uid = study.studyInstanceUid;
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Draft.</p>',
+      signOff: false,
+      baseLocalVersion: null,
+    });
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Final.</p>',
+      signOff: true,
+      baseLocalVersion: 1,
+    });
+
+    sync.start();
+    await waitFor('the offline report to be taken up', () => store.report(uid)?.state === 'SYNCED');
+    expect(store.report(uid)).toMatchObject({ reportStatusId: row.id, cloudVersion: 2, signedOff: true });
+    expect(await cloudVersions(row.id)).toEqual([
+      { version: 1, content: '<p>Draft.</p>', by: author.id },
+      { version: 2, content: '<p>Final.</p>', by: author.id },
+    ]);
+    expect(await statusOf(row.id)).toBe('SIGNED_OFF');
+  });
+
+  it('holds a study reported in the cloud meanwhile in CONFLICT, its text kept, the cloud’s untouched', async () => {
+    const author = await hybridDoctor();
+    const { study, row } = await cloudStudy();
+    const { user: cloudDoctor } = {
+      user: await createTestUser(cloud.t.db, { roles: ['ROLE_DOCTOR'], groupId: cloud.groupId }),
+    };
+    const browser = await signInAs(cloud.t, cloudDoctor);
+    expect((await browser.post(`/api/report/lock/${row.id}`, {})).statusCode).toBe(200);
+    const cloudSave = await browser.post(`/api/report/save/${row.id}`, {
+      name: 'CT Head',
+      content: '<p>Reported in the cloud.</p>',
+      signOff: false,
+      baseVersion: null,
+    });
+    expect(cloudSave.statusCode, cloudSave.body).toBe(200);
+
+    const { store, sync } = await offlineRouter();
+    const uid = study.studyInstanceUid;
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Offline.</p>',
+      signOff: true,
+      baseLocalVersion: null,
+    });
+    sync.start();
+    await waitFor('the conflict to be shown', () => store.report(uid)?.state === 'CONFLICT');
+    expect(store.report(uid)).toMatchObject({
+      content: '<p>Offline.</p>',
+      reason: OFFLINE_REPORT_MESSAGES.heldInCloud,
+    });
+    expect(await cloudVersions(row.id)).toEqual([
+      { version: 1, content: '<p>Reported in the cloud.</p>', by: cloudDoctor.id },
+    ]);
+  });
+
+  it('saves a write whose answer was lost in a cut exactly once (sent again, answered SAME)', async () => {
+    const author = await hybridDoctor();
+    const { study, row } = await cloudStudy();
+    let lost = 0;
+    // The first request reaches the cloud and is saved there; its answer never comes back.
+    const cutAfterSend: typeof fetch = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (lost++ === 0) {
+        await answer.arrayBuffer();
+        throw new TypeError('fetch failed: connection reset');
+      }
+      return answer;
+    };
+    const { store, sync } = await offlineRouter({ fetch: cutAfterSend });
+    const uid = study.studyInstanceUid;
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Once.</p>',
+      signOff: false,
+      baseLocalVersion: null,
+    });
+    sync.start();
+    await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
+    expect(lost).toBeGreaterThanOrEqual(2);
+    expect(await cloudVersions(row.id)).toEqual([{ version: 1, content: '<p>Once.</p>', by: author.id }]);
+    expect(store.report(uid)?.cloudVersion).toBe(1);
+  });
+
+  it('waits through a cut link and sends when it returns', async () => {
+    const author = await hybridDoctor();
+    const { study, row } = await cloudStudy();
+    const proxy = await startFaultProxy({ targetHost: '127.0.0.1', targetPort: cloud.port });
+    try {
+      const { store, sync } = await offlineRouter({ serverUrl: `http://127.0.0.1:${proxy.port}` });
+      const uid = study.studyInstanceUid;
+      const linkBack = proxy.cut(1_500);
+      await store.save({
+        studyInstanceUid: uid,
+        author,
+        name: 'CT Head',
+        content: '<p>Cut.</p>',
+        signOff: false,
+        baseLocalVersion: null,
+      });
+      sync.start();
+      await waitFor('the router to find the link down', () => proxy.stats.refused > 0);
+      expect(store.report(uid)?.state).toBe('PENDING');
+      await linkBack;
+      await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
+      expect(await cloudVersions(row.id)).toHaveLength(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('keeps a study whose images are not in the cloud yet waiting, and sends it once they are', async () => {
+    const author = await hybridDoctor();
+    const { store, sync } = await offlineRouter();
+    const uid = `1.2.826.0.1.${Date.now()}.77`;
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Early.</p>',
+      signOff: false,
+      baseLocalVersion: null,
+    });
+    sync.start();
+    await waitFor('a first attempt', () => sync.attempts > 0);
+    expect(store.report(uid)?.state).toBe('PENDING');
+    const { row } = await createTestStudy(cloud.t.db, {
+      groupId: cloud.groupId,
+      centerId: cloud.centerId,
+      study: { studyInstanceUid: uid },
+    });
+    await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
+    expect(store.report(uid)?.reportStatusId).toBe(row.id);
+  });
+});

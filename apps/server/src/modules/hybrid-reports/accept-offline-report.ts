@@ -1,0 +1,116 @@
+import { and, asc, eq } from 'drizzle-orm';
+import {
+  AppError,
+  OFFLINE_REPORT_MESSAGES,
+  type TOfflineReportUpload,
+  type TOfflineReportUploadResult,
+  hasRole,
+} from '@radflow/core';
+import type { AppContext } from '../../context.js';
+import { offlineReportWrites, reportStatuses, studies, users } from '../../db/schema.js';
+import type { TAuth } from '../../plugins/auth.js';
+import { storedRoles } from '../current-user/current-user.js';
+import { lockForReport } from '../reporting/lock-report.js';
+import { saveReport } from '../reporting/save-report.js';
+import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
+
+/** Postgres unique_violation: the same write arriving twice at once (the second is SAME). */
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+};
+
+async function earlierWrite(
+  ctx: AppContext,
+  center: TAuth,
+  writeId: string,
+): Promise<TOfflineReportUploadResult | null> {
+  const [found] = await ctx.db
+    .select({
+      reportStatusId: offlineReportWrites.reportStatusId,
+      savedVersion: offlineReportWrites.savedVersion,
+    })
+    .from(offlineReportWrites)
+    .innerJoin(reportStatuses, eq(reportStatuses.id, offlineReportWrites.reportStatusId))
+    .where(and(eq(offlineReportWrites.writeId, writeId), eq(reportStatuses.groupId, center.user.groupId)));
+  return found ? { outcome: 'SAME', ...found } : null;
+}
+
+/** The center's row of the study (the first row: a split study's parts are not reported offline). */
+async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUid: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ id: reportStatuses.id })
+    .from(reportStatuses)
+    .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
+    .where(and(eq(studies.studyInstanceUid, studyInstanceUid), visibleReportRows(scopeOfAuth(center))))
+    .orderBy(asc(reportStatuses.id))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', OFFLINE_REPORT_MESSAGES.studyNotInCloud, 'studyInstanceUid');
+  return row.id;
+}
+
+/**
+ * The author as the report rules see them: their stored roles (hybrid mode replaces them by
+ * ROLE_OFFLINE_HYBRID for the cloud's screens, but the report is a doctor's and carries a doctor's
+ * signature). Only an active hybrid doctor of the token owner's group may be named.
+ */
+async function hybridAuthor(ctx: AppContext, center: TAuth, email: string): Promise<TAuth> {
+  const [author] = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email.toLowerCase()), eq(users.groupId, center.user.groupId)));
+  if (!author || !author.active || !author.hybridModeOn || !hasRole(storedRoles(author), 'ROLE_DOCTOR')) {
+    throw new AppError('FORBIDDEN', OFFLINE_REPORT_MESSAGES.authorNotHybrid, 'authorEmail');
+  }
+  return { user: author, roles: storedRoles(author), sessionId: null };
+}
+
+/**
+ * POST /api/router/offline-report (issue 27 §4; apps/router/HYBRID.md): one report save written on
+ * the router while the link was down. Goes through the report calls' own services — open to report
+ * (lockForReport) then save / sign off (saveReport, with its baseVersion check) — as the author; the
+ * write id is recorded in the save's transaction, so a repeat is SAME and never a second version.
+ */
+export async function acceptOfflineReport(
+  ctx: AppContext,
+  center: TAuth,
+  body: TOfflineReportUpload,
+): Promise<TOfflineReportUploadResult> {
+  const earlier = await earlierWrite(ctx, center, body.writeId);
+  if (earlier) return earlier;
+  const id = await rowOfStudy(ctx, center, body.studyInstanceUid);
+  const author = await hybridAuthor(ctx, center, body.authorEmail);
+  await lockForReport(ctx, author, id, {}).catch((error: unknown) => {
+    // The center sees the row but the author does not: another doctor holds it (locked or assigned).
+    if (error instanceof AppError && error.kind === 'NOT_FOUND') {
+      throw new AppError('CONFLICT', OFFLINE_REPORT_MESSAGES.heldInCloud, 'studyInstanceUid');
+    }
+    throw error;
+  });
+  try {
+    const { savedVersion } = await saveReport(
+      ctx,
+      author,
+      id,
+      { name: body.name, content: body.content, signOff: body.signOff, baseVersion: body.baseVersion },
+      async (tx, version) => {
+        await tx.insert(offlineReportWrites).values({
+          writeId: body.writeId,
+          reportStatusId: id,
+          authorUserId: author.user.id,
+          savedVersion: version,
+          writtenAt: new Date(body.writtenAt),
+        });
+      },
+    );
+    return { outcome: 'SAVED', reportStatusId: id, savedVersion };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const same = await earlierWrite(ctx, center, body.writeId);
+      if (same) return same;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OFFLINE_REPORT_MESSAGES, OFFLINE_REPORT_UPLOAD_PATH, REPORTING_MESSAGES } from '@radflow/core';
+import { reportVersions } from '../../db/schema.js';
+import { apiTokenFor } from '../../../test/api-token.helpers.js';
+import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
+import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
+import { type TestApp, createTestApp, createTestUser } from '../../../test/test-app.js';
+import { createTestStudy } from '../../../test/worklist-test-data.js';
+
+/*
+ * Issue 27 §4, the cloud's side: the router takes up reports written offline with the center's API
+ * token, naming the study by its StudyInstanceUID and the hybrid doctor who wrote it. Each goes
+ * through the report save rules (lock, baseVersion, signature); a repeat of a write is answered
+ * SAME and never saved twice; a study reported in the cloud meanwhile is 409, nothing written.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const { createWorld, readRow } = studyActionFixtures(() => t);
+const { lock, save, readReports, reportRowsOf } = reportingCalls(() => t);
+
+async function hybridWorld() {
+  const world = await createWorld();
+  const center = await createTestUser(t.db, {
+    roles: ['ROLE_CENTER'],
+    groupId: world.group.id,
+    centerId: world.center.id,
+  });
+  const token = await apiTokenFor(t, center);
+  const author = await createTestUser(t.db, {
+    roles: ['ROLE_DOCTOR'],
+    groupId: world.group.id,
+    hybridModeOn: true,
+  });
+  const { study, row } = await createTestStudy(t.db, { groupId: world.group.id, centerId: world.center.id });
+  return { world, center, token, author, study, row };
+}
+
+const upload = (token: string, body: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'POST',
+    url: OFFLINE_REPORT_UPLOAD_PATH,
+    headers: { authorization: `Bearer ${token}` },
+    payload: body,
+  });
+
+const offlineSave = (w: Awaited<ReturnType<typeof hybridWorld>>, extra: Record<string, unknown> = {}) => ({
+  writeId: randomUUID(),
+  studyInstanceUid: w.study.studyInstanceUid,
+  authorEmail: w.author.email,
+  name: 'CT Head',
+  content: '<p>Written offline.</p>',
+  signOff: false,
+  baseVersion: null,
+  writtenAt: '2026-11-27T10:00:00.000Z',
+  ...extra,
+});
+
+describe('POST /api/router/offline-report (issue 27 §4)', () => {
+  it('saves the report as the hybrid doctor on the row of that StudyInstanceUID', async () => {
+    const w = await hybridWorld();
+    const res = await upload(w.token, offlineSave(w));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ outcome: 'SAVED', reportStatusId: w.row.id, savedVersion: 1 });
+    const [main] = await reportRowsOf(w.row.id);
+    expect(main?.contentHtml).toBe('<p>Written offline.</p>');
+    expect((await readRow(w.row.id)).status).toBe('REPORTED');
+    expect((await readRow(w.row.id)).lockedByUserId).toBe(w.author.id);
+  });
+
+  it('signs off with the author as the signing doctor and chains versions', async () => {
+    const w = await hybridWorld();
+    expect((await upload(w.token, offlineSave(w))).json()).toMatchObject({ savedVersion: 1 });
+    const second = await upload(
+      w.token,
+      offlineSave(w, { baseVersion: 1, signOff: true, content: '<p>Final.</p>' }),
+    );
+    expect(second.json(), second.body).toMatchObject({ outcome: 'SAVED', savedVersion: 2 });
+    const row = await readRow(w.row.id);
+    expect(row.status).toBe('SIGNED_OFF');
+    const [main] = await reportRowsOf(w.row.id);
+    expect(main?.signedOffByUserId).toBe(w.author.id);
+    expect(main?.signatureName).toBe(w.author.identifier);
+  });
+
+  it('answers a repeated write SAME with the first version and saves it once', async () => {
+    const w = await hybridWorld();
+    const body = offlineSave(w);
+    expect((await upload(w.token, body)).json()).toMatchObject({ outcome: 'SAVED', savedVersion: 1 });
+    const again = await upload(w.token, body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ outcome: 'SAME', reportStatusId: w.row.id, savedVersion: 1 });
+    const [main] = await reportRowsOf(w.row.id);
+    expect(main).toBeDefined();
+    const versions = await t.db.select().from(reportVersions).where(eq(reportVersions.reportId, main!.id));
+    expect(versions).toHaveLength(1);
+  });
+
+  it('refuses with 409 when the study was reported in the cloud meanwhile, and keeps the cloud text', async () => {
+    const w = await hybridWorld();
+    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
+    saved(await lock(doctor, w.row.id));
+    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+
+    const res = await upload(w.token, offlineSave(w));
+    // The cloud doctor holds the row: the offline author may not write over it.
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.heldInCloud });
+    const [main] = await reportRowsOf(w.row.id);
+    expect(main?.contentHtml).toBe('<p>Cloud report.</p>');
+    expect((await readReports(doctor, w.row.id)).reports[0]?.versions).toHaveLength(1);
+  });
+
+  it('refuses a stale baseVersion 409 naming baseVersion when the author saved in the cloud too', async () => {
+    const w = await hybridWorld();
+    expect((await upload(w.token, offlineSave(w))).statusCode).toBe(200);
+    const stale = await upload(w.token, offlineSave(w, { content: '<p>Other tab.</p>', baseVersion: null }));
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect(stale.json()).toMatchObject({
+      errorDescription: REPORTING_MESSAGES.savedElsewhere,
+      additionalInfo: 'baseVersion',
+    });
+  });
+
+  it('is 404 while the study is not in the cloud, and 403 for an author who is not a hybrid doctor', async () => {
+    const w = await hybridWorld();
+    const missing = await upload(w.token, offlineSave(w, { studyInstanceUid: '1.2.3.4.5.999' }));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.studyNotInCloud });
+
+    const plain = await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], groupId: w.world.group.id });
+    const notHybrid = await upload(w.token, offlineSave(w, { authorEmail: plain.email }));
+    expect(notHybrid.statusCode).toBe(403);
+    expect(notHybrid.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.authorNotHybrid });
+
+    const otherGroup = await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], hybridModeOn: true });
+    expect((await upload(w.token, offlineSave(w, { authorEmail: otherGroup.email }))).statusCode).toBe(403);
+    expect(await reportRowsOf(w.row.id)).toEqual([]);
+  });
+
+  it('takes only a center API token: no token 401, a doctor token 403, a bad body 400', async () => {
+    const w = await hybridWorld();
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: OFFLINE_REPORT_UPLOAD_PATH,
+      payload: offlineSave(w),
+    });
+    expect(anonymous.statusCode, anonymous.body).toBe(403);
+    const doctorToken = await apiTokenFor(t, w.author);
+    expect((await upload(doctorToken, offlineSave(w))).statusCode).toBe(403);
+    const bad = await upload(w.token, offlineSave(w, { writeId: 'nope' }));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('writeId');
+  });
+});

@@ -1,0 +1,182 @@
+import type { THybridStudy, TOfflineReport, TRouterInfo } from '@radflow/core';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderScreen } from '../../test/render';
+import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
+import type { RouterClient } from './router-client';
+
+/*
+ * Issue 27 §4: /hybrid-study-list lists the studies the center's router holds with their offline
+ * report, whether the cloud is reachable or not; a conflict is shown with its reason; a report is
+ * written on the router.
+ */
+
+const EMAIL = 'dr@radflow.example';
+const info = (signedIn: boolean): TRouterInfo => ({
+  name: 'Radflow router',
+  version: '0.1.0',
+  serverUrl: 'https://cloud.radflow.example',
+  startedAt: '2026-11-27T10:00:00.000Z',
+  user: signedIn ? { email: EMAIL, identifier: 'Dr Hybrid', hybrid: true } : null,
+  queue: { studies: 0, instances: 0, sent: 0, failedStudies: 0 },
+});
+
+const report = (overrides: Partial<TOfflineReport> = {}): TOfflineReport => ({
+  studyInstanceUid: '1.2.3',
+  name: 'CT Head',
+  content: '<p>No bleed.</p>',
+  localVersion: 1,
+  signedOff: false,
+  state: 'PENDING',
+  reason: null,
+  authorEmail: EMAIL,
+  authorName: 'Dr Hybrid',
+  writtenAt: '2026-11-27T10:05:00.000Z',
+  reportStatusId: null,
+  cloudVersion: null,
+  ...overrides,
+});
+
+const study = (overrides: Partial<THybridStudy> = {}): THybridStudy => ({
+  studyInstanceUid: '1.2.3',
+  reportStatusId: null,
+  patientName: 'DOE^JANE',
+  patientId: 'P-1',
+  modality: 'CT',
+  studyDate: '20261127',
+  studyDescription: 'CT head plain',
+  urgent: false,
+  receivedAt: '2026-11-27T10:00:00.000Z',
+  images: 12,
+  uploaded: false,
+  report: null,
+  ...overrides,
+});
+
+function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = {}) {
+  let signedIn = options.signedIn ?? true;
+  const unused = vi.fn(async () => {
+    throw new Error('not in this test');
+  });
+  const client = {
+    baseUrl: 'http://localhost:8090',
+    hasSession: () => signedIn,
+    forgetSession: vi.fn(),
+    info: vi.fn(async () => info(signedIn)),
+    login: vi.fn(async () => {
+      signedIn = true;
+      return {
+        token: 't',
+        email: EMAIL,
+        identifier: 'Dr Hybrid',
+        hybrid: true,
+        expiresAt: '2026-11-27T22:00:00.000Z',
+      };
+    }),
+    logout: vi.fn(async () => undefined),
+    pendingCases: unused,
+    retry: unused,
+    deleteUploadedStudy: unused,
+    uploadFile: unused,
+    uploadZip: unused,
+    sendJobs: unused,
+    settings: unused,
+    checkVersion: unused,
+    update: unused,
+    openEvents: vi.fn(() => () => undefined),
+    hybridStudies: vi.fn(async () => options.studies ?? []),
+    saveOfflineReport: vi.fn(
+      async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
+        report({ ...save, localVersion: 2, signedOff: save.signOff }),
+    ),
+  } satisfies RouterClient;
+  return client;
+}
+
+describe('the hybrid study list (issue 27 §4)', () => {
+  it('lists the router’s studies with the cloud row id once known and each offline report’s state', async () => {
+    const client = fakeRouter({
+      studies: [
+        study(),
+        study({
+          studyInstanceUid: '1.2.4',
+          patientName: 'ROE^RICHARD',
+          reportStatusId: 41,
+          uploaded: true,
+          report: report({ studyInstanceUid: '1.2.4', state: 'SYNCED', reportStatusId: 41, signedOff: true }),
+        }),
+        study({
+          studyInstanceUid: '1.2.5',
+          patientName: 'POE^EDGAR',
+          report: report({
+            studyInstanceUid: '1.2.5',
+            state: 'CONFLICT',
+            reason: 'The study was taken by another doctor in the cloud meanwhile',
+          }),
+        }),
+      ],
+    });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    await screen.findByText('DOE^JANE');
+    const table = screen.getByRole('table', { name: 'Hybrid study list' });
+    // The header row and the filter row come first.
+    const rows = within(table).getAllByRole('row').slice(2);
+    expect(rows).toHaveLength(3);
+    expect(within(rows[0]!).getByText('DOE^JANE')).toBeTruthy();
+    expect(within(rows[0]!).getByText(HYBRID_STATE_LABELS.NONE)).toBeTruthy();
+    expect(within(rows[1]!).getByText('41')).toBeTruthy();
+    expect(within(rows[1]!).getByText(HYBRID_STATE_LABELS.SYNCED)).toBeTruthy();
+    expect(within(rows[2]!).getByText(HYBRID_STATE_LABELS.CONFLICT)).toBeTruthy();
+    expect(
+      within(rows[2]!).getByText('The study was taken by another doctor in the cloud meanwhile'),
+    ).toBeTruthy();
+  });
+
+  it('filters by patient and shows the spec’s empty state when nothing matches', async () => {
+    const client = fakeRouter({ studies: [study()] });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    await screen.findByText('DOE^JANE');
+    fireEvent.change(screen.getByLabelText('Filter Patient'), { target: { value: 'nobody' } });
+    expect(screen.getByText('No result found')).toBeTruthy();
+    expect(screen.getByText('We could not find what you searched for.')).toBeTruthy();
+    expect(screen.getByText('You can try clearing all the filter.')).toBeTruthy();
+  });
+
+  it('asks for the router sign-in first, with the e-mail when the app is served by the router', async () => {
+    const client = fakeRouter({ signedIn: false, studies: [study()] });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={null} />);
+    fireEvent.change(await screen.findByLabelText(/Email/), { target: { value: EMAIL } });
+    fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'pw' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in to router' }));
+    await waitFor(() => expect(client.login).toHaveBeenCalledWith({ email: EMAIL, password: 'pw' }));
+    expect(await screen.findByText('DOE^JANE')).toBeTruthy();
+  });
+
+  it('saves a report on the router from the version it opened, and signs it off', async () => {
+    const client = fakeRouter({ studies: [study({ report: report() })] });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+    const dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText('Report name') as HTMLInputElement).value).toBe('CT Head');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Sign off' }));
+    await waitFor(() =>
+      expect(client.saveOfflineReport).toHaveBeenCalledWith({
+        studyInstanceUid: '1.2.3',
+        name: 'CT Head',
+        content: '<p>No bleed.</p>',
+        signOff: true,
+        baseLocalVersion: 1,
+      }),
+    );
+  });
+
+  it('shows a conflicted report read-only with the cloud’s reason', async () => {
+    const reason = 'This report was saved elsewhere after you opened it';
+    const client = fakeRouter({ studies: [study({ report: report({ state: 'CONFLICT', reason }) })] });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(reason, { exact: false })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});

@@ -1,0 +1,354 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import type { THybridStudy, TOfflineReportState } from '@radflow/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { PageHeader } from '../../components/PageHeader';
+import { ReportEditor } from '../report-editor/ReportEditor';
+import type { RouterClient } from './router-client';
+
+/** What each offline report state reads as in the list (HYBRID.md). */
+export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
+  NONE: 'Not reported',
+  PENDING: 'Saved on the router, waiting for the link',
+  SYNCED: 'In the cloud',
+  CONFLICT: 'Conflict: not sent',
+};
+
+/** The list's refresh while open: the sync moves reports to the cloud in the background. */
+const HYBRID_REFRESH_MS = 30_000;
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** DICOM DA (YYYYMMDD) as the lists show dates (YYYY-MM-DD); anything else as it is. */
+const studyDate = (value: string | null) =>
+  value && /^\d{8}$/.test(value)
+    ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`
+    : (value ?? '');
+
+function SignInForm({
+  client,
+  knownEmail,
+  onSignedIn,
+}: {
+  client: RouterClient;
+  knownEmail: string | null;
+  onSignedIn: () => void;
+}) {
+  const [email, setEmail] = useState(knownEmail ?? '');
+  const [password, setPassword] = useState('');
+  const signIn = useMutation({
+    mutationFn: () => client.login({ email, password }),
+    onSuccess: () => {
+      setPassword('');
+      onSignedIn();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate();
+  };
+  return (
+    <Paper variant="outlined" sx={{ p: 3, maxWidth: 480 }}>
+      <Box component="form" aria-label="Sign in to the router" onSubmit={submit}>
+        <Typography sx={{ mb: 2 }}>
+          Sign in to your center’s router with your Radflow e-mail and password. Without the cloud, the router
+          accepts the password you last signed in with while it was online.
+        </Typography>
+        <TextField
+          label="Email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          disabled={knownEmail !== null}
+          fullWidth
+          required
+          sx={{ mb: 2 }}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          fullWidth
+          required
+          autoComplete="current-password"
+          sx={{ mb: 2 }}
+        />
+        {signIn.isError && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {errorText(signIn.error)}
+          </Alert>
+        )}
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={signIn.isPending || password === '' || email === ''}
+        >
+          Sign in to router
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
+
+function OfflineReportDialog({
+  client,
+  study,
+  onClose,
+  onSaved,
+}: {
+  client: RouterClient;
+  study: THybridStudy;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const report = study.report;
+  const [name, setName] = useState(report?.name ?? study.studyDescription ?? '');
+  const [content, setContent] = useState(report?.content ?? '');
+  const locked = report?.state === 'CONFLICT' || report?.signedOff === true;
+  const save = useMutation({
+    mutationFn: (signOff: boolean) =>
+      client.saveOfflineReport({
+        studyInstanceUid: study.studyInstanceUid,
+        name,
+        content,
+        signOff,
+        baseLocalVersion: report?.localVersion ?? null,
+      }),
+    onSuccess: () => {
+      onSaved();
+      onClose();
+    },
+  });
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="offline-report-title">
+      <DialogTitle id="offline-report-title">
+        {study.patientName ?? study.studyInstanceUid} — {study.studyDescription ?? 'Report'}
+      </DialogTitle>
+      <DialogContent>
+        {report?.state === 'CONFLICT' && (
+          <Alert severity="warning" sx={{ mb: 2 }}>
+            The cloud did not take this report: {report.reason}. Your text is kept on the router. Open the
+            study in the cloud when the link is back to compare and report it there.
+          </Alert>
+        )}
+        {report?.signedOff === true && report.state !== 'CONFLICT' && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Signed off on the router by {report.authorName}.
+          </Alert>
+        )}
+        <TextField
+          label="Report name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          disabled={locked}
+          fullWidth
+          sx={{ my: 1 }}
+        />
+        <ReportEditor
+          label="Report"
+          initialContent={content}
+          editable={!locked}
+          fontSize={12}
+          fontFamily="Arial"
+          onChange={setContent}
+        />
+        {save.isError && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {errorText(save.error)}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        {!locked && (
+          <>
+            <Button disabled={save.isPending || name.trim() === ''} onClick={() => save.mutate(false)}>
+              Save
+            </Button>
+            <Button
+              variant="contained"
+              disabled={save.isPending || name.trim() === '' || content === ''}
+              onClick={() => save.mutate(true)}
+            >
+              Sign off
+            </Button>
+          </>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+const COLUMNS = [
+  'Id',
+  'Patient',
+  'Patient ID',
+  'Study',
+  'Modality',
+  'Study date',
+  'Images',
+  'Report',
+  'Actions',
+] as const;
+
+function matches(study: THybridStudy, filters: { patient: string; study: string }): boolean {
+  const has = (value: string | null, needle: string) =>
+    needle.trim() === '' || (value ?? '').toLowerCase().includes(needle.trim().toLowerCase());
+  return (
+    (has(study.patientName, filters.patient) || has(study.patientId, filters.patient)) &&
+    has(study.studyDescription, filters.study)
+  );
+}
+
+/**
+ * /hybrid-study-list (spec-core §2 OFFLINE_HYBRID 'Manage report'; issue 27 §4): the studies the
+ * center's router holds and the report written on the router for each. The same screen whether the
+ * page came from the cloud (the router at the group's address) or from the router itself with the
+ * cloud unreachable (apps/router/HYBRID.md).
+ */
+export function HybridStudyListScreen({
+  client,
+  knownEmail,
+}: {
+  client: RouterClient;
+  knownEmail: string | null;
+}) {
+  const queryClient = useQueryClient();
+  const [signedIn, setSignedIn] = useState(client.hasSession());
+  const [filters, setFilters] = useState({ patient: '', study: '' });
+  const [open, setOpen] = useState<THybridStudy | null>(null);
+  const studies = useQuery({
+    queryKey: ['hybrid-studies', client.baseUrl],
+    queryFn: () => client.hybridStudies(),
+    enabled: signedIn,
+    refetchInterval: HYBRID_REFRESH_MS,
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['hybrid-studies', client.baseUrl] });
+
+  if (!signedIn || (studies.error && !client.hasSession())) {
+    return (
+      <Box>
+        <PageHeader title="Manage report" />
+        <SignInForm client={client} knownEmail={knownEmail} onSignedIn={() => setSignedIn(true)} />
+      </Box>
+    );
+  }
+  const rows = (studies.data ?? []).filter((s) => matches(s, filters));
+  const filtered = (studies.data ?? []).length > 0 && rows.length === 0;
+  return (
+    <Box>
+      <PageHeader title="Manage report" />
+      <Typography variant="body2" sx={{ mb: 1 }}>
+        The studies held by your center’s router ({client.baseUrl}). Reports you write here are kept on the
+        router and go to the cloud when the link is back.
+      </Typography>
+      {studies.isFetching && <LinearProgress aria-label="Loading" />}
+      {studies.isError && <Alert severity="error">{errorText(studies.error)}</Alert>}
+      <Table size="small" aria-label="Hybrid study list">
+        <TableHead>
+          <TableRow>
+            {COLUMNS.map((c) => (
+              <TableCell key={c}>{c}</TableCell>
+            ))}
+          </TableRow>
+          <TableRow>
+            <TableCell />
+            <TableCell>
+              <TextField
+                size="small"
+                variant="standard"
+                slotProps={{ htmlInput: { 'aria-label': 'Filter Patient' } }}
+                value={filters.patient}
+                onChange={(e) => setFilters({ ...filters, patient: e.target.value })}
+              />
+            </TableCell>
+            <TableCell />
+            <TableCell>
+              <TextField
+                size="small"
+                variant="standard"
+                slotProps={{ htmlInput: { 'aria-label': 'Filter Study' } }}
+                value={filters.study}
+                onChange={(e) => setFilters({ ...filters, study: e.target.value })}
+              />
+            </TableCell>
+            <TableCell colSpan={COLUMNS.length - 4}>
+              {(filters.patient || filters.study) && (
+                <Button size="small" onClick={() => setFilters({ patient: '', study: '' })}>
+                  Clear all filters
+                </Button>
+              )}
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((s) => {
+            const state: TOfflineReportState = s.report?.state ?? 'NONE';
+            return (
+              <TableRow key={s.studyInstanceUid} sx={s.urgent ? { bgcolor: 'error.dark' } : undefined}>
+                <TableCell>{s.reportStatusId ?? '—'}</TableCell>
+                <TableCell>{s.patientName ?? ''}</TableCell>
+                <TableCell>{s.patientId ?? ''}</TableCell>
+                <TableCell>{s.studyDescription ?? ''}</TableCell>
+                <TableCell>{s.modality ?? ''}</TableCell>
+                <TableCell>{studyDate(s.studyDate)}</TableCell>
+                <TableCell>
+                  {s.images}
+                  {!s.uploaded && <Chip size="small" label="Upload pending" sx={{ ml: 1 }} />}
+                </TableCell>
+                <TableCell>
+                  <Chip
+                    size="small"
+                    color={state === 'CONFLICT' ? 'warning' : state === 'SYNCED' ? 'success' : 'default'}
+                    label={HYBRID_STATE_LABELS[state]}
+                  />
+                  {s.report?.signedOff && <Chip size="small" label="Signed off" sx={{ ml: 1 }} />}
+                  {state === 'CONFLICT' && (
+                    <Typography variant="caption" component="div">
+                      {s.report?.reason}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <Button
+                    size="small"
+                    aria-label={`Report ${s.patientName ?? s.studyInstanceUid}`}
+                    onClick={() => setOpen(s)}
+                  >
+                    {s.report ? 'Open report' : 'Report'}
+                  </Button>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+      {(filtered || (studies.isSuccess && rows.length === 0)) && (
+        <Box sx={{ textAlign: 'center', py: 4 }}>
+          <Typography variant="h6">No result found</Typography>
+          <Typography>We could not find what you searched for.</Typography>
+          {filtered && <Typography>You can try clearing all the filter.</Typography>}
+        </Box>
+      )}
+      {open && (
+        <OfflineReportDialog client={client} study={open} onClose={() => setOpen(null)} onSaved={refresh} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * Offline hybrid (issue 27 §4): reports written on the center router while the link is down, and
+ * the one cloud call that takes them up (apps/router/HYBRID.md). Shared by the router (writer and
+ * sync) and the server (acceptance).
+ */
+import { z } from 'zod';
+import { ZReportSaveRequest } from '../reporting/schemas.js';
+
+/** The cloud's call the router takes offline reports up with (API token, ROLE_CENTER owner). */
+export const OFFLINE_REPORT_UPLOAD_PATH = '/api/router/offline-report';
+
+/** One offline save, as the router sends it: the save call's body plus who, which study, which write. */
+export const ZOfflineReportUpload = ZReportSaveRequest.pick({
+  name: true,
+  content: true,
+  signOff: true,
+  baseVersion: true,
+}).extend({
+  /** The router's id of this save: a repeat of the same write is answered SAME, never saved twice. */
+  writeId: z.uuid(),
+  /** The study as the router knows it; the cloud finds its row among the center's studies. */
+  studyInstanceUid: z
+    .string()
+    .trim()
+    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID'),
+  /** The hybrid user who wrote it offline: the report is theirs, signed with their signature. */
+  authorEmail: z.email().max(254),
+  /** When it was written on the router (ISO 8601), kept on the timeline. */
+  writtenAt: z.iso.datetime({ offset: true }),
+});
+export type TOfflineReportUpload = z.infer<typeof ZOfflineReportUpload>;
+
+export const ZOfflineReportUploadResult = z.object({
+  /** SAVED: written now; SAME: this writeId was taken before (the answer is the first one's). */
+  outcome: z.enum(['SAVED', 'SAME']),
+  reportStatusId: z.number().int(),
+  savedVersion: z.number().int(),
+});
+export type TOfflineReportUploadResult = z.infer<typeof ZOfflineReportUploadResult>;
+
+/** Why the cloud did not take an offline report (server answer's additionalInfo on 404 / 403). */
+export const OFFLINE_REPORT_MESSAGES = {
+  studyNotInCloud: 'The study is not in the cloud yet',
+  authorNotHybrid: 'The author is not an offline-hybrid doctor of this center',
+  /** The row is held by another doctor in the cloud (locked or assigned): the author may not write it. */
+  heldInCloud: 'The study was taken by another doctor in the cloud meanwhile',
+} as const;
+
+// ── The router's local API for the hybrid screens (apps/router/HYBRID.md) ────────────────────────
+
+/** Ours (the spec lists no hybrid calls): the hybrid list and the offline report of one study. */
+export const HYBRID_PATHS = {
+  studies: '/hybrid/studies',
+  report: '/hybrid/report',
+} as const;
+
+/**
+ * Where an offline report stands: NONE (nothing written on the router), PENDING (written, waiting
+ * for the link), SYNCED (the cloud took every version), CONFLICT (the cloud refused it — reported
+ * there meanwhile, or held by another doctor: kept on the router and shown, never overwritten).
+ */
+export const OFFLINE_REPORT_STATES = ['NONE', 'PENDING', 'SYNCED', 'CONFLICT'] as const;
+export type TOfflineReportState = (typeof OFFLINE_REPORT_STATES)[number];
+
+export const MESSAGE_HYBRID_ONLY = 'Offline reporting is for offline-hybrid users';
+export const MESSAGE_SIGNED_OFF_OFFLINE =
+  'This report was signed off on the router; it goes up when the link returns';
+export const MESSAGE_IN_CONFLICT =
+  'The cloud refused this report: open the study in the cloud to compare and report it there';
+
+const ZUid = z
+  .string()
+  .trim()
+  .min(1, 'studyInstanceUid is required')
+  .max(64, 'studyInstanceUid is at most 64 characters')
+  .regex(/^[0-9.]+$/, 'studyInstanceUid must be a DICOM UID (digits and dots)');
+
+export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZUid });
+
+/** One offline report as the router holds it (the newest version written on the router). */
+export const ZOfflineReport = z.object({
+  studyInstanceUid: z.string(),
+  name: z.string(),
+  content: z.string(),
+  /** Versions written on the router, 1 up; the editor's next baseLocalVersion. */
+  localVersion: z.number().int(),
+  signedOff: z.boolean(),
+  state: z.enum(OFFLINE_REPORT_STATES),
+  /** Why the cloud refused it (CONFLICT). */
+  reason: z.string().nullable(),
+  authorEmail: z.string(),
+  authorName: z.string(),
+  writtenAt: z.string(),
+  /** The cloud's row of the study, once a version went up (the same row on both sides). */
+  reportStatusId: z.number().int().nullable(),
+  /** The cloud's version of the newest write taken up. */
+  cloudVersion: z.number().int().nullable(),
+});
+export type TOfflineReport = z.infer<typeof ZOfflineReport>;
+
+/** POST /hybrid/report: one offline save (as the cloud's save call: name, content, signOff). */
+export const ZOfflineReportSave = ZReportSaveRequest.pick({
+  name: true,
+  content: true,
+  signOff: true,
+}).extend({
+  studyInstanceUid: ZUid,
+  /** The router version the text started from (null: none written); another is 409 as in the cloud. */
+  baseLocalVersion: z.number().int().min(1).nullable(),
+});
+export type TOfflineReportSave = z.infer<typeof ZOfflineReportSave>;
+
+/** A row of the hybrid study list: a study the router holds, and its offline report. */
+export const ZHybridStudy = z.object({
+  studyInstanceUid: z.string(),
+  /** The cloud's row id once known (null while only the router knows the study). */
+  reportStatusId: z.number().int().nullable(),
+  patientName: z.string().nullable(),
+  patientId: z.string().nullable(),
+  modality: z.string().nullable(),
+  studyDate: z.string().nullable(),
+  studyDescription: z.string().nullable(),
+  urgent: z.boolean(),
+  receivedAt: z.string(),
+  images: z.number().int(),
+  /** Every image is in the cloud. */
+  uploaded: z.boolean(),
+  report: ZOfflineReport.nullable(),
+});
+export type THybridStudy = z.infer<typeof ZHybridStudy>;
+export const ZHybridStudies = z.array(ZHybridStudy);
+
+/**
+ * The meta tag the router adds to the web app's index.html when it serves the app itself
+ * (HYBRID.md): the app then talks to its own origin's local API (the router), not the cloud.
+ */
+export const ROUTER_SERVED_META = { name: 'radflow-served-by', content: 'router' } as const;

@@ -101,9 +101,14 @@ export async function startRouter(
     },
   );
   undo.push(() => offlineReports.close());
+  const credentials = await OfflineCredentials.open(config.ROUTER_DATA_DIR).catch(async (error: unknown) => {
+    await unwind();
+    throw error;
+  });
   const reportSync = new ReportSync(offlineReports, {
     serverUrl: config.ROUTER_SERVER_URL,
     apiToken: config.ROUTER_API_TOKEN,
+    grantOf: (email) => credentials.grantOf(email),
     probeMs: config.ROUTER_LINK_PROBE_MS,
     backoff: { baseMs: config.ROUTER_RETRY_BASE_MS, maxMs: config.ROUTER_RETRY_MAX_MS },
     log,
@@ -141,7 +146,6 @@ export async function startRouter(
       log,
     });
     undo.push(() => scp.close(5_000));
-    const credentials = await OfflineCredentials.open(config.ROUTER_DATA_DIR);
     const uploadQueue = uploadQueueOf(queue);
     api = await startLocalApi({
       port: config.ROUTER_PORT,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_REPORT_MESSAGES } from '@radflow/core';
+import { OFFLINE_REPORT_GRANT_PATH, OFFLINE_REPORT_MESSAGES } from '@radflow/core';
 import { reportStatuses, reports, reportVersions } from '../../server/src/db/schema.js';
 import { signInAs, createTestUser } from '../../server/test/test-app.js';
 import { createTestStudy } from '../../server/test/worklist-test-data.js';
@@ -37,6 +37,9 @@ afterEach(async () => {
   }
 });
 
+/** The grants the doctors got by signing in online (what the router's OfflineCredentials keeps). */
+const grants = new Map<string, string>();
+
 let n = 0;
 async function offlineRouter(options: Partial<ReportSyncOptions> = {}) {
   const store = await OfflineReportStore.open(join(work, `router-${++n}`));
@@ -46,19 +49,29 @@ async function offlineRouter(options: Partial<ReportSyncOptions> = {}) {
     probeMs: 50,
     backoff: { baseMs: 50, maxMs: 500 },
     notInCloudMs: 50,
+    grantOf: (email) => grants.get(email),
     ...options,
   });
   running.push({ sync, store });
   return { store, sync };
 }
 
-async function hybridDoctor() {
+async function hybridDoctor({ signedInOnline = true } = {}) {
   const user = await createTestUser(cloud.t.db, {
     roles: ['ROLE_DOCTOR'],
     groupId: cloud.groupId,
     hybridModeOn: true,
   });
+  if (signedInOnline) await signInOnline(user);
   return { email: user.email, identifier: user.identifier, id: user.id };
+}
+
+/** The doctor's online sign-in on the router: their own session asks the cloud for their grant. */
+async function signInOnline(user: { email: string; password: string }) {
+  const browser = await signInAs(cloud.t, user);
+  const res = await browser.post(OFFLINE_REPORT_GRANT_PATH);
+  expect(res.statusCode, res.body).toBe(200);
+  grants.set(user.email, (res.json() as { grant: string }).grant);
 }
 
 const cloudStudy = () => createTestStudy(cloud.t.db, { groupId: cloud.groupId, centerId: cloud.centerId });
@@ -228,5 +241,33 @@ describe('offline reports go up when the link returns (issue 27 §4)', () => {
     });
     await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
     expect(store.report(uid)?.reportStatusId).toBe(row.id);
+  });
+
+  it('keeps a save whose author has no grant waiting (not in conflict) until they sign in online', async () => {
+    const user = await createTestUser(cloud.t.db, {
+      roles: ['ROLE_DOCTOR'],
+      groupId: cloud.groupId,
+      hybridModeOn: true,
+    });
+    const author = { email: user.email, identifier: user.identifier, id: user.id };
+    const { study, row } = await cloudStudy();
+    const { store, sync } = await offlineRouter();
+    const uid = study.studyInstanceUid;
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Mine.</p>',
+      signOff: false,
+      baseLocalVersion: null,
+    });
+    sync.start();
+    await waitFor('a first attempt', () => sync.attempts > 0);
+    expect(store.report(uid)?.state).toBe('PENDING');
+    expect(await cloudVersions(row.id)).toEqual([]);
+
+    await signInOnline(user);
+    await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
+    expect(await cloudVersions(row.id)).toEqual([{ version: 1, content: '<p>Mine.</p>', by: author.id }]);
   });
 });

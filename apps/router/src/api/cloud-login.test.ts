@@ -61,6 +61,10 @@ beforeEach(async () => {
         res.end(JSON.stringify(user(roles, hybridModeOn)));
         return;
       }
+      if (req.url === '/api/router/offline-grant') {
+        res.end(JSON.stringify({ grant: 'grant-of-the-doctor', expiresAt: '2026-12-27T10:00:00.000Z' }));
+        return;
+      }
       res.end(JSON.stringify({ ok: true }));
     });
   });
@@ -112,8 +116,12 @@ describe('createCloudLogin', () => {
     await expect(login.verify({ email: 'center@radflow.example', password: 'right' })).resolves.toMatchObject(
       {
         hybrid: true,
+        // Asked with the doctor's own fresh session, before it is signed out (HYBRID.md).
+        offlineGrant: 'grant-of-the-doctor',
       },
     );
+    expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/router/offline-grant', '/api/do-logout']);
+    expect(seen[1]?.cookie).toBe('radflow_session=s3cr3t');
   });
 
   it('says the cloud could not be reached', async () => {

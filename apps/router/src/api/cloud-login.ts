@@ -1,5 +1,13 @@
 import { hostname } from 'node:os';
-import { AppError, DEVICE_ID_HEADER, DEVICE_NAME_HEADER, ZCurrentUser, hasRole } from '@radflow/core';
+import {
+  AppError,
+  DEVICE_ID_HEADER,
+  DEVICE_NAME_HEADER,
+  OFFLINE_REPORT_GRANT_PATH,
+  ZCurrentUser,
+  ZOfflineReportGrant,
+  hasRole,
+} from '@radflow/core';
 import type { CloudLogin, VerifiedUser } from './ports.js';
 
 export const MESSAGE_CLOUD_UNREACHABLE = 'The cloud could not be reached to check the sign-in';
@@ -11,7 +19,8 @@ const COOKIE_PAIR = /^([^=;\s]+)=([^;]*)/;
  * Verifies a user's credentials with the cloud itself (API.md "Who the user is"): the router signs
  * in with them (POST /api/do-login), takes the current user the cloud answers, and signs that cloud
  * session out at once. The router keeps neither the password nor the cloud session; only its own
- * router session (sessions.ts) results.
+ * router session (sessions.ts) results. A hybrid doctor's check also asks, with that session, for
+ * their offline grant (HYBRID.md): the proof, sent with their offline saves, that they wrote them.
  */
 export function createCloudLogin(options: {
   serverUrl: string;
@@ -52,17 +61,59 @@ export function createCloudLogin(options: {
         if (response.status < 500) throw new AppError('BAD_REQUEST', description);
         throw new AppError('UPSTREAM_FAILED', description);
       }
-      await signOutOfCloud(doFetch, base, device, response);
-      const user = ZCurrentUser.safeParse(answer);
-      if (!user.success) throw new AppError('UPSTREAM_FAILED', 'The cloud answered the sign-in unexpectedly');
-      // spec-lab §6: the router app is for centers only; a center's hybrid users (spec-core §3: their
-      // roles are OFFLINE_HYBRID alone) read and report its studies on it (HYBRID.md).
-      const hybrid = user.data.hybridModeOn && hasRole(user.data.roles, 'ROLE_OFFLINE_HYBRID');
-      if (!hybrid && !hasRole(user.data.roles, 'ROLE_CENTER'))
-        throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
-      return { email: user.data.email, identifier: user.data.identifier, hybrid };
+      const cookie = cloudCookieOf(response);
+      try {
+        const user = ZCurrentUser.safeParse(answer);
+        if (!user.success)
+          throw new AppError('UPSTREAM_FAILED', 'The cloud answered the sign-in unexpectedly');
+        // spec-lab §6: the router app is for centers only; a center's hybrid users (spec-core §3: their
+        // roles are OFFLINE_HYBRID alone) read and report its studies on it (HYBRID.md).
+        const hybrid = user.data.hybridModeOn && hasRole(user.data.roles, 'ROLE_OFFLINE_HYBRID');
+        if (!hybrid && !hasRole(user.data.roles, 'ROLE_CENTER'))
+          throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
+        const offlineGrant = hybrid ? await askOfflineGrant(doFetch, base, device, cookie) : undefined;
+        return {
+          email: user.data.email,
+          identifier: user.data.identifier,
+          hybrid,
+          ...(offlineGrant ? { offlineGrant } : {}),
+        };
+      } finally {
+        await signOutOfCloud(doFetch, base, device, cookie);
+      }
     },
   };
+}
+
+/** The session cookie pairs of the cloud's sign-in answer, as a Cookie header. */
+function cloudCookieOf(login: Response): string {
+  return login.headers
+    .getSetCookie()
+    .map((line) => COOKIE_PAIR.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => `${m[1]}=${m[2]}`)
+    .join('; ');
+}
+
+/**
+ * A hybrid doctor's grant, asked with their own fresh session. Undefined when the cloud gives none
+ * (a doctor without the stored doctor role): they still sign in, their offline saves wait for one.
+ */
+async function askOfflineGrant(
+  doFetch: typeof fetch,
+  base: string,
+  device: Record<string, string>,
+  cookie: string,
+): Promise<string | undefined> {
+  if (!cookie) return undefined;
+  const response = await doFetch(`${base}${OFFLINE_REPORT_GRANT_PATH}`, {
+    method: 'POST',
+    headers: { ...device, Cookie: cookie },
+    signal: AbortSignal.timeout(15_000),
+  }).catch(() => null);
+  if (!response?.ok) return undefined;
+  const grant = ZOfflineReportGrant.safeParse(await response.json().catch(() => null));
+  return grant.success ? grant.data.grant : undefined;
 }
 
 /** Ends the cloud session the check opened, so no cloud credential outlives the check. */
@@ -70,14 +121,8 @@ async function signOutOfCloud(
   doFetch: typeof fetch,
   base: string,
   device: Record<string, string>,
-  login: Response,
+  cookie: string,
 ): Promise<void> {
-  const cookie = login.headers
-    .getSetCookie()
-    .map((line) => COOKIE_PAIR.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => `${m[1]}=${m[2]}`)
-    .join('; ');
   if (!cookie) return;
   await doFetch(`${base}/api/do-logout`, {
     method: 'POST',

@@ -14,6 +14,8 @@ interface TVerifier {
   salt: string;
   hash: string;
   savedAt: string;
+  /** The doctor's grant from the same online sign-in (cloud-login.ts), for their offline saves. */
+  grant?: string;
 }
 
 const KEY_BYTES = 32;
@@ -68,8 +70,14 @@ export class OfflineCredentials {
       salt: salt.toString('base64'),
       hash: hash.toString('base64'),
       savedAt: new Date().toISOString(),
+      ...(user.offlineGrant ? { grant: user.offlineGrant } : {}),
     });
     await this.persist();
+  }
+
+  /** The grant of this user's last online sign-in here, if the cloud gave one. */
+  grantOf(email: string): string | undefined {
+    return this.verifiers.get(email.toLowerCase())?.grant;
   }
 
   async forget(email: string): Promise<void> {

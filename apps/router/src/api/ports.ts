@@ -68,6 +68,8 @@ export interface VerifiedUser {
   identifier: string;
   /** The cloud's hybridModeOn: may read and report the center's studies on the router (HYBRID.md). */
   hybrid?: boolean;
+  /** A hybrid doctor's grant from the cloud (OFFLINE_REPORT_GRANT_PATH), sent with their offline saves. */
+  offlineGrant?: string;
 }
 
 /** The offline hybrid screens (HYBRID.md): the router's studies and the reports written on it. */

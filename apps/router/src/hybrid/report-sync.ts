@@ -28,6 +28,8 @@ export interface ReportSyncOptions {
   readonly backoff: BackoffOptions;
   /** How long a study whose images the cloud does not have yet waits before it is tried again. */
   readonly notInCloudMs?: number;
+  /** The author's grant (offline-sign-in.ts grantOf): the cloud takes no save without it. */
+  readonly grantOf: (authorEmail: string) => string | undefined;
   readonly fetch?: typeof fetch;
   readonly log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -36,6 +38,7 @@ type TAttempt =
   | { kind: 'taken'; reportStatusId: number; savedVersion: number }
   | { kind: 'refused'; reason: string }
   | { kind: 'notInCloud' }
+  | { kind: 'unproven' }
   | { kind: 'down' }
   | { kind: 'failed'; status: number; retryAfterMs: number | undefined };
 
@@ -124,6 +127,18 @@ export class ReportSync {
             Date.now() + (this.options.notInCloudMs ?? 30_000),
           );
           break;
+        case 'unproven':
+          // The author's grant is missing or expired: their next online sign-in here brings a new
+          // one; meanwhile the study waits and the others go on.
+          this.failures = 0;
+          this.options.log?.('offline report waits for its author to sign in online', {
+            study: next.write.studyInstanceUid,
+          });
+          this.deferredUntil.set(
+            next.write.studyInstanceUid,
+            Date.now() + (this.options.notInCloudMs ?? 30_000),
+          );
+          break;
         case 'down':
           await this.sleep(this.options.probeMs);
           break;
@@ -139,6 +154,7 @@ export class ReportSync {
       writeId: write.id,
       studyInstanceUid: write.studyInstanceUid,
       authorEmail: write.authorEmail,
+      authorGrant: this.options.grantOf(write.authorEmail) ?? '',
       name: write.name,
       content: write.content,
       signOff: write.signOff,
@@ -170,6 +186,8 @@ export class ReportSync {
     if (response.status === 404 && reason === OFFLINE_REPORT_MESSAGES.studyNotInCloud)
       return { kind: 'notInCloud' };
     if (response.status === 409 || response.status === 400) return { kind: 'refused', reason };
+    if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotProven)
+      return { kind: 'unproven' };
     if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotHybrid)
       return { kind: 'refused', reason };
     return {

@@ -2357,3 +2357,21 @@ export const offlineReportWrites = pgTable('offline_report_writes', {
   writtenAt: timestamp('written_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * A hybrid doctor's grant to a router (issue 27 §4, apps/router/HYBRID.md): minted by their own
+ * online sign-in there, kept by the router, sent with each of their offline saves. Only its SHA-256
+ * is stored. Without a live grant of the named author, the center's token cannot write as them.
+ */
+export const offlineReportGrants = pgTable(
+  'offline_report_grants',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('offline_report_grants_user_idx').on(t.userId)],
+);

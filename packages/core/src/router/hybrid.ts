@@ -9,6 +9,21 @@ import { ZReportSaveRequest } from '../reporting/schemas.js';
 /** The cloud's call the router takes offline reports up with (API token, ROLE_CENTER owner). */
 export const OFFLINE_REPORT_UPLOAD_PATH = '/api/router/offline-report';
 
+/**
+ * The cloud's call that gives a hybrid doctor's online sign-in on the router a grant (their session,
+ * never the router's token). The router keeps it with the offline verifier and sends it with each of
+ * that doctor's offline saves: the center's token alone never names an author.
+ */
+export const OFFLINE_REPORT_GRANT_PATH = '/api/router/offline-grant';
+/** How long a grant lets a router take up a doctor's offline reports without a new online sign-in. */
+export const OFFLINE_REPORT_GRANT_DAYS = 30;
+
+export const ZOfflineReportGrant = z.object({
+  grant: z.string(),
+  expiresAt: z.iso.datetime({ offset: true }),
+});
+export type TOfflineReportGrant = z.infer<typeof ZOfflineReportGrant>;
+
 /** One offline save, as the router sends it: the save call's body plus who, which study, which write. */
 export const ZOfflineReportUpload = ZReportSaveRequest.pick({
   name: true,
@@ -25,6 +40,8 @@ export const ZOfflineReportUpload = ZReportSaveRequest.pick({
     .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID'),
   /** The hybrid user who wrote it offline: the report is theirs, signed with their signature. */
   authorEmail: z.email().max(254),
+  /** The author's grant (OFFLINE_REPORT_GRANT_PATH) from their last online sign-in on this router. */
+  authorGrant: z.string().max(128),
   /** When it was written on the router (ISO 8601), kept on the timeline. */
   writtenAt: z.iso.datetime({ offset: true }),
 });
@@ -42,6 +59,9 @@ export type TOfflineReportUploadResult = z.infer<typeof ZOfflineReportUploadResu
 export const OFFLINE_REPORT_MESSAGES = {
   studyNotInCloud: 'The study is not in the cloud yet',
   authorNotHybrid: 'The author is not an offline-hybrid doctor of this center',
+  /** No grant of the author's, or an expired one: they sign in on the router while it is online. */
+  authorNotProven:
+    "The author's sign-in on this router is missing or expired; they must sign in on the router while it is online",
   /** The row is held by another doctor in the cloud (locked or assigned): the author may not write it. */
   heldInCloud: 'The study was taken by another doctor in the cloud meanwhile',
 } as const;

@@ -4,7 +4,6 @@ import {
   OFFLINE_REPORT_MESSAGES,
   type TOfflineReportUpload,
   type TOfflineReportUploadResult,
-  hasRole,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { offlineReportWrites, reportStatuses, studies, users } from '../../db/schema.js';
@@ -13,6 +12,7 @@ import { storedRoles } from '../current-user/current-user.js';
 import { lockForReport } from '../reporting/lock-report.js';
 import { saveReport } from '../reporting/save-report.js';
 import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
+import { holdsOfflineGrant, isHybridDoctor } from './offline-grants.js';
 
 /** Postgres unique_violation: the same write arriving twice at once (the second is SAME). */
 const isUniqueViolation = (error: unknown): boolean => {
@@ -54,15 +54,19 @@ async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUid: stri
 /**
  * The author as the report rules see them: their stored roles (hybrid mode replaces them by
  * ROLE_OFFLINE_HYBRID for the cloud's screens, but the report is a doctor's and carries a doctor's
- * signature). Only an active hybrid doctor of the token owner's group may be named.
+ * signature). Only an active hybrid doctor of the token owner's group may be named, and only with a
+ * live grant of theirs (offline-grants.ts): the center's token alone never speaks for a doctor.
  */
-async function hybridAuthor(ctx: AppContext, center: TAuth, email: string): Promise<TAuth> {
+async function hybridAuthor(ctx: AppContext, center: TAuth, email: string, grant: string): Promise<TAuth> {
   const [author] = await ctx.db
     .select()
     .from(users)
     .where(and(eq(users.email, email.toLowerCase()), eq(users.groupId, center.user.groupId)));
-  if (!author || !author.active || !author.hybridModeOn || !hasRole(storedRoles(author), 'ROLE_DOCTOR')) {
+  if (!author || !isHybridDoctor(author)) {
     throw new AppError('FORBIDDEN', OFFLINE_REPORT_MESSAGES.authorNotHybrid, 'authorEmail');
+  }
+  if (!(await holdsOfflineGrant(ctx, author.id, grant))) {
+    throw new AppError('FORBIDDEN', OFFLINE_REPORT_MESSAGES.authorNotProven, 'authorGrant');
   }
   return { user: author, roles: storedRoles(author), sessionId: null };
 }
@@ -81,7 +85,7 @@ export async function acceptOfflineReport(
   const earlier = await earlierWrite(ctx, center, body.writeId);
   if (earlier) return earlier;
   const id = await rowOfStudy(ctx, center, body.studyInstanceUid);
-  const author = await hybridAuthor(ctx, center, body.authorEmail);
+  const author = await hybridAuthor(ctx, center, body.authorEmail, body.authorGrant);
   await lockForReport(ctx, author, id, {}).catch((error: unknown) => {
     // The center sees the row but the author does not: another doctor holds it (locked or assigned).
     if (error instanceof AppError && error.kind === 'NOT_FOUND') {

@@ -1,15 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ZOfflineReportUpload, ZOfflineReportUploadResult, canDownloadRouter } from '@radflow/core';
+import {
+  ZOfflineReportGrant,
+  ZOfflineReportUpload,
+  ZOfflineReportUploadResult,
+  canDownloadRouter,
+} from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { acceptOfflineReport } from './accept-offline-report.js';
+import { mintOfflineGrant } from './offline-grants.js';
 
 /**
  * The center router's offline reports (issue 27 §4, apps/router/HYBRID.md). The router's API token
- * (a ROLE_CENTER user's) is the only credential it holds, so this call takes it (plugins/auth.ts
- * API_TOKEN_ROUTES) and names the hybrid doctor who wrote the report.
+ * (a ROLE_CENTER user's) takes the reports up (plugins/auth.ts API_TOKEN_ROUTES); each names the
+ * hybrid doctor who wrote it and carries that doctor's grant, minted by their own online sign-in.
  */
 export const hybridReportsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/router/offline-grant',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['router-releases'],
+        security: SIGNED_IN,
+        summary: "A hybrid doctor's grant for the router they sign in on",
+        description:
+          "Asked by the router with the doctor's own session at their online sign-in; the router sends the grant with each of their offline saves. Hybrid doctors only (403 otherwise); never with an API token.",
+        response: { 200: ZOfflineReportGrant, ...errorResponses(401, 403) },
+      },
+    },
+    (request) => mintOfflineGrant(app.ctx, authOf(request)),
+  );
+
   app.post(
     '/router/offline-report',
     {

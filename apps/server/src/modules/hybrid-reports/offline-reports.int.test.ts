@@ -1,12 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_REPORT_MESSAGES, OFFLINE_REPORT_UPLOAD_PATH, REPORTING_MESSAGES } from '@radflow/core';
-import { reportVersions } from '../../db/schema.js';
+import {
+  OFFLINE_REPORT_GRANT_PATH,
+  OFFLINE_REPORT_MESSAGES,
+  OFFLINE_REPORT_UPLOAD_PATH,
+  REPORTING_MESSAGES,
+} from '@radflow/core';
+import { offlineReportGrants, reportVersions } from '../../db/schema.js';
 import { apiTokenFor } from '../../../test/api-token.helpers.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
-import { type TestApp, createTestApp, createTestUser } from '../../../test/test-app.js';
+import {
+  type TTestUser,
+  type TestApp,
+  createTestApp,
+  createTestUser,
+  signInAs,
+} from '../../../test/test-app.js';
 import { createTestStudy } from '../../../test/worklist-test-data.js';
 
 /*
@@ -38,8 +49,17 @@ async function hybridWorld() {
     groupId: world.group.id,
     hybridModeOn: true,
   });
+  const grant = await grantOf(author);
   const { study, row } = await createTestStudy(t.db, { groupId: world.group.id, centerId: world.center.id });
-  return { world, center, token, author, study, row };
+  return { world, center, token, author, grant, study, row };
+}
+
+/** What the router gets for a hybrid doctor's online sign-in: a grant, asked with their own session. */
+async function grantOf(user: TTestUser): Promise<string> {
+  const browser = await signInAs(t, user);
+  const res = await browser.post(OFFLINE_REPORT_GRANT_PATH);
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { grant: string }).grant;
 }
 
 const upload = (token: string, body: Record<string, unknown>) =>
@@ -54,6 +74,7 @@ const offlineSave = (w: Awaited<ReturnType<typeof hybridWorld>>, extra: Record<s
   writeId: randomUUID(),
   studyInstanceUid: w.study.studyInstanceUid,
   authorEmail: w.author.email,
+  authorGrant: w.grant,
   name: 'CT Head',
   content: '<p>Written offline.</p>',
   signOff: false,
@@ -142,6 +163,42 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
     const otherGroup = await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], hybridModeOn: true });
     expect((await upload(w.token, offlineSave(w, { authorEmail: otherGroup.email }))).statusCode).toBe(403);
     expect(await reportRowsOf(w.row.id)).toEqual([]);
+  });
+
+  it("never takes the center's token alone as the author's word: no grant, another's or an expired one is 403", async () => {
+    // A center user holds the router's token; without the doctor's own grant they could sign off
+    // reports in a radiologist's name.
+    const w = await hybridWorld();
+    const none = await upload(w.token, offlineSave(w, { authorGrant: '' }));
+    expect(none.statusCode, none.body).toBe(403);
+    expect(none.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.authorNotProven });
+
+    const colleague = await createTestUser(t.db, {
+      roles: ['ROLE_DOCTOR'],
+      groupId: w.world.group.id,
+      hybridModeOn: true,
+    });
+    const borrowed = await upload(w.token, offlineSave(w, { authorGrant: await grantOf(colleague) }));
+    expect(borrowed.statusCode, borrowed.body).toBe(403);
+
+    await t.db.update(offlineReportGrants).set({ expiresAt: new Date(Date.now() - 1000) });
+    const expired = await upload(w.token, offlineSave(w));
+    expect(expired.statusCode, expired.body).toBe(403);
+    expect(await reportRowsOf(w.row.id)).toEqual([]);
+  });
+
+  it("gives a grant only to a hybrid doctor's own session", async () => {
+    const w = await hybridWorld();
+    const plain = await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], groupId: w.world.group.id });
+    expect((await (await signInAs(t, plain)).post(OFFLINE_REPORT_GRANT_PATH)).statusCode).toBe(403);
+    expect((await (await signInAs(t, w.center)).post(OFFLINE_REPORT_GRANT_PATH)).statusCode).toBe(403);
+    const byToken = await t.app.inject({
+      method: 'POST',
+      url: OFFLINE_REPORT_GRANT_PATH,
+      headers: { authorization: `Bearer ${w.token}` },
+    });
+    expect(byToken.statusCode).toBeGreaterThanOrEqual(401);
+    expect(byToken.statusCode).toBeLessThanOrEqual(403);
   });
 
   it('takes only a center API token: no token 401, a doctor token 403, a bad body 400', async () => {

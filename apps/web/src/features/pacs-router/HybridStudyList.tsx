@@ -7,7 +7,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -17,10 +16,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { THybridStudy, TOfflineReportState } from '@radflow/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { ReportEditor } from '../report-editor/ReportEditor';
 import type { RouterClient } from './router-client';
+import { RouterSignInForm } from './RouterSignInForm';
 
 /** What each offline report state reads as in the list (HYBRID.md). */
 export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
@@ -40,71 +40,6 @@ const studyDate = (value: string | null) =>
   value && /^\d{8}$/.test(value)
     ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`
     : (value ?? '');
-
-function SignInForm({
-  client,
-  knownEmail,
-  onSignedIn,
-}: {
-  client: RouterClient;
-  knownEmail: string | null;
-  onSignedIn: () => void;
-}) {
-  const [email, setEmail] = useState(knownEmail ?? '');
-  const [password, setPassword] = useState('');
-  const signIn = useMutation({
-    mutationFn: () => client.login({ email, password }),
-    onSuccess: () => {
-      setPassword('');
-      onSignedIn();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    signIn.mutate();
-  };
-  return (
-    <Paper variant="outlined" sx={{ p: 3, maxWidth: 480 }}>
-      <Box component="form" aria-label="Sign in to the router" onSubmit={submit}>
-        <Typography sx={{ mb: 2 }}>
-          Sign in to your center’s router with your Radflow e-mail and password. Without the cloud, the router
-          accepts the password you last signed in with while it was online.
-        </Typography>
-        <TextField
-          label="Email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          disabled={knownEmail !== null}
-          fullWidth
-          required
-          sx={{ mb: 2 }}
-        />
-        <TextField
-          label="Password"
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          fullWidth
-          required
-          autoComplete="current-password"
-          sx={{ mb: 2 }}
-        />
-        {signIn.isError && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {errorText(signIn.error)}
-          </Alert>
-        )}
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={signIn.isPending || password === '' || email === ''}
-        >
-          Sign in to router
-        </Button>
-      </Box>
-    </Paper>
-  );
-}
 
 function OfflineReportDialog({
   client,
@@ -245,7 +180,12 @@ export function HybridStudyListScreen({
     return (
       <Box>
         <PageHeader title="Manage report" />
-        <SignInForm client={client} knownEmail={knownEmail} onSignedIn={() => setSignedIn(true)} />
+        <RouterSignInForm
+          client={client}
+          knownEmail={knownEmail}
+          intro="Sign in to your center’s router with your Radflow e-mail and password. Without the cloud, the router accepts the password you last signed in with while it was online."
+          onSignedIn={() => setSignedIn(true)}
+        />
       </Box>
     );
   }

@@ -11,16 +11,16 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { routerBaseUrl, type TPendingCase, type TPendingCaseState } from '@radflow/core';
 import { useMutation } from '@tanstack/react-query';
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import { ROUTER_DOWNLOAD_PATH } from './router-download';
 import { createRouterClient, MESSAGE_ROUTER_UNREACHABLE, type RouterClient } from './router-client';
+import { RouterSignInForm } from './RouterSignInForm';
 import { RouterUpdateDialog } from './RouterUpdateDialog';
 import { useRouterState } from './useRouterState';
 
@@ -33,58 +33,6 @@ const STATE_LABELS: Record<TPendingCaseState, string> = {
 };
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function SignInForm({
-  client,
-  email,
-  onSignedIn,
-}: {
-  client: RouterClient;
-  email: string;
-  onSignedIn: () => void;
-}) {
-  const [password, setPassword] = useState('');
-  const signIn = useMutation({
-    mutationFn: () => client.login({ email, password }),
-    onSuccess: () => {
-      setPassword('');
-      onSignedIn();
-    },
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    signIn.mutate();
-  };
-  return (
-    <Paper variant="outlined" sx={{ p: 3, maxWidth: 480 }}>
-      <Box component="form" aria-label="Sign in to the router" onSubmit={submit}>
-        <Typography sx={{ mb: 2 }}>
-          Sign in to the router on this computer with your Radflow password. The router checks it with the
-          cloud and keeps no password.
-        </Typography>
-        <TextField label="Email" value={email} fullWidth disabled sx={{ mb: 2 }} />
-        <TextField
-          label="Password"
-          type="password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          fullWidth
-          required
-          autoComplete="current-password"
-          sx={{ mb: 2 }}
-        />
-        {signIn.isError && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {errorText(signIn.error)}
-          </Alert>
-        )}
-        <Button type="submit" variant="contained" disabled={signIn.isPending || password === ''}>
-          Sign in to router
-        </Button>
-      </Box>
-    </Paper>
-  );
-}
 
 function QueueTable({
   cases,
@@ -245,7 +193,12 @@ export function PacsRouterScreen({ client, userEmail }: { client: RouterClient; 
       )}
 
       {state.info.data && !state.signedIn && (
-        <SignInForm client={client} email={userEmail} onSignedIn={() => void state.refreshAll()} />
+        <RouterSignInForm
+          client={client}
+          knownEmail={userEmail}
+          intro="Sign in to the router on this computer with your Radflow password. The router checks it with the cloud and keeps no password."
+          onSignedIn={() => void state.refreshAll()}
+        />
       )}
 
       {state.signedIn && state.info.data && (

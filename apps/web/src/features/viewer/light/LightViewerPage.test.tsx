@@ -7,6 +7,7 @@ import { fakeApi } from '../../../test/fake-api';
 import { renderRoutes } from '../../../test/render';
 import { useSession } from '../../auth/session';
 import { ViewerRoute } from '../ViewerRoute';
+import { LIGHT_VIEWER_LABELS } from './LightViewerPage';
 
 const WAIT = { timeout: 5000 };
 
@@ -123,6 +124,29 @@ describe('Light viewer', () => {
     // Only the reads the light viewer needs: no first-image (Cornerstone's path), no metadata.
     expect(api.calls('GET', `${STUDY}/series/9.1/metadata`)).toHaveLength(0);
     expect(api.calls('GET', '/api/viewer/studies/1.2.3/first-image')).toHaveLength(0);
+  });
+
+  it('asks a frame that failed again before it says the image cannot be shown', async () => {
+    // A phone's dropped packet or a loaded server's 503 fails one <img> load; that is not the image.
+    fakeApi({ ...sessionHandlers(buildUser(['ROLE_REFERRING_DOCTOR'])), ...studyHandlers() });
+    renderAt('/viewer/1.2.3/7?v=2');
+    const first = await image();
+    fireEvent.error(first);
+    const second = await waitFor(() => {
+      const next = screen.getByRole('img', { name: 'Image 1 of 4' });
+      expect(next).not.toBe(first);
+      return next;
+    }, WAIT);
+    expect(srcOf(second as HTMLImageElement).pathname).toBe(srcOf(first).pathname);
+    expect(screen.queryByText(LIGHT_VIEWER_LABELS.failed)).toBeNull();
+    fireEvent.error(second);
+    const third = await waitFor(() => {
+      const next = screen.getByRole('img', { name: 'Image 1 of 4' });
+      expect(next).not.toBe(second);
+      return next;
+    }, WAIT);
+    fireEvent.error(third);
+    expect(await screen.findByText(LIGHT_VIEWER_LABELS.failed, {}, WAIT)).toBeTruthy();
   });
 
   it('moves through the stack in Instance Number order, multi-frame instances frame by frame', async () => {

@@ -29,6 +29,12 @@ import {
   viewportOf,
 } from './light-stack';
 
+/**
+ * A frame whose load failed is asked again after these waits before the viewer gives up on it: on a
+ * phone a dropped link, and on a loaded server a shed 503, fail one load without the image being bad.
+ */
+export const FRAME_RETRY_DELAYS_MS = [500, 1500] as const;
+
 export const LIGHT_VIEWER_LABELS = {
   series: 'Series',
   presets: 'Window presets',
@@ -88,7 +94,7 @@ function LightViewer({ context, popup }: { context: TViewerContext; popup: boole
   const frames = stack.data ?? [];
   const [index, setIndex] = useState(0);
   const [preset, setPreset] = useState<TLightWindow | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ src: string; count: number } | null>(null);
   const move = (by: number) => setIndex((i) => clamp(i + by, frames.length - 1));
 
   // The stage's size decides the pixels asked for; measured once it is laid out.
@@ -111,6 +117,16 @@ function LightViewer({ context, popup }: { context: TViewerContext; popup: boole
       : null;
   };
   const src = urlOf(index);
+  const failures = failure && failure.src === src ? failure.count : 0;
+  const failed = failures > FRAME_RETRY_DELAYS_MS.length;
+  const onFrameError = () => {
+    if (!src) return;
+    const count = failures + 1;
+    const wait = FRAME_RETRY_DELAYS_MS[count - 1];
+    // The image element is keyed by the try, so the next try is a new load of the same address.
+    if (wait === undefined) setFailure({ src, count });
+    else window.setTimeout(() => setFailure({ src, count }), wait);
+  };
 
   // The next images load while this one is looked at, so scrolling does not wait on a slow link.
   useEffect(() => {
@@ -248,15 +264,16 @@ function LightViewer({ context, popup }: { context: TViewerContext; popup: boole
           <Alert severity="error">{LIGHT_VIEWER_LABELS.none}</Alert>
         ) : seriesList.isSuccess && (list.length === 0 || (stack.isSuccess && frames.length === 0)) ? (
           <Alert severity="info">{LIGHT_VIEWER_LABELS.none}</Alert>
-        ) : src && failed === src ? (
+        ) : src && failed ? (
           <Alert severity="warning">{LIGHT_VIEWER_LABELS.failed}</Alert>
         ) : src ? (
           <Box
+            key={`${src}#${failures}`}
             component="img"
             src={src}
             alt={label}
             draggable={false}
-            onError={() => setFailed(src)}
+            onError={onFrameError}
             sx={{ maxWidth: '100%', maxHeight: '100%', objectFit: 'contain', pointerEvents: 'none' }}
           />
         ) : null}

@@ -1,4 +1,4 @@
-import { DEFAULT_DISPLAY_TIME_ZONE, formatDisplayTime } from '@radflow/core';
+import { DEFAULT_DISPLAY_TIME_ZONE, calendarDayIn, formatDisplayTime } from '@radflow/core';
 
 /*
  * The group's display time zone (ADMIN_PREFERENCES displayTimeZone) is a property of the signed-in
@@ -10,6 +10,15 @@ let displayTimeZone = DEFAULT_DISPLAY_TIME_ZONE;
 
 export function setDisplayTimeZone(timeZone: string | null | undefined): void {
   displayTimeZone = timeZone || DEFAULT_DISPLAY_TIME_ZONE;
+}
+
+/**
+ * Today (YYYY-MM-DD) in the group's display time zone: the default of the date fields. The UTC day
+ * differs for hours each night (until 05:30 in India), when it would date a price or a payment a
+ * day early.
+ */
+export function todayInDisplayZone(now: Date = new Date()): string {
+  return calendarDayIn(now, displayTimeZone);
 }
 
 /**

@@ -23,6 +23,7 @@ import { useState, type FormEvent } from 'react';
 import { useLoading, useSnackbar } from '../../components/feedback/feedback-context';
 import { LAB_PATIENTS_QUERY_ROOT, savePatient } from './lab-patients-api';
 import { GENDER_LABELS, fieldErrors, refusalText } from './lab-form';
+import { todayInDisplayZone } from '../../lib/format';
 
 type TField =
   | 'designation'
@@ -43,7 +44,6 @@ const AGE_MAX = {
   ageMonths: LAB_LIMITS.ageMonths,
   ageDays: LAB_LIMITS.ageDays,
 };
-const today = () => new Date().toISOString().slice(0, 10);
 
 function draftOf(patient: TLabPatient | null, initial: { name?: string; mobileNumber?: string }): TDraft {
   const text = (v: string | number | null | undefined) => (v === null || v === undefined ? '' : String(v));
@@ -94,7 +94,7 @@ export function PatientDialog({
   const setAge = (field: keyof typeof AGE_MAX, value: string) =>
     set(field, value === '' || value === '-' ? '' : String(clampAgePart(Number(value), AGE_MAX[field])));
   const setDateBirth = (value: string) => {
-    const age = value ? ageFromDateOfBirth(value, today()) : null;
+    const age = value ? ageFromDateOfBirth(value, todayInDisplayZone()) : null;
     setDraft((d) =>
       age
         ? {

@@ -82,6 +82,28 @@ describe('Manage Tele Pricing', () => {
       amount: 525,
     });
   });
+
+  it("dates a change made just after midnight in the group's zone from that day, not the UTC one", async () => {
+    // 00:30 on 28 November in Asia/Kolkata (the group's zone) is still the 27th in UTC.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T19:00:00Z') });
+    try {
+      const api = open(<TelePricingPage />, '/manage-tele-pricing', {
+        'POST /api/tele-pricing/prices': { body: { ...prices.prices[1], id: 9 } },
+      });
+      const table = await screen.findByRole('table', { name: 'Prices' }, WAIT);
+      await waitFor(() => expect(table.textContent).toContain('₹500.50'), WAIT);
+      fireEvent.click(within(table).getByRole('button', { name: 'Change' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Add price' });
+      fireEvent.change(within(dialog).getByLabelText(/Amount/), { target: { value: '525' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(api.requests.some((r) => r.method === 'POST')).toBe(true), WAIT);
+      expect(api.requests.find((r) => r.method === 'POST')!.json()).toMatchObject({
+        effectiveFrom: '2026-11-28',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('Manage Tele Invoice', () => {

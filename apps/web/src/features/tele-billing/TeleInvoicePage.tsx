@@ -47,9 +47,9 @@ import {
   previewInvoice,
   recordPayment,
 } from './tele-billing.api';
+import { todayInDisplayZone } from '../../lib/format';
 
 const money = (rupees: number) => formatRupees(rupeesToMinor(rupees));
-const today = () => new Date().toISOString().slice(0, 10);
 const lastMonth = () => {
   const d = new Date();
   d.setDate(1);
@@ -118,7 +118,7 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
     amount: '',
     mode: 'BANK_TRANSFER' as TBillingPaymentMode,
     reference: '',
-    receivedOn: today(),
+    receivedOn: todayInDisplayZone(),
   });
   const [payKey, setPayKey] = useState(newIdempotencyKey);
   const [credit, setCredit] = useState({ amount: '', reason: '' });

@@ -33,6 +33,7 @@ import {
   failureText,
   fetchTelePrices,
 } from './tele-billing.api';
+import { todayInDisplayZone } from '../../lib/format';
 
 export const TELE_PRICING_LABELS = {
   title: 'Manage Tele Pricing',
@@ -42,8 +43,6 @@ export const TELE_PRICING_LABELS = {
   copy: 'Copy default list',
   history: 'Show history',
 } as const;
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 interface TDraft {
   modality: string;
@@ -155,7 +154,7 @@ export function TelePricingPage() {
             {centerId !== null && (
               <Button
                 onClick={() =>
-                  void copyDefaultPrices(centerId, today())
+                  void copyDefaultPrices(centerId, todayInDisplayZone())
                     .then((r) => {
                       showInfo(`${r.copied} prices copied`);
                       return refresh();
@@ -169,7 +168,13 @@ export function TelePricingPage() {
             <Button
               variant="contained"
               onClick={() =>
-                setDialog({ modality: '', studyPart: '', charge: 'READ', amount: '', effectiveFrom: today() })
+                setDialog({
+                  modality: '',
+                  studyPart: '',
+                  charge: 'READ',
+                  amount: '',
+                  effectiveFrom: todayInDisplayZone(),
+                })
               }
             >
               {TELE_PRICING_LABELS.add}
@@ -233,7 +238,7 @@ export function TelePricingPage() {
                         studyPart: p.studyPart,
                         charge: p.charge,
                         amount: String(p.amount),
-                        effectiveFrom: today(),
+                        effectiveFrom: todayInDisplayZone(),
                       })
                     }
                   >

@@ -14,6 +14,7 @@ import { EmptyTableRow } from '../../components/table/TableParts';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { addDoctorRate, fetchDoctorRates, payoutKeys } from './payouts.api';
 import { money } from './payout-form';
+import { todayInDisplayZone } from '../../lib/format';
 
 const DEFAULT = 'default';
 
@@ -30,7 +31,7 @@ export function DoctorRatesTab() {
   const [studyPart, setStudyPart] = useState('');
   const [charge, setCharge] = useState<TPriceCharge>('READ');
   const [amount, setAmount] = useState('');
-  const [effectiveFrom, setEffectiveFrom] = useState(new Date().toISOString().slice(0, 10));
+  const [effectiveFrom, setEffectiveFrom] = useState(() => todayInDisplayZone());
   const add = useMutation({
     mutationFn: () =>
       addDoctorRate({

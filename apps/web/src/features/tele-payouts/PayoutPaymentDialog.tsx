@@ -16,6 +16,7 @@ import { useState } from 'react';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { payoutKeys, recordPayoutPayment } from './payouts.api';
 import { money } from './payout-form';
+import { todayInDisplayZone } from '../../lib/format';
 
 /** Records a payout paid (the dialog owns its call, its snackbar and the list's refresh). */
 export function PayoutPaymentDialog({
@@ -30,7 +31,7 @@ export function PayoutPaymentDialog({
   const [amount, setAmount] = useState(String(statement.due));
   const [mode, setMode] = useState<TBillingPaymentMode>('BANK_TRANSFER');
   const [reference, setReference] = useState('');
-  const [receivedOn, setReceivedOn] = useState(new Date().toISOString().slice(0, 10));
+  const [receivedOn, setReceivedOn] = useState(() => todayInDisplayZone());
   const pay = useMutation({
     mutationFn: () =>
       recordPayoutPayment(statement.id, {

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { TPayoutIssueResult, TPayoutStatementDetail } from '@radflow/core';
+import {
+  DEFAULT_DISPLAY_TIME_ZONE,
+  type TPayoutIssueResult,
+  type TPayoutStatementDetail,
+  calendarDayIn,
+} from '@radflow/core';
 import { billingLines } from '../../db/schema.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { type TestApp, createTestApp, createTestWorld, signInAt } from '../../../test/test-app.js';
@@ -39,7 +44,8 @@ it('reworks a row whose read and addendum are on a payout statement, and pays it
   expect((await calls.lock(doctor.browser, row.id)).statusCode).toBe(200);
   saved(await calls.signOff(doctor.browser, row.id));
   saved(await calls.addendum(doctor.browser, row.id, '<p>More.</p>'));
-  const today = new Date().toISOString().slice(0, 10);
+  // The day in the group's zone (the payout's calendar), not the UTC one: they differ each evening.
+  const today = calendarDayIn(new Date(), DEFAULT_DISPLAY_TIME_ZONE);
   const period = { periodStart: '2020-01-01', periodEnd: today };
   const run = (await tele.post('/api/tele-payout/issue', period)).json<TPayoutIssueResult>();
   const [statement] = run.issued;

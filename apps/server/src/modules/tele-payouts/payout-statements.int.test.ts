@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import {
+  DEFAULT_DISPLAY_TIME_ZONE,
   type TInvoicePreview,
   type TMarginReport,
   type TPayoutIssueResult,
   type TPayoutPreview,
   type TPayoutStatementDetail,
   type TPayoutStatementList,
+  calendarDayIn,
   formatRupees,
 } from '@radflow/core';
 import { billingAuditEvents, billingDocuments, billingLines, reports } from '../../db/schema.js';
@@ -139,7 +141,8 @@ describe("a doctor's payout statement", () => {
     expect((await calls.lock(doctorA.browser, live.id)).statusCode).toBe(200);
     saved(await calls.signOff(doctorA.browser, live.id));
     saved(await calls.addendum(doctorA.browser, live.id, '<p>More.</p>'));
-    const liveDay = new Date().toISOString().slice(0, 10);
+    // The day in the group's zone (the payout's calendar), not the UTC one: they differ each evening.
+    const liveDay = calendarDayIn(new Date(), DEFAULT_DISPLAY_TIME_ZONE);
     const period = {
       periodStart: PERIOD.periodStart,
       periodEnd: liveDay > PERIOD.periodEnd ? liveDay : PERIOD.periodEnd,

@@ -50,7 +50,8 @@ describe('buildMenuContext', () => {
     const ctx = buildMenuContext({ roles: ['ROLE_CENTER'], hybridModeOn: false }, prefs, { teleUser: true });
     expect(ctx.teleUser).toBe(true);
     expect(ctx.hideSummaryPage).toBe(true);
-    expect(labels(ctx)).toEqual(['Manage report']);
+    // Left: the report list, and the center's tele-radiology invoices (issue 26, ours).
+    expect(labels(ctx)).toEqual(['Manage report', 'Invoices']);
   });
 
   it('hides Manage patient for center when WhatsApp messages are off', () => {

@@ -56,6 +56,21 @@ async function expectOnScreen(row: Locator, names: string[]): Promise<void> {
   }
 }
 
+/**
+ * The pinned actions cell is opaque (what scrolls under it must not show through): under the
+ * pointer it paints the row's hover shade too, so the actions read as part of the row pointed at.
+ */
+async function expectPinnedCellShadesWithRow(row: Locator): Promise<void> {
+  await row.locator('td').first().hover();
+  await eventually(() =>
+    row.evaluate((tr) => {
+      const rowShade = getComputedStyle(tr).backgroundColor;
+      const pinned = tr.querySelector('[data-pinned="right"]')!;
+      return rowShade !== 'rgba(0, 0, 0, 0)' && getComputedStyle(pinned).backgroundImage.includes(rowShade);
+    }),
+  ).toBe(true);
+}
+
 describe('Worklist at 1280×720: the row actions on screen, a double click opens the study', () => {
   const signedName = `E2E Fit Signed ${RUN}`;
   const openName = `E2E Fit Open ${RUN}`;
@@ -107,6 +122,7 @@ describe('Worklist at 1280×720: the row actions on screen, a double click opens
 
     const first = list.rows.first();
     await expectOnScreen(first, ['View images', 'Edit details', 'Print report', 'More actions']);
+    await expectPinnedCellShadesWithRow(first);
 
     const signedRow = list.row(signedId);
     await signedRow

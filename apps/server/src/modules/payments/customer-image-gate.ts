@@ -29,7 +29,10 @@ export function imageTargetOf(request: FastifyRequest): TImageTarget | null {
   if (url === '/api/dicomweb/wado') {
     return typeof query.studyUID === 'string' ? { studyUid: query.studyUID } : null;
   }
-  if (url.startsWith('/api/viewer/:id/') || url.startsWith('/api/dicom-web/zip-v2/complete/studies/link/:id')) {
+  if (
+    url.startsWith('/api/viewer/:id/') ||
+    url.startsWith('/api/dicom-web/zip-v2/complete/studies/link/:id')
+  ) {
     return byRow(params.id);
   }
   return null;

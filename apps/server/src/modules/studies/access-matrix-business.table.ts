@@ -65,7 +65,8 @@ export const BUSINESS_MATRIX: readonly TMatrixRow[] = [
     status: null,
     allowed: only('ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_GROUP', 'ROLE_DOCTOR'),
     success: 200,
-    source: "tele-payouts DECISIONS 'Who': the tele roles and the group's owner; a doctor reads their own statements",
+    source:
+      "tele-payouts DECISIONS 'Who': the tele roles and the group's owner; a doctor reads their own statements",
   },
   {
     title: 'GET /tele-payout/margin',

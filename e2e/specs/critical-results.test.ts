@@ -85,7 +85,7 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
     expect(await timeline.getByText(/Critical result delivered · E-mail to /).count()).toBeGreaterThanOrEqual(
       1,
     );
-  });
+  }, 180_000); // three sign-ins and a list on a loaded machine: a ceiling, not a wait
 
   it('an unacknowledged one escalates to the group admin once its time has passed (test clock)', async () => {
     const patient = `E2E Escalation ${RUN}`;

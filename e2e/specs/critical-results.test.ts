@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TBrowserSession } from '../support/browser.js';
+import { moveServerClock } from '../support/clock.js';
 import { readOutbox } from '../support/outbox.js';
 import { StudyList, eventually } from '../support/pages.js';
 import { ReportEditorScreen, studyRow } from '../support/reporting.js';
@@ -8,6 +9,9 @@ import { createStudiesViaApi, openSignedIn, uniqueTag } from '../support/worklis
 const RUN = uniqueTag();
 const DOCTOR = 'doctor@demo.local';
 const CENTER = 'center@demo.local';
+const GROUP_ADMIN = 'group@demo.local';
+/** The demo group's escalation time: core DEFAULT_CRITICAL_ESCALATION_MINUTES (no group setting). */
+const ESCALATION_MINUTES = 30;
 
 /**
  * Issue 23 §5 and §7: a critical result closes its loop. The doctor raises it while reporting; it
@@ -81,5 +85,67 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
     expect(await timeline.getByText(/Critical result delivered · E-mail to /).count()).toBeGreaterThanOrEqual(
       1,
     );
-  });
+  }, 180_000); // three sign-ins and a list on a loaded machine: a ceiling, not a wait
+
+  it('an unacknowledged one escalates to the group admin once its time has passed (test clock)', async () => {
+    const patient = `E2E Escalation ${RUN}`;
+    const finding = `Aortic dissection ${RUN}`;
+    open = await openSignedIn(CENTER);
+    const [id] = await createStudiesViaApi(open.page, [patient]);
+    await open.close();
+
+    // The doctor raises it (the dialog is the story above); nobody acknowledges it.
+    open = await openSignedIn(DOCTOR);
+    const raised = await open.page.request.post('/api/critical-results', {
+      data: { entityId: id, category: 'CRITICAL', finding },
+    });
+    expect(raised.status(), await raised.text()).toBe(200);
+    await open.close();
+
+    // The group admin, on their own screen with the bell, has nothing about it yet.
+    open = await openSignedIn(GROUP_ADMIN);
+    const { page } = open;
+    const bell = page.getByRole('button', { name: 'Notifications' });
+    // What other stories left for the demo group admin is read first: the bell starts at nothing.
+    expect((await page.request.post('/api/notifications/all-seen')).status()).toBe(200);
+    await page.reload();
+    await eventually(() => bell.getAttribute('title')).toBe('Notifications');
+    await bell.click();
+    const bellList = page.getByRole('region', { name: 'Notification list' });
+    const escalation = bellList.getByRole('button', { name: new RegExp(`Critical result.*${patient}`) });
+    await bellList.waitFor();
+    expect(await escalation.count()).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(readOutbox().filter((m) => m.recipient === GROUP_ADMIN && m.body.includes(finding))).toEqual([]);
+
+    // Its time passes on the server's clock; the sweep escalates it and the bell shows it, live.
+    moveServerClock((ESCALATION_MINUTES + 1) * 60_000);
+    await eventually(() => bell.getAttribute('title')).toBe('Notifications: 1 unread');
+    await bell.click();
+    await escalation.waitFor();
+    // Told by e-mail too (the outbox the server mirrors).
+    await eventually(
+      () =>
+        readOutbox().filter(
+          (m) => m.channel === 'EMAIL' && m.recipient === GROUP_ADMIN && m.body.includes(finding),
+        ).length,
+    ).toBe(1);
+    await open.close();
+
+    // The study's history shows the escalation after the raise.
+    open = await openSignedIn(CENTER);
+    const list = new StudyList(open.page);
+    await list.open('/status');
+    await list.selectTab('All');
+    await list.filterBy('Patient', patient, 1);
+    const actions = list.actions(list.row(id!));
+    const history = actions.button('Study history');
+    if (await history.count()) await history.click();
+    else await actions.fromMenu('Study history');
+    const timeline = open.page.getByRole('dialog').getByRole('list', { name: 'Timeline' });
+    await timeline.getByText(/Critical result escalated to the group admins/).waitFor();
+    await timeline
+      .getByText(new RegExp(`Critical result raised · Critical \\(immediate\\): ${finding}`))
+      .waitFor();
+  }, 180_000); // three sign-ins and a list on a loaded machine: a ceiling, not a wait
 });

@@ -18,6 +18,8 @@ export interface TStoryServer {
   dicomPort: number;
   /** Where openSignedIn keeps each demo user's session for the files after the first. */
   sessionsDir: string;
+  /** The server's test clock (TEST_CLOCK_FILE): milliseconds it runs ahead (support/clock.ts). */
+  clockFile: string;
 }
 
 declare module 'vitest' {
@@ -90,6 +92,7 @@ async function startStoryServer(
 ): Promise<{ server: TStoryServer; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-'));
   const outboxFile = join(dataDir, 'outbox.jsonl');
+  const clockFile = join(dataDir, 'clock');
   const mailDir = join(dataDir, 'mail');
   const sessionsDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-sessions-'));
   const smtp = await startSmtpServer(mailDir);
@@ -117,6 +120,9 @@ async function startStoryServer(
       // machine shared with others, load 30) it shed the stories' own calls and frames. A ceiling
       // here, so the stories see the app's behaviour, not the machine's.
       API_MAX_BUSY_MS: '2000',
+      // The stories' test clock (support/clock.ts) and an escalation sweep that follows it promptly.
+      TEST_CLOCK_FILE: clockFile,
+      CRITICAL_ESCALATION_SWEEP_SECONDS: '2',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -145,7 +151,7 @@ async function startStoryServer(
     await stop();
     throw error;
   }
-  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir }, stop };
+  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir, clockFile }, stop };
 }
 
 /**

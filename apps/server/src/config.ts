@@ -153,6 +153,13 @@ export const ZServerConfig = z
     DICOM_ASSOCIATION_REQUEST_TIMEOUT_SECONDS: count(10, 1, 600, 'seconds'),
     /** An association that sends no PDU for this many seconds (while we owe it no answer) is aborted. */
     DICOM_IDLE_TIMEOUT_SECONDS: count(60, 1, 86_400, 'seconds'),
+    /**
+     * Tests only (the browser stories): a file whose whole number of milliseconds is added to the
+     * app's clock, read at every call (src/test-clock.ts). Unset: the real clock.
+     */
+    TEST_CLOCK_FILE: z.preprocess(emptyAsUndefined, z.string().optional()),
+    /** How often unacknowledged critical results are checked for escalation (critical-results README). */
+    CRITICAL_ESCALATION_SWEEP_SECONDS: count(30, 1, 3_600, 'seconds'),
     /** A study counts as fully uploaded once no instance has arrived for this many seconds (issue 3 §2). */
     UPLOAD_QUIET_SECONDS: z.preprocess(
       emptyAsUndefined,

@@ -10,6 +10,7 @@ import { type DicomServices, startDicomServices } from './modules/archive/dicom-
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { startCriticalResultSweep } from './modules/critical-results/escalation-sweep.js';
+import { fileOffsetClock } from './test-clock.js';
 import { startDunningSweep } from './modules/tele-billing/dunning.js';
 import { startSeenNotificationPrune } from './modules/notifications/seen-prune.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     db: handle.db,
     blobs,
+    ...(config.TEST_CLOCK_FILE ? { now: fileOffsetClock(config.TEST_CLOCK_FILE) } : {}),
     logger: { level: config.LOG_LEVEL },
     trustProxy: config.TRUST_PROXY,
     ...(config.OUTBOX_MIRROR_FILE ? { outboxMirrorFile: config.OUTBOX_MIRROR_FILE } : {}),
@@ -75,7 +77,11 @@ async function main(): Promise<void> {
   const stopOrphanSweep = startOrphanSweep(app.ctx, app.log);
   // Unacknowledged critical results past their group's time go to the group admins (every process;
   // the claim is atomic: modules/critical-results/README.md).
-  const stopCriticalSweep = startCriticalResultSweep(app.ctx, app.log);
+  const stopCriticalSweep = startCriticalResultSweep(
+    app.ctx,
+    app.log,
+    config.CRITICAL_ESCALATION_SWEEP_SECONDS * 1000,
+  );
   // Seen marks of notifications past the bell's window are never read again (notifications README).
   const stopSeenPrune = startSeenNotificationPrune(app.ctx, app.log);
   // A tele invoice unpaid past its due date labels its center's rows (tele-billing DECISIONS.md).

@@ -119,6 +119,10 @@ describe('shell', LIST_SCREEN, () => {
       'Manage centers',
       'Manage users',
       'Radflow invoices',
+      // The group's owner runs its tele billing too (tele-billing DECISIONS "The group admin").
+      'Manage Tele Pricing',
+      'Manage Tele Invoice',
+      'Radiologist payouts',
     ]);
     expect(within(nav).getByRole('link', { name: 'Audit Logins' }).getAttribute('href')).toBe(
       '/audit-logins',

@@ -1,13 +1,16 @@
 import { type TRole, hasRole } from '../identity/roles.js';
 
 /**
- * Who prices tele-radiology reads and invoices centers (spec-core §2: 'Manage Tele Pricing' and
- * 'Manage Tele Invoice' are the menus of ROLE_TELE_RADIOLOGY and ROLE_BILLER), each only in their own
- * group. The group's ROLE_GROUP and ROLE_ADMIN accounts do not have the menus, so they get 403 too:
- * money calls follow the menus (modules/tele-billing/DECISIONS.md "Who").
+ * Who prices tele-radiology reads, invoices centers and pays radiologists: the roles of 'Manage Tele
+ * Pricing' and 'Manage Tele Invoice' (spec-core §2: ROLE_TELE_RADIOLOGY and ROLE_BILLER), and the
+ * group admin (ROLE_GROUP), each only in their own group. The group admin is ours: it is the group's
+ * owner (sign-up makes it), already sets the billing details every invoice prints (spec-lab §6) and
+ * pays the platform's invoices; without it a new group could not price its first read without
+ * making a second account. ROLE_ADMIN (the group's operations) is not (modules/tele-billing/
+ * DECISIONS.md "Who").
  */
 export function canUseTeleBilling(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_TELE_RADIOLOGY', 'ROLE_BILLER');
+  return hasRole(roles, 'ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_GROUP');
 }
 
 /**

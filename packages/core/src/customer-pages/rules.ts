@@ -29,7 +29,8 @@ export function isCustomerSession(roles: readonly TRole[]): boolean {
 
 /**
  * Per study, not per session (unlike a viewer account, spec-core §4): a customer may not have the
- * report of a study whose payment is pending; their other studies stay open.
+ * report, the PDF or the images of a study whose payment is pending (spec-core §4 Viewer payment:
+ * 'Payment needed' before the images); their other studies stay open.
  */
 export function customerMustPayFirst(
   roles: readonly TRole[],

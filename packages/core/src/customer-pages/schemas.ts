@@ -32,7 +32,7 @@ export const ZCustomerReport = z
     signedOffAt: z.string().nullable(),
     hasImages: z.boolean(),
     payment: ZCustomerReportPayment,
-    /** False while a payment is pending: the PDF answers 402 until it is paid. */
+    /** False while a payment is pending: the PDF and the images answer 402 until it is paid. */
     canDownload: z.boolean(),
   })
   .meta({ id: 'CustomerReport' });

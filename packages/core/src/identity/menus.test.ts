@@ -102,8 +102,9 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
   { role: 'ROLE_BILLER', allOn: TELE, allOff: TELE },
   {
     role: 'ROLE_GROUP',
-    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
-    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
+    // Ours (tele-billing DECISIONS "Who"): the group's owner runs its tele billing too.
+    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES, ...TELE],
+    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES, ...TELE],
   },
   {
     role: 'ROLE_CUSTOMER',

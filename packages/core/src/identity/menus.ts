@@ -144,6 +144,9 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'),
     ...peopleMenu,
     platformInvoices,
+    // Ours: the group's owner runs its tele billing too (core canUseTeleBilling; tele-billing
+    // DECISIONS "Who").
+    ...teleMenu,
   ],
   ROLE_CUSTOMER: [item('manage-customer-report', 'Manage report', '/manage-customer-report', 'Manage')],
   ROLE_ADMIN: [

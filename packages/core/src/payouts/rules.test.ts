@@ -3,7 +3,7 @@ import { ROLES, type TRole } from '../identity/roles.js';
 import { canManagePayouts, canReadOwnPayouts, canReadPayouts, payoutCounts } from './rules.js';
 
 describe('who uses payouts (issue 26 §2)', () => {
-  const manage: TRole[] = ['ROLE_TELE_RADIOLOGY', 'ROLE_BILLER'];
+  const manage: TRole[] = ['ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_GROUP'];
   it.each(ROLES.map((r) => [r] as const))('%s', (role) => {
     expect(canManagePayouts([role])).toBe(manage.includes(role));
     expect(canReadOwnPayouts([role])).toBe(role === 'ROLE_DOCTOR');

@@ -3,6 +3,9 @@ import { ROLES } from '../identity/roles.js';
 import {
   BEAT_INTERVAL_MS,
   FIRST_BEAT_DELAY_MS,
+  MISSING_OFFLINE_MS,
+  appearsInOnlineList,
+  isPresenceChange,
   nextBeatDelayMs,
   reportedStatus,
   seesOnlineStatuses,
@@ -39,6 +42,29 @@ describe('presence on a fake clock (spec-core §9)', () => {
 
   it('the doctor and the center see the online dots (spec-lab §6), others not', () => {
     expect(ROLES.filter((role) => seesOnlineStatuses([role]))).toEqual(['ROLE_CENTER', 'ROLE_DOCTOR']);
+  });
+});
+
+describe('which beats are published to the open lists (issue 23 §3)', () => {
+  const now = new Date('2026-11-27T10:00:00Z');
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  it('a status the others do not see yet is a change; the same status again is not', () => {
+    expect(isPresenceChange(null, 'ONLINE', now)).toBe(true);
+    expect(isPresenceChange(null, 'OFFLINE', now)).toBe(false);
+    expect(isPresenceChange({ status: 'ONLINE', updatedAt: ago(60_000) }, 'ONLINE', now)).toBe(false);
+    expect(isPresenceChange({ status: 'ONLINE', updatedAt: ago(60_000) }, 'OFFLINE', now)).toBe(true);
+    expect(isPresenceChange({ status: 'OFFLINE', updatedAt: ago(60_000) }, 'ONLINE', now)).toBe(true);
+  });
+  it('an ONLINE gone stale (shown OFFLINE) that beats ONLINE again is a change', () => {
+    expect(isPresenceChange({ status: 'ONLINE', updatedAt: ago(MISSING_OFFLINE_MS) }, 'ONLINE', now)).toBe(
+      true,
+    );
+    expect(isPresenceChange({ status: 'ONLINE', updatedAt: ago(MISSING_OFFLINE_MS) }, 'OFFLINE', now)).toBe(
+      false,
+    );
+  });
+  it('only doctors have a dot', () => {
+    expect(ROLES.filter((r) => appearsInOnlineList([r]))).toEqual(['ROLE_DOCTOR']);
   });
 });
 

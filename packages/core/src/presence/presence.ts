@@ -41,6 +41,24 @@ export function seesOnlineStatuses(roles: readonly TRole[]): boolean {
   return hasRole(roles, 'ROLE_DOCTOR', 'ROLE_CENTER');
 }
 
+/** Whose dot is shown: the group's doctors (spec-core §2 'doctor online-status list'). */
+export function appearsInOnlineList(roles: readonly TRole[]): boolean {
+  return hasRole(roles, 'ROLE_DOCTOR');
+}
+
+/**
+ * Whether a beat changes what the others see (issue 23 §3): the status shown before it (none stored:
+ * OFFLINE; an ONLINE gone stale: OFFLINE) differs from the one it reports. Only such a beat is
+ * published to the open lists (the live stream's `presence` event); the others change nothing.
+ */
+export function isPresenceChange(
+  before: { status: TPresenceStatus; updatedAt: Date } | null | undefined,
+  reported: TPresenceStatus,
+  now: Date,
+): boolean {
+  return (before ? shownStatus(before, now) : 'OFFLINE') !== reported;
+}
+
 /** The spec's fetchFrom: 'yyyy-MM-dd HH:mm:ss' (read as UTC: the spec names no zone), or ISO 8601. */
 const FETCH_FROM = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})?$/;
 

@@ -3,7 +3,9 @@ import {
   type TChatMessage,
   type TOnlineStatus,
   type TPresenceStatus,
+  appearsInOnlineList,
   canChat,
+  isPresenceChange,
   seesOnlineStatuses,
   shownStatus,
   sortOnlineFirst,
@@ -11,6 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { chatMessages, chatThreads, reportStatuses, userPresence, users } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
+import { publishPresenceChange } from '../live/presence-channel.js';
 import { mentionNames } from './chat-members.js';
 import { seenBy, toChatMessage, unseenByCaller } from './study-chat.js';
 
@@ -21,7 +24,9 @@ const BEAT_MESSAGES_MAX = 50;
  * POST /chat-thread/beat (spec-core §7, §9; issue 23 §3): notes the caller's status at the server's
  * clock, then answers the chat messages for them since `fetchFrom` (others' messages, not yet seen,
  * on studies they may see; for those who take part in the chat) and the online dots they see (the
- * group's doctors, for the doctor and the center: core `seesOnlineStatuses`, `shownStatus`).
+ * group's doctors, for the doctor and the center: core `seesOnlineStatuses`, `shownStatus`). A
+ * doctor's beat that changes their dot (core `isPresenceChange`) is published with it, so the open
+ * lists show it at once (live README "Presence").
  */
 export async function beat(
   ctx: AppContext,
@@ -29,10 +34,27 @@ export async function beat(
   input: { status: TPresenceStatus; fetchFrom?: Date | undefined },
 ): Promise<{ notificationMessages: TChatMessage[]; onlineStatuses: TOnlineStatus[] }> {
   const now = ctx.now();
-  await ctx.db
-    .insert(userPresence)
-    .values({ userId: auth.user.id, status: input.status, updatedAt: now })
-    .onConflictDoUpdate({ target: userPresence.userId, set: { status: input.status, updatedAt: now } });
+  const groupId = auth.user.groupId;
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: userPresence.status, updatedAt: userPresence.updatedAt })
+      .from(userPresence)
+      .where(eq(userPresence.userId, auth.user.id))
+      .for('update');
+    await tx
+      .insert(userPresence)
+      .values({ userId: auth.user.id, status: input.status, updatedAt: now })
+      .onConflictDoUpdate({ target: userPresence.userId, set: { status: input.status, updatedAt: now } });
+    if (groupId !== null && appearsInOnlineList(auth.roles) && isPresenceChange(before, input.status, now)) {
+      await publishPresenceChange(tx, {
+        groupId,
+        userId: auth.user.id,
+        email: auth.user.email,
+        status: input.status,
+        updatedAt: now.toISOString(),
+      });
+    }
+  });
   return {
     notificationMessages: canChat(auth.roles) ? await newMessages(ctx, auth, input.fetchFrom) : [],
     onlineStatuses: seesOnlineStatuses(auth.roles) ? await doctorsOnline(ctx, auth, now) : [],

@@ -222,6 +222,42 @@ describe('a payment due on one study', () => {
     expect(JSON.parse(paidDetail.body).reports).toHaveLength(1);
   });
 
+  it("holds that study's images too (402 on the viewer's and DICOMweb calls) until paid; staff and the other study stay open", async () => {
+    const mobile = uniqueMobile();
+    const owed = await patientStudy(home, { mobile });
+    const free = await patientStudy(home, { mobile });
+    const patient = await customerByOtp(home, mobile);
+    await ok(center.post(`/api/report-status/payment/request/${owed.id}`, { amount: 200 }), 'request');
+
+    // Every way to the pixels, by the study row or by the Study Instance UID.
+    const imageCalls = (s: { id: number; uid: string }) => [
+      `/api/viewer/${s.id}/context`,
+      `/api/viewer/studies/${s.uid}/first-image`,
+      `/api/dicomweb/studies/${s.uid}/series`,
+      `/api/dicomweb/studies/${s.uid}/metadata`,
+      `/api/dicomweb/studies/${s.uid}/thumbnail`,
+      `/api/dicomweb/wado?requestType=WADO&studyUID=${s.uid}&seriesUID=1.2.3&objectUID=1.2.3.4`,
+    ];
+    for (const path of imageCalls(owed)) {
+      const res = await patient.get(path);
+      expect(res.statusCode, `${path}: ${res.body.slice(0, 200)}`).toBe(402);
+      expect(res.json(), path).toMatchObject({ errorDescription: MESSAGES.paymentNeeded });
+    }
+    // The other study, and the staff on this one, answer as they always did.
+    const statusesOf = async (browser: TestClient, s: { id: number; uid: string }) =>
+      Promise.all(imageCalls(s).map(async (path) => (await browser.get(path)).statusCode));
+    const freeAnswers = await statusesOf(patient, free);
+    expect(freeAnswers).not.toContain(402);
+    expect(await statusesOf(center, owed)).toEqual(await statusesOf(center, free));
+    expect((await patient.get(`/api/viewer/${free.id}/context`)).statusCode).toBe(200);
+
+    await ok(
+      center.post(`/api/report-status/payment/record/${owed.id}`, { mode: 'CASH', transactionId: 'C-9' }),
+      'record',
+    );
+    expect(await statusesOf(patient, owed)).toEqual(freeAnswers);
+  });
+
   it('pays through the open request’s provider link (the test gateway) and then downloads', async () => {
     const mobile = uniqueMobile();
     const owed = await patientStudy(home, { mobile });

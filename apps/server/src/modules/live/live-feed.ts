@@ -1,8 +1,9 @@
 import { type SQL, asc, eq, gt, inArray, max, or, sql } from 'drizzle-orm';
-import type { TStudyEventType, TStudyScope } from '@radflow/core';
+import type { TOnlineStatus, TStudyEventType, TStudyScope } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { reportStatuses, studyEvents } from '../../db/schema.js';
 import { EventWindow } from './event-window.js';
+import { dotOf, parsePresenceChange } from './presence-channel.js';
 import { type TWakeup, listenForStudyEvents } from './study-events-wakeup.js';
 import { type TRowBefore, visibleRowsByScope } from './visible-rows.js';
 
@@ -36,6 +37,10 @@ export interface TLiveSubscriber {
   readonly scope: TStudyScope;
   /** The events this subscriber may see, and the resume point to tag them with (README). */
   deliver(events: readonly TLiveEvent[], resumeId: number): void;
+  /** Whether its user sees the online dots (core seesOnlineStatuses). */
+  readonly seesPresence: boolean;
+  /** A doctor's dot changed in its group (README "Presence"). */
+  deliverPresence(dot: TOnlineStatus): void;
 }
 
 export interface TLiveFeedOptions {
@@ -174,6 +179,7 @@ export class LiveFeed {
       this.db,
       () => this.wake(),
       (error) => this.opts.onError(error),
+      (payload) => this.presence(payload),
     );
     if (this.stopped) {
       await wakeup.stop();
@@ -285,6 +291,25 @@ export class LiveFeed {
       // Thousands of socket writes in one go hold the event loop past the load-shedding plugin's
       // busy bound, and the refetches the event causes are shed (bench/live-stream.ts): yield.
       if (++written % WRITES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * A doctor's dot changed (presence-channel.ts): to the streams of its group that show the dots,
+   * but its own user's. No query: the payload says the group, the stream knows its scope.
+   */
+  private presence(payload: string): void {
+    const change = parsePresenceChange(payload);
+    if (!change || this.stopped) return;
+    const dot = dotOf(change);
+    for (const subscriber of this.subscribers) {
+      if (
+        subscriber.seesPresence &&
+        subscriber.scope.groupId === change.groupId &&
+        subscriber.userId !== change.userId
+      ) {
+        subscriber.deliverPresence(dot);
+      }
     }
   }
 

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { gt } from 'drizzle-orm';
-import type { TStudyScope } from '@radflow/core';
+import type { TOnlineStatus, TStudyScope } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { studyEvents } from '../../db/schema.js';
 import {
@@ -52,6 +52,7 @@ export class LiveStream implements TLiveSubscriber {
   constructor(
     readonly userId: number,
     readonly scope: TStudyScope,
+    readonly seesPresence: boolean,
     private readonly opts: TLiveStreamOptions,
     private readonly onClose: () => void,
   ) {
@@ -67,6 +68,14 @@ export class LiveStream implements TLiveSubscriber {
   deliver(events: readonly TLiveEvent[], resumeId: number): void {
     if (this.held) this.held.push({ events, resumeId });
     else this.send(events, resumeId);
+  }
+
+  /**
+   * A doctor's dot: at once, with no `id:` (presence is not replayed; the tab's next beat reads the
+   * whole list), so it never moves the resume point.
+   */
+  deliverPresence(dot: TOnlineStatus): void {
+    this.write(`event: presence\ndata: ${JSON.stringify(dot)}\n\n`);
   }
 
   /**

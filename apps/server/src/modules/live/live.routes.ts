@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '@radflow/core';
+import { AppError, seesOnlineStatuses } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../studies/study-access.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
@@ -52,7 +52,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live?: Partial<TLiveOptions> }>
         tags: ['live'],
         security: SIGNED_IN,
         summary:
-          'Server-Sent Events: `study` events `{ id, reportStatusId, type }` of the rows the caller may see; resumes from Last-Event-ID (or ?lastEventId); `reset` means refetch everything',
+          'Server-Sent Events: `study` events `{ id, reportStatusId, type }` of the rows the caller may see; resumes from Last-Event-ID (or ?lastEventId); `reset` means refetch everything; for doctors and centers, `presence` events `{ email, status, updatedAt }` when a doctor of the group goes online or offline',
         querystring: z.object({ lastEventId: ZLastEventId.optional() }),
         headers: z.object({ 'last-event-id': ZLastEventId.optional() }).loose(),
         response: { 200: z.unknown(), ...errorResponses(400, 401, 429) },
@@ -67,10 +67,16 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live?: Partial<TLiveOptions> }>
       // EventSource sends the header on its own reconnects; a page starting a new one sends the query.
       const given = request.headers['last-event-id'] ?? request.query.lastEventId;
       const lastEventId = typeof given === 'string' ? Number(given) : null;
-      const stream = new LiveStream(auth.user.id, scopeOfAuth(auth), opts, () => {
-        unsubscribe();
-        streams.delete(stream);
-      });
+      const stream = new LiveStream(
+        auth.user.id,
+        scopeOfAuth(auth),
+        seesOnlineStatuses(auth.roles),
+        opts,
+        () => {
+          unsubscribe();
+          streams.delete(stream);
+        },
+      );
       const unsubscribe = feed.subscribe(stream);
       streams.add(stream);
       // The response's close: the tab went away (or the socket dropped).

@@ -1,11 +1,15 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from '../../db/client.js';
+import { PRESENCE_CHANNEL } from './presence-channel.js';
 
 /** The channel migration 0026's trigger notifies on each statement that inserts study_events. */
 export const STUDY_EVENTS_CHANNEL = 'radflow_study_events';
 
-/** Calls `onWake` when study_events may have new rows; stop() ends it. */
+/**
+ * Calls `onWake` when study_events may have new rows, and `onPresence` with each presence change's
+ * payload (presence-channel.ts); stop() ends it.
+ */
 export interface TWakeup {
   stop(): Promise<void>;
 }
@@ -15,19 +19,27 @@ export interface TWakeup {
  * the client's own `listen` (one database, one process: nothing to fan out). On PostgreSQL it is
  * LISTENed on a dedicated connection (not one of the pool's: a LISTEN lives as long as its
  * connection), re-opened with backoff when it drops; `onWake` is also called after each re-LISTEN,
- * as a NOTIFY sent meanwhile was lost.
+ * as a NOTIFY sent meanwhile was lost (a presence change sent meanwhile is lost for good: the list
+ * catches up at the next beat it reads, README "Presence").
  */
 export async function listenForStudyEvents(
   db: Db,
   onWake: () => void,
   onError: (error: unknown) => void,
+  onPresence: (payload: string) => void = () => undefined,
 ): Promise<TWakeup> {
   const client = (db as unknown as { $client?: unknown }).$client;
   if (client instanceof PGlite) {
     const unlisten = await client.listen(STUDY_EVENTS_CHANNEL, () => onWake());
-    return { stop: () => unlisten().catch(() => undefined) };
+    const unlistenPresence = await client.listen(PRESENCE_CHANNEL, (payload) => onPresence(payload));
+    return {
+      stop: async () => {
+        await unlisten().catch(() => undefined);
+        await unlistenPresence().catch(() => undefined);
+      },
+    };
   }
-  if (client instanceof pg.Pool) return listenOnPostgres(client.options, onWake, onError);
+  if (client instanceof pg.Pool) return listenOnPostgres(client.options, onWake, onError, onPresence);
   throw new Error('listenForStudyEvents: unknown database client');
 }
 
@@ -35,6 +47,7 @@ async function listenOnPostgres(
   options: pg.PoolConfig,
   onWake: () => void,
   onError: (error: unknown) => void,
+  onPresence: (payload: string) => void,
 ): Promise<TWakeup> {
   let stopped = false;
   let current: pg.Client | null = null;
@@ -43,7 +56,10 @@ async function listenOnPostgres(
 
   const connect = async (): Promise<void> => {
     const client = new pg.Client({ ...options, application_name: 'radflow-live' });
-    client.on('notification', () => onWake());
+    client.on('notification', (message) => {
+      if (message.channel === PRESENCE_CHANNEL) onPresence(message.payload ?? '');
+      else onWake();
+    });
     client.on('error', (error) => {
       onError(error);
       reconnect(client);
@@ -52,6 +68,7 @@ async function listenOnPostgres(
     try {
       await client.connect();
       await client.query(`LISTEN ${STUDY_EVENTS_CHANNEL}`);
+      await client.query(`LISTEN ${PRESENCE_CHANNEL}`);
     } catch (error) {
       await client.end().catch(() => undefined);
       throw error;

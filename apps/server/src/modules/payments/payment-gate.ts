@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, MESSAGES, isViewerSession } from '@radflow/core';
+import { AppError, MESSAGES, isCustomerSession, isViewerSession } from '@radflow/core';
 import { authenticate } from '../../plugins/auth.js';
+import { customerOwesForImages, imageTargetOf } from './customer-image-gate.js';
 import { shareInfoOf } from './payment-dues.js';
 
 /**
@@ -43,13 +44,24 @@ export function isContentRoute(routeUrl: string | undefined): boolean {
  * gated unless it is listed as payment-free above. One hook for every route (a preHandler, so the
  * route's own authentication — session, API token or study token — has run); public routes (the
  * share page) are checked against the session cookie the request carries, if any.
+ *
+ * A patient's own account (core `isCustomerSession`) is held per study instead (customer-pages
+ * DECISIONS "Payment for a customer"): the images of a study it owes for answer 402 like its report
+ * (`customer-image-gate.ts`); its other studies stay open.
  */
 export const paymentGatePlugin = fp(
   async (app: FastifyInstance) => {
     app.addHook('preHandler', async (request) => {
       if (!isContentRoute(request.routeOptions.url)) return;
       const auth = request.auth ?? (await authenticate(app, request));
-      if (!auth || !isViewerSession(auth.roles)) return;
+      if (!auth) return;
+      if (isCustomerSession(auth.roles)) {
+        const target = imageTargetOf(request);
+        if (target && (await customerOwesForImages(app.ctx.db, auth, target))) {
+          throw new AppError('PAYMENT_REQUIRED', MESSAGES.paymentNeeded);
+        }
+      }
+      if (!isViewerSession(auth.roles)) return;
       const { paymentNotDone } = await shareInfoOf(app.ctx.db, auth);
       if (paymentNotDone) throw new AppError('PAYMENT_REQUIRED', MESSAGES.paymentNeeded);
     });

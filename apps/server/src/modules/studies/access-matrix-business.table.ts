@@ -11,9 +11,9 @@ import { type TMatrixRow, only } from './access-matrix.table.js';
  * platform-billing.int.test.ts).
  */
 
-const TELE = only('ROLE_TELE_RADIOLOGY', 'ROLE_BILLER');
+const TELE = only('ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_GROUP');
 const TELE_SOURCE =
-  "spec-core §2 menus: 'Manage Tele Pricing' / 'Manage Tele Invoice' (tele-billing DECISIONS 'Who')";
+  "spec-core §2 menus: 'Manage Tele Pricing' / 'Manage Tele Invoice', and the group's owner (tele-billing DECISIONS 'Who')";
 const PLATFORM_READERS = only('ROLE_ADMIN_BILLER', 'ROLE_RADFLOW_SALES');
 const PLATFORM_SOURCE =
   "spec-core §2 menus: Admin Billing (platform-billing DECISIONS 'Who sees what': operator group only)";
@@ -57,15 +57,16 @@ export const BUSINESS_MATRIX: readonly TMatrixRow[] = [
     status: null,
     allowed: TELE,
     success: 200,
-    source: "tele-payouts DECISIONS 'Who': the tele roles run payouts",
+    source: "tele-payouts DECISIONS 'Who': the tele roles and the group's owner run payouts",
   },
   {
     title: 'GET /tele-payout/statements',
     endpoint: 'payoutStatements',
     status: null,
-    allowed: only('ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_DOCTOR'),
+    allowed: only('ROLE_TELE_RADIOLOGY', 'ROLE_BILLER', 'ROLE_GROUP', 'ROLE_DOCTOR'),
     success: 200,
-    source: "tele-payouts DECISIONS 'Who': the tele roles; a doctor reads their own statements",
+    source:
+      "tele-payouts DECISIONS 'Who': the tele roles and the group's owner; a doctor reads their own statements",
   },
   {
     title: 'GET /tele-payout/margin',

@@ -249,7 +249,7 @@ describe('who sees payouts', () => {
     expect(
       (await doctorA.browser.get('/api/tele-payout/margin?from=2026-03-01&to=2026-03-31')).statusCode,
     ).toBe(403);
-    for (const roles of [['ROLE_CENTER'], ['ROLE_ADMIN'], ['ROLE_GROUP'], ['ROLE_ASSIGNOR']] as const) {
+    for (const roles of [['ROLE_CENTER'], ['ROLE_ADMIN'], ['ROLE_ASSIGNOR']] as const) {
       const { browser } = await signInAt(t, world, [...roles]);
       expect((await browser.get('/api/tele-payout/statements')).statusCode, roles[0]).toBe(403);
       expect((await browser.post('/api/tele-payout/preview', PERIOD)).statusCode, roles[0]).toBe(403);

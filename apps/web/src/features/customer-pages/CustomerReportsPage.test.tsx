@@ -86,11 +86,16 @@ describe('/manage-customer-report', () => {
     expect(pay.getAttribute('href')).toBe(payUrl);
     const owedDownload = within(owed).getByRole('button', { name: 'Download PDF of CT CHEST · CT' });
     expect((owedDownload as HTMLButtonElement).disabled).toBe(true);
+    // Its images wait for the payment too (the server answers them 402): no way to the viewer.
+    expect(within(owed).queryByRole('link', { name: 'Open images of CT CHEST · CT' })).toBeNull();
+    const owedImages = within(owed).getByRole('button', { name: 'Open images of CT CHEST · CT' });
+    expect((owedImages as HTMLButtonElement).disabled).toBe(true);
 
     const other = screen.getByRole('listitem', { name: 'MR BRAIN · MR' });
     expect(within(other).queryByText(MESSAGES.paymentNeeded)).toBeNull();
     const otherDownload = within(other).getByRole('button', { name: 'Download PDF of MR BRAIN · MR' });
     expect((otherDownload as HTMLButtonElement).disabled).toBe(false);
+    expect(within(other).getByRole('link', { name: 'Open images of MR BRAIN · MR' })).toBeTruthy();
   });
 
   it('says to pay at the center when no online pay link exists', SLOW, async () => {

@@ -100,16 +100,22 @@ function ReportCard({ report }: { report: TCustomerReport }) {
           >
             Download PDF
           </Button>
-          {report.hasImages && (
-            <Button
-              variant="outlined"
-              component={RouterLink}
-              to={customerViewerPath(report)}
-              aria-label={`Open images of ${title}`}
-            >
-              Open images
-            </Button>
-          )}
+          {report.hasImages &&
+            // The images wait for a due payment as the PDF does (the server answers them 402).
+            (report.canDownload ? (
+              <Button
+                variant="outlined"
+                component={RouterLink}
+                to={customerViewerPath(report)}
+                aria-label={`Open images of ${title}`}
+              >
+                Open images
+              </Button>
+            ) : (
+              <Button variant="outlined" disabled aria-label={`Open images of ${title}`}>
+                Open images
+              </Button>
+            ))}
         </Stack>
       </Stack>
     </Paper>
@@ -119,7 +125,7 @@ function ReportCard({ report }: { report: TCustomerReport }) {
 /**
  * /manage-customer-report (ROLE_CUSTOMER, issue 26 §4): the patient's signed-off reports, each with
  * Download PDF, Open images and — where a payment is due for that study — 'Payment needed' and the
- * pay link; that study's PDF waits for the payment, the others do not.
+ * pay link; that study's PDF and images wait for the payment, the others do not.
  */
 export function CustomerReportsPage() {
   const query = useQuery({

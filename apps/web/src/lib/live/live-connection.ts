@@ -6,6 +6,8 @@
  * Free of React: the hook (useLiveUpdates) and the tests drive it.
  */
 
+import { type TOnlineStatus, ZOnlineStatus } from '@radflow/core';
+
 export type TLiveStatus = 'connecting' | 'open' | 'closed';
 
 /** A study event as the server sends it: which row changed and how. */
@@ -17,7 +19,11 @@ export interface TLiveEvent {
   byYou?: boolean;
 }
 
-export type TLiveMessage = { kind: 'study'; event: TLiveEvent } | { kind: 'reset' };
+export type TLiveMessage =
+  | { kind: 'study'; event: TLiveEvent }
+  | { kind: 'reset' }
+  /** A doctor's dot changed (server live README "Presence"): the online list's row, as the beat has it. */
+  | { kind: 'presence'; dot: TOnlineStatus };
 
 /** The part of EventSource used here (tests give a fake). */
 export interface TEventSourceLike {
@@ -87,6 +93,10 @@ export class LiveConnection {
       const parsed = parseEvent(event.data);
       if (parsed) this.opts.onMessage({ kind: 'study', event: parsed });
     });
+    source.addEventListener('presence', (event) => {
+      const dot = parseDot(event.data);
+      if (dot) this.opts.onMessage({ kind: 'presence', dot });
+    });
     source.addEventListener('reset', (event) => {
       noteId(event);
       this.opts.onMessage({ kind: 'reset' });
@@ -125,6 +135,15 @@ function parseEvent(data: string): TLiveEvent | null {
           ...(value.byYou === true ? { byYou: true } : {}),
         }
       : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseDot(data: string): TOnlineStatus | null {
+  try {
+    const parsed = ZOnlineStatus.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }

@@ -9,7 +9,9 @@ import {
   criticalResultsQueryKey,
 } from '../../features/critical-results/critical-results-api';
 import { NOTIFICATIONS_QUERY_KEY } from '../../features/notifications/notifications.api';
+import { PRESENCE_BEAT_KEY } from '../../features/presence/presence-api';
 import { invalidateForLive, keysOfStudyChange } from './live-invalidation';
+import { PRESENCE_BEAT_QUERY_KEY } from './presence-dots';
 
 /**
  * Queries on screen for `keys`, each counting its refetches; `after(messages)` hands the messages to
@@ -52,6 +54,7 @@ describe('invalidateForLive', () => {
       [...criticalResultsQueryKey(5)],
       [...OPEN_CRITICAL_RESULTS_QUERY_KEY],
     ]);
+    expect([...PRESENCE_BEAT_QUERY_KEY]).toEqual([...PRESENCE_BEAT_KEY]);
   });
 
   it('refetches the thread, the counts and the bell for a chat message, not the lists or the report', async () => {

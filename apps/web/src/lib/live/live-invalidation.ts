@@ -71,6 +71,8 @@ export const KEYS_OF_RESET: QueryKey[] = [
 export function invalidateForLive(queryClient: QueryClient, messages: readonly TLiveMessage[]): void {
   const keys = new Map<string, QueryKey>();
   for (const message of messages) {
+    // A dot changes no query by refetch (live-updates.ts applies it to the online list itself).
+    if (message.kind === 'presence') continue;
     const changed =
       message.kind === 'reset'
         ? KEYS_OF_RESET

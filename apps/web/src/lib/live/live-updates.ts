@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type TLiveEvent, type TLiveMessage, type TLiveStatus, LiveConnection } from './live-connection';
 import { invalidateForLive } from './live-invalidation';
+import { applyPresenceDot } from './presence-dots';
 
 /**
  * Events arriving within this long of a flush are one invalidation (a burst refetches once more,
@@ -55,6 +56,11 @@ export function startLiveUpdates(queryClient: QueryClient): () => void {
       createEventSource: (url) => new EventSource(url, { withCredentials: true }),
       onStatus: setStatus,
       onMessage(message) {
+        // A dot is the data itself, not a refetch: into the online list at once.
+        if (message.kind === 'presence') {
+          applyPresenceDot(queryClient, message.dot);
+          return;
+        }
         pending.push(message);
         if (flushTimer) return;
         flushTimer = setTimeout(

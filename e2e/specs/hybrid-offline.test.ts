@@ -104,7 +104,9 @@ describe('offline hybrid reporting on the router', () => {
     const images = page.getByRole('dialog');
     const first = images.getByRole('img', { name: 'Image 1 of 2' });
     await first.waitFor();
-    await eventually(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(64);
+    await eventually(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(
+      64,
+    );
     const spread = await first.evaluate((img: HTMLImageElement) => {
       const canvas = document.createElement('canvas');
       canvas.width = img.naturalWidth;

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
+import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import type { RouterClient } from './router-client';
 
 /*
@@ -85,8 +86,8 @@ function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = 
     update: unused,
     openEvents: vi.fn(() => () => undefined),
     hybridStudies: vi.fn(async () => options.studies ?? []),
-    dicomJson: vi.fn(async () => []),
-    image: vi.fn(async () => new Blob()),
+    dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
+    image: vi.fn(async (_url: string) => new Blob()),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
         report({ ...save, localVersion: 2, signedOff: save.signOff }),

@@ -138,7 +138,7 @@ export function OfflineImagesDialog({
           )}
         </Box>
         {frames.length > 0 && (
-          <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 1 }}>
+          <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
             <Button onClick={() => move(-1)} disabled={index === 0}>
               {OFFLINE_IMAGES_LABELS.previous}
             </Button>

@@ -11,6 +11,7 @@ import { uploadQueueOf } from '../../apps/router/src/api/queue-adapter.js';
 import { settingsOf } from '../../apps/router/src/api/settings.js';
 import { hybridReportsOf } from '../../apps/router/src/hybrid/hybrid-reports.js';
 import { OfflineReportStore } from '../../apps/router/src/hybrid/report-store.js';
+import { SpoolImages } from '../../apps/router/src/hybrid/spool-images.js';
 import { InstanceQueue } from '../../apps/router/src/queue/queue.js';
 import { buildStudy } from '../../apps/router/test/study-builder.js';
 import { openBrowser, type TBrowserSession } from '../support/browser.js';
@@ -23,7 +24,8 @@ const HYBRID_EMAIL = 'offline-hybrid@demo.local';
 /**
  * Issue 27 §4 as a hybrid user sees it with the link down: the router serves the web app itself at
  * localhost, the user signs in with the password the router learnt while online, opens a study the
- * router holds and signs a report off; the router keeps it, waiting for the link. The taking up to
+ * router holds, looks at its images (read and drawn by the router) and signs a report off; the
+ * router keeps it, waiting for the link. The taking up to
  * the cloud is the router's integration test (apps/router/test/hybrid-sync.int.test.ts).
  */
 describe('offline hybrid reporting on the router', () => {
@@ -56,6 +58,7 @@ describe('offline hybrid reporting on the router', () => {
       printer: { print: unused },
       releases: { checkVersion: unused, update: unused },
       hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => undefined),
+      offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
       webDir: fileURLToPath(new URL('../../apps/web/dist', import.meta.url)),
     });
     for (const instance of study.instances) await queue.enqueueFile(instance.bytes);
@@ -95,6 +98,36 @@ describe('offline hybrid reporting on the router', () => {
       .getByRole('row')
       .filter({ hasText: 'HYBRID-1' });
     await row.getByText('Not reported').waitFor();
+
+    // The images, read from the router's spool and drawn by it: a real picture, not a blank.
+    await row.getByRole('button', { name: /^Images / }).click();
+    const images = page.getByRole('dialog');
+    const first = images.getByRole('img', { name: 'Image 1 of 2' });
+    await first.waitFor();
+    await eventually(() => first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(
+      64,
+    );
+    const spread = await first.evaluate((img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let min = 255;
+      let max = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        min = Math.min(min, data[i]!);
+        max = Math.max(max, data[i]!);
+      }
+      return max - min;
+    });
+    expect(spread).toBeGreaterThan(50);
+    await images.getByRole('button', { name: 'Next image' }).click();
+    await images.getByRole('img', { name: 'Image 2 of 2' }).waitFor();
+    await images.getByRole('button', { name: 'Close' }).click();
+    await images.waitFor({ state: 'hidden' });
+
     await row.getByRole('button', { name: /^Report / }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Report name').fill('CT Head');

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -29,6 +29,8 @@ import { ROUTER_VERSION } from '../src/release/version.js';
  */
 const ROUTER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGING_DIR = path.join(ROUTER_DIR, 'packaging');
+/** The web app's production build (`npm run build`), which the router serves offline (HYBRID.md). */
+export const DEFAULT_WEB_DIR = path.resolve(ROUTER_DIR, '..', 'web', 'dist');
 
 export interface TBuildOptions {
   outDir: string;
@@ -38,6 +40,8 @@ export interface TBuildOptions {
   /** More public keys the build trusts for its updates (key rotation). */
   alsoTrust?: readonly string[];
   version?: string;
+  /** The web app's build to bundle as `app/web` (default apps/web/dist); must hold index.html. */
+  webDir?: string;
 }
 
 export interface TBuiltArtefact {
@@ -72,6 +76,26 @@ async function bundle(publicKeys: readonly string[]): Promise<{ main: Uint8Array
 }
 
 const text = (s: string) => new TextEncoder().encode(s);
+
+/**
+ * The web app's files as a zip folder (`app/web`, beside main.js, so each version carries the app
+ * it was released with and the updater installs them together). Without index.html: refused.
+ */
+async function webFiles(webDir: string): Promise<Zippable> {
+  const found = await stat(path.join(webDir, 'index.html')).catch(() => null);
+  if (!found?.isFile()) {
+    throw new Error(
+      `No web app build in ${webDir} (index.html missing): run "npm run build" first; the router serves the web app offline (HYBRID.md).`,
+    );
+  }
+  const files: Zippable = {};
+  for (const entry of await readdir(webDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    files[path.relative(webDir, full).split(path.sep).join('/')] = new Uint8Array(await readFile(full));
+  }
+  return files;
+}
 /** A zip entry that unpacks executable on Unix (install.sh). */
 const executable = (data: Uint8Array): [Uint8Array, { os: number; attrs: number }] => [
   data,
@@ -102,6 +126,7 @@ async function platformFiles(platform: TRouterPlatform, version: string): Promis
 export async function buildRouterRelease(options: TBuildOptions): Promise<TBuiltArtefact[]> {
   const version = options.version ?? ROUTER_VERSION;
   const publicKeys = [publicKeyPemOf(options.privateKeyPem), ...(options.alsoTrust ?? [])];
+  const web = await webFiles(options.webDir ?? DEFAULT_WEB_DIR);
   const { main, launcher } = await bundle(publicKeys);
   await mkdir(options.outDir, { recursive: true });
   const built: TBuiltArtefact[] = [];
@@ -110,7 +135,7 @@ export async function buildRouterRelease(options: TBuildOptions): Promise<TBuilt
     const zip = zipSync(
       {
         'radflow-router': {
-          app: { 'main.js': main, 'package.json': text('{ "type": "module" }\n') },
+          app: { 'main.js': main, 'package.json': text('{ "type": "module" }\n'), web },
           'launcher.mjs': launcher,
           VERSION: text(`${version}\n`),
           'INSTALL.txt': await template('INSTALL.txt', version),

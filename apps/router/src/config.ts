@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseAllowedDestinations } from './forward/destination.js';
 import { printerFromSetting } from './print/printer-setting.js';
@@ -118,8 +121,23 @@ export const ZRouterConfig = z.object({
 });
 export type TRouterConfig = z.infer<typeof ZRouterConfig>;
 
-export function loadRouterConfig(env: Record<string, string | undefined>): TRouterConfig {
-  const parsed = ZRouterConfig.safeParse(env);
+/**
+ * The web app a release bundles (`web/` beside the program, packaging/build.ts), when it is there;
+ * else null (a router run from the sources: set ROUTER_WEB_DIR).
+ */
+export function bundledWebDir(programUrl: string): string | null {
+  const dir = path.join(path.dirname(fileURLToPath(programUrl)), 'web');
+  return existsSync(path.join(dir, 'index.html')) ? dir : null;
+}
+
+/** The settings from the environment; an empty ROUTER_WEB_DIR takes `defaultWebDir` when given. */
+export function loadRouterConfig(
+  env: Record<string, string | undefined>,
+  defaultWebDir: string | null = null,
+): TRouterConfig {
+  const parsed = ZRouterConfig.safeParse(
+    defaultWebDir && !env.ROUTER_WEB_DIR ? { ...env, ROUTER_WEB_DIR: defaultWebDir } : env,
+  );
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid router configuration:\n${lines.join('\n')}`);

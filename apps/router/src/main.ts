@@ -1,10 +1,11 @@
-import { loadRouterConfig } from './config.js';
+import { bundledWebDir, loadRouterConfig } from './config.js';
 import { startRouter } from './router.js';
 
 const log = (message: string, fields?: Record<string, unknown>) =>
   console.warn(JSON.stringify({ time: new Date().toISOString(), message, ...fields }));
 
-const config = loadRouterConfig(process.env);
+// The installed router serves the web app released with it (app/web beside main.js) unless told otherwise.
+const config = loadRouterConfig(process.env, bundledWebDir(import.meta.url));
 if (!config.ROUTER_API_TOKEN) log('ROUTER_API_TOKEN is empty: uploads will be refused by the cloud');
 const router = await startRouter(config, log);
 log('router started', {

@@ -20,6 +20,7 @@ import { FirstStudySource } from './forward/study-source.js';
 import { hybridReportsOf } from './hybrid/hybrid-reports.js';
 import { OfflineReportStore } from './hybrid/report-store.js';
 import { ReportSync } from './hybrid/report-sync.js';
+import { SpoolImages } from './hybrid/spool-images.js';
 import { printerFromSetting } from './print/printer-setting.js';
 import { InstanceQueue } from './queue/queue.js';
 import { startDicomReceiver } from './receive/dicom-receiver.js';
@@ -160,6 +161,7 @@ export async function startRouter(
       cloudLogin: withOfflineSignIn(createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }), credentials),
       settings: settingsOf(config),
       hybrid: hybridReportsOf(uploadQueue, offlineReports, () => reportSync.kick()),
+      offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
       ...(config.ROUTER_WEB_DIR ? { webDir: config.ROUTER_WEB_DIR } : {}),
     });
   } catch (error) {

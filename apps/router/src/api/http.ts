@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   CloudLogin,
   HybridReports,
+  OfflineImages,
   ImagePrinter,
   Releases,
   SendJobs,
@@ -30,6 +31,8 @@ export interface LocalApiOptions {
   settings: SettingsSource;
   /** The offline hybrid calls (HYBRID.md); absent: they are 404. */
   hybrid?: HybridReports;
+  /** The offline viewer's DICOMweb reads of the router's studies (HYBRID.md); absent: 404. */
+  offlineImages?: OfflineImages;
   /** The web app's built files (ROUTER_WEB_DIR), served at / so the app opens without the cloud. */
   webDir?: string;
   /** Largest zip upload; default 4 GiB. One DICOM file (alone or in a zip): at most 1 GiB. */

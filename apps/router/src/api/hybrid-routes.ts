@@ -12,7 +12,7 @@ import { MESSAGE_SIGN_IN, parseInput } from './http.js';
 import type { HybridReports, VerifiedUser } from './ports.js';
 
 /** The hybrid screens are for hybridModeOn users (spec-core §3: their one role is OFFLINE_HYBRID). */
-const hybridUser = (request: FastifyRequest): VerifiedUser => {
+export const hybridUser = (request: FastifyRequest): VerifiedUser => {
   const user = request.routerUser;
   if (!user) throw new AppError('UNAUTHORIZED', MESSAGE_SIGN_IN);
   if (!user.hybrid) throw new AppError('FORBIDDEN', MESSAGE_HYBRID_ONLY);

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError, ROUTER_PATHS } from '@radflow/core';
+import { registerOfflineDicomweb } from './dicomweb-routes.js';
 import { registerEvents } from './events.js';
 import { registerHybridRoutes } from './hybrid-routes.js';
 import { MESSAGE_SIGN_IN, toErrorBody, type LocalApiOptions } from './http.js';
@@ -83,6 +84,7 @@ export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyIn
   registerRoutes(app, options, sessions);
   registerEvents(app, options);
   if (options.hybrid) registerHybridRoutes(app, options.hybrid);
+  if (options.offlineImages) registerOfflineDicomweb(app, options.offlineImages);
   if (options.webDir) registerWebApp(app, options.webDir);
   return app;
 }

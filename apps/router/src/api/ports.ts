@@ -9,8 +9,11 @@ import type {
   TRouterSettings,
   TRouterUpdateAnswer,
   TRouterVersionCheck,
+  TRenderViewport,
+  TRenderWindow,
   TSendJobRunRequest,
 } from '@radflow/core';
+import type { DicomJsonDataset } from '@radflow/dicom';
 
 /**
  * What the local API needs from the rest of the router. Each is a small interface so the HTTP layer
@@ -78,6 +81,36 @@ export interface HybridReports {
   report(studyInstanceUid: string): TOfflineReport | null;
   /** Durable before it resolves; the sync is told at once. CONFLICT as the store refuses. */
   save(input: TOfflineReportSave, author: VerifiedUser): Promise<TOfflineReport>;
+}
+
+/**
+ * The images of the studies the router holds, for the offline viewer (HYBRID.md "The viewer
+ * offline"; hybrid/spool-images.ts). NOT_FOUND for a study, series or instance the router lacks.
+ */
+export interface OfflineImages {
+  study(studyInstanceUid: string): Promise<DicomJsonDataset>;
+  series(studyInstanceUid: string): Promise<DicomJsonDataset[]>;
+  seriesInstances(
+    studyInstanceUid: string,
+    seriesInstanceUid: string,
+  ): Promise<readonly { sopInstanceUid: string; metadata: DicomJsonDataset }[]>;
+  instance(
+    studyInstanceUid: string,
+    seriesInstanceUid: string,
+    sopInstanceUid: string,
+  ): Promise<{ metadata: DicomJsonDataset }>;
+  frame(target: TImageTarget, frameNumber: number): Promise<{ bytes: Uint8Array; transferSyntaxUid: string }>;
+  rendered(
+    target: TImageTarget,
+    frameNumber: number,
+    options: { viewport?: TRenderViewport | undefined; window?: TRenderWindow | undefined },
+  ): Promise<Buffer>;
+}
+
+export interface TImageTarget {
+  study: string;
+  series: string;
+  sop: string;
 }
 
 /** Verifies a user's cloud credentials (cloud-login.ts); rejects with UNAUTHORIZED / FORBIDDEN. */

@@ -143,3 +143,105 @@ describe('the offline report store (issue 27 §4)', () => {
     expect(again.list()).toEqual([]);
   });
 });
+
+describe('compacting the offline reports journal (issue 27 §4)', () => {
+  const OTHER = '1.2.826.0.1.2';
+  const lines = async (dir: string) =>
+    (await readFile(reportJournalPath(dir), 'utf8')).split('\n').filter(Boolean).length;
+
+  /** Three studies: all synced (3 versions), partly synced (2 of 3), in conflict after 2 saves. */
+  async function history(store: OfflineReportStore) {
+    for (const uid of [UID, OTHER, '1.2.826.0.1.3']) {
+      await store.save(save({ studyInstanceUid: uid, content: '<p>v1</p>' }));
+      await store.save(save({ studyInstanceUid: uid, content: '<p>v2</p>', baseLocalVersion: 1 }));
+    }
+    await store.save(save({ content: '<p>v3</p>', baseLocalVersion: 2 }));
+    await store.save(save({ studyInstanceUid: OTHER, content: '<p>v3</p>', baseLocalVersion: 2 }));
+    let cloudVersion = 0;
+    const syncAll = async (uid: string, count: number) => {
+      for (let i = 0; i < count; i++) {
+        const next = store.nextToSync(new Set([UID, OTHER, '1.2.826.0.1.3'].filter((u) => u !== uid)))!;
+        await store.markSynced(next.write.id, { reportStatusId: 7, savedVersion: ++cloudVersion });
+      }
+    };
+    await syncAll(UID, 3);
+    await syncAll(OTHER, 2);
+    await store.markConflict('1.2.826.0.1.3', 'The study was taken by another doctor in the cloud meanwhile');
+  }
+
+  const stateOf = (store: OfflineReportStore) => ({
+    list: store.list(),
+    next: store.nextToSync(),
+    afterOther: store.nextToSync(new Set([OTHER])),
+  });
+
+  it('drops synced and superseded versions, and reads back the same reports and the same next send', async () => {
+    const dir = await dataDir();
+    const store = await openStore(dir);
+    await history(store);
+    const before = stateOf(store);
+    const linesBefore = await lines(dir);
+    await store.compact();
+    // Kept: UID's newest (W+S); OTHER's last synced (W+S) and its unsent v3 (W); the conflict's newest (W) and C.
+    expect(await lines(dir)).toBe(7);
+    expect(linesBefore).toBeGreaterThan(7);
+    expect(stateOf(store)).toEqual(before);
+    await store.close();
+    const again = await openStore(dir);
+    expect(stateOf(again)).toEqual(before);
+    expect(before.next).toMatchObject({
+      write: { studyInstanceUid: OTHER, content: '<p>v3</p>' },
+      baseVersion: 5,
+    });
+    // The version chain goes on after compaction.
+    expect((await again.save(save({ content: '<p>v4</p>', baseLocalVersion: 3 }))).localVersion).toBe(4);
+  });
+
+  it('keeps a save made while the journal is being rewritten', async () => {
+    const dir = await dataDir();
+    const store = await openStore(dir);
+    await history(store);
+    const [, saved] = await Promise.all([
+      store.compact(),
+      store.save(save({ content: '<p>during</p>', baseLocalVersion: 3 })),
+    ]);
+    expect(saved.localVersion).toBe(4);
+    await store.close();
+    expect((await openStore(dir)).report(UID)).toMatchObject({ content: '<p>during</p>', state: 'PENDING' });
+  });
+
+  it('survives a crash between the steps: before the rename the old journal stands, after it the new one', async () => {
+    for (const step of ['temp-written', 'renamed'] as const) {
+      const dir = await dataDir();
+      const store = await openStore(dir);
+      await history(store);
+      const before = stateOf(store);
+      // The process dies at this step: nothing after it runs, the store is never closed.
+      await expect(
+        store.compact({
+          crashAt: (at) => {
+            if (at === step) throw new Error(`crash at ${at}`);
+          },
+        }),
+      ).rejects.toThrow(`crash at ${step}`);
+      const again = await openStore(dir);
+      expect(stateOf(again), step).toEqual(before);
+      await expect(readFile(`${reportJournalPath(dir)}.compact`)).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+  });
+
+  it('compacts by itself once the journal is mostly dead records', async () => {
+    const dir = await dataDir();
+    const store = await openStore(dir);
+    let cloudVersion = 0;
+    for (let v = 1; v <= 60; v++) {
+      await store.save(save({ content: `<p>v${v}</p>`, baseLocalVersion: v === 1 ? null : v - 1 }));
+      await store.markSynced(store.nextToSync()!.write.id, {
+        reportStatusId: 7,
+        savedVersion: ++cloudVersion,
+      });
+    }
+    expect(await lines(dir)).toBeLessThan(120);
+    expect(store.report(UID)).toMatchObject({ localVersion: 60, state: 'SYNCED', cloudVersion: 60 });
+  });
+});

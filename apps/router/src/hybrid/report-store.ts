@@ -19,7 +19,10 @@ import {
   type TOfflineReport,
 } from '@radflow/core';
 import { fsyncDir } from '../queue/fs-durable.js';
-import { Journal } from '../queue/journal.js';
+import { Journal, type TRewriteStep } from '../queue/journal.js';
+
+/** Compact once the journal holds this many records and at least twice the live ones. */
+const COMPACT_AFTER_RECORDS = 64;
 
 export interface TOfflineWrite {
   readonly id: string;
@@ -49,6 +52,8 @@ export const reportJournalPath = (dataDir: string) => join(dataDir, 'hybrid', 'r
 
 export class OfflineReportStore {
   private readonly studies = new Map<string, TStudyReports>();
+  /** Records in the journal file now (for when compaction pays). */
+  private recordCount = 0;
 
   private constructor(
     private readonly journal: Journal,
@@ -62,6 +67,8 @@ export class OfflineReportStore {
     const { journal, read } = await Journal.open<TRecord>(reportJournalPath(dataDir));
     const store = new OfflineReportStore(journal, now);
     for (const record of read.records) store.apply(record);
+    store.recordCount = read.records.length;
+    await store.compactIfLarge();
     return store;
   }
 
@@ -104,6 +111,61 @@ export class OfflineReportStore {
   private async record(record: TRecord): Promise<void> {
     await this.journal.append(record);
     this.apply(record);
+    this.recordCount++;
+  }
+
+  /**
+   * The records that keep every report as it reads now (compaction): per study, the newest version
+   * the cloud took with its S record (the list's cloud row and version, and the base of the next
+   * send); every version not sent yet, each still to go up in order; for a study in conflict, its
+   * newest text and the C record (nothing more is sent for it). Dropped: synced versions a later
+   * synced one supersedes, and unsent versions a conflict stopped. Studies keep their order.
+   */
+  private liveRecords(): TRecord[] {
+    const out: TRecord[] = [];
+    for (const study of this.studies.values()) {
+      const lastSynced = study.writes.findLast((w) => study.synced.has(w.id));
+      const newest = study.writes.at(-1);
+      const kept = study.writes.filter((w) =>
+        study.conflict !== null
+          ? w === lastSynced || w === newest
+          : w === lastSynced || !study.synced.has(w.id),
+      );
+      for (const write of kept) {
+        out.push({ t: 'W', ...write });
+        const answer = study.synced.get(write.id);
+        if (answer) out.push({ t: 'S', id: write.id, ...answer });
+      }
+      if (study.conflict !== null && newest) {
+        out.push({
+          t: 'C',
+          studyInstanceUid: newest.studyInstanceUid,
+          reason: study.conflict,
+          at: newest.writtenAt,
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Rewrites the journal with the live records only (Journal.rewrite: new file, fsync, rename, fsync
+   * of the directory; a save meanwhile waits and lands in the new file). The in-memory state drops
+   * what the file drops, so a restart reads back exactly what is shown now.
+   */
+  async compact(options: { crashAt?: (step: TRewriteStep) => void } = {}): Promise<void> {
+    let live: TRecord[] = [];
+    await this.journal.rewrite(() => (live = this.liveRecords()), options);
+    this.studies.clear();
+    for (const record of live) this.apply(record);
+    this.recordCount = live.length;
+  }
+
+  /** Compacts when the journal is mostly superseded records. */
+  async compactIfLarge(): Promise<void> {
+    if (this.recordCount < COMPACT_AFTER_RECORDS) return;
+    if (this.recordCount < this.liveRecords().length * 2) return;
+    await this.compact();
   }
 
   /**
@@ -193,6 +255,9 @@ export class OfflineReportStore {
 
   async markSynced(id: string, answer: { reportStatusId: number; savedVersion: number }): Promise<void> {
     await this.record({ t: 'S', id, ...answer });
+    // Each taken save makes older records dead. A failed compaction leaves the old journal whole
+    // (the rewrite is atomic): it is tried again at the next one, and the S record is already durable.
+    await this.compactIfLarge().catch(() => undefined);
   }
 
   async markConflict(studyInstanceUid: string, reason: string): Promise<void> {

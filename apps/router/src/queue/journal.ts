@@ -9,7 +9,7 @@
  * off (the file is truncated to the last whole record) and the queue carries on. A bad line in the
  * middle (which an append-only file only gets from a damaged disk) is skipped and reported.
  */
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { fsyncDir } from './fs-durable.js';
@@ -25,6 +25,11 @@ export interface JournalReadResult<T> {
 }
 
 const NEWLINE = 0x0a;
+
+/** The steps of a rewrite a crash can fall between (tests inject one). */
+export type TRewriteStep = 'temp-written' | 'renamed';
+
+const tempPathOf = (path: string) => `${path}.compact`;
 
 export function encodeRecord(record: unknown): Buffer {
   const json = JSON.stringify(record);
@@ -88,6 +93,8 @@ export class Journal {
 
   /** Opens (creating) the journal, reads it and cuts off a torn last record. */
   static async open<T>(path: string): Promise<{ journal: Journal; read: JournalReadResult<T> }> {
+    // A rewrite that crashed before its rename: the journal itself is whole, the temp is not needed.
+    await unlink(tempPathOf(path)).catch(() => undefined);
     const handle = await open(path, 'a+');
     try {
       const bytes = await handle.readFile();
@@ -142,26 +149,49 @@ export class Journal {
 
   /**
    * Replaces the journal by `records` (compaction): written to a temp file, fsynced, renamed over
-   * the journal and the directory fsynced — a crash leaves either the old journal or the new one.
+   * the journal and the directory fsynced — a crash leaves either the old journal or the new one
+   * (a temp file left by a crash is removed at the next open). Appends wait while it runs and go
+   * to the new file after it; `records` may be a function, read once no append is in flight, so a
+   * caller's state cannot miss a record written to the old file meanwhile. `crashAt` is for tests:
+   * throwing there is the process dying at that step.
    */
-  async rewrite(records: readonly unknown[]): Promise<void> {
-    while (this.flushing || this.pending.length > 0) await new Promise((r) => setTimeout(r, 1));
-    const temp = `${this.path}.compact`;
-    const out = await open(temp, 'w');
-    let size = 0;
+  async rewrite(
+    records: readonly unknown[] | (() => readonly unknown[]),
+    options: { crashAt?: (step: TRewriteStep) => void } = {},
+  ): Promise<void> {
+    while (this.flushing) await new Promise((r) => setTimeout(r, 1));
+    // Held like a flush: appends from now on wait in `pending` for the new file.
+    this.flushing = true;
     try {
-      const buffer = Buffer.concat(records.map(encodeRecord));
-      await out.write(buffer, 0, buffer.length);
-      await out.sync();
-      size = buffer.length;
+      // Let the callers of the appends just resolved apply them first (they run as microtasks).
+      await new Promise((r) => setImmediate(r));
+      const live = typeof records === 'function' ? records() : records;
+      const temp = tempPathOf(this.path);
+      const out = await open(temp, 'w');
+      let size = 0;
+      try {
+        const buffer = Buffer.concat(live.map(encodeRecord));
+        await out.write(buffer, 0, buffer.length);
+        await out.sync();
+        size = buffer.length;
+      } finally {
+        await out.close();
+      }
+      options.crashAt?.('temp-written');
+      await rename(temp, this.path);
+      try {
+        options.crashAt?.('renamed');
+        await fsyncDir(dirname(this.path));
+      } finally {
+        // Renamed: the old handle writes to a file no longer linked, so it is replaced whatever happens.
+        await this.handle.close();
+        this.handle = await open(this.path, 'a');
+        this.size = size;
+      }
     } finally {
-      await out.close();
+      this.flushing = false;
+      void this.flush();
     }
-    await rename(temp, this.path);
-    await fsyncDir(dirname(this.path));
-    await this.handle.close();
-    this.handle = await open(this.path, 'a');
-    this.size = size;
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,7 +25,16 @@ describe('packaging/build.ts', () => {
 
   beforeAll(async () => {
     const outDir = await tempDir('router-build');
+    // The web app's build as apps/web/dist holds it (the real one takes minutes to build).
+    const webDir = await tempDir('router-web');
+    await mkdir(path.join(webDir, 'assets'), { recursive: true });
+    await writeFile(
+      path.join(webDir, 'index.html'),
+      '<!doctype html><html><head></head><body>app</body></html>',
+    );
+    await writeFile(path.join(webDir, 'assets', 'index-abc.js'), 'console.log("app")');
     built = await buildRouterRelease({
+      webDir,
       outDir,
       platforms: ['linux', 'windows'],
       privateKeyPem: key.privateKeyPem,
@@ -98,5 +107,63 @@ describe('packaging/build.ts', () => {
         'radflow-router/launcher.mjs',
       ]),
     );
+  });
+
+  it('bundles the web app, and the installed router serves it at / without ROUTER_WEB_DIR (HYBRID.md)', async () => {
+    const windows = unzipSync(
+      new Uint8Array(await readFile(built.find((b) => b.platform === 'windows')!.artefact)),
+    );
+    expect(Object.keys(windows)).toEqual(
+      expect.arrayContaining([
+        'radflow-router/app/web/index.html',
+        'radflow-router/app/web/assets/index-abc.js',
+      ]),
+    );
+    const dataDir = await tempDir('router-release-data');
+    const child = spawn(process.execPath, [path.join(unpacked, 'radflow-router/app/main.js')], {
+      env: {
+        PATH: process.env.PATH,
+        ROUTER_PORT: '0',
+        ROUTER_DICOM_PORT: '0',
+        ROUTER_DICOM_HOST: '127.0.0.1',
+        ROUTER_DATA_DIR: dataDir,
+        ROUTER_SERVER_URL: 'http://127.0.0.1:9',
+        ROUTER_ANNOUNCE_PORT: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /ROUTER_PORT=(\d+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('exit', (code) => reject(new Error(`the router exited (${code}): ${err}`)));
+      });
+      const page = await fetch(`http://localhost:${port}/hybrid-study-list`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('<meta name="radflow-served-by" content="router">');
+      expect(html).toContain('app');
+      const asset = await fetch(`http://localhost:${port}/assets/index-abc.js`);
+      expect(await asset.text()).toBe('console.log("app")');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+
+  it('refuses to build a release without the web app', async () => {
+    await expect(
+      buildRouterRelease({
+        outDir: await tempDir('router-build-noweb'),
+        platforms: ['linux'],
+        privateKeyPem: key.privateKeyPem,
+        webDir: await tempDir('router-web-empty'),
+      }),
+    ).rejects.toThrow(/web app/);
   });
 });

@@ -28,6 +28,7 @@ describe('AppError (spec-core §8, issue 2 §2)', () => {
     ['UNAUTHORIZED', 401, 401],
     ['FORBIDDEN', 403, 403],
     ['NOT_FOUND', 404, 404],
+    ['NOT_ACCEPTABLE', 406, 406],
     ['CONFLICT', 409, 409],
     ['PAYLOAD_TOO_LARGE', 413, 413],
     ['UNSUPPORTED_MEDIA_TYPE', 415, 415],
@@ -44,7 +45,7 @@ describe('AppError (spec-core §8, issue 2 §2)', () => {
   });
 
   it('covers every kind in the table above', () => {
-    expect(Object.keys(APP_ERROR_KINDS)).toHaveLength(13);
+    expect(Object.keys(APP_ERROR_KINDS)).toHaveLength(14);
   });
 
   it('names the spec internal codes', () => {

@@ -30,6 +30,8 @@ export const APP_ERROR_KINDS = {
   PAYMENT_REQUIRED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** A representation we cannot make (an image the decoders cannot draw). */
+  NOT_ACCEPTABLE: 406,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -11,3 +11,4 @@ export * from './display-order.js';
 export * from './external-viewers.js';
 export * from './viewer-link.js';
 export * from './schemas.js';
+export * from './rendered-query.js';

@@ -6,3 +6,11 @@ export {
 } from './decode-frame.js';
 export { FrameDecodeError, type FrameDecodeErrorCode } from './errors.js';
 export { decodeRle } from './rle.js';
+export {
+  toDisplayImage,
+  expandSegmentedLut,
+  type DisplayImage,
+  type DisplayMetadata,
+  type DisplayWindow,
+  type ReadElement,
+} from './display-image.js';

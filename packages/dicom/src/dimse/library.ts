@@ -1,12 +1,14 @@
 // dcmjs-dimse is a CommonJS webpack bundle whose named exports Node's ESM loader cannot see, so it is
-// loaded with require; its shipped declarations give the types.
-import { createRequire } from 'node:module';
+// taken whole as the default import (module.exports); its shipped declarations give the types. Not
+// createRequire: a bundler cannot follow it, and the packaged router (one file, no node_modules)
+// then failed to start (apps/router release/build.test.ts).
+import dcmjsDimse from 'dcmjs-dimse';
 import type * as DcmjsDimseModule from 'dcmjs-dimse';
 import { IMPLEMENTATION_CLASS_UID, IMPLEMENTATION_VERSION_NAME } from '../file-meta.js';
 
 type DcmjsDimse = typeof DcmjsDimseModule;
 
-export const dimse = createRequire(import.meta.url)('dcmjs-dimse') as DcmjsDimse;
+export const dimse = dcmjsDimse as unknown as DcmjsDimse;
 
 let configured = false;
 

@@ -1,7 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
-import { z } from 'zod';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
-import type { TStudyScope } from '@radflow/core';
+import { type TRenderViewport as TViewport, type TStudyScope } from '@radflow/core';
+export { ZRenderViewport, ZRenderWindow } from '@radflow/core';
 import { FrameDecodeError, decodeFrame, describeTransferSyntax, parseInstance } from '@radflow/dicom';
 import type { AppContext } from '../../context.js';
 import { instances, series, studies } from '../../db/schema.js';
@@ -25,63 +25,6 @@ export interface TImage {
 }
 
 const THUMBNAIL_SIZE = 256;
-
-const NUMBER = /^-?\d+(\.\d+)?$/;
-
-/**
- * PS3.18 §8.3.5.1.4 `window=center,width[,function]` (function `linear` or `sigmoid`, any case): the
- * window the light viewer's presets ask for (VIEWER.md "Light viewer"). Applies to greyscale images;
- * colour images are sent as they are.
- */
-export const ZRenderWindow = z.string().transform((text, ctx): TWindow => {
-  const [center = '', width = '', fn = 'linear', ...rest] = text.split(',').map((p) => p.trim());
-  const fnName = fn.toLowerCase();
-  if (
-    rest.length > 0 ||
-    !NUMBER.test(center) ||
-    !NUMBER.test(width) ||
-    Number(width) < 1 ||
-    (fnName !== 'linear' && fnName !== 'sigmoid')
-  ) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `window must be center,width[,linear|sigmoid] with a width of at least 1, not '${text}'`,
-    });
-    return z.NEVER;
-  }
-  return { center: Number(center), width: Number(width), fn: fnName === 'sigmoid' ? 'SIGMOID' : 'LINEAR' };
-});
-
-const MAX_VIEWPORT = 4096;
-
-/**
- * PS3.18 §8.3.5.1.3 `viewport=vw,vh`: the image is scaled to fit inside, keeping its aspect, never
- * enlarged (a phone asks for its screen's pixels, not the modality's).
- */
-export const ZRenderViewport = z.string().transform((text, ctx): TViewport => {
-  const parts = text.split(',').map((p) => p.trim());
-  const [width, height] = parts.map(Number);
-  if (
-    parts.length !== 2 ||
-    !parts.every((p) => /^\d+$/.test(p)) ||
-    !width ||
-    !height ||
-    width > MAX_VIEWPORT ||
-    height > MAX_VIEWPORT
-  ) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `viewport must be width,height in pixels (1 to ${MAX_VIEWPORT}), not '${text}'`,
-    });
-    return z.NEVER;
-  }
-  return { width, height };
-});
-
-export interface TViewport {
-  width: number;
-  height: number;
-}
 
 /** What a rendered request may ask beyond the frame: quality, window, viewport. */
 export interface TRenderOptions {

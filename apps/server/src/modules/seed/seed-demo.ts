@@ -65,7 +65,10 @@ export async function seedDemo(db: Db): Promise<boolean> {
           email: demoEmailForRole(role),
           mobileNumber: demoMobileForRole(role),
           passwordHash,
-          roles: [role],
+          // The hybrid account is a reporting doctor in hybrid mode (apps/router HYBRID.md): with
+          // hybridModeOn its session shows ROLE_OFFLINE_HYBRID, while the cloud takes its offline
+          // reports only from a stored ROLE_DOCTOR.
+          roles: [role === 'ROLE_OFFLINE_HYBRID' ? 'ROLE_DOCTOR' : role],
           groupId: group.id,
           centerId: CENTER_ROLES.includes(role) ? center.id : null,
           identifier: demoIdentifierForRole(role),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { CENTER_ROLES, ROLES, demoEmailForRole } from '@radflow/core';
+import { CENTER_ROLES, OFFLINE_REPORT_GRANT_PATH, ROLES, demoEmailForRole } from '@radflow/core';
 import { centers, groups, users } from '../../db/schema.js';
 import { DEMO_PASSWORD, demoMobileForRole, seedDemo } from './seed-demo.js';
 import { type TestApp, TestClient, createTestApp, readOtpFromOutbox } from '../../../test/test-app.js';
@@ -27,7 +27,8 @@ describe('demo data', () => {
     for (const role of ROLES) {
       const user = all.find((u) => u.email === demoEmailForRole(role));
       expect(user, role).toBeDefined();
-      expect(user?.roles).toEqual([role]);
+      // The hybrid account is a reporting doctor in hybrid mode (HYBRID.md): ROLE_DOCTOR is stored.
+      expect(user?.roles).toEqual(role === 'ROLE_OFFLINE_HYBRID' ? ['ROLE_DOCTOR'] : [role]);
       expect(user?.centerId, role).toBe(CENTER_ROLES.includes(role) ? center?.id : null);
     }
     expect(all.find((u) => u.email === 'admin@demo.local')?.mobileNumber).toBe('9876500001');
@@ -54,6 +55,21 @@ describe('demo data', () => {
     expect((await browser.get('/api/user/study-type')).json().map((s: { name: string }) => s.name)).toEqual(
       expect.arrayContaining(['CT Brain Plain', 'MRI Knee', 'X-Ray Chest PA', 'USG Abdomen']),
     );
+  });
+
+  it('lets the demo hybrid user act as a hybrid doctor: signed in as OFFLINE_HYBRID, given an offline grant', async () => {
+    const browser = new TestClient(t.app);
+    const res = await browser.request({
+      method: 'POST',
+      url: '/api/do-login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `email=offline-hybrid@demo.local&password=${DEMO_PASSWORD}`,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ roles: ['ROLE_OFFLINE_HYBRID'], hybridModeOn: true });
+    // The cloud takes an offline report only from a hybrid doctor with a grant (hybrid-reports).
+    const grant = await browser.post(OFFLINE_REPORT_GRANT_PATH);
+    expect(grant.statusCode, grant.body).toBe(200);
   });
 
   it('maps the typist to the demo doctor, and signs a demo user in by OTP', async () => {

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
+import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import type { RouterClient } from './router-client';
 
 /*
@@ -85,6 +86,8 @@ function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = 
     update: unused,
     openEvents: vi.fn(() => () => undefined),
     hybridStudies: vi.fn(async () => options.studies ?? []),
+    dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
+    image: vi.fn(async (_url: string) => new Blob()),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
         report({ ...save, localVersion: 2, signedOff: save.signOff }),
@@ -178,5 +181,37 @@ describe('the hybrid study list (issue 27 §4)', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(reason, { exact: false })).toBeTruthy();
     expect(within(dialog).queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+
+  it('opens the study’s images from the router’s DICOMweb with the router session', async () => {
+    const client = fakeRouter({ studies: [study()] });
+    const seriesUid = '1.2.3.4';
+    const instance = (sop: string, n: number) => ({
+      '00080018': { vr: 'UI', Value: [sop] },
+      '00200013': { vr: 'IS', Value: [n] },
+      '00280010': { vr: 'US', Value: [64] },
+    });
+    client.dicomJson.mockImplementation(async (url: string) =>
+      url.endsWith('/series')
+        ? [{ '0020000E': { vr: 'UI', Value: [seriesUid] }, '00080060': { vr: 'CS', Value: ['CT'] } }]
+        : [instance('1.9.2', 2), instance('1.9.1', 1)],
+    );
+    const createObjectURL = vi.fn(() => 'blob:frame');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Images DOE^JANE' }));
+    const dialog = await screen.findByRole('dialog');
+    const image = await within(dialog).findByRole('img', { name: 'Image 1 of 2' });
+    expect(image.getAttribute('src')).toBe('blob:frame');
+    expect(client.dicomJson).toHaveBeenCalledWith('http://localhost:8090/api/dicomweb/studies/1.2.3/series');
+    // Instance Number order: the first image is instance 1.9.1, rendered by the router.
+    expect(client.image).toHaveBeenCalledWith(
+      expect.stringMatching(
+        /^http:\/\/localhost:8090\/api\/dicomweb\/studies\/1\.2\.3\/series\/1\.2\.3\.4\/instances\/1\.9\.1\/frames\/1\/rendered\?viewport=/,
+      ),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next image' }));
+    await within(dialog).findByRole('img', { name: 'Image 2 of 2' });
+    vi.unstubAllGlobals();
   });
 });

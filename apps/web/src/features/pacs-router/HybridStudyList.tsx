@@ -19,6 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { ReportEditor } from '../report-editor/ReportEditor';
+import { OfflineImagesDialog } from './OfflineImagesDialog';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
 
@@ -168,6 +169,7 @@ export function HybridStudyListScreen({
   const [signedIn, setSignedIn] = useState(client.hasSession());
   const [filters, setFilters] = useState({ patient: '', study: '' });
   const [open, setOpen] = useState<THybridStudy | null>(null);
+  const [viewing, setViewing] = useState<THybridStudy | null>(null);
   const studies = useQuery({
     queryKey: ['hybrid-studies', client.baseUrl],
     queryFn: () => client.hybridStudies(),
@@ -266,6 +268,15 @@ export function HybridStudyListScreen({
                   )}
                 </TableCell>
                 <TableCell>
+                  {s.images > 0 && (
+                    <Button
+                      size="small"
+                      aria-label={`Images ${s.patientName ?? s.studyInstanceUid}`}
+                      onClick={() => setViewing(s)}
+                    >
+                      Images
+                    </Button>
+                  )}
                   <Button
                     size="small"
                     aria-label={`Report ${s.patientName ?? s.studyInstanceUid}`}
@@ -286,6 +297,7 @@ export function HybridStudyListScreen({
           {filtered && <Typography>You can try clearing all the filter.</Typography>}
         </Box>
       )}
+      {viewing && <OfflineImagesDialog client={client} study={viewing} onClose={() => setViewing(null)} />}
       {open && (
         <OfflineReportDialog client={client} study={open} onClose={() => setOpen(null)} onSaved={refresh} />
       )}

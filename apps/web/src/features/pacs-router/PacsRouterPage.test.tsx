@@ -70,6 +70,8 @@ function fakeRouter(
     checkVersion: vi.fn(async () => options.version ?? upToDate),
     update: vi.fn(async () => ({ status: 'STARTED' as const, version: '0.2.0' })),
     hybridStudies: vi.fn(async () => []),
+    dicomJson: vi.fn(async () => []),
+    image: vi.fn(async () => new Blob()),
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');
     }),

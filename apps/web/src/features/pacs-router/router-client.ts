@@ -29,6 +29,7 @@ import {
   type TUploadAnswer,
 } from '@radflow/core';
 import type { TSchema } from '../../api/client';
+import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import { deviceHeaders } from '../../api/device';
 
 export const MESSAGE_ROUTER_UNREACHABLE = 'The router could not be reached. Is it running on this computer?';
@@ -78,6 +79,10 @@ export interface RouterClient {
   hybridStudies(): Promise<THybridStudy[]>;
   /** One offline save; durable on the router when it resolves. */
   saveOfflineReport(save: TOfflineReportSave): Promise<TOfflineReport>;
+  /** A QIDO-RS / WADO-RS metadata read of the router's DICOMweb (the offline viewer; 204: none). */
+  dicomJson(url: string): Promise<TDicomJson[]>;
+  /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
+  image(url: string): Promise<Blob>;
 }
 
 /** Where the router session lives: per router address, across tabs, until sign-out. */
@@ -127,6 +132,24 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     return parsed.data;
   }
 
+  /** A DICOMweb read of the router with the session: the viewer's URLs are absolute. */
+  async function read(url: string, accept: string): Promise<Response> {
+    const headers = new Headers({ Accept: accept });
+    const session = token();
+    if (session) headers.set('Authorization', `Bearer ${session}`);
+    let response: Response;
+    try {
+      response = await fetch(url, { headers, credentials: 'omit' });
+    } catch {
+      throw new RouterError(0, MESSAGE_ROUTER_UNREACHABLE);
+    }
+    if (!response.ok) {
+      if (response.status === 401) setToken(null);
+      throw new RouterError(response.status, formatErrorMessage(await response.json().catch(() => null)));
+    }
+    return response;
+  }
+
   const fileForm = (file: File) => {
     const form = new FormData();
     form.set('file', file, file.name);
@@ -168,6 +191,11 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     update: () => call(ROUTER_PATHS.update, ZRouterUpdateAnswer, { method: 'POST' }),
     hybridStudies: () => call(HYBRID_PATHS.studies, ZHybridStudies),
     saveOfflineReport: (save) => call(HYBRID_PATHS.report, ZOfflineReport, { json: save }),
+    async dicomJson(url) {
+      const response = await read(url, 'application/dicom+json');
+      return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);
+    },
+    image: async (url) => (await read(url, 'image/jpeg')).blob(),
     openEvents({ onOpen, onError, onEvent }) {
       // EventSource cannot send headers: the session goes in the query (the router's API.md).
       const url = new URL(`${baseUrl}${ROUTER_PATHS.events}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandSegmentedLut, toDisplayImage } from './render-pixels.js';
+import { expandSegmentedLut, toDisplayImage } from './display-image.js';
 
 describe('segmented palette colour LUT data (PS3.3 §C.7.9.2)', () => {
   it('expands discrete and linear segments, a linear one starting from the last value', () => {

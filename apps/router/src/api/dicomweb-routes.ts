@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { AppError, ZRenderViewport, ZRenderWindow } from '@radflow/core';
+import { parseInput } from './http.js';
+import { hybridUser } from './hybrid-routes.js';
+import type { OfflineImages } from './ports.js';
+
+/**
+ * The DICOMweb reads of the offline viewer (HYBRID.md "The viewer offline"), at the path the web
+ * app's data source asks (`<origin>/api/dicomweb`, viewer data-source/image-ids.ts): QIDO-RS study,
+ * series and instances, WADO-RS series and instance metadata, frames as stored, the rendered frame
+ * and the series thumbnail the light viewer draws. Only the studies in the router's spool (the
+ * center's own), only for a hybrid user's router session.
+ */
+export const ROUTER_DICOMWEB_ROOT = '/api/dicomweb';
+
+const DICOM_JSON = 'application/dicom+json';
+const THUMBNAIL = { width: 256, height: 256 } as const;
+
+const ZStudyQuery = z.object({
+  StudyInstanceUID: z
+    .string({ error: 'StudyInstanceUID is required' })
+    .min(1, 'StudyInstanceUID is required'),
+});
+const ZRenderedQuery = z.object({
+  viewport: ZRenderViewport.optional(),
+  window: ZRenderWindow.optional(),
+});
+const ZFrameNumber = z.coerce
+  .number({ error: 'The frame number must be a positive whole number' })
+  .int('The frame number must be a positive whole number')
+  .min(1, 'The frame number must be a positive whole number');
+
+type TParams = { study: string; series: string; sop: string; frame: string };
+
+const json = (reply: FastifyReply, body: unknown) =>
+  reply.header('content-type', DICOM_JSON).header('cache-control', 'no-store').send(body);
+
+const jpeg = (reply: FastifyReply, body: Buffer) =>
+  reply.header('content-type', 'image/jpeg').header('cache-control', 'private, max-age=600').send(body);
+
+export function registerOfflineDicomweb(app: FastifyInstance, images: OfflineImages): void {
+  const root = ROUTER_DICOMWEB_ROOT;
+  const series = `${root}/studies/:study/series/:series`;
+  const instance = `${series}/instances/:sop`;
+
+  app.get(`${root}/studies`, async (request, reply) => {
+    hybridUser(request);
+    const { StudyInstanceUID } = parseInput(ZStudyQuery, request.query);
+    const found = await images.study(StudyInstanceUID).catch((error: unknown) => {
+      if (error instanceof AppError && error.kind === 'NOT_FOUND') return null;
+      throw error;
+    });
+    return found ? json(reply, [found]) : reply.code(204).send();
+  });
+
+  app.get<{ Params: TParams }>(`${root}/studies/:study/series`, async (request, reply) => {
+    hybridUser(request);
+    return json(reply, await images.series(request.params.study));
+  });
+
+  app.get<{ Params: TParams }>(`${series}/instances`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid } = request.params;
+    return json(
+      reply,
+      (await images.seriesInstances(study, seriesUid)).map((i) => i.metadata),
+    );
+  });
+
+  app.get<{ Params: TParams }>(`${series}/metadata`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid } = request.params;
+    return json(
+      reply,
+      (await images.seriesInstances(study, seriesUid)).map((i) => i.metadata),
+    );
+  });
+
+  app.get<{ Params: TParams }>(`${instance}/metadata`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid, sop } = request.params;
+    return json(reply, [(await images.instance(study, seriesUid, sop)).metadata]);
+  });
+
+  app.get<{ Params: TParams }>(`${instance}/frames/:frame`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid, sop } = request.params;
+    const frameNumber = parseInput(ZFrameNumber, request.params.frame);
+    const frame = await images.frame({ study, series: seriesUid, sop }, frameNumber);
+    const boundary = `radflow-${randomBytes(12).toString('hex')}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Type: application/octet-stream; transfer-syntax=${frame.transferSyntaxUid}\r\n\r\n`,
+        'latin1',
+      ),
+      frame.bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`, 'latin1'),
+    ]);
+    return reply
+      .header(
+        'content-type',
+        `multipart/related; type="application/octet-stream"; transfer-syntax=${frame.transferSyntaxUid}; boundary=${boundary}`,
+      )
+      .header('cache-control', 'private, max-age=600')
+      .send(body);
+  });
+
+  app.get<{ Params: TParams }>(`${instance}/frames/:frame/rendered`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid, sop } = request.params;
+    const frameNumber = parseInput(ZFrameNumber, request.params.frame);
+    const query = parseInput(ZRenderedQuery, request.query);
+    return jpeg(reply, await images.rendered({ study, series: seriesUid, sop }, frameNumber, query));
+  });
+
+  app.get<{ Params: TParams }>(`${series}/thumbnail`, async (request, reply) => {
+    hybridUser(request);
+    const { study, series: seriesUid } = request.params;
+    const list = await images.seriesInstances(study, seriesUid);
+    const middle = list[Math.floor((list.length - 1) / 2)]!;
+    return jpeg(
+      reply,
+      await images.rendered({ study, series: seriesUid, sop: middle.sopInstanceUid }, 1, {
+        viewport: THUMBNAIL,
+      }),
+    );
+  });
+}

@@ -9,6 +9,7 @@ export default defineConfig({
     name: 'router',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['../server/test/global-setup.ts'],
+    setupFiles: ['../server/test/password-cost.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

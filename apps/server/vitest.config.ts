@@ -26,6 +26,7 @@ export const ownGraphFiles = [...testFiles('src'), ...testFiles('test')].filter(
 
 export const serverTest = {
   globalSetup: ['./test/global-setup.ts'],
+  setupFiles: ['./test/password-cost.ts'],
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };

@@ -3,9 +3,24 @@ import { MESSAGE_PASSWORD_COMMON, PASSWORD_MIN_LENGTH, passwordLength, passwordP
 
 /** argon2id (the library's default algorithm) with the OWASP-recommended cost: 19 MiB, 2 passes. */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+/** The lowest cost argon2 takes, for the test suites only (lowerPasswordCostForTests). */
+const ARGON2_TEST_OPTIONS = { memoryCost: 64, timeCost: 1, parallelism: 1 } as const;
+
+let argon2Options: typeof ARGON2_OPTIONS | typeof ARGON2_TEST_OPTIONS = ARGON2_OPTIONS;
+
+/**
+ * Hashes at the lowest cost from now on in this process: called by the test suites' setup file
+ * (test/password-cost.ts) and nothing else. At the production cost each hash and each check takes
+ * ~20 ms of CPU, and the suites sign in thousands of times (passwords.test.ts shows the server
+ * itself still hashes at the OWASP cost). A check follows the cost written in the stored hash.
+ */
+export function lowerPasswordCostForTests(): void {
+  argon2Options = ARGON2_TEST_OPTIONS;
+  dummyHash = undefined;
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hash(password, argon2Options);
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {

@@ -8,6 +8,7 @@ import { centers, reportStatuses, studies } from '../../db/schema.js';
 import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
+import { journalIndexerOf } from './journal-indexer.js';
 import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
 import { ingestsInFlight } from './ingests-in-flight.js';
 import {
@@ -57,6 +58,12 @@ export interface IngestOptions {
   reportStatusId?: number | null;
   /** Refuse an instance of another study (STOW-RS to /studies/{study}). */
   requireStudyInstanceUid?: string | null;
+  /**
+   * The caller's answer needs no index row (C-STORE, STOW-RS): with the ingest journal
+   * (INGEST_ACK=journal) the instance is acknowledged once its blob and journal record are
+   * durable, and indexed within a second (journal-indexer.ts). The result then has no row ids.
+   */
+  acknowledgeDurable?: boolean;
 }
 
 export type { IngestFailureCode } from './ingest-prepare.js';
@@ -70,25 +77,31 @@ export const KEPT_FIRST_REASON = 'Already stored with other content: first versi
 export const joinedReason = (reportStatusId: number) =>
   `Joined the existing study (row ${reportStatusId}): its details were kept`;
 
+/** An instance taken: durable, and indexed or about to be (IngestOptions.acknowledgeDurable). */
+export interface IngestAcknowledged {
+  ok: true;
+  /** The SOP instance was stored already: nothing changed. */
+  duplicate: boolean;
+  /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
+  keptFirst: boolean;
+  sopInstanceUid: string;
+  sopClassUid: string;
+  studyInstanceUid: string;
+  seriesInstanceUid: string;
+}
+
+export type IngestAckResult = IngestAcknowledged | IngestFailure;
+
 export type IngestResult =
-  | {
-      ok: true;
-      /** The SOP instance was stored already: nothing changed. */
-      duplicate: boolean;
-      /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
-      keptFirst: boolean;
+  | (IngestAcknowledged & {
       /**
        * The files were sent for another row (Create Study's new row) but their study has a row
        * already: they joined that one (DECISIONS.md "one row per study"); JOINED_REASON says so.
        */
       joinedExisting?: boolean;
-      sopInstanceUid: string;
-      sopClassUid: string;
-      studyInstanceUid: string;
-      seriesInstanceUid: string;
       studyId: number;
       reportStatusId: number;
-    }
+    })
   | IngestFailure;
 
 const text = (value: string | null | undefined) => withoutNul(value ?? '').trim();
@@ -246,13 +259,24 @@ async function prepare(
  * is copied and left in place. Bytes handed in may be transferred to an ingest worker: the caller
  * must not use them afterwards.
  */
+type IngestInputArg =
+  | { filePath: string; bytes?: Uint8Array; sha256?: string }
+  | { bytes: Uint8Array; filePath?: undefined; sha256?: string };
 export async function ingestInstance(
   ctx: AppContext,
-  input:
-    | { filePath: string; bytes?: Uint8Array; sha256?: string }
-    | { bytes: Uint8Array; filePath?: undefined; sha256?: string },
+  input: IngestInputArg,
+  opts: IngestOptions & { acknowledgeDurable: true },
+): Promise<IngestAckResult>;
+export async function ingestInstance(
+  ctx: AppContext,
+  input: IngestInputArg,
+  opts: IngestOptions & { acknowledgeDurable?: false },
+): Promise<IngestResult>;
+export async function ingestInstance(
+  ctx: AppContext,
+  input: IngestInputArg,
   opts: IngestOptions,
-): Promise<IngestResult> {
+): Promise<IngestResult | IngestAckResult> {
   ingestsInFlight.enter();
   try {
     return await ingestPrepared(ctx, input, opts);
@@ -275,7 +299,7 @@ async function ingestPrepared(
   ctx: AppContext,
   input: IngestInput,
   opts: IngestOptions,
-): Promise<IngestResult> {
+): Promise<IngestResult | IngestAckResult> {
   const clock = phaseClock;
   const started = clock ? performance.now() : 0;
   const preparation = await prepare(ctx, input, opts);
@@ -363,9 +387,37 @@ async function ingestPrepared(
     frames: prepared.frames,
     opts,
   };
+  const row = indexRow(ctx.now(), index);
+  const journal = journalIndexerOf(ctx.db);
+  // With the journal: what the index will do is decided now (while the blob is synced), and a
+  // new instance is answered once its record is durable too (journal-indexer.ts).
+  const admission = journal ? await journal.admit(row) : undefined;
+  let handedToJournal = false;
   try {
+    if (journal && admission?.journal && opts.acknowledgeDurable) {
+      try {
+        await durable;
+      } catch (error) {
+        return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, prepared);
+      }
+      await journal.append(row, admission);
+      handedToJournal = true;
+      if (clock) {
+        clock.add('total', performance.now() - started);
+        clock.done();
+      }
+      return {
+        ok: true,
+        duplicate: false,
+        keptFirst: false,
+        sopInstanceUid: prepared.sopInstanceUid,
+        sopClassUid: prepared.sopClassUid,
+        studyInstanceUid: prepared.studyInstanceUid,
+        seriesInstanceUid: prepared.seriesInstanceUid,
+      };
+    }
     // Committed once the blob is durable, together with what else arrived meanwhile.
-    const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);
+    const written = await indexWriterOf(ctx).write(row, durable);
     if (clock) {
       clock.add('total', performance.now() - started);
       clock.done();
@@ -391,6 +443,8 @@ async function ingestPrepared(
     if (error instanceof BlobNotDurable)
       return fail('STORAGE', `The instance could not be stored: ${error.message}`, prepared);
     return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, prepared);
+  } finally {
+    if (!handedToJournal) admission?.release();
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,7 +67,8 @@ const nextUid = () => `2.25.${Date.now()}${++uid}`;
 async function storedRow(study: string): Promise<IndexRow> {
   const sop = nextUid();
   const blobKey = `dicom/${center.groupId}/00/${study}/${sop}.000000000000.dcm`;
-  await blobs.putBytes(blobKey, new Uint8Array([1, 2, 3, 4]));
+  const bytes = new Uint8Array(Buffer.from(`blob of ${sop}`));
+  await blobs.putBytes(blobKey, bytes);
   return {
     groupId: center.groupId,
     centerId: center.id,
@@ -99,8 +101,8 @@ async function storedRow(study: string): Promise<IndexRow> {
     rows: 512,
     columns: 512,
     blobKey,
-    sizeBytes: 4,
-    sha256: 'a'.repeat(64),
+    sizeBytes: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
     metadata: '{"00080060":{"vr":"CS","Value":["CT"]}}',
     frames: null,
     source: 'DIMSE',
@@ -114,7 +116,7 @@ async function storedRow(study: string): Promise<IndexRow> {
 async function journaled(dir: string, rows: IndexRow[]): Promise<number[]> {
   const { journal } = await IngestJournal.open(dir, (id) => journalPosition(handle.db, id));
   const seqs = [];
-  for (const row of rows) seqs.push(await journal.append(row));
+  for (const row of rows) seqs.push(await journal.append(row).synced);
   journal.close();
   return seqs;
 }
@@ -145,7 +147,21 @@ describe('replay after a kill', () => {
     const { replayed } = await startIngestJournal({ db, blobs }, { dir });
     expect(replayed).toBe(0);
     expect(await indexed(db, study)).toEqual({ instances: 0, studyCount: 0, reportRows: 0 });
-    expect(await blobs.size(row.blobKey)).toBe(4);
+    expect(await blobs.size(row.blobKey)).toBe(row.sizeBytes);
+  });
+
+  it('journal synced beside a blob that did not become whole: not indexed', async () => {
+    const dir = await journalDir();
+    const study = nextUid();
+    const [kept, missing, cut] = [await storedRow(study), await storedRow(study), await storedRow(study)];
+    await journaled(dir, [kept!, missing!, cut!]);
+    await blobs.delete(missing!.blobKey);
+    const cutPath = path.join(root, 'blobs', cut!.blobKey);
+    await truncate(cutPath, cut!.sizeBytes - 1);
+    const db = await restart();
+    const started = await startIngestJournal({ db, blobs }, { dir });
+    expect(started).toMatchObject({ replayed: 1, skipped: 2 });
+    expect(await indexed(db, study)).toEqual({ instances: 1, studyCount: 1, reportRows: 1 });
   });
 
   it('journal synced, index batch not run: indexed after the restart, once', async () => {
@@ -202,6 +218,24 @@ describe('replay after a kill', () => {
     expect(await indexed(db, study)).toEqual({ instances: 4, studyCount: 4, reportRows: 1 });
   });
 
+  it('a record still waiting for its blob keeps the position below it', async () => {
+    const dir = await journalDir();
+    let db = await restart();
+    const { indexer } = await startIngestJournal({ db, blobs }, { dir });
+    const study = nextUid();
+    const slow = await storedRow(study);
+    const fast = await storedRow(study);
+    // The first record's blob sync has not answered when the second one is indexed.
+    void indexer.append(slow, await indexer.admit(slow), new Promise(() => undefined));
+    await indexer.append(fast, await indexer.admit(fast));
+    await indexer.drain();
+    expect(await indexed(db, study)).toMatchObject({ instances: 1 });
+    expect(await journalPosition(db, indexer.journal.id)).toBe(0);
+    db = await restart();
+    expect((await startIngestJournal({ db, blobs }, { dir })).replayed).toBe(2);
+    expect(await indexed(db, study)).toEqual({ instances: 2, studyCount: 2, reportRows: 1 });
+  });
+
   it('torn journal tail: the records before it are kept, numbering goes on', async () => {
     const dir = await journalDir();
     const study = nextUid();
@@ -218,7 +252,7 @@ describe('replay after a kill', () => {
     expect(await indexed(db, study)).toEqual({ instances: 2, studyCount: 2, reportRows: 1 });
     // Appends after the restart go on in a new segment and are replayed on the next one.
     const later = await storedRow(study);
-    const seq = await started.indexer.journal.append(later);
+    const seq = await started.indexer.journal.append(later).synced;
     expect(seq).toBe(3);
     started.indexer.journal.close();
     db = await restart();
@@ -234,7 +268,7 @@ describe('replay after a kill', () => {
     const [segment] = (await readdir(dir)).filter((n) => n.startsWith('segment-'));
     const file = path.join(dir, segment!);
     const bytes = await readFile(file);
-    bytes[bytes.length - 2] ^= 0xff;
+    bytes[bytes.length - 2] = bytes[bytes.length - 2]! ^ 0xff;
     await writeFile(file, bytes);
     const db = await restart();
     expect((await startIngestJournal({ db, blobs }, { dir })).replayed).toBe(1);

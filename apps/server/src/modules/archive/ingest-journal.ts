@@ -188,17 +188,18 @@ export class IngestJournal {
   }
 
   /**
-   * Appends the instance's record; resolves with its number once it is on disk (synced together
-   * with every record appended meanwhile).
+   * Appends the instance's record: its number at once, `synced` once it is on disk (synced
+   * together with every record appended meanwhile).
    */
-  append(row: IndexRow): Promise<number> {
-    if (this.broken) return Promise.reject(this.broken);
+  append(row: IndexRow): { seq: number; synced: Promise<number> } {
+    if (this.broken) return { seq: 0, synced: Promise.reject(this.broken) };
     const seq = this.nextSeq++;
     const bytes = encodeRecord({ seq, row });
-    return new Promise<number>((resolve, reject) => {
+    const synced = new Promise<number>((resolve, reject) => {
       this.queue.push({ bytes, seq, resolve, reject });
       if (!this.syncing) void this.syncQueued();
     });
+    return { seq, synced };
   }
 
   private async syncQueued(): Promise<void> {

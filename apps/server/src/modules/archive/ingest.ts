@@ -395,12 +395,12 @@ async function ingestPrepared(
   let handedToJournal = false;
   try {
     if (journal && admission?.journal && opts.acknowledgeDurable) {
+      // The record is synced while the blob is: one disk wait for both (replay checks the blob).
       try {
-        await durable;
+        await journal.append(row, admission, durable);
       } catch (error) {
         return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, prepared);
       }
-      await journal.append(row, admission);
       handedToJournal = true;
       if (clock) {
         clock.add('total', performance.now() - started);

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type Db, instanceIndexOf } from '../../db/client.js';
 import type { IndexRow, InstanceIndex } from '../../db/instance-index.js';
 import { ingestJournalPositions, instances, studies } from '../../db/schema.js';
+import type { BlobStore } from '../storage/blob-store.js';
 import { IngestJournal, type JournalRecord } from './ingest-journal.js';
 
 /**
@@ -62,6 +64,8 @@ export class JournalIndexer {
   private readonly sopsWaiting = new Map<string, Waiter>();
   /** Incremented whenever admitted rows are released: a read older than that may be stale. */
   private epoch = 0;
+  /** Records appended and neither indexed nor given up: the journal's position stays below them. */
+  private readonly outstanding = new Set<number>();
   private queue: Queued[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -74,7 +78,6 @@ export class JournalIndexer {
     private readonly db: Db,
     private readonly index: InstanceIndex,
     readonly journal: IngestJournal,
-    private readonly dropCopy: (blobKey: string) => void,
     private readonly log?: JournalLog,
   ) {}
 
@@ -140,12 +143,38 @@ export class JournalIndexer {
   }
 
   /**
-   * Appends an admitted instance's record and resolves once it is synced: the instance may then
-   * be acknowledged. The indexer releases the admission after the record's batch committed.
+   * Appends an admitted instance's record while its blob is made durable (`blobDurable`), and
+   * resolves once both are: the instance may then be acknowledged, and goes to the indexer, which
+   * releases the admission after the record's batch committed. Rejects when either fails (the
+   * admission is then the caller's to release); a record synced beside a blob that never became
+   * durable is not indexed: not here, and on replay only when its blob is whole.
    */
-  async append(row: IndexRow, admission: Admission): Promise<void> {
-    const seq = await this.journal.append(row);
+  async append(
+    row: IndexRow,
+    admission: Admission,
+    blobDurable: Promise<unknown> = Promise.resolve(),
+  ): Promise<void> {
+    const { seq, synced } = this.journal.append(row);
+    this.outstanding.add(seq);
+    try {
+      await Promise.all([synced, blobDurable]);
+    } catch (error) {
+      this.outstanding.delete(seq);
+      throw error;
+    }
     this.enqueue({ record: { seq, row }, release: admission.release });
+  }
+
+  /**
+   * The position a batch may record: every record up to it is indexed or was never acknowledged.
+   * Records still waiting for their blob or their turn keep it below them.
+   */
+  private positionAfter(batch: readonly Queued[]): number {
+    const inBatch = new Set(batch.map((q) => q.record.seq));
+    let lowest = Infinity;
+    for (const seq of this.outstanding) if (!inBatch.has(seq) && seq < lowest) lowest = seq;
+    const highest = Math.max(...inBatch);
+    return Math.min(highest, lowest - 1);
   }
 
   private enqueue(item: Queued): void {
@@ -173,7 +202,7 @@ export class JournalIndexer {
   }
 
   private async writeBatch(batch: Queued[]): Promise<void> {
-    const journal = { id: this.journal.id, position: batch.at(-1)!.record.seq };
+    const journal = { id: this.journal.id, position: this.positionAfter(batch) };
     try {
       const committed = await this.index.createInstances(
         batch.map((q) => q.record.row),
@@ -182,6 +211,7 @@ export class JournalIndexer {
       );
       await this.index.makeDurable(committed);
       committed.outcomes.forEach((outcome, i) => this.settle(batch[i]!, outcome.disposition));
+      for (const q of batch) this.outstanding.delete(q.record.seq);
       this.stats.batches++;
       this.stats.records += batch.length;
       this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
@@ -195,6 +225,7 @@ export class JournalIndexer {
           'ingest journal: an acknowledged instance could not be indexed',
         );
         batch[0]!.release();
+        this.outstanding.delete(batch[0]!.record.seq);
         await this.index.createInstances([], () => Promise.resolve(), { journal }).catch(() => undefined);
         return;
       }
@@ -207,14 +238,16 @@ export class JournalIndexer {
 
   private settle(item: Queued, disposition: string): void {
     if (disposition !== 'STORED') {
-      // Admitted as new but decided otherwise (a study deleted or taken meanwhile by another
-      // process on the same database): the index keeps what it had; this copy goes.
+      // A replayed record indexed before (SAME: its own row names its blob), or admitted as new
+      // but decided otherwise (another process on the same database took the study meanwhile):
+      // the index keeps what it had. The copy is not deleted here, as it may be the indexed one;
+      // the orphan sweep deletes it when no row names it.
       this.stats.notStored++;
-      this.log?.warn(
-        { seq: item.record.seq, sopInstanceUid: item.record.row.sopInstanceUid, disposition },
-        'ingest journal: an acknowledged instance was not taken by the index',
-      );
-      this.dropCopy(item.record.row.blobKey);
+      if (disposition !== 'SAME')
+        this.log?.warn(
+          { seq: item.record.seq, sopInstanceUid: item.record.row.sopInstanceUid, disposition },
+          'ingest journal: an acknowledged instance was not taken by the index',
+        );
     }
     item.release();
   }
@@ -230,7 +263,10 @@ export class JournalIndexer {
 
   /** Indexes records read from the journal (a replay), in batches, before ingests are taken. */
   async replay(records: readonly JournalRecord[]): Promise<void> {
-    for (const record of records) this.queue.push({ record, release: () => undefined });
+    for (const record of records) {
+      this.outstanding.add(record.seq);
+      this.queue.push({ record, release: () => undefined });
+    }
     await this.drain();
   }
 
@@ -266,20 +302,28 @@ export async function journalPosition(db: Db, journalId: string): Promise<number
 export async function startIngestJournal(
   ctx: Pick<AppContext, 'db' | 'blobs'>,
   opts: { dir: string; log?: JournalLog },
-): Promise<{ indexer: JournalIndexer; replayed: number }> {
+): Promise<{ indexer: JournalIndexer; replayed: number; skipped: number }> {
   const { journal, unindexed } = await IngestJournal.open(path.resolve(opts.dir), (id) =>
     journalPosition(ctx.db, id),
   );
-  const indexer = new JournalIndexer(
-    ctx.db,
-    instanceIndexOf(ctx.db),
-    journal,
-    (key) => void ctx.blobs.delete(key).catch(() => undefined),
-    opts.log,
-  );
-  await indexer.replay(unindexed);
+  const indexer = new JournalIndexer(ctx.db, instanceIndexOf(ctx.db), journal, opts.log);
+  // A record is synced beside its blob: one whose blob is not whole was never acknowledged.
+  const whole: JournalRecord[] = [];
+  for (const record of unindexed) if (await blobIsWhole(ctx.blobs, record.row)) whole.push(record);
+  await indexer.replay(whole);
   indexers.set(ctx.db, indexer);
-  return { indexer, replayed: unindexed.length };
+  return { indexer, replayed: whole.length, skipped: unindexed.length - whole.length };
+}
+
+/** The blob a record names is there, of its size and hash (read once per record, at replay only). */
+async function blobIsWhole(blobs: BlobStore, row: IndexRow): Promise<boolean> {
+  try {
+    if ((await blobs.size(row.blobKey)) !== row.sizeBytes) return false;
+    const bytes = await blobs.read(row.blobKey);
+    return createHash('sha256').update(bytes).digest('hex') === row.sha256;
+  } catch {
+    return false;
+  }
 }
 
 /** Detaches and stops the context's journal (server stop, tests). */

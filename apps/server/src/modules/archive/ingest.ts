@@ -8,7 +8,7 @@ import { centers, reportStatuses, studies } from '../../db/schema.js';
 import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
-import { journalIndexerOf } from './journal-indexer.js';
+import { type Admission, journalIndexerOf } from './journal-indexer.js';
 import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
 import { ingestsInFlight } from './ingests-in-flight.js';
 import {
@@ -33,6 +33,9 @@ import { computePatientAge } from './patient-age.js';
  *    the group its report-status row and STUDY_CREATED event. Its statements may run while the blob
  *    is being synced; it commits only once the blob is durable (index-writer.ts), together with
  *    the other instances that arrived meanwhile, and only then is the instance acknowledged.
+ * With INGEST_ACK=journal (journal-indexer.ts), step 2 for a new C-STORE or STOW-RS instance is a
+ * journal record synced beside the blob; the answer follows both, and the index within a second
+ * (replayed on start after a crash). What the index will decide is decided before that answer.
  * A crash before the commit leaves at most an orphan blob (no index row points at it): never a
  * visible half instance. The orphan sweep (orphan-sweep.ts) deletes blobs under `dicom/` older
  * than a day that no `instances.blob_key` names.
@@ -391,9 +394,10 @@ async function ingestPrepared(
   const journal = journalIndexerOf(ctx.db);
   // With the journal: what the index will do is decided now (while the blob is synced), and a
   // new instance is answered once its record is durable too (journal-indexer.ts).
-  const admission = journal ? await journal.admit(row) : undefined;
+  let admission: Admission | undefined;
   let handedToJournal = false;
   try {
+    admission = journal ? await journal.admit(row) : undefined;
     if (journal && admission?.journal && opts.acknowledgeDurable) {
       // The record is synced while the blob is: one disk wait for both (replay checks the blob).
       try {

@@ -70,15 +70,22 @@ try {
     for (const file of acknowledged) {
       const bytes = await readFile(file);
       const parsed = parseInstance(bytes);
-      const response = await fetch(
-        `${second.baseUrl}/api/dicomweb/studies/${series.studyInstanceUid}/series/${series.seriesInstanceUid}/instances/${parsed.sopInstanceUid}`,
-        {
-          headers: {
-            authorization: `Bearer ${token}`,
-            accept: 'multipart/related; type="application/dicom"',
+      const retrieve = () =>
+        fetch(
+          `${second.baseUrl}/api/dicomweb/studies/${series.studyInstanceUid}/series/${series.seriesInstanceUid}/instances/${parsed.sopInstanceUid}`,
+          {
+            headers: {
+              authorization: `Bearer ${token}`,
+              accept: 'multipart/related; type="application/dicom"',
+            },
           },
-        },
-      );
+        );
+      let response = await retrieve();
+      // 503 is the server shedding load on a busy machine ("try again"), not a missing instance.
+      for (let retry = 0; response.status === 503 && retry < 10; retry++) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        response = await retrieve();
+      }
       const body = Buffer.from(await response.arrayBuffer());
       // The stored file is our file meta header + the data set as sent: its pixel data (the file's
       // last 512×512×2 bytes) must be in the part.

@@ -79,7 +79,7 @@ export async function startBuiltServer(options: TBuiltServerOptions): Promise<TB
   closeSync(logFd);
   const stop = () => stopProcess(child, 20_000);
   try {
-    const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
+    const deadline = Date.now() + (options.startTimeoutMs ?? 300_000);
     const exited = new Promise<never>((_, reject) =>
       child.once('exit', (code) => reject(new Error(`Radflow server exited (${code})`))),
     );

@@ -205,6 +205,15 @@ export const ZServerConfig = z
      * `npm run package -w @radflow/router` writes (modules/router-releases/README.md). Unset: none.
      */
     ROUTER_RELEASES_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
+    /**
+     * When a C-STORE or STOW-RS instance is acknowledged (archive ARCHIVE.md "acknowledge before
+     * indexing"): `commit` once its index rows are committed; `journal` once its blob and a record
+     * in DATA_DIR/journal are durable, the index following in batches within a second.
+     */
+    INGEST_ACK: z.preprocess(
+      emptyAsUndefined,
+      z.enum(['commit', 'journal'], { error: 'must be commit or journal' }).default('commit'),
+    ),
     /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
     DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
     PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),

@@ -8,6 +8,7 @@ import { startForwardingWorker } from './modules/forwarding/forward-worker.js';
 import { FsBlobStore } from './modules/storage/blob-store.js';
 import { type DicomServices, startDicomServices } from './modules/archive/dicom-services.js';
 import { startUploadSweep } from './modules/archive/upload-sweep.js';
+import { startIngestJournal, stopIngestJournal } from './modules/archive/journal-indexer.js';
 import { startOrphanSweep } from './modules/archive/orphan-sweep.js';
 import { startCriticalResultSweep } from './modules/critical-results/escalation-sweep.js';
 import { fileOffsetClock } from './test-clock.js';
@@ -72,6 +73,15 @@ async function main(): Promise<void> {
     if (stored > 0) app.log.info({ studies: stored }, 'demo studies seeded');
   }
 
+  if (config.INGEST_ACK === 'journal') {
+    // Before any service takes an ingest: what the journal holds past the index is indexed now.
+    const { replayed } = await startIngestJournal(app.ctx, {
+      dir: path.join(config.DATA_DIR, 'journal'),
+      log: app.log,
+    });
+    app.log.info({ replayed }, 'ingest journal ready');
+  }
+
   const stopSweep = startUploadSweep(app.ctx, config.UPLOAD_QUIET_SECONDS, app.log);
   // Blobs a crash left without an index row (ARCHIVE.md "orphan blobs"), hourly.
   const stopOrphanSweep = startOrphanSweep(app.ctx, app.log);
@@ -117,6 +127,8 @@ async function main(): Promise<void> {
       await stopDunningSweep();
       await forwarding.stop();
       await app.close();
+      // In-flight ingests are answered: their records are indexed before the database closes.
+      await stopIngestJournal(app.ctx);
       await handle.close();
       await blobs.close();
       app.log.info('stopped');

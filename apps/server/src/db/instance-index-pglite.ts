@@ -4,11 +4,14 @@ import {
   INDEX_INSTANCE_STATEMENT,
   INDEX_STUDY_STATEMENT,
   INSTANCE_RESULT_COLUMNS,
+  JOURNAL_POSITION_STATEMENT,
   type IndexRow,
+  type JournalPosition,
   type InstanceIndex,
   type InstanceResult,
   inLockOrder,
   instanceValues,
+  journalPositionValues,
   outcomesOf,
   studyValues,
 } from './instance-index.js';
@@ -93,6 +96,7 @@ export class PgliteInstanceIndex implements InstanceIndex {
   async createInstances(
     rows: readonly IndexRow[],
     beforeCommit: () => Promise<void>,
+    opts: { journal?: JournalPosition } = {},
   ): Promise<CommittedBatch> {
     const parts: Uint8Array[] = [];
     for (const { row, job } of inLockOrder(rows)) {
@@ -103,6 +107,12 @@ export class PgliteInstanceIndex implements InstanceIndex {
         serialize.execute({}),
       );
     }
+    if (opts.journal)
+      parts.push(
+        serialize.parse({ text: JOURNAL_POSITION_STATEMENT }),
+        serialize.bind({ values: journalPositionValues(opts.journal) }),
+        serialize.execute({}),
+      );
     if (this.durability)
       parts.push(serialize.parse({ text: WAL_INSERT_POSITION }), serialize.bind({}), serialize.execute({}));
     parts.push(serialize.sync());

@@ -3,11 +3,14 @@ import {
   type CommittedBatch,
   INDEX_INSTANCE_STATEMENT,
   INDEX_STUDY_STATEMENT,
+  JOURNAL_POSITION_STATEMENT,
   type IndexRow,
+  type JournalPosition,
   type InstanceIndex,
   type InstanceResult,
   inLockOrder,
   instanceValues,
+  journalPositionValues,
   outcomesOf,
   studyValues,
 } from './instance-index.js';
@@ -28,6 +31,7 @@ export class PostgresInstanceIndex implements InstanceIndex {
   async createInstances(
     rows: readonly IndexRow[],
     beforeCommit: () => Promise<void>,
+    opts: { journal?: JournalPosition } = {},
   ): Promise<CommittedBatch> {
     const connection = await this.pool.connect();
     let broken: Error | undefined;
@@ -48,6 +52,12 @@ export class PostgresInstanceIndex implements InstanceIndex {
         results.push(...answer.rows);
       }
       const outcomes = outcomesOf(results, rows.length);
+      if (opts.journal)
+        await connection.query({
+          name: 'radflow_journal_position',
+          text: JOURNAL_POSITION_STATEMENT,
+          values: journalPositionValues(opts.journal),
+        });
       await beforeCommit();
       await connection.query('commit');
       return { outcomes };

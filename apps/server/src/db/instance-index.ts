@@ -23,15 +23,40 @@ export interface InstanceIndex {
    * Creates the instances of a batch in one transaction, in one lock order (study by study), runs
    * `beforeCommit` once the statements ran and commits when it resolves (a rejection rolls the
    * batch back and is thrown). Outcomes are in the order of `rows`. A failing statement rolls
-   * the whole batch back: nothing of it is committed.
+   * the whole batch back: nothing of it is committed. `journal`: the batch ends that ingest
+   * journal's records up to `position`, written in the same transaction (ingest-journal.ts).
    */
-  createInstances(rows: readonly IndexRow[], beforeCommit: () => Promise<void>): Promise<CommittedBatch>;
+  createInstances(
+    rows: readonly IndexRow[],
+    beforeCommit: () => Promise<void>,
+    opts?: { journal?: JournalPosition },
+  ): Promise<CommittedBatch>;
   /**
    * Resolves once the batch's commit survives a power cut. `alone`: the caller has nothing else
    * to do meanwhile (an engine may then wait on this thread instead of a pool's).
    */
   makeDurable(batch: CommittedBatch, opts?: { alone?: boolean }): Promise<void>;
 }
+
+/** An ingest journal's records indexed so far (modules/archive/ingest-journal.ts). */
+export interface JournalPosition {
+  id: string;
+  position: number;
+}
+
+/**
+ * Records the position of a journal, in the batch's transaction: it never goes back (a batch
+ * retried alone after a later one cannot undo it). `$1` the journal, `$2` the position.
+ */
+export const JOURNAL_POSITION_STATEMENT = `insert into ingest_journal_positions as p (journal_id, position)
+values ($1::text, $2::bigint)
+on conflict (journal_id) do update set position = greatest(p.position, excluded.position),
+  updated_at = now()`;
+
+export const journalPositionValues = (journal: JournalPosition): BoundValues => [
+  journal.id,
+  String(journal.position),
+];
 
 export interface CommittedBatch {
   outcomes: IndexOutcome[];

@@ -750,6 +750,17 @@ export const ingestRefusals = pgTable(
   ],
 );
 
+/**
+ * How far each ingest journal has been indexed (archive ARCHIVE.md "acknowledge before indexing"):
+ * written in the same transaction as the batch it ends, so a replay after a crash starts exactly
+ * after it. One row per journal (a server's DATA_DIR/journal names itself in its `journal-id`).
+ */
+export const ingestJournalPositions = pgTable('ingest_journal_positions', {
+  journalId: text('journal_id').primaryKey(),
+  position: bigint('position', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type TStudyRow = typeof studies.$inferSelect;
 export type TSeriesRow = typeof series.$inferSelect;
 export type TInstanceRow = typeof instances.$inferSelect;

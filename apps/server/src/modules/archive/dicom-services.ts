@@ -141,7 +141,7 @@ export async function startDicomServices(
               : { filePath: instance.filePath }),
           ...(instance.sha256 ? { sha256: instance.sha256 } : {}),
         },
-        { centerId, source: 'DIMSE', callingAet: instance.callingAet },
+        { centerId, source: 'DIMSE', callingAet: instance.callingAet, acknowledgeDurable: true },
       );
       // Over: the worker answered and the blob write settled. After a storage failure a write
       // may still be under way: that slot is left to the garbage collector.

@@ -8,6 +8,7 @@ import { centers, reportStatuses, studies } from '../../db/schema.js';
 import { instanceBlobKey } from './dicom-keys.js';
 import { BlobNotDurable, type IndexRow, indexWriterOf } from './index-writer.js';
 import { phaseClock } from './ingest-phases.js';
+import { type Admission, journalIndexerOf } from './journal-indexer.js';
 import { ingestPool, ingestWorkersFor } from './ingest-pool.js';
 import { ingestsInFlight } from './ingests-in-flight.js';
 import {
@@ -32,6 +33,9 @@ import { computePatientAge } from './patient-age.js';
  *    the group its report-status row and STUDY_CREATED event. Its statements may run while the blob
  *    is being synced; it commits only once the blob is durable (index-writer.ts), together with
  *    the other instances that arrived meanwhile, and only then is the instance acknowledged.
+ * With INGEST_ACK=journal (journal-indexer.ts), step 2 for a new C-STORE or STOW-RS instance is a
+ * journal record synced beside the blob; the answer follows both, and the index within a second
+ * (replayed on start after a crash). What the index will decide is decided before that answer.
  * A crash before the commit leaves at most an orphan blob (no index row points at it): never a
  * visible half instance. The orphan sweep (orphan-sweep.ts) deletes blobs under `dicom/` older
  * than a day that no `instances.blob_key` names.
@@ -57,6 +61,12 @@ export interface IngestOptions {
   reportStatusId?: number | null;
   /** Refuse an instance of another study (STOW-RS to /studies/{study}). */
   requireStudyInstanceUid?: string | null;
+  /**
+   * The caller's answer needs no index row (C-STORE, STOW-RS): with the ingest journal
+   * (INGEST_ACK=journal) the instance is acknowledged once its blob and journal record are
+   * durable, and indexed within a second (journal-indexer.ts). The result then has no row ids.
+   */
+  acknowledgeDurable?: boolean;
 }
 
 export type { IngestFailureCode } from './ingest-prepare.js';
@@ -70,25 +80,31 @@ export const KEPT_FIRST_REASON = 'Already stored with other content: first versi
 export const joinedReason = (reportStatusId: number) =>
   `Joined the existing study (row ${reportStatusId}): its details were kept`;
 
+/** An instance taken: durable, and indexed or about to be (IngestOptions.acknowledgeDurable). */
+export interface IngestAcknowledged {
+  ok: true;
+  /** The SOP instance was stored already: nothing changed. */
+  duplicate: boolean;
+  /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
+  keptFirst: boolean;
+  sopInstanceUid: string;
+  sopClassUid: string;
+  studyInstanceUid: string;
+  seriesInstanceUid: string;
+}
+
+export type IngestAckResult = IngestAcknowledged | IngestFailure;
+
 export type IngestResult =
-  | {
-      ok: true;
-      /** The SOP instance was stored already: nothing changed. */
-      duplicate: boolean;
-      /** ... with other bytes than these, which were not taken (the answer says so: KEPT_FIRST_REASON). */
-      keptFirst: boolean;
+  | (IngestAcknowledged & {
       /**
        * The files were sent for another row (Create Study's new row) but their study has a row
        * already: they joined that one (DECISIONS.md "one row per study"); JOINED_REASON says so.
        */
       joinedExisting?: boolean;
-      sopInstanceUid: string;
-      sopClassUid: string;
-      studyInstanceUid: string;
-      seriesInstanceUid: string;
       studyId: number;
       reportStatusId: number;
-    }
+    })
   | IngestFailure;
 
 const text = (value: string | null | undefined) => withoutNul(value ?? '').trim();
@@ -246,13 +262,24 @@ async function prepare(
  * is copied and left in place. Bytes handed in may be transferred to an ingest worker: the caller
  * must not use them afterwards.
  */
+type IngestInputArg =
+  | { filePath: string; bytes?: Uint8Array; sha256?: string }
+  | { bytes: Uint8Array; filePath?: undefined; sha256?: string };
 export async function ingestInstance(
   ctx: AppContext,
-  input:
-    | { filePath: string; bytes?: Uint8Array; sha256?: string }
-    | { bytes: Uint8Array; filePath?: undefined; sha256?: string },
+  input: IngestInputArg,
+  opts: IngestOptions & { acknowledgeDurable: true },
+): Promise<IngestAckResult>;
+export async function ingestInstance(
+  ctx: AppContext,
+  input: IngestInputArg,
+  opts: IngestOptions & { acknowledgeDurable?: false },
+): Promise<IngestResult>;
+export async function ingestInstance(
+  ctx: AppContext,
+  input: IngestInputArg,
   opts: IngestOptions,
-): Promise<IngestResult> {
+): Promise<IngestResult | IngestAckResult> {
   ingestsInFlight.enter();
   try {
     return await ingestPrepared(ctx, input, opts);
@@ -275,7 +302,7 @@ async function ingestPrepared(
   ctx: AppContext,
   input: IngestInput,
   opts: IngestOptions,
-): Promise<IngestResult> {
+): Promise<IngestResult | IngestAckResult> {
   const clock = phaseClock;
   const started = clock ? performance.now() : 0;
   const preparation = await prepare(ctx, input, opts);
@@ -363,9 +390,38 @@ async function ingestPrepared(
     frames: prepared.frames,
     opts,
   };
+  const row = indexRow(ctx.now(), index);
+  const journal = journalIndexerOf(ctx.db);
+  // With the journal: what the index will do is decided now (while the blob is synced), and a
+  // new instance is answered once its record is durable too (journal-indexer.ts).
+  let admission: Admission | undefined;
+  let handedToJournal = false;
   try {
+    admission = journal ? await journal.admit(row) : undefined;
+    if (journal && admission?.journal && opts.acknowledgeDurable) {
+      // The record is synced while the blob is: one disk wait for both (replay checks the blob).
+      try {
+        await journal.append(row, admission, durable);
+      } catch (error) {
+        return fail('STORAGE', `The instance could not be stored: ${(error as Error).message}`, prepared);
+      }
+      handedToJournal = true;
+      if (clock) {
+        clock.add('total', performance.now() - started);
+        clock.done();
+      }
+      return {
+        ok: true,
+        duplicate: false,
+        keptFirst: false,
+        sopInstanceUid: prepared.sopInstanceUid,
+        sopClassUid: prepared.sopClassUid,
+        studyInstanceUid: prepared.studyInstanceUid,
+        seriesInstanceUid: prepared.seriesInstanceUid,
+      };
+    }
     // Committed once the blob is durable, together with what else arrived meanwhile.
-    const written = await indexWriterOf(ctx).write(indexRow(ctx.now(), index), durable);
+    const written = await indexWriterOf(ctx).write(row, durable);
     if (clock) {
       clock.add('total', performance.now() - started);
       clock.done();
@@ -391,6 +447,8 @@ async function ingestPrepared(
     if (error instanceof BlobNotDurable)
       return fail('STORAGE', `The instance could not be stored: ${error.message}`, prepared);
     return fail('STORAGE', `The instance could not be indexed: ${(error as Error).message}`, prepared);
+  } finally {
+    if (!handedToJournal) admission?.release();
   }
 }
 

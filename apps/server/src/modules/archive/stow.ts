@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { AppError, UPLOAD_MAX_FILE_BYTES } from '@radflow/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { type IngestResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
+import { type IngestAckResult, KEPT_FIRST_REASON, ingestInstance } from './ingest.js';
 import { MultipartError, parseContentType, readRelatedParts } from './multipart-related.js';
 import type { TUploadTarget } from './upload-access.js';
 
@@ -27,7 +27,7 @@ export const FAILURE_REASON = {
 } as const;
 
 export interface StoreOutcomeItem {
-  result: IngestResult;
+  result: IngestAckResult;
   /** A part we could not even read (no UIDs known). */
   partIndex: number;
 }
@@ -38,7 +38,7 @@ const ui = (value: string | null): { vr: string; Value?: unknown[] } =>
   value ? { vr: 'UI', Value: [value] } : { vr: 'UI' };
 const ur = (value: string) => ({ vr: 'UR', Value: [value] });
 
-function failureReason(result: Extract<IngestResult, { ok: false }>, isStudyMismatch: boolean): number {
+function failureReason(result: Extract<IngestAckResult, { ok: false }>, isStudyMismatch: boolean): number {
   if (isStudyMismatch) return FAILURE_REASON.DATASET_MISMATCH;
   switch (result.failureCode) {
     case 'NOT_DICOM':
@@ -71,7 +71,7 @@ export interface StoreResponse {
 
 /** The PS3.18 store response for a list of outcomes. `baseUrl` is the origin of /api/dicomweb. */
 export function buildStoreResponse(
-  outcomes: Array<{ result: IngestResult; isStudyMismatch?: boolean }>,
+  outcomes: Array<{ result: IngestAckResult; isStudyMismatch?: boolean }>,
   baseUrl: string,
 ): StoreResponse {
   const root = `${baseUrl}/api/dicomweb`;
@@ -158,7 +158,7 @@ export async function storeInstances(
     log: FastifyBaseLogger;
   },
 ): Promise<StoreResponse> {
-  const outcomes: Array<{ result: IngestResult; isStudyMismatch?: boolean }> = [];
+  const outcomes: Array<{ result: IngestAckResult; isStudyMismatch?: boolean }> = [];
   let parts = 0;
   // Parts are ingested side by side while the next ones are read, so their blob syncs overlap and
   // their index rows share commits (index-writer.ts); the answer keeps part order. Bounded in count
@@ -242,7 +242,7 @@ async function storePart(
   ctx: AppContext,
   filePath: string,
   opts: { target: TUploadTarget; studyInstanceUid?: string; actorUserId: number },
-): Promise<{ result: IngestResult; isStudyMismatch?: boolean }> {
+): Promise<{ result: IngestAckResult; isStudyMismatch?: boolean }> {
   const result = await ingestInstance(
     ctx,
     { filePath },
@@ -251,6 +251,8 @@ async function storePart(
       source: 'STOW',
       actorUserId: opts.actorUserId,
       requireStudyInstanceUid: opts.studyInstanceUid ?? null,
+      // The store response names the instance and its retrieve URL: no index row needed.
+      acknowledgeDurable: true,
     },
   );
   const isStudyMismatch =

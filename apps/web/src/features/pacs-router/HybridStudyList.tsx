@@ -21,6 +21,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ReportEditor } from '../report-editor/ReportEditor';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
+import { errorText } from '../../lib/error-text';
 
 /** What each offline report state reads as in the list (HYBRID.md). */
 export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
@@ -32,8 +33,6 @@ export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
 
 /** The list's refresh while open: the sync moves reports to the cloud in the background. */
 const HYBRID_REFRESH_MS = 30_000;
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** DICOM DA (YYYYMMDD) as the lists show dates (YYYY-MM-DD); anything else as it is. */
 const studyDate = (value: string | null) =>

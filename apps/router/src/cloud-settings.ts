@@ -1,7 +1,7 @@
 import { ROUTER_SETTINGS_REFRESH_MS, type TRouterCloudSettings, ZRouterCloudSettings } from '@radflow/core';
 import { readFile } from 'node:fs/promises';
 import { blankTopLevelText } from '@radflow/dicom';
-import { writeFileAtomic } from './release/install-layout.js';
+import { writeFileDurably } from './queue/fs-durable.js';
 
 /** Institution Name (0008,0080): what removeCenterNameWhileUploading leaves out. */
 const INSTITUTION_NAME = 'x00080080';
@@ -47,7 +47,7 @@ export class CloudSettings {
       return this.current;
     }
     if (this.file) {
-      await writeFileAtomic(this.file, JSON.stringify(this.current)).catch((error: unknown) =>
+      await writeFileDurably(this.file, JSON.stringify(this.current)).catch((error: unknown) =>
         this.log?.('router settings not kept', { err: String(error) }),
       );
     }

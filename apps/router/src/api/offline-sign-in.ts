@@ -54,12 +54,7 @@ export class OfflineCredentials {
 
   private async persist(): Promise<void> {
     const bytes = Buffer.from(JSON.stringify(Object.fromEntries(this.verifiers)));
-    await writeFileDurably(
-      join(this.dir, 'credentials.json.tmp'),
-      join(this.dir, 'credentials.json'),
-      this.dir,
-      bytes,
-    );
+    await writeFileDurably(join(this.dir, 'credentials.json'), bytes, join(this.dir, 'credentials.json.tmp'));
   }
 
   async remember(user: VerifiedUser, password: string): Promise<void> {

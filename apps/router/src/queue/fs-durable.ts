@@ -1,5 +1,7 @@
 /** Durable file writes: the data fsynced before the rename, the directory fsynced after it. */
+import { randomUUID } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 /**
  * Fsyncs a directory so that a rename or unlink in it survives a power cut. Windows cannot open a
@@ -15,13 +17,17 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes `bytes` to `tempPath`, fsyncs it, renames it to `finalPath` and fsyncs the directory. */
+/**
+ * Writes a file so that a reader sees the old content or the new, never a part, and the new one
+ * survives a power cut: `content` into `tempPath` (by default a fresh name beside the file), fsynced,
+ * renamed over `finalPath`, then the directory fsynced. The router's one way to write a file.
+ */
 export async function writeFileDurably(
-  tempPath: string,
   finalPath: string,
-  finalDir: string,
-  bytes: Uint8Array,
+  content: Uint8Array | string,
+  tempPath = `${finalPath}.${randomUUID()}.tmp`,
 ): Promise<void> {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const handle = await open(tempPath, 'w');
   try {
     await handle.write(bytes, 0, bytes.length);
@@ -33,7 +39,7 @@ export async function writeFileDurably(
   }
   await handle.close();
   await rename(tempPath, finalPath);
-  await fsyncDir(finalDir);
+  await fsyncDir(dirname(finalPath));
 }
 
 /** Moves an already complete file (e.g. the SCP's temp file) into place durably. */

@@ -441,13 +441,7 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
     this.reservedBytes += size;
     try {
       if ('path' in file) await moveFileDurably(file.path, finalPath, this.objectsDir);
-      else
-        await writeFileDurably(
-          join(this.tmpDir, `${key}.${randomUUID()}`),
-          finalPath,
-          this.objectsDir,
-          file.bytes,
-        );
+      else await writeFileDurably(finalPath, file.bytes, join(this.tmpDir, `${key}.${randomUUID()}`));
       return await this.record(header, key, sha256, size, source);
     } finally {
       this.reservedBytes -= size;

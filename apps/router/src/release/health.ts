@@ -1,4 +1,4 @@
-import { writeFileAtomic } from './install-layout.js';
+import { writeFileDurably } from '../queue/fs-durable.js';
 
 /**
  * The launcher ↔ version protocol (RELEASE.md "Rollback"): the launcher names a health file in the
@@ -20,5 +20,5 @@ export async function reportHealthy(version: string, env: NodeJS.ProcessEnv = pr
   const file = env[HEALTH_FILE_ENV];
   if (!file) return;
   const health: THealth = { version, pid: process.pid };
-  await writeFileAtomic(file, JSON.stringify(health));
+  await writeFileDurably(file, JSON.stringify(health));
 }

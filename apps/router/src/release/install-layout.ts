@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileDurably } from '../queue/fs-durable.js';
 
 /**
  * The installed router on disk (RELEASE.md "Layout"):
@@ -39,20 +39,6 @@ export function mainOf(installDir: string, version: string): string {
   return path.join(versionDir(installDir, version), 'main.js');
 }
 
-/** Writes a file so that a reader sees the old content or the new, never a part (temp, fsync, rename). */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${randomUUID()}.tmp`;
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
-}
-
 export async function readCurrentVersion(installDir: string): Promise<string | null> {
   try {
     const text = (await readFile(installPaths(installDir).current, 'utf8')).trim();
@@ -65,7 +51,7 @@ export async function readCurrentVersion(installDir: string): Promise<string | n
 /** Points `current` at a version (atomic: rename over the old pointer). */
 export async function switchCurrent(installDir: string, version: string): Promise<void> {
   versionDir(installDir, version);
-  await writeFileAtomic(installPaths(installDir).current, `${version}\n`);
+  await writeFileDurably(installPaths(installDir).current, `${version}\n`);
 }
 
 export interface TPendingUpdate {

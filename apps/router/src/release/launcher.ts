@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileDurably } from '../queue/fs-durable.js';
 import { HEALTH_FILE_ENV, INSTALL_DIR_ENV, RESTART_EXIT_CODE, type THealth } from './health.js';
 import {
   type TPendingUpdate,
@@ -11,7 +12,6 @@ import {
   readJson,
   readPending,
   switchCurrent,
-  writeFileAtomic,
 } from './install-layout.js';
 
 /** What the launcher needs of a started version (a ChildProcess has it; tests may pass their own). */
@@ -172,7 +172,7 @@ export class Launcher {
     const { installDir } = this.options;
     this.log(`Radflow router: ${reason}; rolling back to ${pending.from}`);
     await switchCurrent(installDir, pending.from);
-    await writeFileAtomic(
+    await writeFileDurably(
       installPaths(installDir).lastRollback,
       JSON.stringify({ from: pending.to, to: pending.from, at: this.now().toISOString(), reason }),
     );

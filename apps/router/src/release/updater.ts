@@ -13,6 +13,7 @@ import {
   compareRouterVersions,
 } from '@radflow/core';
 import { unzipSync } from 'fflate';
+import { writeFileDurably } from '../queue/fs-durable.js';
 import { ReleaseError } from './errors.js';
 import { RESTART_EXIT_CODE } from './health.js';
 import {
@@ -22,7 +23,6 @@ import {
   readLastRollback,
   switchCurrent,
   versionDir,
-  writeFileAtomic,
 } from './install-layout.js';
 import { verifyReleaseManifest } from './signature.js';
 
@@ -167,7 +167,7 @@ export class RouterUpdater {
       await this.install(manifest, check.latest.url);
       const { installDir } = this.options;
       const from = (await readCurrentVersion(installDir)) ?? this.options.currentVersion;
-      await writeFileAtomic(
+      await writeFileDurably(
         installPaths(installDir).pending,
         JSON.stringify({ from, to: manifest.version, at: new Date().toISOString() }),
       );

@@ -268,6 +268,8 @@ export const messageOutbox = pgTable(
     status: text('status', { enum: OUTBOX_STATUSES }).notNull().default('PENDING'),
     /** The study row the message is about (its delivery status is shown with the row's shares). */
     reportStatusId: integer('report_status_id'),
+    /** The billing document (tele invoice, credit note) the e-mail sends: its detail lists them. */
+    billingDocumentId: integer('billing_document_id'),
     /** File names sent with an e-mail (the report PDF); the files themselves are not kept. */
     attachments: text('attachments')
       .array()
@@ -280,6 +282,7 @@ export const messageOutbox = pgTable(
   (t) => [
     index('message_outbox_recipient_idx').on(t.recipient, t.createdAt),
     index('message_outbox_report_status_idx').on(t.reportStatusId, t.createdAt),
+    index('message_outbox_billing_document_idx').on(t.billingDocumentId, t.createdAt),
     check('message_outbox_channel_check', sql`${t.channel} in ('SMS', 'WHATSAPP', 'EMAIL')`),
   ],
 );

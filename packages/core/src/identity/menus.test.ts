@@ -4,9 +4,11 @@ import {
   type TMenuContext,
   type TMenuItem,
   type TMenuSection,
+  allowedRoutePatterns,
   defaultMenuContext,
   menuForUser,
 } from './menus.js';
+import { canPayPlatformInvoice, canPayTeleInvoice } from '../billing/permissions.js';
 import { ROLES, type TRole } from './roles.js';
 
 type TFlags = Omit<TMenuContext, 'roles'>;
@@ -309,6 +311,22 @@ describe('menu conditions, each both ways', () => {
       const menu = labels(createMenuContext(roles, { amuSpecialCustomization: amu }));
       expect(menu.includes('Test level Dashboard')).toBe(shown);
     });
+  });
+});
+
+describe("the payers' invoice pages (core INVOICE_PAYER_ROLES, the server's guard reads it too)", () => {
+  it('are in the menu and the routes of exactly the roles that may pay', () => {
+    for (const role of ROLES) {
+      const ctx = createMenuContext([role], ALL_ON);
+      const paths = menuForUser(ctx).map((m) => m.path);
+      const routes = allowedRoutePatterns(ctx);
+      expect(paths.includes('/center-invoices'), role).toBe(canPayTeleInvoice([role]));
+      expect(routes.includes('/center-invoices'), role).toBe(canPayTeleInvoice([role]));
+      expect(paths.includes('/platform-invoices'), role).toBe(canPayPlatformInvoice([role]));
+      expect(routes.includes('/platform-invoices'), role).toBe(canPayPlatformInvoice([role]));
+    }
+    expect(ROLES.filter((r) => canPayTeleInvoice([r]))).toEqual(['ROLE_CENTER']);
+    expect(ROLES.filter((r) => canPayPlatformInvoice([r])).sort()).toEqual(['ROLE_ADMIN', 'ROLE_GROUP']);
   });
 });
 

@@ -1,7 +1,8 @@
 import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
+import { INVOICE_PAYER_ROLES } from '../billing/permissions.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
-import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
+import { ROLES, type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**
  * Menus per role (spec-core §2 "Menu per role", spec-lab §6 "Lab menu"). The allowed paths of a
@@ -94,9 +95,20 @@ const peopleMenu = [
 ];
 /** Ours (issue 26 §2): doctor rates, statements and the margin for the tele roles; a doctor's own statements. */
 const payouts = item('tele-payouts', 'Radiologist payouts', PAYOUTS_PATH, 'Manage');
-/** Ours (issue 26): the payers' invoice pages (core canPayTeleInvoice / canPayPlatformInvoice). */
-const centerInvoices = item('center-invoices', 'Invoices', CENTER_INVOICES_PATH, 'Manage');
-const platformInvoices = item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage');
+/**
+ * Ours (issue 26): the payers' invoice pages, last in the menu of each role of INVOICE_PAYER_ROLES,
+ * the table the server's guards read too (rowsFor adds them).
+ */
+const payerRows: readonly { roles: readonly TRole[]; row: TMenuRow }[] = [
+  {
+    roles: INVOICE_PAYER_ROLES.tele,
+    row: item('center-invoices', 'Invoices', CENTER_INVOICES_PATH, 'Manage'),
+  },
+  {
+    roles: INVOICE_PAYER_ROLES.platform,
+    row: item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage'),
+  },
+];
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
@@ -125,7 +137,6 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('pacs-router', 'PACS router', '/pacs-router', 'Manage', (c) => c.useInBrowserPythonApp),
     reportSearch,
     detailedDashboard((c) => c.enableDashboardViewer),
-    centerInvoices,
   ],
   ROLE_VIEWER: [item('stop-viewing', 'Stop viewing', null, 'Manage')],
   ROLE_CENTER_CUSTOMER: [
@@ -143,7 +154,6 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     preference,
     item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'),
     ...peopleMenu,
-    platformInvoices,
     // Ours: the group's owner runs its tele billing too (core canUseTeleBilling; tele-billing
     // DECISIONS "Who").
     ...teleMenu,
@@ -155,7 +165,6 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('report-summary-admin', 'Report summary admin', '/summary-admin', 'Summary'),
     reportSearch,
     ...peopleMenu,
-    platformInvoices,
   ],
   ROLE_DOCTOR: [
     studyList,
@@ -229,8 +238,17 @@ const EXTRA_PATHS: Partial<Record<TRole, readonly string[]>> = {
   ROLE_GROUP: ['/admin-page/dashboard', '/admin-page/eskag-dashboard'],
 };
 
+/** Each role's rows with the payers' invoice pages added (built once). */
+const ROLE_ROWS = {} as Record<TRole, readonly TMenuRow[]>;
+for (const role of ROLES) {
+  ROLE_ROWS[role] = [
+    ...MENU_ROWS[role],
+    ...payerRows.filter((p) => p.roles.includes(role)).map((p) => p.row),
+  ];
+}
+
 function rowsFor(role: TRole, ctx: TMenuContext): TMenuRow[] {
-  return MENU_ROWS[role].filter((row) => !row.when || row.when(ctx));
+  return ROLE_ROWS[role].filter((row) => !row.when || row.when(ctx));
 }
 
 /**

@@ -45,15 +45,6 @@ export function canUsePlatformBilling(roles: readonly TRole[], inOperatorGroup: 
   return inOperatorGroup && hasRole(roles, ...PLATFORM_BILLING_ROLES);
 }
 
-/**
- * Who pays their group's platform invoices online (modules/invoice-payments/DECISIONS.md): the
- * group's own administrators (ROLE_ADMIN, ROLE_GROUP), each only their own group's invoices. The
- * platform's billers record payments; they do not pay.
- */
-export function canPayPlatformInvoice(roles: readonly TRole[]): boolean {
-  return hasRole(roles, 'ROLE_ADMIN', 'ROLE_GROUP');
-}
-
 /** Billing Dashboard: the admin biller; Admin Sales Dashboard: the sales role (spec-core §2 menus). */
 export function platformDashboardRole(kind: 'billing' | 'sales'): TRole {
   return kind === 'billing' ? 'ROLE_ADMIN_BILLER' : SALES_ROLE;

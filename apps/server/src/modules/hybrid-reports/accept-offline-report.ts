@@ -7,20 +7,13 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { offlineReportWrites, reportStatuses, studies, users } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { storedRoles } from '../current-user/current-user.js';
 import { lockForReport } from '../reporting/lock-report.js';
 import { saveReport } from '../reporting/save-report.js';
 import { scopeOfAuth, visibleReportRows } from '../studies/study-access.js';
 import { holdsOfflineGrant, isHybridDoctor } from './offline-grants.js';
-
-/** Postgres unique_violation: the same write arriving twice at once (the second is SAME). */
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-};
 
 async function earlierWrite(
   ctx: AppContext,

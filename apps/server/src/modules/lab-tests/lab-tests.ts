@@ -33,6 +33,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { labBillTests, labBills, labPackageMembers, labTests } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { inLab, labOwnerValues } from '../lab-settings/lab-owner.js';
 import { loadGroupPreferences, loadUserPreferences } from '../preferences/preferences.js';
@@ -41,14 +42,6 @@ import { recordLabAudit } from '../lab-settings/lab-audit.js';
 type TRow = typeof labTests.$inferSelect;
 type TCreate = z.output<typeof ZLabTestCreate>;
 type TUpdate = z.output<typeof ZLabTestUpdate>;
-
-/** Postgres unique_violation (lab_tests_lab_code_key: the code is taken in this lab, any case). */
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-};
 
 const duplicateCode = (code: string) => new AppError('CONFLICT', M.duplicateCode(code), 'testCode');
 

@@ -19,6 +19,8 @@ export interface TEmailMessage {
   attachments?: TEmailAttachment[];
   /** The study row the message is about (its delivery list in the share dialog). */
   reportStatusId?: number | null;
+  /** The billing document it sends (the invoice detail lists where it went). */
+  billingDocumentId?: number | null;
 }
 
 /** Sends e-mail (config SMTP_URL); without a server the message is only recorded in the outbox. */
@@ -32,6 +34,7 @@ const emailRecord = (message: TEmailMessage) => ({
   subject: message.subject,
   body: message.body,
   reportStatusId: message.reportStatusId ?? null,
+  billingDocumentId: message.billingDocumentId ?? null,
   attachments: (message.attachments ?? []).map((a) => a.filename),
 });
 

@@ -11,6 +11,8 @@ export interface TOutboxMessage {
   body: string;
   /** The study row the message is about (its delivery list in the share dialog). */
   reportStatusId?: number | null;
+  /** The billing document the e-mail sends (its detail lists where it went). */
+  billingDocumentId?: number | null;
   /** Names of the files sent with it (the files themselves are not kept). */
   attachments?: readonly string[];
 }
@@ -33,6 +35,7 @@ export async function recordInOutbox(
       subject: message.subject ?? null,
       body: message.body,
       reportStatusId: message.reportStatusId ?? null,
+      billingDocumentId: message.billingDocumentId ?? null,
       attachments: [...(message.attachments ?? [])],
     })
     .returning();

@@ -13,6 +13,7 @@ import {
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { reportStatuses, studyPayments, users } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadVisibleReportRow } from '../studies/visible-row.js';
 import { lockReportRow, readStudyPayments, settleRow } from './payment-record.js';
@@ -44,14 +45,6 @@ async function loadPayableRow(ctx: AppContext, auth: TAuth, reportStatusId: numb
   }
   return row;
 }
-
-/** Postgres unique_violation (two open requests for one study). */
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-};
 
 function describeStudy(row: { id: number; patientName: string; studyName: string }): string {
   const parts = [formatPersonName(row.patientName), formatDicomText(row.studyName)].filter(Boolean);

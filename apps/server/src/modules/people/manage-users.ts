@@ -32,7 +32,8 @@ import { revokeApiTokensOfUser } from '../credentials/api-token.js';
 import { hashPassword } from '../auth/passwords.js';
 import { forgetSessionsOfUser, revokeSessions } from '../credentials/sessions.js';
 import { storedRoles } from '../current-user/current-user.js';
-import { isUniqueViolation, recordPeopleChange } from './people-audit.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
+import { recordPeopleChange } from './people-audit.js';
 import { createPasswordLink, dropUnusedLinks, sendPasswordLink } from './password-links.js';
 
 /** What a user-management call needs: the context (its e-mail and SMS providers) and the public address. */

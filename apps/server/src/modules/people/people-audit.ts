@@ -49,11 +49,3 @@ export async function listPeopleAudit(db: DbOrTx, groupId: number): Promise<TPeo
     createdAt: r.createdAt.toISOString(),
   }));
 }
-
-/** Postgres unique_violation (23505), however deep drizzle wrapped it: two writes of one key at once. */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}

@@ -10,7 +10,7 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { platformPlans } from '../../db/schema.js';
-import { isUniqueViolation } from '../people/people-audit.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { auditPlatformBilling } from './audit.js';
 
 export const PLAN_MESSAGES = {

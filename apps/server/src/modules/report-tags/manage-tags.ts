@@ -14,6 +14,7 @@ import {
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { reportTags } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { MESSAGE_NOT_ALLOWED, type TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
@@ -24,14 +25,6 @@ import { tagSeenBy, tagsOfReports } from './tag-visibility.js';
 const seenBy = (auth: TAuth) => tagSeenBy({ userId: auth.user.id, groupId: auth.user.groupId });
 
 const duplicate = (tag: string) => new AppError('CONFLICT', `The study already has the tag ${tag}`, 'tag');
-
-/** Postgres unique_violation: two requests adding the same tag at once. */
-const isUniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-};
 
 /** May tag this study: core canTagStudyRow (a center role on its own center's studies only). */
 function assertMayTag(auth: TAuth, report: TVisibleReport) {

@@ -23,7 +23,8 @@ import {
   tooManyAttempts,
 } from '../auth/rate-limit.js';
 import { createSession, deleteSessionByToken } from '../credentials/sessions.js';
-import { isUniqueViolation, recordPeopleChange } from '../people/people-audit.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
+import { recordPeopleChange } from '../people/people-audit.js';
 import { startTrial } from '../platform-billing/subscriptions.js';
 
 /*

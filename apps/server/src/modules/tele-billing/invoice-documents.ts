@@ -68,6 +68,7 @@ export async function emailTeleInvoice(
       (doc.dueDate ? `, due on ${doc.dueDate}` : '') +
       '.\n',
     attachments: [{ filename: pdf.filename, content: pdf.body, contentType: 'application/pdf' }],
+    billingDocumentId: doc.id,
   });
   return { sentTo: pdf.centerEmail };
 }

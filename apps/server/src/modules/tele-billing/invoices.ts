@@ -506,10 +506,8 @@ export async function teleInvoiceDetail(
     ctx.db
       .select({ to: messageOutbox.recipient })
       .from(messageOutbox)
-      .where(
-        and(eq(messageOutbox.channel, 'EMAIL'), eq(messageOutbox.subject, invoiceEmailSubject(doc.number))),
-      )
-      .orderBy(asc(messageOutbox.id)),
+      .where(and(eq(messageOutbox.billingDocumentId, doc.id), eq(messageOutbox.channel, 'EMAIL')))
+      .orderBy(asc(messageOutbox.createdAt), asc(messageOutbox.id)),
   ]);
   return {
     ...summaryOf(doc, center?.name ?? '', today),

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { centers, studyTypes, telePrices } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { auditBilling, loadGroupBillingFlags, rowsOf } from './ledger-context.js';
 
@@ -113,11 +114,6 @@ export async function listTelePrices(
 
 const DUPLICATE_PRICE =
   'A price for this modality, study part and charge already starts on that date; add one with another date';
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 export async function addTelePrice(
   ctx: AppContext,

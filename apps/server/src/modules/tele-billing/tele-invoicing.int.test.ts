@@ -327,6 +327,20 @@ describe('tele invoices', () => {
     ).toEqual([place.center.email]);
   });
 
+  it("lists only this invoice's e-mails, not another group's invoice of the same number", async () => {
+    // Numbers run per group, so another group's invoice e-mail can carry this very subject.
+    await t.db.insert(messageOutbox).values({
+      channel: 'EMAIL',
+      recipient: otherPlace.center.email,
+      subject: `Invoice ${invoice.number}`,
+      body: 'Dear center, please find attached your invoice.',
+    });
+    expect(
+      ((await tele.browser.get(`/api/tele-invoices/${invoice.id}`)).json() as TBillingDocumentDetail)
+        .emailedTo,
+    ).toEqual([place.center.email]);
+  });
+
   it("labels an overdue center's rows and removes the label when paid", async () => {
     const b = (await tele.browser.get(`/api/tele-invoices?centerId=${centerB.id}`)).json() as {
       documents: TBillingDocumentDetail[];

@@ -22,6 +22,7 @@ import { ReportEditor } from '../report-editor/ReportEditor';
 import { OfflineImagesDialog } from './OfflineImagesDialog';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
+import { errorText } from '../../lib/error-text';
 
 /** What each offline report state reads as in the list (HYBRID.md). */
 export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
@@ -33,8 +34,6 @@ export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
 
 /** The list's refresh while open: the sync moves reports to the cloud in the background. */
 const HYBRID_REFRESH_MS = 30_000;
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** DICOM DA (YYYYMMDD) as the lists show dates (YYYY-MM-DD); anything else as it is. */
 const studyDate = (value: string | null) =>

@@ -23,6 +23,7 @@ import { createRouterClient, MESSAGE_ROUTER_UNREACHABLE, type RouterClient } fro
 import { RouterSignInForm } from './RouterSignInForm';
 import { RouterUpdateDialog } from './RouterUpdateDialog';
 import { useRouterState } from './useRouterState';
+import { errorText } from '../../lib/error-text';
 
 const STATE_LABELS: Record<TPendingCaseState, string> = {
   QUEUED: 'Queued',
@@ -31,8 +32,6 @@ const STATE_LABELS: Record<TPendingCaseState, string> = {
   FAILED: 'Failed',
   DONE: 'Uploaded',
 };
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function QueueTable({
   cases,

@@ -7,8 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { RouterClient } from './router-client';
-
-const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import { errorText } from '../../lib/error-text';
 
 /**
  * The router's sign-in (apps/router API.md "Who the user is"), for /pacs-router and the hybrid list.

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { OTP_PATTERN, SHARE_MESSAGES } from '@radflow/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { requestShareCode, verifyShareCode } from './share-page.api';
 
 export const SHARE_CODE_LABELS = {
@@ -20,11 +20,6 @@ export const SHARE_CODE_LABELS = {
   sent: (mobile: string) => `A code was sent to ${mobile}.`,
   badFormat: 'The code is 6 digits',
 } as const;
-
-const errorText = (error: unknown) =>
-  error instanceof ApiError
-    ? ((error.body as { errorDescription?: string } | null)?.errorDescription ?? error.message)
-    : String(error);
 
 /**
  * The code step of a protected link (group switch requireOtpForSharedReport): the code goes to the

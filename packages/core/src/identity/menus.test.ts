@@ -22,6 +22,7 @@ const ALL_ON: Partial<TFlags> = {
   enableReportSearch: true,
   enableDashboardViewer: true,
   amuSpecialCustomization: true,
+  answersSupport: true,
 };
 
 type TRow = readonly [label: string, path: string | null, section: TMenuSection];
@@ -55,6 +56,8 @@ const MY_PAYOUTS: TRow = ['Radiologist payouts', '/manage-tele-payout', 'Manage'
 /** Ours (issue 26): the payers' invoice pages. */
 const CENTER_INVOICES: TRow = ['Invoices', '/center-invoices', 'Manage'];
 const PLATFORM_INVOICES: TRow = ['Radflow invoices', '/platform-invoices', 'Manage'];
+/** Ours (issue 29 §6): the support chat's threads, for the platform's support only. */
+const SUPPORT_INBOX: TRow = ['Support inbox', '/support-inbox', 'Manage'];
 const ADMIN_BILLING: TRow = ['Admin Billing', '/admin-page/billing', 'Manage'];
 const LAB_RECEPTIONIST: TRow[] = [
   ['Patient Registration', '/lab/registration', 'Manage'],
@@ -102,7 +105,13 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
   { role: 'ROLE_BILLER', allOn: TELE, allOff: TELE },
   {
     role: 'ROLE_GROUP',
-    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
+    allOn: [
+      PREFERENCE,
+      ['Audit Logins', '/audit-logins', 'Manage'],
+      ...PEOPLE,
+      PLATFORM_INVOICES,
+      SUPPORT_INBOX,
+    ],
     allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES],
   },
   {
@@ -119,6 +128,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       REPORT_SEARCH,
       ...PEOPLE,
       PLATFORM_INVOICES,
+      SUPPORT_INBOX,
     ],
     allOff: [
       ['Manage patient', '/admin-page', 'Manage'],
@@ -231,6 +241,8 @@ describe('menu conditions, each both ways', () => {
     { role: 'ROLE_CENTER', flag: 'enableReportSearch', label: 'Report Search', shownWhen: true },
     { role: 'ROLE_CENTER', flag: 'enableDashboardViewer', label: 'View Detailed Dashboard', shownWhen: true },
     { role: 'ROLE_ADMIN', flag: 'enableReportSearch', label: 'Report Search', shownWhen: true },
+    { role: 'ROLE_ADMIN', flag: 'answersSupport', label: 'Support inbox', shownWhen: true },
+    { role: 'ROLE_GROUP', flag: 'answersSupport', label: 'Support inbox', shownWhen: true },
     {
       role: 'ROLE_DOCTOR',
       flag: 'enableElasticReportSummary',

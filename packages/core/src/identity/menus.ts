@@ -1,6 +1,8 @@
 import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
+import { FAQ_PATH } from '../help/training-videos.js';
+import { SUPPORT_INBOX_PATH } from '../chat/support-paths.js';
 import { type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**
@@ -35,6 +37,8 @@ export interface TMenuContext {
   teleMedSpecificCustomization: boolean;
   /** Tele info: the user is a tele user (spec-core §3 "Tele info: teleUser flag"). */
   teleUser: boolean;
+  /** Ours (issue 29 §6): the user answers the support chat (core canAnswerSupport). */
+  answersSupport: boolean;
 }
 
 export function defaultMenuContext(roles: readonly TRole[]): TMenuContext {
@@ -50,6 +54,7 @@ export function defaultMenuContext(roles: readonly TRole[]): TMenuContext {
     hideSummaryPage: false,
     teleMedSpecificCustomization: false,
     teleUser: false,
+    answersSupport: false,
   };
 }
 
@@ -97,6 +102,8 @@ const payouts = item('tele-payouts', 'Radiologist payouts', PAYOUTS_PATH, 'Manag
 /** Ours (issue 26): the payers' invoice pages (core canPayTeleInvoice / canPayPlatformInvoice). */
 const centerInvoices = item('center-invoices', 'Invoices', CENTER_INVOICES_PATH, 'Manage');
 const platformInvoices = item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage');
+/** Ours (issue 29 §6): the support chat's threads, for the platform's support (canAnswerSupport). */
+const supportInbox = item('support-inbox', 'Support inbox', SUPPORT_INBOX_PATH, 'Manage', (c) => c.answersSupport);
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
@@ -144,6 +151,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('audit-logins', 'Audit Logins', '/audit-logins', 'Manage'),
     ...peopleMenu,
     platformInvoices,
+    supportInbox,
   ],
   ROLE_CUSTOMER: [item('manage-customer-report', 'Manage report', '/manage-customer-report', 'Manage')],
   ROLE_ADMIN: [
@@ -153,6 +161,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     reportSearch,
     ...peopleMenu,
     platformInvoices,
+    supportInbox,
   ],
   ROLE_DOCTOR: [
     studyList,
@@ -262,6 +271,8 @@ export function allowedRoutePatterns(ctx: TMenuContext): string[] {
     for (const row of rowsFor(role, ctx)) if (row.path) patterns.add(row.path);
     for (const extra of EXTRA_PATHS[role] ?? []) patterns.add(extra);
   }
+  // The FAQ and its training videos (drawer 'Support Videos') are for everyone signed in.
+  if (ctx.roles.length > 0) patterns.add(FAQ_PATH);
   // Parametrised forms of menu screens.
   if (patterns.has('/lab/create-bill')) patterns.add('/lab/create-bill/:id');
   if (opensStudies(ctx.roles)) {

@@ -18,6 +18,8 @@ export interface TStoryServer {
   dicomPort: number;
   /** Where openSignedIn keeps each demo user's session for the files after the first. */
   sessionsDir: string;
+  /** The server's TRAINING_VIDEOS_DIR: a story records a training video into it (faq.test.ts). */
+  trainingVideosDir: string;
 }
 
 declare module 'vitest' {
@@ -92,6 +94,7 @@ async function startStoryServer(
   const outboxFile = join(dataDir, 'outbox.jsonl');
   const mailDir = join(dataDir, 'mail');
   const sessionsDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-sessions-'));
+  const trainingVideosDir = join(dataDir, 'training-videos');
   const smtp = await startSmtpServer(mailDir);
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseURL = `http://127.0.0.1:${port}`;
@@ -110,6 +113,7 @@ async function startStoryServer(
       PUBLIC_URL: baseURL,
       SMTP_URL: smtp.url,
       WEB_DIST_DIR: webDist,
+      TRAINING_VIDEOS_DIR: trainingVideosDir,
       // The viewer-payment story pays through the default provider's simulated gateway.
       PAYMENT_TEST_GATEWAY: 'true',
       // Load shedding (plugins/load-shedding.ts, its own integration tests) answers 503 once the
@@ -145,7 +149,7 @@ async function startStoryServer(
     await stop();
     throw error;
   }
-  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir }, stop };
+  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir, trainingVideosDir }, stop };
 }
 
 /**

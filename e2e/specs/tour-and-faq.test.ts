@@ -50,7 +50,10 @@ describe('the feature tour and the FAQ', () => {
     expect(failed).toEqual([]);
 
     const { page } = session;
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Support Videos' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('button', { name: 'Support Videos' })
+      .click();
     const faq = page.getByRole('dialog', { name: 'Support Videos' });
     await faq.waitFor();
     expect(new URL(page.url()).pathname).toBe('/faq');

@@ -1,6 +1,9 @@
 /**
  * Records the FAQ's 12 training videos (issue 29 §7; spec-core §2) by driving the real app in Debian's
- * Chromium with playwright-core's video recording, so the videos show the product as it is. Each
+ * Chromium with playwright-core, so the videos show the product as it is. Chromium's own screencast
+ * (the DevTools protocol's Page.startScreencast) gives the frames and Debian's ffmpeg (apt `ffmpeg`)
+ * encodes them as VP8 webm: playwright's `recordVideo` needs an ffmpeg build it downloads
+ * (`playwright install ffmpeg`), which this machine cannot fetch. Each
  * scene signs in as a demo user and does what its FAQ answer says; a scene that cannot find what it
  * looks for fails (no video is faked) and the others still record.
  *
@@ -12,17 +15,20 @@
  * The server serves what is in TRAINING_VIDEOS_DIR (default DATA_DIR/training-videos).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { once } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TRAINING_VIDEOS, type TTrainingVideoId, demoEmailForRole } from '@radflow/core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
 const SIZE = { width: 1280, height: 720 };
+const FPS = 15;
+const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
 const DEMO_PASSWORD = 'demo12345';
 const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -130,7 +136,10 @@ const SCENES: Record<TTrainingVideoId, (page: Page) => Promise<void>> = {
   templates: async (page) => {
     await signIn(page, DOCTOR);
     await page.goto('/template-page');
-    await page.getByRole('heading', { name: /template/i }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('heading', { name: /template/i })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await beat(page, 2500);
   },
   share: async (page) => {
@@ -150,7 +159,10 @@ const SCENES: Record<TTrainingVideoId, (page: Page) => Promise<void>> = {
   },
   router: async (page) => {
     await signIn(page, CENTER);
-    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Download router' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('button', { name: 'Download router' })
+      .click();
     await page.getByRole('dialog').waitFor();
     await beat(page, 2500);
   },
@@ -162,27 +174,90 @@ const SCENES: Record<TTrainingVideoId, (page: Page) => Promise<void>> = {
   },
 };
 
+/**
+ * Films a page into a webm until the returned stop is called: each screencast frame is held until
+ * the next one arrives and written as many times as its time on screen needs at FPS, so the video
+ * runs at the speed the user saw.
+ */
+async function startFilming(page: Page, file: string): Promise<() => Promise<void>> {
+  const ffmpeg = spawn(
+    FFMPEG,
+    ['-loglevel', 'error', '-f', 'image2pipe', '-c:v', 'mjpeg', '-framerate', String(FPS), '-i', '-'].concat([
+      '-vf',
+      `scale=${SIZE.width}:${SIZE.height}`,
+      '-c:v',
+      'libvpx',
+      '-b:v',
+      '1M',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-pix_fmt',
+      'yuv420p',
+      '-an',
+      '-f',
+      'webm',
+      '-y',
+      file,
+    ]),
+    { stdio: ['pipe', 'ignore', 'pipe'] },
+  );
+  let ffmpegErrors = '';
+  ffmpeg.stderr.on('data', (chunk: Buffer) => (ffmpegErrors += chunk.toString()));
+  const exited = once(ffmpeg, 'close');
+  const cdp = await page.context().newCDPSession(page);
+  let held: { jpeg: Buffer; at: number } | null = null;
+  let writing = Promise.resolve();
+  const write = (jpeg: Buffer, times: number) => {
+    writing = writing.then(async () => {
+      for (let i = 0; i < times; i += 1) {
+        if (!ffmpeg.stdin.write(jpeg)) await once(ffmpeg.stdin, 'drain');
+      }
+    });
+  };
+  cdp.on('Page.screencastFrame', (frame) => {
+    void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    const at = frame.metadata.timestamp ?? Date.now() / 1000;
+    if (held) write(held.jpeg, Math.max(1, Math.round((at - held.at) * FPS)));
+    held = { jpeg: Buffer.from(frame.data, 'base64'), at };
+  });
+  await cdp.send('Page.startScreencast', {
+    format: 'jpeg',
+    quality: 80,
+    maxWidth: SIZE.width,
+    maxHeight: SIZE.height,
+  });
+  return async () => {
+    await cdp.send('Page.stopScreencast').catch(() => undefined);
+    const last = held as { jpeg: Buffer; at: number } | null;
+    if (last) write(last.jpeg, Math.max(1, Math.round((Date.now() / 1000 - last.at) * FPS)));
+    await writing;
+    ffmpeg.stdin.end();
+    const [code] = (await exited) as [number | null];
+    if (code !== 0) throw new Error(`ffmpeg failed (${String(code)}): ${ffmpegErrors.trim()}`);
+    if (!last) throw new Error('the screencast gave no frame');
+  };
+}
+
 /** Records one video into `outDir/<id>.webm`. */
 async function recordOne(browser: Browser, baseURL: string, outDir: string, id: TTrainingVideoId) {
-  const videoDir = mkdtempSync(join(tmpdir(), 'radflow-video-'));
-  const context = await browser.newContext({
-    baseURL,
-    viewport: SIZE,
-    recordVideo: { dir: videoDir, size: SIZE },
-  });
+  const partial = join(outDir, `.${id}.webm.part`);
+  const context = await browser.newContext({ baseURL, viewport: SIZE });
   context.setDefaultTimeout(30_000);
   try {
     const page = await context.newPage();
-    const video = page.video();
+    // Written beside, then renamed: the server never serves half a video.
+    const stop = await startFilming(page, partial);
     try {
       await SCENES[id](page);
     } finally {
-      await context.close();
+      await stop();
     }
-    if (!video) throw new Error('the context recorded no video');
-    await video.saveAs(join(outDir, `${id}.webm`));
+    renameSync(partial, join(outDir, `${id}.webm`));
   } finally {
-    rmSync(videoDir, { recursive: true, force: true });
+    rmSync(partial, { force: true });
+    await context.close();
   }
 }
 
@@ -193,7 +268,9 @@ export interface TRecordOptions {
 }
 
 /** Records the videos (all 12 unless `only`); answers which failed and why. */
-export async function recordTrainingVideos(options: TRecordOptions): Promise<{ id: string; error: string }[]> {
+export async function recordTrainingVideos(
+  options: TRecordOptions,
+): Promise<{ id: string; error: string }[]> {
   mkdirSync(options.outDir, { recursive: true });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   const failed: { id: string; error: string }[] = [];

@@ -103,7 +103,13 @@ const payouts = item('tele-payouts', 'Radiologist payouts', PAYOUTS_PATH, 'Manag
 const centerInvoices = item('center-invoices', 'Invoices', CENTER_INVOICES_PATH, 'Manage');
 const platformInvoices = item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage');
 /** Ours (issue 29 §6): the support chat's threads, for the platform's support (canAnswerSupport). */
-const supportInbox = item('support-inbox', 'Support inbox', SUPPORT_INBOX_PATH, 'Manage', (c) => c.answersSupport);
+const supportInbox = item(
+  'support-inbox',
+  'Support inbox',
+  SUPPORT_INBOX_PATH,
+  'Manage',
+  (c) => c.answersSupport,
+);
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),

@@ -57,7 +57,13 @@ export default function FaqPage() {
         <Box
           component="nav"
           aria-label={FAQ_TEXTS.contents}
-          sx={{ width: 260, flexShrink: 0, position: 'sticky', top: 80, display: { xs: 'none', md: 'block' } }}
+          sx={{
+            width: 260,
+            flexShrink: 0,
+            position: 'sticky',
+            top: 80,
+            display: { xs: 'none', md: 'block' },
+          }}
         >
           <List dense>
             {TRAINING_VIDEOS.map((video) => (

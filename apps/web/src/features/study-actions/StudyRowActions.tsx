@@ -107,7 +107,10 @@ function RowFlag({ Icon, title }: { Icon: SvgIconComponent; title: string }) {
 }
 
 /** The row buttons the feature tour points at (features/tour). */
-const TOUR_TARGETS: Partial<Record<TRowActionKey, TTourTarget>> = { view: 'open-viewer', report: 'open-report' };
+const TOUR_TARGETS: Partial<Record<TRowActionKey, TTourTarget>> = {
+  view: 'open-viewer',
+  report: 'open-report',
+};
 
 /**
  * The action buttons of one study row (spec-core §2 dialogs, §4 Actions offered): the list's most

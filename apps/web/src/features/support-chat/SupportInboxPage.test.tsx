@@ -56,7 +56,13 @@ describe('the support inbox', () => {
         thread = {
           messages: [
             ...thread.messages,
-            { id: 2, fromSupport: true, senderEmail: 'me@radflow', message, createdAt: '2026-11-27T10:05:00Z' },
+            {
+              id: 2,
+              fromSupport: true,
+              senderEmail: 'me@radflow',
+              message,
+              createdAt: '2026-11-27T10:05:00Z',
+            },
           ],
         };
         return { body: thread };

@@ -40,7 +40,9 @@ export default function SupportInboxPage() {
   return (
     <Box>
       <PageHeader title={T.title} />
-      <Box sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', md: 'row' }, alignItems: 'stretch' }}>
+      <Box
+        sx={{ display: 'flex', gap: 2, flexDirection: { xs: 'column', md: 'row' }, alignItems: 'stretch' }}
+      >
         <Paper variant="outlined" sx={{ width: { md: 360 }, flexShrink: 0 }}>
           <List aria-label={T.threads} dense>
             {threads.isSuccess && list.length === 0 && (
@@ -69,7 +71,10 @@ export default function SupportInboxPage() {
             ))}
           </List>
         </Paper>
-        <Paper variant="outlined" sx={{ flex: 1, p: 2, minHeight: 360, display: 'flex', flexDirection: 'column' }}>
+        <Paper
+          variant="outlined"
+          sx={{ flex: 1, p: 2, minHeight: 360, display: 'flex', flexDirection: 'column' }}
+        >
           {chosen ? (
             <ThreadPane key={chosen.userId} thread={chosen} />
           ) : (
@@ -109,7 +114,9 @@ function ThreadPane({ thread }: { thread: TSupportThreadSummary }) {
         messages={messages.data?.messages ?? []}
         emptyText={null}
         isMine={(m) => m.fromSupport}
-        whoOf={(m) => (m.fromSupport ? `${SUPPORT_CHAT_TEXTS.fromSupport} (${m.senderEmail})` : m.senderEmail)}
+        whoOf={(m) =>
+          m.fromSupport ? `${SUPPORT_CHAT_TEXTS.fromSupport} (${m.senderEmail})` : m.senderEmail
+        }
       />
       <SupportReplyForm
         label={T.reply}

@@ -34,5 +34,8 @@ export function fetchUserThread(userId: number, signal?: AbortSignal): Promise<T
 
 /** POST /api/support-chat/threads/{userId}/send: support's answer; answers the thread. */
 export function answerUserThread({ userId, message }: { userId: number; message: string }) {
-  return apiRequest(`/api/support-chat/threads/${userId}/send`, { json: { message }, schema: ZSupportThread });
+  return apiRequest(`/api/support-chat/threads/${userId}/send`, {
+    json: { message },
+    schema: ZSupportThread,
+  });
 }

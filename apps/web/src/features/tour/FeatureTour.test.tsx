@@ -46,34 +46,38 @@ describe('the feature tour', () => {
     expect(saved).toEqual([{ completed: [FEATURE_TOUR_ID], inProgress: {} }]);
   });
 
-  it('walks the steps on the screen, saves each step, and Escape leaves it to resume there', SLOW, async () => {
-    const { saved } = openAs({});
-    const offer = await screen.findByRole('region', { name: T.region }, SLOW);
-    fireEvent.click(within(offer).getByRole('button', { name: T.start }));
+  it(
+    'walks the steps on the screen, saves each step, and Escape leaves it to resume there',
+    SLOW,
+    async () => {
+      const { saved } = openAs({});
+      const offer = await screen.findByRole('region', { name: T.region }, SLOW);
+      fireEvent.click(within(offer).getByRole('button', { name: T.start }));
 
-    // The billing screen has the menu and the help entry, not the study list: those steps are passed over.
-    const card = await screen.findByRole('dialog', { name: stepTitle('menu') });
-    expect(card.getAttribute('aria-modal')).toBe('false');
-    expect(document.activeElement).toBe(card);
-    expect(within(card).getByText(T.stepOf(1, 2))).toBeTruthy();
-    expect(within(card).queryByRole('button', { name: T.back })).toBeNull();
+      // The billing screen has the menu and the help entry, not the study list: those steps are passed over.
+      const card = await screen.findByRole('dialog', { name: stepTitle('menu') });
+      expect(card.getAttribute('aria-modal')).toBe('false');
+      expect(document.activeElement).toBe(card);
+      expect(within(card).getByText(T.stepOf(1, 2))).toBeTruthy();
+      expect(within(card).queryByRole('button', { name: T.back })).toBeNull();
 
-    fireEvent.click(within(card).getByRole('button', { name: T.next }));
-    const help = await screen.findByRole('dialog', { name: stepTitle('help') });
-    expect(within(help).getByText(T.stepOf(2, 2))).toBeTruthy();
-    const helpIndex = FEATURE_TOUR_STEPS.findIndex((s) => s.target === 'help');
-    expect(saved).toEqual([{ completed: [], inProgress: { [FEATURE_TOUR_ID]: helpIndex } }]);
+      fireEvent.click(within(card).getByRole('button', { name: T.next }));
+      const help = await screen.findByRole('dialog', { name: stepTitle('help') });
+      expect(within(help).getByText(T.stepOf(2, 2))).toBeTruthy();
+      const helpIndex = FEATURE_TOUR_STEPS.findIndex((s) => s.target === 'help');
+      expect(saved).toEqual([{ completed: [], inProgress: { [FEATURE_TOUR_ID]: helpIndex } }]);
 
-    fireEvent.keyDown(help, { key: 'Escape' });
-    const resume = await screen.findByRole('button', { name: T.resume });
-    expect(screen.queryByRole('dialog', { name: stepTitle('help') })).toBeNull();
-    expect(document.activeElement).toBe(resume);
-    fireEvent.click(resume);
-    const again = await screen.findByRole('dialog', { name: stepTitle('help') });
-    fireEvent.click(within(again).getByRole('button', { name: T.done }));
-    await waitFor(() => expect(screen.queryByRole('region', { name: T.region })).toBeNull());
-    expect(saved.at(-1)).toEqual({ completed: [FEATURE_TOUR_ID], inProgress: {} });
-  });
+      fireEvent.keyDown(help, { key: 'Escape' });
+      const resume = await screen.findByRole('button', { name: T.resume });
+      expect(screen.queryByRole('dialog', { name: stepTitle('help') })).toBeNull();
+      expect(document.activeElement).toBe(resume);
+      fireEvent.click(resume);
+      const again = await screen.findByRole('dialog', { name: stepTitle('help') });
+      fireEvent.click(within(again).getByRole('button', { name: T.done }));
+      await waitFor(() => expect(screen.queryByRole('region', { name: T.region })).toBeNull());
+      expect(saved.at(-1)).toEqual({ completed: [FEATURE_TOUR_ID], inProgress: {} });
+    },
+  );
 
   it('resumes where another browser left it', SLOW, async () => {
     const helpIndex = FEATURE_TOUR_STEPS.findIndex((s) => s.target === 'help');

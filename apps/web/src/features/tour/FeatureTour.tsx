@@ -69,7 +69,14 @@ export function FeatureTour() {
         // Not an alert (role=alert would interrupt a screen reader, and it is no error): a plain box.
         <Paper
           variant="outlined"
-          sx={{ p: 1.5, display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap', borderColor: 'info.main' }}
+          sx={{
+            p: 1.5,
+            display: 'flex',
+            gap: 1.5,
+            alignItems: 'center',
+            flexWrap: 'wrap',
+            borderColor: 'info.main',
+          }}
         >
           <InfoIcon color="info" fontSize="small" />
           <Typography variant="body2" sx={{ flex: 1, minWidth: 240 }}>
@@ -118,7 +125,10 @@ function TourCard({
   const measure = useCallback(() => {
     const target = targetOf(step);
     const rect = target?.getBoundingClientRect() ?? null;
-    const size = { width: card.current?.offsetWidth ?? CARD_WIDTH, height: card.current?.offsetHeight ?? 180 };
+    const size = {
+      width: card.current?.offsetWidth ?? CARD_WIDTH,
+      height: card.current?.offsetHeight ?? 180,
+    };
     const viewport = { width: window.innerWidth, height: window.innerHeight };
     const at = rect ? cardPosition(rect, size, viewport) : { top: 80, left: 260 };
     setPlace({ ...at, ring: rect });

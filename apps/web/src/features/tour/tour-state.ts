@@ -44,7 +44,8 @@ export function cardPosition(
   const margin = 8;
   let top = target.bottom + gap;
   if (top + card.height > viewport.height - margin) top = target.top - gap - card.height;
-  if (top < margin) top = Math.max(margin, Math.min(target.top + gap, viewport.height - card.height - margin));
+  if (top < margin)
+    top = Math.max(margin, Math.min(target.top + gap, viewport.height - card.height - margin));
   const left = Math.max(margin, Math.min(target.left, viewport.width - card.width - margin));
   return { top, left };
 }

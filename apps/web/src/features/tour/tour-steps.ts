@@ -13,7 +13,8 @@ export interface TTourStep {
 
 export const TOUR_TEXTS = {
   region: 'Feature tour',
-  offer: 'New to Radflow? A short tour shows where things are: the study list, the viewer, the report editor, the router and the training videos.',
+  offer:
+    'New to Radflow? A short tour shows where things are: the study list, the viewer, the report editor, the router and the training videos.',
   start: 'Start the tour',
   resume: 'Continue the tour',
   skip: 'Skip the tour',

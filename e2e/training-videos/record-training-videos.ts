@@ -351,7 +351,7 @@ async function main(): Promise<void> {
   try {
     const started = Date.now();
     const failed = await recordTrainingVideos({ baseURL: server.baseURL, outDir, ...(only ? { only } : {}) });
-    console.log(`recorded into ${outDir} in ${Math.round((Date.now() - started) / 1000)} s`);
+    process.stdout.write(`recorded into ${outDir} in ${Math.round((Date.now() - started) / 1000)} s` + '\n');
     for (const f of failed) console.error(`FAILED ${f.id}: ${f.error}`);
     process.exitCode = failed.length > 0 ? 1 : 0;
   } finally {

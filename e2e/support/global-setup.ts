@@ -20,6 +20,8 @@ export interface TStoryServer {
   sessionsDir: string;
   /** The server's test clock (TEST_CLOCK_FILE): milliseconds it runs ahead (support/clock.ts). */
   clockFile: string;
+  /** The server's TRAINING_VIDEOS_DIR: a story records a training video into it (faq.test.ts). */
+  trainingVideosDir: string;
 }
 
 declare module 'vitest' {
@@ -95,6 +97,7 @@ async function startStoryServer(
   const clockFile = join(dataDir, 'clock');
   const mailDir = join(dataDir, 'mail');
   const sessionsDir = mkdtempSync(join(tmpdir(), 'radflow-e2e-sessions-'));
+  const trainingVideosDir = join(dataDir, 'training-videos');
   const smtp = await startSmtpServer(mailDir);
   const [port, dicomPort] = [await freePort(), await freePort()];
   const baseURL = `http://127.0.0.1:${port}`;
@@ -113,6 +116,7 @@ async function startStoryServer(
       PUBLIC_URL: baseURL,
       SMTP_URL: smtp.url,
       WEB_DIST_DIR: webDist,
+      TRAINING_VIDEOS_DIR: trainingVideosDir,
       // The viewer-payment story pays through the default provider's simulated gateway.
       PAYMENT_TEST_GATEWAY: 'true',
       // Load shedding (plugins/load-shedding.ts, its own integration tests) answers 503 once the
@@ -151,7 +155,10 @@ async function startStoryServer(
     await stop();
     throw error;
   }
-  return { server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir, clockFile }, stop };
+  return {
+    server: { baseURL, outboxFile, mailDir, dicomPort, sessionsDir, clockFile, trainingVideosDir },
+    stop,
+  };
 }
 
 /**

@@ -28,6 +28,7 @@ import { sharePageRoutes } from './modules/share-page/share-page.routes.js';
 import { settingAssetsRoutes } from './modules/setting-assets/setting-assets.routes.js';
 import { brandRoutes } from './modules/brand/brand.routes.js';
 import { supportChatRoutes } from './modules/support-chat/support-chat.routes.js';
+import { trainingVideosRoutes } from './modules/training-videos/training-videos.routes.js';
 import { labPrefixRoutes } from './modules/lab-settings/lab-prefix.routes.js';
 import { paymentGatePlugin } from './modules/payments/payment-gate.js';
 import { labPreferencesRoutes } from './modules/lab-settings/lab-preferences.routes.js';
@@ -122,6 +123,8 @@ export interface BuildAppOptions {
   live?: Partial<TLiveOptions>;
   /** config ROUTER_RELEASES_DIR: where 'Download router' finds the router's releases (modules/router-releases). */
   routerReleasesDir?: string;
+  /** config TRAINING_VIDEOS_DIR: the FAQ's recorded training videos (modules/training-videos). */
+  trainingVideosDir?: string;
 }
 
 /** A hop count becomes the function form fastify's types accept. */
@@ -229,6 +232,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(settingAssetsRoutes);
       await api.register(brandRoutes);
       await api.register(supportChatRoutes);
+      await api.register(trainingVideosRoutes, { videosDir: opts.trainingVideosDir });
       await api.register(labPrefixRoutes);
       await api.register(labPreferencesRoutes);
       await api.register(labTestsRoutes);

@@ -214,6 +214,11 @@ export const ZServerConfig = z
       emptyAsUndefined,
       z.enum(['commit', 'journal'], { error: 'must be commit or journal' }).default('commit'),
     ),
+    /**
+     * Where the FAQ's training videos are (scripts/record-training-videos.ts writes them;
+     * modules/training-videos). Unset: DATA_DIR/training-videos.
+     */
+    TRAINING_VIDEOS_DIR: z.preprocess(emptyAsUndefined, z.string().optional()),
     /** Set to false to run without the C-STORE SCP (e.g. a second API-only process). */
     DICOM_ENABLED: z.preprocess(emptyAsUndefined, booleanFromEnv(true)),
     PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url({ error: 'must be a URL' }).optional()),
@@ -392,6 +397,9 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     ...(parsed.data.WEB_DIST_DIR ? { WEB_DIST_DIR: path.resolve(cwd, parsed.data.WEB_DIST_DIR) } : {}),
     ...(parsed.data.ROUTER_RELEASES_DIR
       ? { ROUTER_RELEASES_DIR: path.resolve(cwd, parsed.data.ROUTER_RELEASES_DIR) }
+      : {}),
+    ...(parsed.data.TRAINING_VIDEOS_DIR
+      ? { TRAINING_VIDEOS_DIR: path.resolve(cwd, parsed.data.TRAINING_VIDEOS_DIR) }
       : {}),
   };
 }

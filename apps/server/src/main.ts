@@ -55,6 +55,7 @@ async function main(): Promise<void> {
     },
     ...(config.WEB_DIST_DIR ? { webDistDir: config.WEB_DIST_DIR } : {}),
     ...(config.ROUTER_RELEASES_DIR ? { routerReleasesDir: config.ROUTER_RELEASES_DIR } : {}),
+    trainingVideosDir: config.TRAINING_VIDEOS_DIR ?? path.join(config.DATA_DIR, 'training-videos'),
     paymentTestGateway: config.PAYMENT_TEST_GATEWAY,
     ...(config.razorpay ? { razorpay: config.razorpay } : {}),
     uploadLimits: {

@@ -27,3 +27,4 @@ export * from './billing/index.js';
 export * from './payouts/index.js';
 export * from './router/index.js';
 export * from './router-release/index.js';
+export * from './help/index.js';

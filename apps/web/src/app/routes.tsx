@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '@radflow/core';
+import { CENTER_INVOICES_PATH, FAQ_PATH, PLATFORM_INVOICES_PATH, SUPPORT_INBOX_PATH } from '@radflow/core';
 // The viewers are chunks of their own (ViewerRoute.tsx); Cornerstone loads only with d=1.
 import { ViewerRoute } from '../features/viewer/ViewerRoute';
 import type { RouteObject } from 'react-router';
@@ -81,6 +81,9 @@ const PlatformInvoicesPage = lazy(() => invoicePayments().then((m) => ({ default
 const PayoutsPage = lazy(() => import('../features/tele-payouts/PayoutsPage'));
 // The center's router screen (issue 27 §2), its own chunk.
 const PacsRouterPage = lazy(() => import('../features/pacs-router/PacsRouterPage'));
+// The FAQ with its training videos and support's inbox (issue 29 §6–§7), each its own chunk.
+const FaqPage = lazy(() => import('../features/faq/FaqPage'));
+const SupportInboxPage = lazy(() => import('../features/support-chat/SupportInboxPage'));
 
 /**
  * Every route of spec-core §2 and spec-lab §2, by the same patterns as core KNOWN_ROUTES. Which user
@@ -128,6 +131,8 @@ export const SCREEN_ROUTES: RouteObject[] = [
   { path: CENTER_INVOICES_PATH, element: <CenterInvoicesPage /> },
   { path: PLATFORM_INVOICES_PATH, element: <PlatformInvoicesPage /> },
   { path: '/pacs-router', element: <PacsRouterPage /> },
+  { path: FAQ_PATH, element: <FaqPage /> },
+  { path: SUPPORT_INBOX_PATH, element: <SupportInboxPage /> },
   // The guard always redirects this one to the user's first allowed path.
   { path: '/user/get-route', element: null },
 ];

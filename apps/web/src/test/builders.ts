@@ -23,6 +23,7 @@ export function buildUser(roles: TRole[], overrides: Partial<TCurrentUser> = {})
     active: true,
     centerId: null,
     support: { phone: null, email: null },
+    answersSupport: false,
     ...overrides,
   };
 }

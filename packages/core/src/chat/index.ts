@@ -1,2 +1,3 @@
 export * from './chat.js';
 export * from './support-chat.js';
+export * from './support-paths.js';

@@ -18,6 +18,18 @@ export const SUPPORT_CHAT_TEXTS = {
   you: 'You',
 } as const;
 
+/** Support's screen (issue 29 §6; ours). */
+export const SUPPORT_INBOX_TEXTS = {
+  title: 'Support inbox',
+  threads: 'Conversations',
+  awaiting: 'Waiting for an answer',
+  answered: 'Answered',
+  none: 'Nobody has written to support yet.',
+  choose: 'Choose a conversation to read and answer it.',
+  reply: 'Your answer',
+  send: 'Send answer',
+} as const;
+
 /**
  * Who answers: a group admin (ROLE_GROUP or ROLE_ADMIN) of the platform's operator group (the group
  * that runs the platform, platform-billing DECISIONS.md). Another group's admins answer nobody.

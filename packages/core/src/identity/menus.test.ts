@@ -24,6 +24,7 @@ const ALL_ON: Partial<TFlags> = {
   enableReportSearch: true,
   enableDashboardViewer: true,
   amuSpecialCustomization: true,
+  answersSupport: true,
 };
 
 type TRow = readonly [label: string, path: string | null, section: TMenuSection];
@@ -57,6 +58,8 @@ const MY_PAYOUTS: TRow = ['Radiologist payouts', '/manage-tele-payout', 'Manage'
 /** Ours (issue 26): the payers' invoice pages. */
 const CENTER_INVOICES: TRow = ['Invoices', '/center-invoices', 'Manage'];
 const PLATFORM_INVOICES: TRow = ['Radflow invoices', '/platform-invoices', 'Manage'];
+/** Ours (issue 29 §6): the support chat's threads, for the platform's support only. */
+const SUPPORT_INBOX: TRow = ['Support inbox', '/support-inbox', 'Manage'];
 const ADMIN_BILLING: TRow = ['Admin Billing', '/admin-page/billing', 'Manage'];
 const LAB_RECEPTIONIST: TRow[] = [
   ['Patient Registration', '/lab/registration', 'Manage'],
@@ -105,8 +108,15 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
   {
     role: 'ROLE_GROUP',
     // Ours (tele-billing DECISIONS "Who"): the group's owner runs its tele billing too.
-    allOn: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES, ...TELE],
-    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, PLATFORM_INVOICES, ...TELE],
+    allOn: [
+      PREFERENCE,
+      ['Audit Logins', '/audit-logins', 'Manage'],
+      ...PEOPLE,
+      ...TELE,
+      SUPPORT_INBOX,
+      PLATFORM_INVOICES,
+    ],
+    allOff: [PREFERENCE, ['Audit Logins', '/audit-logins', 'Manage'], ...PEOPLE, ...TELE, PLATFORM_INVOICES],
   },
   {
     role: 'ROLE_CUSTOMER',
@@ -121,6 +131,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       ['Report summary admin', '/summary-admin', 'Summary'],
       REPORT_SEARCH,
       ...PEOPLE,
+      SUPPORT_INBOX,
       PLATFORM_INVOICES,
     ],
     allOff: [
@@ -234,6 +245,8 @@ describe('menu conditions, each both ways', () => {
     { role: 'ROLE_CENTER', flag: 'enableReportSearch', label: 'Report Search', shownWhen: true },
     { role: 'ROLE_CENTER', flag: 'enableDashboardViewer', label: 'View Detailed Dashboard', shownWhen: true },
     { role: 'ROLE_ADMIN', flag: 'enableReportSearch', label: 'Report Search', shownWhen: true },
+    { role: 'ROLE_ADMIN', flag: 'answersSupport', label: 'Support inbox', shownWhen: true },
+    { role: 'ROLE_GROUP', flag: 'answersSupport', label: 'Support inbox', shownWhen: true },
     {
       role: 'ROLE_DOCTOR',
       flag: 'enableElasticReportSummary',

@@ -2,6 +2,8 @@ import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.j
 import { INVOICE_PAYER_ROLES } from '../billing/permissions.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
+import { SUPPORT_INBOX_PATH } from '../chat/support-paths.js';
+import { FAQ_PATH } from '../help/training-videos.js';
 import { ROLES, type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**
@@ -36,6 +38,8 @@ export interface TMenuContext {
   teleMedSpecificCustomization: boolean;
   /** Tele info: the user is a tele user (spec-core §3 "Tele info: teleUser flag"). */
   teleUser: boolean;
+  /** Ours (issue 29 §6): the user answers the support chat (core canAnswerSupport). */
+  answersSupport: boolean;
 }
 
 export function defaultMenuContext(roles: readonly TRole[]): TMenuContext {
@@ -51,6 +55,7 @@ export function defaultMenuContext(roles: readonly TRole[]): TMenuContext {
     hideSummaryPage: false,
     teleMedSpecificCustomization: false,
     teleUser: false,
+    answersSupport: false,
   };
 }
 
@@ -109,6 +114,14 @@ const payerRows: readonly { roles: readonly TRole[]; row: TMenuRow }[] = [
     row: item('platform-invoices', 'Radflow invoices', PLATFORM_INVOICES_PATH, 'Manage'),
   },
 ];
+/** Ours (issue 29 §6): the support chat's threads, for the platform's support (canAnswerSupport). */
+const supportInbox = item(
+  'support-inbox',
+  'Support inbox',
+  SUPPORT_INBOX_PATH,
+  'Manage',
+  (c) => c.answersSupport,
+);
 const teleMenu = [
   item('tele-pricing', 'Manage Tele Pricing', '/manage-tele-pricing', 'Manage'),
   item('tele-invoice', 'Manage Tele Invoice', '/manage-tele-invoice', 'Manage'),
@@ -157,6 +170,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     // Ours: the group's owner runs its tele billing too (core canUseTeleBilling; tele-billing
     // DECISIONS "Who").
     ...teleMenu,
+    supportInbox,
   ],
   ROLE_CUSTOMER: [item('manage-customer-report', 'Manage report', '/manage-customer-report', 'Manage')],
   ROLE_ADMIN: [
@@ -165,6 +179,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     item('report-summary-admin', 'Report summary admin', '/summary-admin', 'Summary'),
     reportSearch,
     ...peopleMenu,
+    supportInbox,
   ],
   ROLE_DOCTOR: [
     studyList,
@@ -283,6 +298,8 @@ export function allowedRoutePatterns(ctx: TMenuContext): string[] {
     for (const row of rowsFor(role, ctx)) if (row.path) patterns.add(row.path);
     for (const extra of EXTRA_PATHS[role] ?? []) patterns.add(extra);
   }
+  // The FAQ and its training videos (drawer 'Support Videos') are for everyone signed in.
+  if (ctx.roles.length > 0) patterns.add(FAQ_PATH);
   // Parametrised forms of menu screens.
   if (patterns.has('/lab/create-bill')) patterns.add('/lab/create-bill/:id');
   if (opensStudies(ctx.roles)) {

@@ -76,6 +76,9 @@ const ROUTE_TABLE_PATHS = [
   // Ours (issue 26: the payers' invoice pages).
   '/center-invoices',
   '/platform-invoices',
+  // Ours (issue 29 §6–§7).
+  '/faq',
+  '/support-inbox',
 ];
 
 const UNKNOWN_PATHS = [

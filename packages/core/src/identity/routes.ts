@@ -3,6 +3,8 @@ import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from '../pe
 import { PAYMENT_ID_PARAM } from '../payments/schemas.js';
 import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
+import { FAQ_PATH } from '../help/training-videos.js';
+import { SUPPORT_INBOX_PATH } from '../chat/support-paths.js';
 
 /** spec-core §2: paths that need no login. */
 export const PUBLIC_PATHS = [
@@ -61,6 +63,9 @@ export const KNOWN_ROUTES = [
   PAYOUTS_PATH,
   CENTER_INVOICES_PATH,
   PLATFORM_INVOICES_PATH,
+  // Ours (issue 29 §6–§7): the full-screen FAQ with the training videos, support's inbox.
+  FAQ_PATH,
+  SUPPORT_INBOX_PATH,
 ] as const;
 
 function normalizePath(pathname: string): string {

@@ -46,6 +46,8 @@ export const ZCurrentUser = z
     centerId: z.number().int().nullable(),
     /** Ours: who to call (voice trial, pricing, payment needed); per deployment, not per user. */
     support: ZSupportContact,
+    /** Ours (issue 29 §6): the user answers the support chat (core canAnswerSupport). */
+    answersSupport: z.boolean().default(false),
   })
   .meta({ id: 'CurrentUser' });
 export type TCurrentUser = z.infer<typeof ZCurrentUser>;

@@ -184,7 +184,7 @@ describe('preference defaults (spec-core §3 User preferences)', () => {
     });
     expect(prefs.USER_TABLE_PREFERENCES).toEqual({ tableColumnSettings: {} });
     expect(prefs.TAGS).toEqual({ tags: [] });
-    expect(prefs.TUTORIAL_STATUS).toEqual({ completed: [] });
+    expect(prefs.TUTORIAL_STATUS).toEqual({ completed: [], inProgress: {} });
     expect(prefs.UI_REPORT_TABLE_PREFERENCES.openInRadiantPath).toBe('');
   });
 

@@ -15,6 +15,7 @@ import {
 import { ZLabSlotsSetting, ZLabSlotsUpdate } from './lab-slots.js';
 import { DEFAULT_DISPLAY_TIME_ZONE, isDisplayTimeZone } from '../display/display-time.js';
 import { ZCriticalEscalationMinutes } from '../critical-results/escalation.js';
+import { ZTutorialStatus } from '../help/tutorials.js';
 
 /**
  * User and group preferences (spec-core §3 "User preferences", spec-lab §6 feature switches).
@@ -183,7 +184,6 @@ export const ZNotificationPreferences = z.object({
 
 export type TNotificationPreferencesInput = Partial<z.infer<typeof ZNotificationPreferences>>;
 
-export const ZTutorialStatus = z.object({ completed: z.array(z.string().max(64)).default([]) });
 export const ZTags = z.object({ tags: z.array(z.string().min(1).max(64)).default([]) });
 
 /** Every section GET /user/preference answers, keyed by its spec name. */

@@ -181,6 +181,7 @@ describe('GET /api/user/', () => {
       active: true,
       centerId: null,
       support: { phone: null, email: null },
+      answersSupport: false,
     });
     // Stable per user, different between users.
     const again = (await browser.get('/api/user/')).json();

@@ -271,7 +271,7 @@ describe('every role keeps its own UI, table and tutorial sections', () => {
     expect(ui.statusCode).toBe(200);
     const tour = await browser.post('/api/setting/update/TUTORIAL_STATUS', { completed: ['worklist'] });
     expect(tour.statusCode).toBe(200);
-    expect(await sectionOf(browser, 'TUTORIAL_STATUS')).toEqual({ completed: ['worklist'] });
+    expect(await sectionOf(browser, 'TUTORIAL_STATUS')).toEqual({ completed: ['worklist'], inProgress: {} });
   });
 });
 

@@ -99,4 +99,42 @@ describe('the support chat', () => {
     const res = await support.post(`/api/support-chat/threads/${user.id}/send`, { message: 'Hi' });
     expect(res.statusCode).toBe(404);
   });
+
+  it("support's screen lists the unanswered threads first, each group newest first", async () => {
+    const clinic = await createWorld({ enableSupportChatBot: true });
+    const platform = await operatorWorld();
+    const { browser: support } = await signIn(platform, ['ROLE_GROUP']);
+    const asked = [];
+    for (const role of ['ROLE_CENTER', 'ROLE_DOCTOR', 'ROLE_TYPIST'] as const) {
+      const { browser, user } = await signIn(clinic, [role]);
+      await browser.post('/api/support-chat/send', { message: `from ${role}` });
+      asked.push(user);
+    }
+    const [first, second, third] = asked as [(typeof asked)[0], (typeof asked)[0], (typeof asked)[0]];
+    // The newest thread is answered: it goes below the two still waiting.
+    await support.post(`/api/support-chat/threads/${third.id}/send`, { message: 'Done' });
+
+    const listed = (await support.get('/api/support-chat/threads')).json<TSupportThreadSummary[]>();
+    const ours = listed.filter((th) => [first.id, second.id, third.id].includes(th.userId));
+    expect(ours.map((th) => [th.userId, th.isAwaitingSupport])).toEqual([
+      [second.id, true],
+      [first.id, true],
+      [third.id, false],
+    ]);
+  });
+
+  it('GET /api/user tells the platform support it answers the chat, and nobody else', async () => {
+    const clinic = await createWorld({ enableSupportChatBot: true });
+    const platform = await operatorWorld();
+    const answers = async (world: typeof clinic, role: 'ROLE_GROUP' | 'ROLE_ADMIN' | 'ROLE_DOCTOR') => {
+      const { browser } = await signIn(world, [role]);
+      const me = await browser.get('/api/user/');
+      expect(me.statusCode, me.body).toBe(200);
+      return me.json<{ answersSupport: boolean }>().answersSupport;
+    };
+    expect(await answers(platform, 'ROLE_GROUP')).toBe(true);
+    expect(await answers(platform, 'ROLE_ADMIN')).toBe(true);
+    expect(await answers(platform, 'ROLE_DOCTOR')).toBe(false);
+    expect(await answers(clinic, 'ROLE_GROUP')).toBe(false);
+  });
 });

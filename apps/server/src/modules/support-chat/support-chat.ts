@@ -96,7 +96,7 @@ export async function sendToSupport(ctx: AppContext, auth: TAuth, message: strin
   });
 }
 
-/** GET /support-chat/threads (support): every thread, the latest first. */
+/** GET /support-chat/threads (support): every thread, the unanswered first, then the latest first. */
 export async function listSupportThreads(ctx: AppContext, auth: TAuth): Promise<TSupportThreadSummary[]> {
   await requireSupportAgent(ctx, auth);
   // The newest message of each thread (one per user), then the threads newest first.
@@ -114,7 +114,8 @@ export async function listSupportThreads(ctx: AppContext, auth: TAuth): Promise<
     .innerJoin(users, eq(users.id, supportMessages.userId))
     .innerJoin(groups, eq(groups.id, supportMessages.groupId))
     .orderBy(supportMessages.userId, desc(supportMessages.id));
-  rows.sort((x, y) => y.id - x.id);
+  // Support's screen works down the list: the threads waiting for an answer first, newest first.
+  rows.sort((x, y) => Number(x.fromSupport) - Number(y.fromSupport) || y.id - x.id);
   rows.length = Math.min(rows.length, THREAD_LIMIT);
   return rows.map((r) => ({
     userId: r.userId,

@@ -9,6 +9,7 @@ import { Footer } from './Footer';
 import { SideDrawer } from './SideDrawer';
 import { SubscriptionBanner } from './SubscriptionBanner';
 import { TopBar } from './TopBar';
+import { FeatureTour } from '../../features/tour/FeatureTour';
 
 /** The signed-in frame: top bar, side drawer, subscription banner, the screen, footer. */
 export function ShellLayout({ children }: { children: ReactNode }) {
@@ -28,6 +29,7 @@ export function ShellLayout({ children }: { children: ReactNode }) {
         <Box sx={{ height: 2 }} />
         {flags.showSubscriptionWarning && <SubscriptionBanner />}
         <Box component="main" sx={{ flex: 1, p: { xs: 1.5, md: 2.5 }, minWidth: 0 }}>
+          <FeatureTour />
           {children}
         </Box>
         <Footer signedIn />

@@ -16,7 +16,10 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { DRAWER_WIDTH, MENU_SECTIONS, menuForUser, type TMenuItem } from '@radflow/core';
 import { Suspense, lazy, useState, type ReactElement } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useNavigate } from 'react-router';
+import { FAQ_PATH } from '@radflow/core';
+import { CoachMark } from '../../features/tour/CoachMark';
+import type { TTourTarget } from '../../features/tour/tour-steps';
 import { useSignedInSession } from '../../features/auth/session';
 import { useSignOut } from '../../features/auth/useAuthActions';
 import { useInfoDialog } from '../../components/feedback/feedback-context';
@@ -38,15 +41,17 @@ const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
   'download-router': <DownloadIcon />,
 };
 
-/** What the extras that later issues build say for now. */
+/** The drawer entries the feature tour points at (features/tour). */
+const EXTRA_TOUR_TARGETS: Partial<Record<TDrawerExtraKey, TTourTarget>> = {
+  'support-videos': 'help',
+  'download-router': 'router',
+};
+
+/** What the informational extras say. */
 const EXTRA_INFO: Record<
-  Exclude<TDrawerExtraKey, 'keyboard-shortcut' | 'create-study' | 'download-router'>,
+  Exclude<TDrawerExtraKey, 'keyboard-shortcut' | 'create-study' | 'download-router' | 'support-videos'>,
   { title: string; message: string }
 > = {
-  'support-videos': {
-    title: 'Support Videos',
-    message: 'The training videos and the FAQ arrive with a later issue.',
-  },
   'voice-support': {
     title: 'Voice support',
     message:
@@ -60,11 +65,26 @@ const EXTRA_INFO: Record<
 };
 
 function MenuLink({ item, onNavigate }: { item: TMenuItem & { path: string }; onNavigate: () => void }) {
-  return (
-    <ListItemButton component={NavLink} to={item.path} end onClick={onNavigate} sx={navItemSx}>
+  const isRouter = item.key === 'pacs-router';
+  const link = (
+    <ListItemButton
+      component={NavLink}
+      to={item.path}
+      end
+      onClick={onNavigate}
+      sx={isRouter ? { ...navItemSx, flex: 1 } : navItemSx}
+      {...(isRouter ? { 'data-tour': 'router' } : {})}
+    >
       <ListItemIcon sx={{ minWidth: 32 }}>{menuIcon(item.key)}</ListItemIcon>
       <ListItemText primary={item.label} />
     </ListItemButton>
+  );
+  if (!isRouter) return link;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', pr: 1 }}>
+      {link}
+      <CoachMark mark="router" />
+    </Box>
   );
 }
 
@@ -88,12 +108,14 @@ function DrawerContent({
   const { menuContext, roles } = useSignedInSession();
   const signOut = useSignOut();
   const showInfo = useInfoDialog();
+  const navigate = useNavigate();
   const items = menuForUser(menuContext);
 
   const openExtra = (key: TDrawerExtraKey) => {
     onNavigate();
     if (key === 'keyboard-shortcut') onOpenShortcuts();
     else if (key === 'create-study') onCreateStudy();
+    else if (key === 'support-videos') void navigate(FAQ_PATH);
     else if (key === 'download-router')
       void loadRouterOffers().then((offers) =>
         showInfo({ title: 'Download router', message: <RouterDownloads offers={offers} /> }),
@@ -102,7 +124,12 @@ function DrawerContent({
   };
 
   return (
-    <Box component="nav" aria-label="Main menu" sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}>
+    <Box
+      component="nav"
+      aria-label="Main menu"
+      data-tour="menu"
+      sx={{ display: 'flex', flexDirection: 'column', flex: 1 }}
+    >
       {MENU_SECTIONS.map((section) => {
         const sectionItems = items.filter((i) => i.section === section);
         if (sectionItems.length === 0) return null;
@@ -132,10 +159,17 @@ function DrawerContent({
       <Divider sx={{ my: 1 }} />
       <List aria-label="Tools">
         {drawerExtras(roles).map((extra) => (
-          <ListItemButton key={extra.key} onClick={() => openExtra(extra.key)} sx={navItemSx}>
-            <ListItemIcon sx={{ minWidth: 32 }}>{EXTRA_ICONS[extra.key]}</ListItemIcon>
-            <ListItemText primary={extra.label} />
-          </ListItemButton>
+          <Box key={extra.key} sx={{ display: 'flex', alignItems: 'center', pr: 1 }}>
+            <ListItemButton
+              onClick={() => openExtra(extra.key)}
+              sx={{ ...navItemSx, flex: 1 }}
+              {...(EXTRA_TOUR_TARGETS[extra.key] ? { 'data-tour': EXTRA_TOUR_TARGETS[extra.key] } : {})}
+            >
+              <ListItemIcon sx={{ minWidth: 32 }}>{EXTRA_ICONS[extra.key]}</ListItemIcon>
+              <ListItemText primary={extra.label} />
+            </ListItemButton>
+            {extra.key === 'download-router' && <CoachMark mark="router" />}
+          </Box>
         ))}
       </List>
       <Box sx={{ flex: 1 }} />

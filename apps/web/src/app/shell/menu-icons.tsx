@@ -14,6 +14,7 @@ import RouterIcon from '@mui/icons-material/RouterOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import SellIcon from '@mui/icons-material/SellOutlined';
 import SummarizeIcon from '@mui/icons-material/SummarizeOutlined';
+import SupportAgentIcon from '@mui/icons-material/SupportAgentOutlined';
 import TuneIcon from '@mui/icons-material/Tune';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUserOutlined';
 import type { ReactElement } from 'react';
@@ -47,6 +48,7 @@ const ICONS: Record<string, ReactElement> = {
   'stop-viewing': <LogoutIcon />,
   'manage-centers': <MedicalServicesIcon />,
   'manage-users': <PersonAddIcon />,
+  'support-inbox': <SupportAgentIcon />,
 };
 
 /** The icon beside a menu entry of core `menuForUser`, by its key. */

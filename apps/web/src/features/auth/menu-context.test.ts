@@ -8,7 +8,7 @@ const labels = (ctx: ReturnType<typeof buildMenuContext>) => menuForUser(ctx).ma
 describe('buildMenuContext', () => {
   it('sorts roles reverse-alphabetically and reads no switch by default', () => {
     const ctx = buildMenuContext(
-      { roles: ['ROLE_ADMIN', 'ROLE_DOCTOR'], hybridModeOn: false },
+      { roles: ['ROLE_ADMIN', 'ROLE_DOCTOR'], hybridModeOn: false, answersSupport: false },
       defaultPreferences(),
       { teleUser: false },
     );
@@ -18,9 +18,13 @@ describe('buildMenuContext', () => {
   });
 
   it('replaces the roles with ROLE_OFFLINE_HYBRID in hybrid mode', () => {
-    const ctx = buildMenuContext({ roles: ['ROLE_CENTER'], hybridModeOn: true }, defaultPreferences(), {
-      teleUser: false,
-    });
+    const ctx = buildMenuContext(
+      { roles: ['ROLE_CENTER'], hybridModeOn: true, answersSupport: false },
+      defaultPreferences(),
+      {
+        teleUser: false,
+      },
+    );
     expect(ctx.roles).toEqual(['ROLE_OFFLINE_HYBRID']);
     expect(menuForUser(ctx).map((i) => i.path)).toEqual(['/hybrid-study-list']);
   });
@@ -32,7 +36,11 @@ describe('buildMenuContext', () => {
       p.USER_ADMIN_VISIBLE_PREFERENCES.enableDashboardViewer = true;
       p.USER_ADMIN_VISIBLE_PREFERENCES.enableElasticReportSummary = true;
     });
-    const ctx = buildMenuContext({ roles: ['ROLE_CENTER'], hybridModeOn: false }, prefs, { teleUser: false });
+    const ctx = buildMenuContext(
+      { roles: ['ROLE_CENTER'], hybridModeOn: false, answersSupport: false },
+      prefs,
+      { teleUser: false },
+    );
     expect(labels(ctx)).toEqual(
       expect.arrayContaining([
         'Report Search',
@@ -47,7 +55,11 @@ describe('buildMenuContext', () => {
     const prefs = buildPreferences((p) => {
       p.USER_ADMIN_VISIBLE_PREFERENCES.hideSummaryPage = true;
     });
-    const ctx = buildMenuContext({ roles: ['ROLE_CENTER'], hybridModeOn: false }, prefs, { teleUser: true });
+    const ctx = buildMenuContext(
+      { roles: ['ROLE_CENTER'], hybridModeOn: false, answersSupport: false },
+      prefs,
+      { teleUser: true },
+    );
     expect(ctx.teleUser).toBe(true);
     expect(ctx.hideSummaryPage).toBe(true);
     // Left: the report list, and the center's tele-radiology invoices (issue 26, ours).
@@ -59,16 +71,29 @@ describe('buildMenuContext', () => {
       p.USER_ADMIN_VISIBLE_PREFERENCES.doNotSendWhatsappMessage = true;
     });
     const on = buildMenuContext(
-      { roles: ['ROLE_CENTER_CUSTOMER'], hybridModeOn: false },
+      { roles: ['ROLE_CENTER_CUSTOMER'], hybridModeOn: false, answersSupport: false },
       defaultPreferences(),
       {
         teleUser: false,
       },
     );
-    const off = buildMenuContext({ roles: ['ROLE_CENTER_CUSTOMER'], hybridModeOn: false }, prefs, {
-      teleUser: false,
-    });
+    const off = buildMenuContext(
+      { roles: ['ROLE_CENTER_CUSTOMER'], hybridModeOn: false, answersSupport: false },
+      prefs,
+      {
+        teleUser: false,
+      },
+    );
     expect(labels(on)).toContain('Manage patient for center');
     expect(labels(off)).not.toContain('Manage patient for center');
+  });
+
+  it('gives the platform support its Support inbox (GET /api/user answersSupport), nobody else', () => {
+    const admin = (answersSupport: boolean) =>
+      buildMenuContext({ roles: ['ROLE_GROUP'], hybridModeOn: false, answersSupport }, defaultPreferences(), {
+        teleUser: false,
+      });
+    expect(labels(admin(true))).toContain('Support inbox');
+    expect(labels(admin(false))).not.toContain('Support inbox');
   });
 });

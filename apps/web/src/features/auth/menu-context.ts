@@ -9,10 +9,10 @@ import {
 /**
  * What the core menu and route rules read about a user (spec-core §2 Menu per role): the effective
  * roles (ROLE_OFFLINE_HYBRID replaces them in hybrid mode), the group switches that add or hide menu
- * items, and the tele-user flag that hides the setting page.
+ * items, the tele-user flag that hides the setting page, and whether the user answers support.
  */
 export function buildMenuContext(
-  user: Pick<TCurrentUser, 'roles' | 'hybridModeOn'>,
+  user: Pick<TCurrentUser, 'roles' | 'hybridModeOn' | 'answersSupport'>,
   preferences: TUserPreferences,
   teleInfo: { teleUser: boolean },
 ): TMenuContext {
@@ -29,5 +29,6 @@ export function buildMenuContext(
     hideSummaryPage: flags.hideSummaryPage,
     teleMedSpecificCustomization: flags.teleMedSpecificCustomization,
     teleUser: teleInfo.teleUser,
+    answersSupport: user.answersSupport,
   };
 }

@@ -47,6 +47,7 @@ import {
 import { STATE_ACTIONS, confirmTextOf } from './state-actions';
 import { runStateAction } from './study-actions.api';
 import { useActor, useOpenStudy, useStudiesChanged } from './use-study-actions';
+import type { TTourTarget } from '../tour/tour-steps';
 
 const ICONS: Record<TRowActionKey, ReactElement> = {
   view: <VisibilityIcon fontSize="small" />,
@@ -104,6 +105,12 @@ function RowFlag({ Icon, title }: { Icon: SvgIconComponent; title: string }) {
     </Tooltip>
   );
 }
+
+/** The row buttons the feature tour points at (features/tour). */
+const TOUR_TARGETS: Partial<Record<TRowActionKey, TTourTarget>> = {
+  view: 'open-viewer',
+  report: 'open-report',
+};
 
 /**
  * The action buttons of one study row (spec-core §2 dialogs, §4 Actions offered): the list's most
@@ -177,6 +184,7 @@ export function StudyRowActions({
           <IconButton
             size="small"
             aria-label={label}
+            data-tour={TOUR_TARGETS[action.key]}
             disabled={!action.enabled || busy}
             onClick={(e) => run(action.key, e.currentTarget)}
             color={action.key === 'urgent' && row.urgent ? 'error' : 'default'}

@@ -131,7 +131,7 @@ export function StudyTable(props: TStudyTableProps) {
   };
 
   return (
-    <Paper variant="outlined">
+    <Paper variant="outlined" data-tour="worklist">
       <Box sx={{ height: 2 }}>
         {props.isFetching && <LinearProgress sx={{ height: 2 }} aria-label="Loading studies" />}
       </Box>

@@ -38,7 +38,7 @@ export function StudyTableHead({
   const direction = search.sortOrder === 'ASC' ? 'asc' : 'desc';
   const ariaSort = search.sortOrder === 'ASC' ? 'ascending' : 'descending';
   return (
-    <TableHead>
+    <TableHead data-tour="filters">
       <TableRow>
         {selectAll !== null && (
           <TableCell padding="checkbox" rowSpan={2}>

@@ -23,7 +23,8 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Tooltip from '@mui/material/Tooltip';
 import { EXTERNAL_VIEWER_LABELS, type TExternalViewer } from '@radflow/core';
-import { useState, type ReactElement, type ReactNode } from 'react';
+import { Fragment, useState, type ReactElement, type ReactNode } from 'react';
+import { CoachMark } from '../../tour/CoachMark';
 import { LAYOUTS, type TLayoutKey } from '../layout';
 import { DRAWING_TOOLS, TOOL_KEYS, type TToolKey } from '../viewer-keys';
 import { WINDOW_PRESETS } from '../viewer-shortcuts';
@@ -179,14 +180,20 @@ export function ViewerToolbar({
         </IconButton>
       </Tooltip>
       {openInWeasis && (
-        <Button size="small" startIcon={<LaunchIcon />} onClick={onWeasis}>
-          Open in Weasis
-        </Button>
+        <>
+          <Button size="small" startIcon={<LaunchIcon />} onClick={onWeasis}>
+            Open in Weasis
+          </Button>
+          <CoachMark mark="weasis" />
+        </>
       )}
       {externalViewers.map((viewer) => (
-        <Button key={viewer} size="small" startIcon={<LaunchIcon />} onClick={() => onExternalViewer(viewer)}>
-          {EXTERNAL_VIEWER_LABELS[viewer]}
-        </Button>
+        <Fragment key={viewer}>
+          <Button size="small" startIcon={<LaunchIcon />} onClick={() => onExternalViewer(viewer)}>
+            {EXTERNAL_VIEWER_LABELS[viewer]}
+          </Button>
+          {viewer === 'RADIANT' && <CoachMark mark="radiant" />}
+        </Fragment>
       ))}
     </Stack>
   );

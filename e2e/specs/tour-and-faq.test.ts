@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoEmailForRole } from '@radflow/core';
+import type { TBrowserSession } from '../support/browser.js';
+import { storyServer } from '../support/server.js';
+import { openSignedIn } from '../support/worklist.js';
+import { recordTrainingVideos } from '../training-videos/record-training-videos.js';
+
+/*
+ * issue 29 §7: a user new to the tour is offered it, skips it, and it does not come back after a
+ * reload (TUTORIAL_STATUS on the server); Support Videos opens the full-screen FAQ, where a training
+ * video recorded from this very server (the recording script) plays.
+ */
+
+const EMAIL = demoEmailForRole('ROLE_TYPIST');
+
+describe('the feature tour and the FAQ', () => {
+  let session: TBrowserSession;
+  beforeAll(async () => {
+    session = await openSignedIn(EMAIL);
+    // The user as new to the tour as on their first day (another story may have skipped it).
+    const reset = await session.page.request.post('/api/setting/reset/TUTORIAL_STATUS', { data: {} });
+    expect(reset.status(), await reset.text()).toBe(200);
+  });
+  afterAll(async () => {
+    await session.close();
+  });
+
+  it('is offered to a new user, skipped, and not offered again after a reload', async () => {
+    const { page } = session;
+    await page.reload();
+    const offer = page.getByRole('region', { name: 'Feature tour' });
+    await offer.getByRole('button', { name: 'Start the tour' }).click();
+    const card = page.getByRole('dialog', { name: 'Your menu' });
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Skip the tour' }).click();
+    await offer.waitFor({ state: 'detached' });
+
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+    await page.getByRole('button', { name: 'Account' }).waitFor();
+    expect(await offer.count()).toBe(0);
+  });
+
+  // A ceiling, not a wait: the recording signs in, films a scene and encodes it on a loaded machine.
+  it(
+    'opens the FAQ full screen from Support Videos, and a recorded video plays',
+    { timeout: 300_000 },
+    async () => {
+      const failed = await recordTrainingVideos({
+        baseURL: storyServer().baseURL,
+        outDir: storyServer().trainingVideosDir,
+        only: ['settings'],
+      });
+      expect(failed).toEqual([]);
+
+      const { page } = session;
+      await page
+        .getByRole('navigation', { name: 'Main menu' })
+        .getByRole('button', { name: 'Support Videos' })
+        .click();
+      const faq = page.getByRole('dialog', { name: 'Support Videos' });
+      await faq.waitFor();
+      expect(new URL(page.url()).pathname).toBe('/faq');
+      const box = await faq.boundingBox();
+      const viewport = page.viewportSize();
+      expect(box && viewport && [box.width, box.height]).toEqual([viewport?.width, viewport?.height]);
+      await expect.poll(() => faq.getByRole('region').count()).toBe(12);
+
+      const video = faq.getByLabel('Your preferences (training video)');
+      await video.scrollIntoViewIfNeeded();
+      await video.evaluate((el: HTMLVideoElement) => {
+        el.muted = true;
+        return el.play();
+      });
+      await expect
+        .poll(() => video.evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 30_000 })
+        .toBeGreaterThan(0.3);
+      expect(await video.evaluate((el: HTMLVideoElement) => el.videoWidth)).toBe(1280);
+    },
+  );
+});

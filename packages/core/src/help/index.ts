@@ -1,0 +1,2 @@
+export * from './tutorials.js';
+export * from './training-videos.js';

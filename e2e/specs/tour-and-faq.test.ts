@@ -1,9 +1,10 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@radflow/core';
 import type { TBrowserSession } from '../support/browser.js';
 import { storyServer } from '../support/server.js';
 import { openSignedIn } from '../support/worklist.js';
-import { recordTrainingVideos } from '../training-videos/record-training-videos.js';
 
 /*
  * issue 29 §7: a user new to the tour is offered it, skips it, and it does not come back after a
@@ -12,6 +13,8 @@ import { recordTrainingVideos } from '../training-videos/record-training-videos.
  */
 
 const EMAIL = demoEmailForRole('ROLE_TYPIST');
+/** 2 s of ffmpeg's test pattern, 320×180 VP8 (e2e/fixtures/README.md). */
+const FIXTURE_VIDEO = join(import.meta.dirname, '../fixtures/training-video.webm');
 
 describe('the feature tour and the FAQ', () => {
   let session: TBrowserSession;
@@ -41,41 +44,35 @@ describe('the feature tour and the FAQ', () => {
     expect(await offer.count()).toBe(0);
   });
 
-  // A ceiling, not a wait: the recording signs in, films a scene and encodes it on a loaded machine.
-  it(
-    'opens the FAQ full screen from Support Videos, and a recorded video plays',
-    { timeout: 300_000 },
-    async () => {
-      const failed = await recordTrainingVideos({
-        baseURL: storyServer().baseURL,
-        outDir: storyServer().trainingVideosDir,
-        only: ['settings'],
-      });
-      expect(failed).toEqual([]);
+  it('opens the FAQ full screen from Support Videos, and a recorded video plays', async () => {
+    // A short recording stands in for `npm run videos`' output (the recorder needs ffmpeg, which
+    // the CI machine does not install): the subject here is the FAQ serving and playing a file.
+    const videosDir = storyServer().trainingVideosDir;
+    mkdirSync(videosDir, { recursive: true });
+    copyFileSync(FIXTURE_VIDEO, join(videosDir, 'settings.webm'));
 
-      const { page } = session;
-      await page
-        .getByRole('navigation', { name: 'Main menu' })
-        .getByRole('button', { name: 'Support Videos' })
-        .click();
-      const faq = page.getByRole('dialog', { name: 'Support Videos' });
-      await faq.waitFor();
-      expect(new URL(page.url()).pathname).toBe('/faq');
-      const box = await faq.boundingBox();
-      const viewport = page.viewportSize();
-      expect(box && viewport && [box.width, box.height]).toEqual([viewport?.width, viewport?.height]);
-      await expect.poll(() => faq.getByRole('region').count()).toBe(12);
+    const { page } = session;
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('button', { name: 'Support Videos' })
+      .click();
+    const faq = page.getByRole('dialog', { name: 'Support Videos' });
+    await faq.waitFor();
+    expect(new URL(page.url()).pathname).toBe('/faq');
+    const box = await faq.boundingBox();
+    const viewport = page.viewportSize();
+    expect(box && viewport && [box.width, box.height]).toEqual([viewport?.width, viewport?.height]);
+    await expect.poll(() => faq.getByRole('region').count()).toBe(12);
 
-      const video = faq.getByLabel('Your preferences (training video)');
-      await video.scrollIntoViewIfNeeded();
-      await video.evaluate((el: HTMLVideoElement) => {
-        el.muted = true;
-        return el.play();
-      });
-      await expect
-        .poll(() => video.evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 30_000 })
-        .toBeGreaterThan(0.3);
-      expect(await video.evaluate((el: HTMLVideoElement) => el.videoWidth)).toBe(1280);
-    },
-  );
+    const video = faq.getByLabel('Your preferences (training video)');
+    await video.scrollIntoViewIfNeeded();
+    await video.evaluate((el: HTMLVideoElement) => {
+      el.muted = true;
+      return el.play();
+    });
+    await expect
+      .poll(() => video.evaluate((el: HTMLVideoElement) => el.currentTime), { timeout: 30_000 })
+      .toBeGreaterThan(0.3);
+    expect(await video.evaluate((el: HTMLVideoElement) => el.videoWidth)).toBe(320);
+  });
 });

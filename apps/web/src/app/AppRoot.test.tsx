@@ -118,11 +118,12 @@ describe('shell', LIST_SCREEN, () => {
       'Audit Logins',
       'Manage centers',
       'Manage users',
-      'Radflow invoices',
       // The group's owner runs its tele billing too (tele-billing DECISIONS "The group admin").
       'Manage Tele Pricing',
       'Manage Tele Invoice',
       'Radiologist payouts',
+      // The payers' invoice pages come last (core menus.ts, INVOICE_PAYER_ROLES).
+      'Radflow invoices',
     ]);
     expect(within(nav).getByRole('link', { name: 'Audit Logins' }).getAttribute('href')).toBe(
       '/audit-logins',

@@ -8,7 +8,7 @@
  * delete); a file deleted between the listing and the read is left out (the cloud has it).
  */
 import { readFile } from 'node:fs/promises';
-import type SharpLib from 'sharp';
+import { loadSharp } from '../image-lib.js';
 import { AppError, type TRenderViewport, type TRenderWindow } from '@radflow/core';
 import {
   FrameDecodeError,
@@ -56,19 +56,11 @@ export interface SpoolInstance {
 /** The spool's study files (the queue's `studyFiles`). */
 export type StudyFilesOf = (studyInstanceUid: string) => readonly string[] | undefined;
 
-/**
- * sharp (native) is loaded on the first rendered frame, not when the router loads (as the printer
- * does, print/printers.ts): the packaged router must start where it cannot load; the frames and
- * metadata still answer then, and a rendered frame says why it cannot be drawn.
- */
-async function imageLib(): Promise<typeof SharpLib> {
-  try {
-    return (await import('sharp')).default;
-  } catch (error) {
-    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new AppError('UPSTREAM_FAILED', `The router's image library could not be loaded: ${why}`);
-  }
-}
+/** sharp, loaded on the first rendered frame (image-lib.ts): metadata and frames answer without it. */
+const imageLib = () =>
+  loadSharp(
+    (why) => new AppError('UPSTREAM_FAILED', `The router's image library could not be loaded: ${why}`),
+  );
 
 const copy = (from: DicomJsonDataset, tags: readonly string[]): DicomJsonDataset => {
   const out: DicomJsonDataset = {};

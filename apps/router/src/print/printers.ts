@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type SharpLib from 'sharp';
+import { loadSharp } from '../image-lib.js';
 import {
   FILM_SIZES,
   type PrintJob,
@@ -155,20 +155,8 @@ async function runPrintCommand(options: CommandPrinterOptions, pdf: Buffer): Pro
   }
 }
 
-/**
- * sharp (native) is loaded on the first print, not when the router loads: the packaged router's
- * --version and --self-test, and a router without a printer, must run where it cannot load
- * (release/build.test.ts). A failed load is the printer's failure (502), not the caller's input.
- */
-async function imageLib(): Promise<typeof SharpLib> {
-  try {
-    return (await import('sharp')).default;
-  } catch (error) {
-    throw new PrintError(
-      `The image library could not be loaded: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-    );
-  }
-}
+/** sharp, loaded on the first print (image-lib.ts); a failed load is the printer's failure (502). */
+const imageLib = () => loadSharp((why) => new PrintError(`The image library could not be loaded: ${why}`));
 
 /** JPEG/PNG → 8-bit grayscale pixels (transparency on black, as a film), at most MAX_FILM_IMAGE_SIDE. */
 async function toFilmImage(bytes: Uint8Array, index: number): Promise<FilmImage> {

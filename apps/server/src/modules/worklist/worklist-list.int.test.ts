@@ -150,17 +150,26 @@ describe('filters, sorting and paging', () => {
     const group = await createTestGroup(t.db);
     const center = await createTestCenter(t.db, { groupId: group.id });
     const base = { groupId: group.id, centerId: center.id };
+    // Every row names its patient id: a random one ("P3ab1f0") could match the 'ab1' filter.
     const roy = await createTestStudy({ ...base, patientName: 'ROY^ANNA', patientId: 'AB100' });
     const sen = await createTestStudy({
       ...base,
       patientName: 'SEN^RAVI',
+      patientId: 'CD200',
       status: 'SIGNED_OFF',
       urgent: true,
     });
-    const das = await createTestStudy({ ...base, patientName: 'DAS^ROYA', status: 'LOCKED', urgent: true });
+    const das = await createTestStudy({
+      ...base,
+      patientName: 'DAS^ROYA',
+      patientId: 'EF300',
+      status: 'LOCKED',
+      urgent: true,
+    });
     const old = await createTestStudy({
       ...base,
       patientName: 'BOSE^MIRA',
+      patientId: 'GH400',
       createdAt: new Date('2024-03-10T12:00:00Z'),
     });
     rows = { roy: roy.row.id, sen: sen.row.id, das: das.row.id, old: old.row.id };

@@ -23,13 +23,18 @@ export function GroupSettingRow({ field, value }: { field: TGroupField; value: u
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const save = useSaveGroupSection(field.section);
-  const sending =
-    save.isPending && save.variables ? (save.variables as Record<string, unknown>)[field.field] : undefined;
+  // The value on its way, held in this row's own state: set in the click's own task, so the switch
+  // never springs back while the request library reports "pending" only a timer later.
+  const [sending, setSending] = useState<{ value: unknown } | null>(null);
+  const busy = sending !== null || save.isPending;
+  const shown = sending ? sending.value : value;
 
   const send = async (next: unknown) => {
     if (field.field === 'appDomain' && !(await confirmDomainMove(next))) return;
+    setSending({ value: next });
     save.mutate({ [field.field]: next } as never, {
       onSuccess: () => void queryClient.invalidateQueries({ queryKey: GROUP_CHANGES_QUERY_KEY }),
+      onSettled: () => setSending(null),
     });
   };
 
@@ -59,8 +64,8 @@ export function GroupSettingRow({ field, value }: { field: TGroupField; value: u
       <Box sx={{ flex: '0 0 auto' }}>
         {field.editor.kind === 'switch' ? (
           <Switch
-            checked={Boolean(sending ?? value)}
-            disabled={save.isPending}
+            checked={Boolean(shown)}
+            disabled={busy}
             onChange={(e) => void send(e.target.checked)}
             slotProps={{ input: { 'aria-label': field.label, 'aria-describedby': describedBy } }}
           />
@@ -69,8 +74,8 @@ export function GroupSettingRow({ field, value }: { field: TGroupField; value: u
             select
             size="small"
             label={field.label}
-            value={valueToInput(save.isPending ? sending : value)}
-            disabled={save.isPending}
+            value={valueToInput(shown)}
+            disabled={busy}
             onChange={(e) => {
               const parsed = inputToValue(field.editor, e.target.value);
               if (parsed.ok) void send(parsed.value);
@@ -94,7 +99,7 @@ export function GroupSettingRow({ field, value }: { field: TGroupField; value: u
             key={valueToInput(value)}
             field={field}
             stored={value}
-            busy={save.isPending}
+            busy={busy}
             describedBy={describedBy}
             onSave={(next) => void send(next)}
           />

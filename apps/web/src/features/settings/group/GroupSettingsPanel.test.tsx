@@ -168,6 +168,23 @@ describe('GroupSettingsPanel', SLOW, () => {
     expect(cells.slice(1)).toEqual(['group@demo.local', 'GROUP_SWITCHES.openInHoros', 'off → on']);
   });
 
+  it('moves a toggled switch at once and keeps it there while the save is on its way', async () => {
+    fakeGroup();
+    renderPanel();
+    await filterTo('openInHoros');
+    const toggle = screen.getByRole('switch', { name: 'Open in Horos' }) as HTMLInputElement;
+
+    fireEvent.click(toggle);
+
+    // Read in the same task as the click: a switch that springs back until the request library
+    // reports "pending" (a timer later) flickers, and a click checked at once reads as not taken.
+    expect(toggle.checked).toBe(true);
+    expect(toggle.disabled).toBe(true);
+    await screen.findByRole('status');
+    await waitFor(() => expect(toggle.disabled).toBe(false));
+    expect(toggle.checked).toBe(true);
+  });
+
   it('saves the chosen sign-off limit as minutes and None as no limit', async () => {
     const { api } = fakeGroup(buildPreferences((p) => (p.ADMIN_PREFERENCES.signOffTimeLimit = 30)));
     renderPanel();

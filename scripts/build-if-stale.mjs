@@ -19,6 +19,8 @@ export const BUILD_INPUTS = [
   'apps/web',
   'apps/server/src',
   'apps/server/build.mjs',
+  // The migrations: the build makes the migrated PGlite template from them.
+  'apps/server/drizzle',
   'apps/server/package.json',
   'apps/server/tsconfig.json',
   'packages/core/src',
@@ -31,6 +33,7 @@ export const BUILD_INPUTS = [
 export const BUILD_OUTPUTS = [
   'apps/server/dist/main.js',
   'apps/server/dist/ingest-worker.js',
+  'apps/server/dist/pglite-template.tar',
   'apps/web/dist/index.html',
 ];
 

@@ -3,6 +3,7 @@
 // dist/health-responder-worker.js (modules/health/health-responder.ts). npm packages stay external
 // (node_modules), the @radflow/* workspace packages (they export TypeScript source) are bundled.
 // `--outdir <dir>` writes the bundle elsewhere (benchmarks compare builds side by side).
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -28,6 +29,7 @@ await build({
     'ingest-worker': new URL('./src/modules/archive/ingest-worker.ts', import.meta.url).pathname,
     'health-responder-worker': new URL('./src/modules/health/health-responder-worker.ts', import.meta.url)
       .pathname,
+    'pglite-template-writer': new URL('./src/db/pglite-template-writer.ts', import.meta.url).pathname,
   },
   outdir,
   bundle: true,
@@ -47,3 +49,14 @@ await build({
   },
   logLevel: 'info',
 });
+
+// The migrated PGlite template beside the bundle (src/db/pglite-template.ts): a new embedded database
+// starts from it instead of an initdb and every migration. In a child process: the migration's WASM
+// heap is not this script's.
+execFileSync(
+  process.execPath,
+  [path.join(outdir, 'pglite-template-writer.js'), path.join(outdir, 'pglite-template.tar')],
+  {
+    stdio: 'inherit',
+  },
+);

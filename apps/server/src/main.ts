@@ -64,7 +64,11 @@ async function main(): Promise<void> {
     },
   });
   app.log.info(
-    { database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL', seeded },
+    {
+      database: handle.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}/db` : 'PostgreSQL',
+      ...(handle.dataDirOrigin ? { dataDirOrigin: handle.dataDirOrigin } : {}),
+      seeded,
+    },
     'database ready',
   );
   if (config.SEED_DEMO) {

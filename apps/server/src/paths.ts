@@ -10,3 +10,9 @@ export const WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.
 export const DEMO_FIXTURES_DIR = fileURLToPath(
   new URL('../../../packages/dicom/test-fixtures', import.meta.url),
 );
+/**
+ * A migrated PGlite data directory that new embedded databases start from (db/pglite-template.ts):
+ * beside the bundle, written by the build. From src/ (tsx, tests) there is none: databases are made
+ * and migrated as before.
+ */
+export const PGLITE_TEMPLATE_FILE = fileURLToPath(new URL('./pglite-template.tar', import.meta.url));

@@ -3,7 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
-import { openPglite, openPostgres } from '../src/db/client.js';
+import { openPostgres } from '../src/db/client.js';
+import { readPgliteTemplate } from '../src/db/pglite-template.js';
+import { makePgliteTemplate } from '../src/db/pglite-template-writer.js';
+
+/** The template `npm run build` writes beside the bundle (src/db/pglite-template.ts). */
+const BUILT_TEMPLATE_FILE = path.join(import.meta.dirname, '../dist/pglite-template.tar');
 
 export const TEMPLATE_DB = 'radflow_test_template';
 
@@ -50,13 +55,11 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const handle = await openPglite();
-  await handle.migrate();
-  const dump = await handle.client.dumpDataDir('none');
-  await handle.close();
+  // The build's template when it matches the migrations (CI builds before the tests), else made now.
+  const template = (await readPgliteTemplate(BUILT_TEMPLATE_FILE)) ?? (await makePgliteTemplate());
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radflow-pglite-'));
   const snapshotPath = path.join(dir, 'migrated.tar');
-  await fs.writeFile(snapshotPath, Buffer.from(await dump.arrayBuffer()));
+  await fs.writeFile(snapshotPath, template.tar);
   project.provide('pgliteSnapshotPath', snapshotPath);
   project.provide('postgresUrl', null);
   return async () => {

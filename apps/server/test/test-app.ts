@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -15,6 +15,7 @@ import {
 } from '@radflow/core';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Db, type DbHandle, openPglite, openPostgres } from '../src/db/client.js';
+import { extractPgliteTar } from '../src/db/pglite-template.js';
 import { centers, groups, messageOutbox, users } from '../src/db/schema.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 import { savePreferenceSection } from '../src/modules/preferences/preferences.js';
@@ -67,29 +68,7 @@ async function openTestDatabase(): Promise<DbHandle> {
 export async function writeMigratedDataDir(dataDir: string): Promise<void> {
   const snapshotPath = inject('pgliteSnapshotPath');
   if (!snapshotPath) return;
-  const tar = await readSnapshot(snapshotPath);
-  // POSIX tar as PGlite's dumpDataDir writes it: 512-byte headers, each entry's data padded to 512.
-  const text = (from: number, length: number) =>
-    Buffer.from(tar.subarray(from, from + length))
-      .toString('utf8')
-      .replace(/\0.*$/s, '');
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  for (let at = 0; at + 512 <= tar.length;) {
-    const name = text(at, 100);
-    if (name === '') break;
-    const prefix = text(at + 345, 155);
-    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
-    const type = text(at + 156, 1);
-    const mode = parseInt(text(at + 100, 8).trim() || '600', 8);
-    const target = path.join(dataDir, prefix, name);
-    if (!target.startsWith(dataDir + path.sep)) throw new Error(`snapshot entry outside: ${name}`);
-    if (type === '5') await mkdir(target, { recursive: true, mode: 0o700 });
-    else if (type === '0' || type === '') {
-      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-      await writeFile(target, tar.subarray(at + 512, at + 512 + size), { mode });
-    } else throw new Error(`snapshot entry of type ${type}: ${name}`);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
+  await extractPgliteTar(await readSnapshot(snapshotPath), dataDir);
 }
 
 /**

@@ -15,7 +15,7 @@ describe('openPglite on a data directory', () => {
 
   it('creates a new directory (initdb in a child process), and keeps its data across reopening', async () => {
     const dataDir = path.join(root, 'db');
-    const first = await openPglite({ dataDir });
+    const first = await openPglite({ dataDir, templateFile: null });
     try {
       await expect(access(path.join(dataDir, 'PG_VERSION'))).resolves.toBeUndefined();
       await expect(access(`${dataDir}.initdb`)).rejects.toThrow();

@@ -12,11 +12,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { MIGRATIONS_DIR } from '../paths.js';
+import { MIGRATIONS_DIR, PGLITE_TEMPLATE_FILE } from '../paths.js';
 import type { InstanceIndex } from './instance-index.js';
 import { PgliteInstanceIndex } from './instance-index-pglite.js';
 import { PostgresInstanceIndex } from './instance-index-postgres.js';
 import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
+import { extractPgliteTar, readPgliteTemplate } from './pglite-template.js';
 import { takeTurns } from './pglite-turns.js';
 import * as schema from './schema.js';
 
@@ -37,6 +38,8 @@ export interface DbHandle {
    */
   withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite on disk: how its data directory came to be (logged at start). */
+  dataDirOrigin?: TPgliteDataDirOrigin | null;
 }
 
 export interface PgliteOptions {
@@ -44,7 +47,15 @@ export interface PgliteOptions {
   dataDir?: string;
   /** A data directory dump to start from (tests: a migrated snapshot). */
   loadDataDir?: Blob;
+  /**
+   * The migrated template a new `dataDir` starts from when it matches the migrations
+   * (pglite-template.ts); default the build's, beside the bundle; null: never (initdb, as before).
+   */
+  templateFile?: string | null;
 }
+
+/** How a PGlite data directory came to be: already there, from the migrated template, or initdb. */
+export type TPgliteDataDirOrigin = 'existing' | 'template' | 'initdb';
 
 /**
  * PGlite is one process's database: a second server on the same DATA_DIR would corrupt it. A lock
@@ -113,19 +124,32 @@ function useBaselineWasmCompilerOnly(): void {
 }
 
 /**
- * Creates a new PGlite data directory in a short-lived child process. In-process, PGlite's initdb
+ * Makes a new PGlite data directory: from the migrated template when one matches the migrations
+ * (pglite-template.ts), else by initdb in a short-lived child process. In-process, PGlite's initdb
  * runs a second, in-memory PGlite instance (its own WASM heap and a copy of the files) whose memory
  * the server process keeps long after, and the bootstrap's hot loops trigger optimised WASM
- * compilation whose allocator arenas stay too: ~150 MB of RSS for the process's life. The child
- * builds the directory beside the target and it is renamed into place, so a crash leaves no
+ * compilation whose allocator arenas stay too: ~150 MB of RSS for the process's life. Either way
+ * the directory is built beside the target and renamed into place, so a crash leaves no
  * half-initialised database behind.
  */
-async function initDataDirInChild(dataDir: string): Promise<void> {
-  if (await exists(path.join(dataDir, 'PG_VERSION'))) return;
+async function initDataDir(dataDir: string, templateFile: string | null): Promise<TPgliteDataDirOrigin> {
+  if (await exists(path.join(dataDir, 'PG_VERSION'))) return 'existing';
   // A non-empty directory without PG_VERSION is not ours to replace: PGlite decides, as before.
-  if ((await fs.readdir(dataDir).catch(() => [])).length > 0) return;
+  if ((await fs.readdir(dataDir).catch(() => [])).length > 0) return 'existing';
   const staging = `${dataDir}.initdb`;
   await fs.rm(staging, { recursive: true, force: true });
+  const template = templateFile ? await readPgliteTemplate(templateFile) : null;
+  if (template) {
+    try {
+      await extractPgliteTar(template.tar, staging);
+    } catch (error) {
+      await fs.rm(staging, { recursive: true, force: true });
+      throw error;
+    }
+    await fs.rm(dataDir, { recursive: true, force: true });
+    await fs.rename(staging, dataDir);
+    return 'template';
+  }
   const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const script =
     'const { PGlite } = require(process.argv[1]);' +
@@ -146,6 +170,7 @@ async function initDataDirInChild(dataDir: string): Promise<void> {
   }
   await fs.rm(dataDir, { recursive: true, force: true });
   await fs.rename(staging, dataDir);
+  return 'initdb';
 }
 
 const exists = (file: string) =>
@@ -154,13 +179,19 @@ const exists = (file: string) =>
     () => false,
   );
 
-export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & { client: PGlite }> {
+export async function openPglite(
+  opts: PgliteOptions = {},
+): Promise<DbHandle & { client: PGlite; dataDirOrigin: TPgliteDataDirOrigin | null }> {
   let unlock = async () => undefined as void;
+  let dataDirOrigin: TPgliteDataDirOrigin | null = null;
   if (opts.dataDir) {
     await fs.mkdir(path.dirname(opts.dataDir), { recursive: true });
     unlock = await lockDataDir(opts.dataDir);
     try {
-      await initDataDirInChild(opts.dataDir);
+      dataDirOrigin = await initDataDir(
+        opts.dataDir,
+        opts.templateFile === undefined ? PGLITE_TEMPLATE_FILE : opts.templateFile,
+      );
     } catch (error) {
       await unlock();
       throw error;
@@ -181,6 +212,7 @@ export async function openPglite(opts: PgliteOptions = {}): Promise<DbHandle & {
   return {
     db: db as unknown as Db,
     client,
+    dataDirOrigin,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
     withStartupLock: (fn) => fn(),

@@ -9,7 +9,7 @@ import bidiFactory from 'bidi-js';
  * Latin, Greek and Cyrillic; each other script gets a Noto face, chosen per run of text
  * (`scriptRuns`), loaded from its npm package the first time a run needs it and parsed once per
  * process. pdfkit embeds only the glyphs a document uses (subsets). The Word file names the same
- * faces (`wordFontsOf`); Word does not embed them and falls back to its own where one is missing.
+ * faces (`wordFontsOf`) and carries a subset of each (word-fonts.ts, `wordFaceFile`).
  */
 
 const require = createRequire(import.meta.url);
@@ -361,6 +361,15 @@ export function charactersWithoutGlyph(text: string, context: string = text): st
     }
   }
   return missing;
+}
+
+/**
+ * The font file of a face Word names (`wordFontsOf`'s names), as OpenType bytes: what the Word
+ * file embeds. Only the regular face: Word draws bold from it where the bold is not embedded.
+ */
+export function wordFaceFile(wordName: string): Uint8Array | null {
+  const face = FACES.find((f) => f.wordName === wordName);
+  return face ? readFontFile(face.regular()) : null;
 }
 
 /** Letters written right to left (Hebrew, Arabic and their presentation forms). */

@@ -1,9 +1,12 @@
+import { createRequire } from 'node:module';
+import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { charactersWithoutGlyph } from './document-fonts.js';
+import { RTL_LETTER, charactersWithoutGlyph, scriptRuns } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
 import { SCRIPT_CASES, scriptParts } from './document-scripts.fixtures.js';
 import { renderPdf } from './pdf-document.js';
 import { paragraphOf, renderWord } from './word-document.js';
+import { obfuscateFont } from './word-fonts.js';
 import { docxEntry } from '../../../test/documents.js';
 
 /*
@@ -122,6 +125,100 @@ describe('the Word file marks every script for Word', () => {
           (b) => b.parentElement?.parentElement === paragraph,
         );
         expect(bidi, 'w:bidi').toHaveLength(word.rtl ? 1 : 0);
+      }
+    },
+    30_000,
+  );
+});
+
+describe('the Word file carries the fonts it names', () => {
+  /** fontkit, as pdfkit loads it (the documents' own parser). */
+  const fontkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('fontkit') as {
+    create(buffer: Buffer): { hasGlyphForCodePoint(codePoint: number): boolean; familyName: string };
+  };
+
+  it.each(SCRIPT_CASES.filter((c) => c.word.eastAsia ?? c.word.cs))(
+    '$script: the face is embedded, obfuscated with its key, a font holding the name and the body',
+    async ({ name, body, word }) => {
+      const zip = await JSZip.loadAsync(await renderWord(scriptParts(name, body)));
+      const read = (path: string) => zip.file(path)!.async('string');
+      expect(await read('word/settings.xml')).toMatch(/<w:embedTrueTypeFonts\/>/u);
+      expect(await read('[Content_Types].xml')).toContain(
+        'Extension="odttf" ContentType="application/vnd.openxmlformats-officedocument.obfuscatedFont"',
+      );
+      const parser = new (documentWindow().DOMParser)();
+      const table = parser.parseFromString(await read('word/fontTable.xml'), 'application/xml');
+      const rels = parser.parseFromString(await read('word/_rels/fontTable.xml.rels'), 'application/xml');
+      const face = (word.eastAsia ?? word.cs)!;
+      const entry = Array.from(table.getElementsByTagName('w:font')).find(
+        (f) => f.getAttribute('w:name') === face,
+      );
+      const embed = entry?.getElementsByTagName('w:embedRegular')[0];
+      expect(embed, `w:embedRegular of ${face}`).toBeDefined();
+      const target = Array.from(rels.getElementsByTagName('Relationship'))
+        .find((r) => r.getAttribute('Id') === embed!.getAttribute('r:id'))
+        ?.getAttribute('Target');
+      expect(target).toMatch(/^fonts\/font\d+\.odttf$/u);
+      const stored = await zip.file(`word/${target}`)!.async('uint8array');
+      // Obfuscated, it is no font; with the key undone, it is the face.
+      expect(() => fontkit.create(Buffer.from(stored))).toThrow();
+      const font = fontkit.create(Buffer.from(obfuscateFont(stored, embed!.getAttribute('w:fontKey')!)));
+      const own = (text: string) =>
+        Array.from(text).filter((c) => !/[\s\p{P}\p{Cf}]/u.test(c) && scriptRuns(c, text)[0]!.family);
+      for (const char of [...own(name), ...own(body)])
+        expect(font.hasGlyphForCodePoint(char.codePointAt(0)!), `${char} in ${face}`).toBe(true);
+      // A subset: kilobytes, not the whole face.
+      expect(stored.length).toBeLessThan(400_000);
+    },
+    30_000,
+  );
+});
+
+describe('a justified right-to-left paragraph', () => {
+  const PARAGRAPHS = {
+    Hebrew:
+      'עיבוי קל של רירית הסינוס השמאלי עם נוזל מועט בחלל האף ובתאי האתמואיד הקדמיים ללא עדות להרס עצם או לתהליך תופס מקום מומלץ מעקב קליני בעוד שלושה חודשים',
+    Arabic:
+      'سماكة خفيفة في الغشاء المخاطي للجيب الفكي الأيسر مع سائل قليل في تجويف الأنف والخلايا الغربالية الأمامية دون دليل على تآكل العظم أو آفة شاغلة للحيز ويوصى بالمتابعة السريرية بعد ثلاثة أشهر',
+  };
+  /** A4 at 2 cm margins (scriptParts), in points. */
+  const [LEFT, RIGHT] = [(2 * 72) / 2.54, 595.28 - (2 * 72) / 2.54];
+
+  it.each(Object.entries(PARAGRAPHS))(
+    '%s: reads back in logical order, every line but the last from margin to margin',
+    async (_, body) => {
+      const parts = scriptParts('דוד כהן', body);
+      parts.sections[0]!.html = `<p style="text-align: justify">${body}</p>`;
+      const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+      const doc = await pdfjs.getDocument({ data: await renderPdf(parts), useSystemFonts: false }).promise;
+      try {
+        const content = await (await doc.getPage(1)).getTextContent();
+        const lines = new Map<number, { text: string; left: number; right: number }>();
+        for (const item of content.items) {
+          if (!('str' in item) || !RTL_LETTER.test(item.str)) continue;
+          const y = Math.round(item.transform[5] as number);
+          const line = lines.get(y) ?? { text: '', left: Infinity, right: -Infinity };
+          line.text += `${item.str} `;
+          line.left = Math.min(line.left, item.transform[4] as number);
+          line.right = Math.max(line.right, (item.transform[4] as number) + item.width);
+          lines.set(y, line);
+        }
+        const paragraph = [...lines.values()].filter((line) =>
+          body.includes(line.text.trim().split(' ')[0]!),
+        );
+        expect(paragraph.length, 'lines of the paragraph').toBeGreaterThan(1);
+        expect(
+          paragraph
+            .map((line) => line.text.trim())
+            .join(' ')
+            .replace(/\s+/gu, ' '),
+        ).toBe(body);
+        paragraph.forEach((line, i) => {
+          expect(line.right, `line ${i + 1}: right edge`).toBeCloseTo(RIGHT, 0);
+          if (i < paragraph.length - 1) expect(line.left, `line ${i + 1}: left edge`).toBeCloseTo(LEFT, 0);
+        });
+      } finally {
+        await doc.destroy();
       }
     },
     30_000,

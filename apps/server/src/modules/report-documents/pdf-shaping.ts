@@ -44,6 +44,9 @@ interface TLine {
   inlines: TInline[];
   leadingCut: number;
   trailingCut: number;
+  maxWidth: number;
+  newLineForced?: boolean;
+  lastLineInParagraph?: boolean;
 }
 
 interface TStyleContextStack {
@@ -198,13 +201,28 @@ function visualOrder(line: TLine, rtl: boolean): void {
       : first.index === 0
         ? line.leadingCut
         : 0;
+  // A justified right-to-left line (not a paragraph's last or one ended by a break) spans the
+  // line: the gaps between words share what is left. pdfmake would shift the inlines in array
+  // order, which is no longer left to right, so the words are placed here and the line left alone.
+  const justified =
+    rtl &&
+    logical[0]!.alignment === 'justify' &&
+    !line.newLineForced &&
+    !line.lastLineInParagraph &&
+    visual.length > 1;
+  const used =
+    logical.reduce((total, inline) => total + inline.width, 0) - line.leadingCut - line.trailingCut;
+  const gap = justified ? Math.max(0, (line.maxWidth - used) / (visual.length - 1)) : 0;
   let x = -cut;
   for (const { inline } of visual) {
     inline.x = x;
-    x += inline.width;
+    x += inline.width + gap;
     // Justifying shifts inlines in array order, which is no longer left to right.
-    if (rtl && inline.alignment !== 'center') inline.alignment = 'right';
+    if (justified) inline.alignment = 'left';
+    else if (rtl && inline.alignment !== 'center') inline.alignment = 'right';
   }
+  // Justified words stay inlines of their own, in reading order (what readers take them in).
+  if (justified) return;
   // Neighbouring words of one style become one inline, drawn as one run (visualWords): a reader
   // (pdfjs) puts the words of one run in reading order, not those of separate runs.
   const merged: TInline[] = [];

@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { ROBOTO_ONLY, firstStrongIsRtl, wordFontsOf } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
+import { embedWordFonts } from './word-fonts.js';
 import {
   PRELIMINARY_TEXT,
   documentMetadataText,
@@ -184,7 +185,9 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
   const zip = await JSZip.loadAsync(bytes);
   const documentXml = zip.file('word/document.xml');
   if (!documentXml) return bytes;
-  zip.file('word/document.xml', markScripts(await documentXml.async('string')));
+  const textByFace = new Map<string, string>();
+  zip.file('word/document.xml', markScripts(await documentXml.async('string'), textByFace));
+  await embedWordFonts(zip, textByFace);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
@@ -301,9 +304,9 @@ export function paragraphOf(element: Element): Element | null {
  * run names its East Asian and complex-script faces (w:rFonts w:eastAsia / w:cs) and is marked
  * right to left (w:rtl) when it holds a right-to-left letter; a paragraph whose first strong letter
  * is right to left is a right-to-left paragraph (w:bidi). The text itself stays in logical order,
- * as Word stores it.
+ * as Word stores it. `textByFace` gathers, per face named, the text of its runs (what to embed).
  */
-export function markScripts(xml: string): string {
+export function markScripts(xml: string, textByFace?: Map<string, string>): string {
   const window = documentWindow();
   const doc = new window.DOMParser().parseFromString(xml, 'application/xml');
   if (doc.getElementsByTagName('parsererror').length > 0) return xml;
@@ -321,6 +324,8 @@ export function markScripts(xml: string): string {
       const fonts = wordFontsOf(texts[i]!, context);
       if (!fonts.eastAsia && !fonts.cs && !fonts.rtl) return;
       const properties = firstChild(run, 'rPr');
+      for (const face of [fonts.eastAsia, fonts.cs])
+        if (face && textByFace) textByFace.set(face, (textByFace.get(face) ?? '') + texts[i]!);
       if (fonts.eastAsia || fonts.cs) {
         const rFonts = childInOrder(properties, 'rFonts', RPR_ORDER);
         if (fonts.eastAsia) {

@@ -130,6 +130,46 @@ export async function getChatMessages(
 }
 
 /**
+ * The messages `ids` as the thread's GET answers them to one who has not seen them yet (`seen`
+ * false: the live stream sets it per reader), for the live stream to carry in their
+ * CHAT_MESSAGE_SENT events (live README). Who may receive them is the stream's question (the row's
+ * access rule and core canChat, as the GET's); this only reads, in three statements for a batch.
+ */
+export async function chatMessagesById(
+  db: DbOrTx,
+  ids: readonly number[],
+): Promise<Map<number, TChatMessage>> {
+  const answer = new Map<number, TChatMessage>();
+  if (ids.length === 0) return answer;
+  const rows = await db
+    .select({
+      message: chatMessages,
+      threadType: chatThreads.threadType,
+      reportStatusId: reportStatuses.id,
+      studyId: reportStatuses.studyId,
+    })
+    .from(chatMessages)
+    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .where(inArray(chatMessages.id, [...ids]));
+  if (rows.length === 0) return answer;
+  const [seen, names] = await Promise.all([
+    seenBy(
+      db,
+      rows.map((r) => r.message.id),
+    ),
+    mentionNames(
+      db,
+      rows.flatMap((r) => r.message.mentions),
+    ),
+  ]);
+  for (const { message, ...where } of rows) {
+    answer.set(message.id, toChatMessage({ ...message, ...where }, seen, 0, names));
+  }
+  return answer;
+}
+
+/**
  * POST /chat-thread/unseen-counts: the caller's unseen REPORT_CHAT messages per row of `ids` (a list
  * page), one query with the access rule in its WHERE, so a row the caller may not see never appears.
  */

@@ -49,12 +49,17 @@ export async function sendChatMessage(
     if ((recent?.n ?? 0) >= CHAT_SEND_LIMIT) {
       throw new AppError('TOO_MANY_REQUESTS', CHAT_MESSAGES.tooMany, 'message');
     }
-    // One thread per row and type: made by its first message (two first messages at once meet here).
-    await tx
-      .insert(chatThreads)
-      .values({ threadType: 'REPORT_CHAT', reportStatusId: row.id, createdAt: now })
-      .onConflictDoNothing();
-    const thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    // One thread per row and type: made by its first message (two first messages at once meet
+    // here). Looked for first: on one engine taking one statement at a time (PGlite) every
+    // statement of a send is delivery time, and only the first message needs the insert.
+    let thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    if (!thread) {
+      await tx
+        .insert(chatThreads)
+        .values({ threadType: 'REPORT_CHAT', reportStatusId: row.id, createdAt: now })
+        .onConflictDoNothing();
+      thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    }
     if (!thread) throw new Error('chat thread missing after insert');
     const [inserted] = await tx
       .insert(chatMessages)

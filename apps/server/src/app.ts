@@ -44,6 +44,7 @@ import { reportingRoutes } from './modules/reporting/reporting.routes.js';
 import { reportDocumentsRoutes } from './modules/report-documents/report-documents.routes.js';
 import { reportAudioRoutes } from './modules/report-audio/report-audio.routes.js';
 import { chatRoutes } from './modules/chat/chat.routes.js';
+import { chatMessagesById } from './modules/chat/study-chat.js';
 import { criticalResultsRoutes } from './modules/critical-results/critical-results.routes.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { type TLiveOptions, liveRoutes } from './modules/live/live.routes.js';
@@ -261,7 +262,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       await api.register(dashboardsRoutes);
       await api.register(platformBillingRoutes);
       await api.register(invoicePaymentsRoutes);
-      await api.register(liveRoutes, { live: opts.live });
+      await api.register(liveRoutes, {
+        live: opts.live,
+        chatMessagesById: (ids) => chatMessagesById(ctx.db, ids),
+      });
       await api.register(routerReleasesRoutes, { releasesDir: opts.routerReleasesDir });
       await api.register(hybridReportsRoutes);
     },

@@ -8,6 +8,8 @@ import {
   chatMemberTypeOf,
   chatTextParts,
   isChatMemberOf,
+  type TChatMessage,
+  withChatMessage,
 } from './chat.js';
 
 describe('who takes part in the study chat', () => {
@@ -77,5 +79,37 @@ describe('the pieces of a shown message', () => {
     ]);
     expect(chatTextParts('mail a@b.c', ['Bob'])).toEqual([{ kind: 'text', text: 'mail a@b.c' }]);
     expect(chatTextParts('', [])).toEqual([]);
+  });
+});
+
+describe("a message into the tab's thread (the live event, the sender's answer)", () => {
+  const msg = (messageId: number, seen: boolean): TChatMessage => ({
+    messageId,
+    chatThreadId: 1,
+    threadType: 'REPORT_CHAT',
+    entityId: 7,
+    memberType: 'center',
+    createdBy: 'c@x',
+    seen,
+    messageUpdatedAt: '2026-11-28T00:00:00.000Z',
+    message: {
+      type: 'COMMENT',
+      message: `m${messageId}`,
+      assignedTo: 'NONE',
+      entityId: 7,
+      studyId: 3,
+      mentions: [],
+      reference: null,
+    },
+    oldMessage: null,
+    seenByList: [],
+  });
+  it('joins once by id, in id order, the unseen count following', () => {
+    const thread = { messages: [msg(1, true), msg(3, false)], unseen: 1 };
+    const withTwo = withChatMessage(thread, msg(2, false));
+    expect(withTwo.messages.map((m) => m.messageId)).toEqual([1, 2, 3]);
+    expect(withTwo.unseen).toBe(2);
+    expect(withChatMessage(withTwo, msg(2, true))).toBe(withTwo);
+    expect(withChatMessage(thread, msg(4, true)).unseen).toBe(1);
   });
 });

@@ -257,3 +257,17 @@ export function chatTextParts(
   return parts;
 }
 export type TBeatResponse = z.infer<typeof ZBeatResponse>;
+
+export type TChatThread = z.infer<typeof ZChatMessages>;
+
+/**
+ * `thread` with `message` in it, in id order, once (by `messageId`: the sender's own answer and
+ * the live event of the same message meet here, and a resumed stream may bring it again; the
+ * copy already held wins), the unseen count following. The live stream's message and the sent
+ * message's answer go into the tab's thread this way; the next refetch reconciles.
+ */
+export function withChatMessage(thread: TChatThread, message: TChatMessage): TChatThread {
+  if (thread.messages.some((m) => m.messageId === message.messageId)) return thread;
+  const messages = [...thread.messages, message].sort((a, b) => a.messageId - b.messageId);
+  return { messages, unseen: thread.unseen + (message.seen ? 0 : 1) };
+}

@@ -49,12 +49,17 @@ export async function sendChatMessage(
     if ((recent?.n ?? 0) >= CHAT_SEND_LIMIT) {
       throw new AppError('TOO_MANY_REQUESTS', CHAT_MESSAGES.tooMany, 'message');
     }
-    // One thread per row and type: made by its first message (two first messages at once meet here).
-    await tx
-      .insert(chatThreads)
-      .values({ threadType: 'REPORT_CHAT', reportStatusId: row.id, createdAt: now })
-      .onConflictDoNothing();
-    const thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    // One thread per row and type: made by its first message (two first messages at once meet
+    // here). Looked for first: on one engine taking one statement at a time (PGlite) every
+    // statement of a send is delivery time, and only the first message needs the insert.
+    let thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    if (!thread) {
+      await tx
+        .insert(chatThreads)
+        .values({ threadType: 'REPORT_CHAT', reportStatusId: row.id, createdAt: now })
+        .onConflictDoNothing();
+      thread = await findThread(tx, 'REPORT_CHAT', row.id);
+    }
     if (!thread) throw new Error('chat thread missing after insert');
     const [inserted] = await tx
       .insert(chatMessages)
@@ -127,6 +132,46 @@ export async function getChatMessages(
     ),
   );
   return { messages, unseen: messages.filter((m) => !m.seen).length };
+}
+
+/**
+ * The messages `ids` as the thread's GET answers them to one who has not seen them yet (`seen`
+ * false: the live stream sets it per reader), for the live stream to carry in their
+ * CHAT_MESSAGE_SENT events (live README). Who may receive them is the stream's question (the row's
+ * access rule and core canChat, as the GET's); this only reads, in three statements for a batch.
+ */
+export async function chatMessagesById(
+  db: DbOrTx,
+  ids: readonly number[],
+): Promise<Map<number, TChatMessage>> {
+  const answer = new Map<number, TChatMessage>();
+  if (ids.length === 0) return answer;
+  const rows = await db
+    .select({
+      message: chatMessages,
+      threadType: chatThreads.threadType,
+      reportStatusId: reportStatuses.id,
+      studyId: reportStatuses.studyId,
+    })
+    .from(chatMessages)
+    .innerJoin(chatThreads, eq(chatThreads.id, chatMessages.threadId))
+    .innerJoin(reportStatuses, eq(reportStatuses.id, chatThreads.reportStatusId))
+    .where(inArray(chatMessages.id, [...ids]));
+  if (rows.length === 0) return answer;
+  const [seen, names] = await Promise.all([
+    seenBy(
+      db,
+      rows.map((r) => r.message.id),
+    ),
+    mentionNames(
+      db,
+      rows.flatMap((r) => r.message.mentions),
+    ),
+  ]);
+  for (const { message, ...where } of rows) {
+    answer.set(message.id, toChatMessage({ ...message, ...where }, seen, 0, names));
+  }
+  return answer;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type SQL, asc, eq, gt, inArray, max, or, sql } from 'drizzle-orm';
-import type { TOnlineStatus, TStudyEventType, TStudyScope } from '@radflow/core';
+import type { TChatMessage, TOnlineStatus, TStudyEventType, TStudyScope } from '@radflow/core';
 import type { Db } from '../../db/client.js';
 import { reportStatuses, studyEvents } from '../../db/schema.js';
 import { EventWindow } from './event-window.js';
@@ -17,10 +17,16 @@ export interface TLiveEvent {
    * changed for its user (their unseen chat counts, their bell: own events are never either).
    */
   byYou?: true;
+  /**
+   * A CHAT_MESSAGE_SENT's message, as the thread's GET answers it to this reader (README "Chat
+   * messages"): only on the streams of users who may read the thread (the row's access rule, which
+   * decided the event, and core canChat: `seesChat`).
+   */
+  message?: TChatMessage;
 }
 
 /** A row of study_events as the feed reads it. */
-export interface TFeedRow extends Omit<TLiveEvent, 'byYou'> {
+export interface TFeedRow extends Omit<TLiveEvent, 'byYou' | 'message'> {
   groupId: number;
   actorUserId: number | null;
   createdAt: Date;
@@ -29,7 +35,12 @@ export interface TFeedRow extends Omit<TLiveEvent, 'byYou'> {
    * that it left their view (README); null for other events.
    */
   assignedBefore: { userId: number | null } | null;
+  /** A CHAT_MESSAGE_SENT's message id (its detail's `messageId`); null for other events. */
+  chatMessageId: number | null;
 }
+
+/** Reads chat messages by id as the thread's GET answers them, `seen` false (chat module). */
+export type TChatMessagesById = (ids: readonly number[]) => Promise<ReadonlyMap<number, TChatMessage>>;
 
 /** One open stream, as the feed sees it. */
 export interface TLiveSubscriber {
@@ -37,6 +48,8 @@ export interface TLiveSubscriber {
   readonly scope: TStudyScope;
   /** The events this subscriber may see, and the resume point to tag them with (README). */
   deliver(events: readonly TLiveEvent[], resumeId: number): void;
+  /** Whether its user takes part in the study chat (core canChat), as the thread's GET requires. */
+  readonly seesChat: boolean;
   /** Whether its user sees the online dots (core seesOnlineStatuses). */
   readonly seesPresence: boolean;
   /** A doctor's dot changed in its group (README "Presence"). */
@@ -53,6 +66,8 @@ export interface TLiveFeedOptions {
   /** Rows per read; a full read reads again at once. */
   readLimit: number;
   onError(error: unknown): void;
+  /** Where a CHAT_MESSAGE_SENT's message is read to ride its event; absent: events carry none. */
+  chatMessagesById?: TChatMessagesById;
 }
 
 export const DEFAULT_FEED_OPTIONS: Omit<TLiveFeedOptions, 'onError'> = {
@@ -77,6 +92,9 @@ const feedColumns = {
   createdAt: studyEvents.createdAt,
   hasAssignedBefore: sql<boolean>`coalesce(${studyEvents.detail} ? 'previousAssignedToUserId', false)`,
   assignedBefore: sql<number | null>`(${studyEvents.detail} ->> 'previousAssignedToUserId')::integer`,
+  chatMessageId: sql<
+    number | null
+  >`case when ${studyEvents.eventType} = 'CHAT_MESSAGE_SENT' then (${studyEvents.detail} ->> 'messageId')::integer end`,
 };
 
 /** study_events rows matching `where`, lowest id first, with the group of their report row. */
@@ -88,8 +106,9 @@ export async function readFeedRows(db: Db, where: SQL | undefined, limit: number
     .where(where)
     .orderBy(asc(studyEvents.id))
     .limit(limit);
-  return rows.map(({ hasAssignedBefore, assignedBefore, ...r }) => ({
+  return rows.map(({ hasAssignedBefore, assignedBefore, chatMessageId, ...r }) => ({
     ...r,
+    chatMessageId: chatMessageId === null ? null : Number(chatMessageId),
     assignedBefore: hasAssignedBefore
       ? { userId: assignedBefore === null ? null : Number(assignedBefore) }
       : null,
@@ -100,10 +119,13 @@ export async function readFeedRows(db: Db, where: SQL | undefined, limit: number
  * Each subscriber's share of `rows`: the events of rows its scope may see, now or, for an
  * assignment's events, before it (one query per distinct scope, visible-rows.ts).
  */
-export async function eventsBySubscriber<S extends Pick<TLiveSubscriber, 'userId' | 'scope'>>(
+export async function eventsBySubscriber<
+  S extends Pick<TLiveSubscriber, 'userId' | 'scope'> & { seesChat?: boolean },
+>(
   db: Db,
   rows: readonly TFeedRow[],
   subscribers: Iterable<S>,
+  chatMessages: ReadonlyMap<number, TChatMessage> = new Map(),
 ): Promise<Map<S, TLiveEvent[]>> {
   const rowsByGroup = new Map<number, number[]>();
   for (const row of rows) {
@@ -134,6 +156,10 @@ export async function eventsBySubscriber<S extends Pick<TLiveSubscriber, 'userId
       .map((r): TLiveEvent => {
         const event: TLiveEvent = { id: r.id, reportStatusId: r.reportStatusId, type: r.type };
         if (r.actorUserId === subscriber.userId) event.byYou = true;
+        // The row is visible to this scope (the access rule, above); the thread also needs canChat.
+        const message = r.chatMessageId === null ? undefined : chatMessages.get(r.chatMessageId);
+        if (message && subscriber.seesChat === true)
+          event.message = { ...message, seen: event.byYou === true };
         return event;
       });
     if (events.length > 0) answer.set(subscriber, events);
@@ -158,6 +184,7 @@ export class LiveFeed {
   private reading: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  private lastReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Db,
@@ -235,7 +262,10 @@ export class LiveFeed {
     return this.subscribers.size;
   }
 
-  /** Schedules a read in `delayMs` (a burst of wake-ups is one read). */
+  /**
+   * Schedules a read: at once after a quiet spell (a lone chat message must not wait out a window:
+   * it was a tenth of its delivery time), else in `delayMs`, so the rest of a burst is one read.
+   */
   wake(delayMs = this.opts.coalesceMs): void {
     if (this.stopped || !this.window) return;
     if (this.reading) {
@@ -243,12 +273,17 @@ export class LiveFeed {
       return;
     }
     if (this.scheduled) return;
-    this.scheduled = setTimeout(() => {
-      this.scheduled = null;
-      this.reading = this.readAll().finally(() => {
-        this.reading = null;
-      });
-    }, delayMs);
+    const quiet = Date.now() - this.lastReadAt >= this.opts.coalesceMs;
+    this.scheduled = setTimeout(
+      () => {
+        this.scheduled = null;
+        this.lastReadAt = Date.now();
+        this.reading = this.readAll().finally(() => {
+          this.reading = null;
+        });
+      },
+      quiet ? 0 : delayMs,
+    );
   }
 
   /** Reads until nothing new is left; errors go to onError (the fallback timer tries again). */
@@ -282,7 +317,12 @@ export class LiveFeed {
   }
 
   private async dispatch(rows: readonly TFeedRow[], resumeId: number): Promise<void> {
-    const shares = await eventsBySubscriber(this.db, rows, [...this.subscribers]);
+    const chatMessageIds = rows.flatMap((r) => (r.chatMessageId === null ? [] : [r.chatMessageId]));
+    const chatMessages =
+      chatMessageIds.length > 0 && this.opts.chatMessagesById
+        ? await this.opts.chatMessagesById(chatMessageIds)
+        : undefined;
+    const shares = await eventsBySubscriber(this.db, rows, [...this.subscribers], chatMessages);
     let written = 0;
     for (const [subscriber, events] of shares) {
       // A stream closed while its share was decided gets nothing.

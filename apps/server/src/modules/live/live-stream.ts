@@ -52,6 +52,7 @@ export class LiveStream implements TLiveSubscriber {
   constructor(
     readonly userId: number,
     readonly scope: TStudyScope,
+    readonly seesChat: boolean,
     readonly seesPresence: boolean,
     private readonly opts: TLiveStreamOptions,
     private readonly onClose: () => void,

@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, seesOnlineStatuses } from '@radflow/core';
+import { AppError, canChat, seesOnlineStatuses } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { scopeOfAuth } from '../studies/study-access.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
-import { DEFAULT_FEED_OPTIONS, LiveFeed, type TLiveFeedOptions } from './live-feed.js';
+import {
+  DEFAULT_FEED_OPTIONS,
+  LiveFeed,
+  type TChatMessagesById,
+  type TLiveFeedOptions,
+} from './live-feed.js';
 import { DEFAULT_STREAM_OPTIONS, LiveStream, type TLiveStreamOptions } from './live-stream.js';
 
-export interface TLiveOptions extends TLiveStreamOptions, Omit<TLiveFeedOptions, 'onError'> {
+export interface TLiveOptions
+  extends TLiveStreamOptions, Omit<TLiveFeedOptions, 'onError' | 'chatMessagesById'> {
   /** Open streams per user in one server process; past it, 429. */
   maxStreamsPerUser: number;
 }
@@ -28,13 +34,15 @@ const ZLastEventId = z.string().regex(/^\d{1,15}$/, MESSAGE_BAD_LAST_EVENT_ID);
  * `GET /api/live`: the tab's one Server-Sent Events stream of study events (issue 23 §4; README).
  * Thin: the feed (one per process) decides who sees what, the stream writes it.
  */
-export const liveRoutes: FastifyPluginAsyncZod<{ live?: Partial<TLiveOptions> }> = async (
-  app,
-  pluginOpts,
-) => {
+export const liveRoutes: FastifyPluginAsyncZod<{
+  live?: Partial<TLiveOptions>;
+  /** The chat's reader of messages (given by the app: the chat module already imports live). */
+  chatMessagesById?: TChatMessagesById;
+}> = async (app, pluginOpts) => {
   const opts: TLiveOptions = { ...DEFAULT_LIVE_OPTIONS, ...pluginOpts.live };
   const feed = new LiveFeed(app.ctx.db, {
     ...opts,
+    ...(pluginOpts.chatMessagesById ? { chatMessagesById: pluginOpts.chatMessagesById } : {}),
     onError: (error) => app.log.warn({ err: error }, 'live feed'),
   });
   const streams = new Set<LiveStream>();
@@ -70,6 +78,7 @@ export const liveRoutes: FastifyPluginAsyncZod<{ live?: Partial<TLiveOptions> }>
       const stream = new LiveStream(
         auth.user.id,
         scopeOfAuth(auth),
+        canChat(auth.roles),
         seesOnlineStatuses(auth.roles),
         opts,
         () => {

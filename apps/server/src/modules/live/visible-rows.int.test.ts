@@ -42,6 +42,7 @@ describe('eventsBySubscriber (who receives a batch of events)', () => {
         actorUserId: null,
         createdAt: new Date(),
         assignedBefore: null,
+        chatMessageId: null,
       });
     }
     const subscriberOf = (user: TTestUser) => ({

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { CHAT_MESSAGES, type TChatMessage } from '@radflow/core';
 import type { ReactNode } from 'react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startLiveUpdates } from '../../lib/live/live-updates';
 import { buildUser, sessionHandlers } from '../../test/builders';
 import { fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
@@ -53,15 +54,17 @@ const DOCTOR = {
   memberType: 'radiologist' as const,
 };
 
-function openPanel(initial: TChatMessage[]) {
+function openPanel(initial: TChatMessage[], hold: { refetches: boolean } = { refetches: false }) {
   // The thread as the server holds it: a sent message joins it.
   const messages = [...initial];
   const me = buildUser(['ROLE_CENTER'], { email: 'me@demo.local' });
   const api = fakeApi({
     ...sessionHandlers(me),
-    'GET /api/chat-thread/get-messages': () => ({
-      body: { messages, unseen: messages.filter((m) => !m.seen).length },
-    }),
+    'GET /api/chat-thread/get-messages': () =>
+      // Held: a refetch that never answers, so what is drawn came from elsewhere (the live event).
+      hold.refetches
+        ? new Promise<never>(() => undefined)
+        : { body: { messages, unseen: messages.filter((m) => !m.seen).length } },
     'GET /api/chat-thread/members': { body: { members: [DOCTOR] } },
     'POST /api/chat-thread/seen': { body: { seen: 1 } },
     'POST /api/chat-thread/send-message': (request) => {
@@ -91,12 +94,12 @@ function openPanel(initial: TChatMessage[]) {
       return { body: messages.at(-1) };
     },
   });
-  renderScreen(
+  const view = renderScreen(
     <SignedIn>
       <ChatPanel study={{ id: ROW, apiVersion: 2 }} />
     </SignedIn>,
   );
-  return api;
+  return { ...api, queryClient: view.queryClient };
 }
 
 describe('the chat panel', () => {
@@ -192,5 +195,53 @@ describe('the chat panel', () => {
     });
     const item = await screen.findByTestId('chat-message', {}, WAIT);
     expect(within(item).getByText(/^You · Center → Radiologist ·/)).toBeTruthy();
+  });
+});
+
+/** The browser's EventSource as the live stream uses it (lib/live): listeners by event name. */
+class FakeEventSource {
+  static last: FakeEventSource | null = null;
+  readyState = 1;
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  private readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
+  constructor(readonly url: string) {
+    FakeEventSource.last = this;
+  }
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  close() {
+    this.readyState = 2;
+  }
+  emit(type: string, data: unknown) {
+    const event = new MessageEvent(type, { data: JSON.stringify(data) });
+    for (const listener of this.listeners.get(type) ?? []) listener(event as MessageEvent<string>);
+  }
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the chat panel on the live stream (issue 23 §6: delivery p95 ≤ 250 ms)', () => {
+  it('draws a message the live event carries at once, with no round trip, and once only', async () => {
+    const hold = { refetches: false };
+    const api = openPanel([message({ text: 'first' })], hold);
+    await screen.findByText('first', undefined, WAIT);
+    hold.refetches = true;
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const stop = startLiveUpdates(api.queryClient);
+    try {
+      const incoming = message({ text: 'From the doctor, live', createdBy: 'dr.lee@demo.local' });
+      const event = { id: 900, reportStatusId: ROW, type: 'CHAT_MESSAGE_SENT', message: incoming };
+      FakeEventSource.last!.emit('study', event);
+      // A duplicate (a resume replays it) changes nothing.
+      FakeEventSource.last!.emit('study', event);
+      expect(await screen.findByText('From the doctor, live', undefined, WAIT)).toBeTruthy();
+      expect(screen.getAllByText('From the doctor, live')).toHaveLength(1);
+      // Every later ask for the thread is held unanswered: the text came with the event.
+      expect(api.calls('GET', '/api/chat-thread/get-messages').length).toBeGreaterThanOrEqual(1);
+    } finally {
+      stop();
+    }
   });
 });

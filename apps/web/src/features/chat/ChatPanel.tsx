@@ -23,6 +23,7 @@ import {
   ZChatText,
   ZViewerAnnotations,
   chatTextParts,
+  withChatMessage,
   type TChatAssignment,
   type TChatMember,
   type TChatMessage,
@@ -281,8 +282,9 @@ export function ChatPanel({ study }: { study: TChatStudy }) {
   const send = useMutation({
     mutationFn: sendChatMessage,
     onSuccess: (sent) => {
+      // Once, whether the live event of it came first or not.
       queryClient.setQueryData(chatThreadKey(study.id), (old: typeof thread.data) =>
-        old ? { ...old, messages: [...old.messages, sent] } : old,
+        old ? withChatMessage(old, sent) : old,
       );
       void queryClient.invalidateQueries({ queryKey: chatThreadKey(study.id), exact: true });
       setText('');

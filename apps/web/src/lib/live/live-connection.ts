@@ -6,7 +6,7 @@
  * Free of React: the hook (useLiveUpdates) and the tests drive it.
  */
 
-import { type TOnlineStatus, ZOnlineStatus } from '@radflow/core';
+import { type TChatMessage, type TOnlineStatus, ZChatMessage, ZOnlineStatus } from '@radflow/core';
 
 export type TLiveStatus = 'connecting' | 'open' | 'closed';
 
@@ -17,6 +17,8 @@ export interface TLiveEvent {
   type: string;
   /** Only on the author's own streams (server modules/live/live-feed.ts). */
   byYou?: boolean;
+  /** A CHAT_MESSAGE_SENT's message, for users who may read the thread (server live README). */
+  message?: TChatMessage;
 }
 
 export type TLiveMessage =
@@ -124,7 +126,9 @@ export class LiveConnection {
 
 function parseEvent(data: string): TLiveEvent | null {
   try {
-    const value = JSON.parse(data) as Partial<TLiveEvent>;
+    const value = JSON.parse(data) as Partial<Record<keyof TLiveEvent, unknown>>;
+    // A message that does not parse is left out: the thread's refetch brings it.
+    const message = value.message === undefined ? undefined : ZChatMessage.safeParse(value.message).data;
     return typeof value.id === 'number' &&
       typeof value.reportStatusId === 'number' &&
       typeof value.type === 'string'
@@ -133,6 +137,7 @@ function parseEvent(data: string): TLiveEvent | null {
           reportStatusId: value.reportStatusId,
           type: value.type,
           ...(value.byYou === true ? { byYou: true } : {}),
+          ...(message ? { message } : {}),
         }
       : null;
   } catch {

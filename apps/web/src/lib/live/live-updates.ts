@@ -1,3 +1,4 @@
+import { type TChatMessage, type TChatThread, withChatMessage } from '@radflow/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { type TLiveEvent, type TLiveMessage, type TLiveStatus, LiveConnection } from './live-connection';
 import { invalidateForLive } from './live-invalidation';
@@ -46,6 +47,16 @@ let flushTimer: ReturnType<typeof setTimeout> | null = null;
 let lastFlushAt = Number.NEGATIVE_INFINITY;
 
 /**
+ * The thread's query (features/chat/chat-api.ts chatThreadKey, written here as the live layer
+ * imports no feature): only a thread the tab holds; one not loaded fetches when shown.
+ */
+function applyChatMessage(queryClient: QueryClient, reportStatusId: number, message: TChatMessage): void {
+  queryClient.setQueryData<TChatThread>(['chat', reportStatusId], (thread) =>
+    thread ? withChatMessage(thread, message) : thread,
+  );
+}
+
+/**
  * Starts the tab's one stream (a second caller shares it); the returned function stops it when the
  * last caller is gone. Each batch of messages invalidates its queries, then the listeners hear it.
  */
@@ -60,6 +71,11 @@ export function startLiveUpdates(queryClient: QueryClient): () => void {
         if (message.kind === 'presence') {
           applyPresenceDot(queryClient, message.dot);
           return;
+        }
+        // A chat message the event carries: into the open thread now, drawn with no round trip
+        // (issue 23 §6); the thread's refetch below still follows and reconciles (seen marks).
+        if (message.kind === 'study' && message.event.message) {
+          applyChatMessage(queryClient, message.event.reportStatusId, message.event.message);
         }
         pending.push(message);
         if (flushTimer) return;

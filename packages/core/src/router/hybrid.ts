@@ -119,7 +119,8 @@ export const ZOfflineResolve = z.object({
 });
 export type TOfflineResolve = z.infer<typeof ZOfflineResolve>;
 
-export const MESSAGE_NOT_IN_CONFLICT = 'This report is not in conflict, or its resolution is already on its way';
+export const MESSAGE_NOT_IN_CONFLICT =
+  'This report is not in conflict, or its resolution is already on its way';
 
 // ── The router's local API for the hybrid screens (apps/router/HYBRID.md) ────────────────────────
 

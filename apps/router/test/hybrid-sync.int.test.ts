@@ -7,10 +7,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_REPORT_GRANT_PATH, OFFLINE_REPORT_MESSAGES } from '@radflow/core';
-import { reportStatuses, reports, reportVersions } from '../../server/src/db/schema.js';
+import { reportStatuses, reports, reportVersions, studies } from '../../server/src/db/schema.js';
 import { signInAs, createTestUser } from '../../server/test/test-app.js';
 import { createTestStudy } from '../../server/test/worklist-test-data.js';
 import { OfflineReportStore } from '../src/hybrid/report-store.js';
@@ -271,3 +271,133 @@ describe('offline reports go up when the link returns (issue 27 §4)', () => {
     expect(await cloudVersions(row.id)).toEqual([{ version: 1, content: '<p>Mine.</p>', by: author.id }]);
   });
 });
+
+describe('resolving an offline conflict from the router (issue 27 §4)', () => {
+  /** A study the cloud holds with a report; the router's offline text for it held in CONFLICT. */
+  async function conflictOn(cloudReport: (uid: string) => Promise<{ rowId: number }>) {
+    const author = await hybridDoctor();
+    const { study } = await cloudStudy();
+    const uid = study.studyInstanceUid;
+    const { rowId } = await cloudReport(uid);
+    const dir = join(work, `router-${++n}`);
+    const store = await OfflineReportStore.open(dir);
+    await store.save({
+      studyInstanceUid: uid,
+      author,
+      name: 'CT Head',
+      content: '<p>Written offline.</p>',
+      signOff: true,
+      baseLocalVersion: null,
+    });
+    await store.markConflict(uid, 'This report was saved elsewhere');
+    return { author, uid, rowId, dir, store };
+  }
+
+  /** The router restarted on the same data directory, its sync running. */
+  async function restarted(dir: string) {
+    const store = await OfflineReportStore.open(dir);
+    const sync = new ReportSync(store, {
+      serverUrl: `http://127.0.0.1:${cloud.port}`,
+      apiToken: cloud.token,
+      probeMs: 50,
+      backoff: { baseMs: 50, maxMs: 500 },
+      notInCloudMs: 50,
+      grantOf: (email) => grants.get(email),
+    });
+    running.push({ sync, store });
+    sync.start();
+    return Object.assign(store, { kick: () => sync.kick() });
+  }
+
+  /** Another doctor's report in the cloud, saved (not signed off). */
+  const reportedByAnother = async (uid: string) => {
+    const [row] = await cloud.t.db
+      .select({ id: reportStatuses.id })
+      .from(reportStatuses)
+      .innerJoin(studies, eq(studies.id, reportStatuses.studyId))
+      .where(eq(studies.studyInstanceUid, uid));
+    const other = await createTestUser(cloud.t.db, { roles: ['ROLE_DOCTOR'], groupId: cloud.groupId });
+    const browser = await signInAs(cloud.t, other);
+    expect((await browser.post(`/api/report/lock/${row!.id}`, {})).statusCode).toBe(200);
+    const saved = await browser.post(`/api/report/save/${row!.id}`, {
+      name: 'CT Head',
+      content: '<p>Reported in the cloud.</p>',
+      signOff: false,
+      baseVersion: null,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    return { rowId: row!.id };
+  };
+
+  it('keeps the cloud’s report: queued while down, sent after a restart, my text kept as history', async () => {
+    const { uid, rowId, dir, store, author } = await conflictOn(reportedByAnother);
+    // Chosen while the link is down (no sync runs): durable, queued.
+    await store.resolve(uid, 'KEEP_CLOUD', author);
+    expect(store.report(uid)?.resolution).toMatchObject({ state: 'QUEUED' });
+    await store.close();
+
+    const again = await restarted(dir);
+    await waitFor('the resolution to be taken', () => again.report(uid)?.state === 'SYNCED');
+    expect(again.report(uid)).toMatchObject({
+      content: '<p>Reported in the cloud.</p>',
+      reportStatusId: rowId,
+      cloudVersion: 1,
+      signedOff: false,
+      resolution: { action: 'KEEP_CLOUD', state: 'DONE' },
+    });
+    expect(again.history(uid).map((w) => w.content)).toEqual(['<p>Written offline.</p>']);
+    expect((await cloudVersions(rowId)).map((v) => v.content)).toEqual(['<p>Reported in the cloud.</p>']);
+  });
+
+  it('sends mine as an addendum of the report its author signed off in the cloud', async () => {
+    // The author's first offline sign-off went up from another router; this router's text conflicts.
+    const { uid, rowId, dir, store } = await conflictOn(async (uid) => {
+      const first = await offlineRouter();
+      const doctor = await hybridDoctor();
+      await first.store.save({
+        studyInstanceUid: uid,
+        author: doctor,
+        name: 'CT Head',
+        content: '<p>Signed in the cloud.</p>',
+        signOff: true,
+        baseLocalVersion: null,
+      });
+      first.sync.start();
+      await waitFor('the first report to be signed off', () => first.store.report(uid)?.state === 'SYNCED');
+      sharedAuthor = doctor;
+      return { rowId: first.store.report(uid)!.reportStatusId! };
+    });
+    // The doctor who signed off in the cloud chooses: the addendum is theirs.
+    await store.close();
+    const again = await restarted(dir);
+    await again.resolve(uid, 'ADDENDUM', sharedAuthor!);
+    again.kick(); // as the local API does after a choice
+    await waitFor('the cloud to answer', () => again.report(uid)?.resolution?.state !== 'QUEUED');
+    expect(again.report(uid)).toMatchObject({ state: 'SYNCED', content: '<p>Signed in the cloud.</p>' });
+    const addenda = await cloud.t.db
+      .select({ content: reports.contentHtml, by: reports.signedOffByUserId })
+      .from(reports)
+      .where(and(eq(reports.reportStatusId, rowId), eq(reports.isAddendum, true)));
+    expect(addenda).toEqual([{ content: '<p>Written offline.</p>', by: sharedAuthor!.id }]);
+    expect(await statusOf(rowId)).toBe('SIGNED_OFF');
+  });
+
+  it('keeps the conflict with the cloud’s reason when the addendum rules refuse it', async () => {
+    const { uid, rowId, dir, store, author } = await conflictOn(async (uid) => {
+      const { rowId } = await reportedByAnother(uid);
+      return { rowId };
+    });
+    await store.resolve(uid, 'ADDENDUM', author);
+    await store.close();
+    const again = await restarted(dir);
+    await waitFor('the refusal', () => again.report(uid)?.resolution === null);
+    expect(again.report(uid)).toMatchObject({
+      state: 'CONFLICT',
+      reason: OFFLINE_REPORT_MESSAGES.heldInCloud,
+      content: '<p>Written offline.</p>',
+    });
+    expect((await cloudVersions(rowId)).map((v) => v.content)).toEqual(['<p>Reported in the cloud.</p>']);
+  });
+});
+
+let sharedAuthor: { email: string; identifier: string; id: number } | undefined;

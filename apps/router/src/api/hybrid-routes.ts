@@ -5,6 +5,7 @@ import {
   MESSAGE_HYBRID_ONLY,
   ZHybridStudyQuery,
   ZOfflineReportSave,
+  ZOfflineResolve,
   type THybridStudy,
   type TOfflineReport,
 } from '@radflow/core';
@@ -19,7 +20,7 @@ export const hybridUser = (request: FastifyRequest): VerifiedUser => {
   return user;
 };
 
-/** GET /hybrid/studies, GET and POST /hybrid/report (HYBRID.md "Calls"). */
+/** GET /hybrid/studies, GET and POST /hybrid/report, POST /hybrid/resolve (HYBRID.md "Calls"). */
 export function registerHybridRoutes(app: FastifyInstance, hybrid: HybridReports): void {
   app.get(HYBRID_PATHS.studies, async (request): Promise<THybridStudy[]> => {
     hybridUser(request);
@@ -36,5 +37,11 @@ export function registerHybridRoutes(app: FastifyInstance, hybrid: HybridReports
     const user = hybridUser(request);
     const input = parseInput(ZOfflineReportSave, request.body);
     return hybrid.save(input, user);
+  });
+
+  app.post(HYBRID_PATHS.resolve, async (request): Promise<TOfflineReport> => {
+    const user = hybridUser(request);
+    const input = parseInput(ZOfflineResolve, request.body);
+    return hybrid.resolve(input, user);
   });
 }

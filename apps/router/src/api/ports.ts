@@ -2,6 +2,7 @@ import type {
   THybridStudy,
   TOfflineReport,
   TOfflineReportSave,
+  TOfflineResolve,
   TPendingCase,
   TPrintAnswer,
   TRouterEvent,
@@ -81,6 +82,8 @@ export interface HybridReports {
   report(studyInstanceUid: string): TOfflineReport | null;
   /** Durable before it resolves; the sync is told at once. CONFLICT as the store refuses. */
   save(input: TOfflineReportSave, author: VerifiedUser): Promise<TOfflineReport>;
+  /** A choice for a study in CONFLICT: durable before it resolves, sent when the link allows. */
+  resolve(input: TOfflineResolve, user: VerifiedUser): Promise<TOfflineReport>;
 }
 
 /**

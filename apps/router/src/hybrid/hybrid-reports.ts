@@ -63,5 +63,10 @@ export function hybridReportsOf(
       onSaved();
       return saved;
     },
+    async resolve(input, user) {
+      const report = await store.resolve(input.studyInstanceUid, input.action, user);
+      onSaved();
+      return report;
+    },
   };
 }

@@ -2,7 +2,12 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MESSAGE_IN_CONFLICT, MESSAGE_SIGNED_OFF_OFFLINE, REPORTING_MESSAGES } from '@radflow/core';
+import {
+  MESSAGE_IN_CONFLICT,
+  MESSAGE_NOT_IN_CONFLICT,
+  MESSAGE_SIGNED_OFF_OFFLINE,
+  REPORTING_MESSAGES,
+} from '@radflow/core';
 import { encodeRecord } from '../queue/journal.js';
 import { OfflineReportStore, reportJournalPath } from './report-store.js';
 
@@ -243,5 +248,87 @@ describe('compacting the offline reports journal (issue 27 §4)', () => {
     }
     expect(await lines(dir)).toBeLessThan(120);
     expect(store.report(UID)).toMatchObject({ localVersion: 60, state: 'SYNCED', cloudVersion: 60 });
+  });
+});
+
+describe('resolving a conflict on the router (issue 27 §4)', () => {
+  async function inConflict(dir: string) {
+    const store = await openStore(dir);
+    await store.save(save({ content: '<p>Mine.</p>' }));
+    await store.markConflict(UID, 'This report was saved elsewhere');
+    return store;
+  }
+  const cloudAnswer = {
+    outcome: 'SAVED' as const,
+    reportStatusId: 7,
+    name: 'CT Head',
+    content: '<p>The cloud’s.</p>',
+    savedVersion: 3,
+    signedOff: false,
+  };
+
+  it('queues a choice durably, sends it after a restart, then shows the cloud’s text and keeps mine', async () => {
+    const dir = await dataDir();
+    const store = await inConflict(dir);
+    await store.resolve(UID, 'KEEP_CLOUD', author);
+    expect(store.report(UID)).toMatchObject({
+      state: 'CONFLICT',
+      resolution: { action: 'KEEP_CLOUD', state: 'QUEUED' },
+    });
+    await expect(store.resolve(UID, 'ADDENDUM', author)).rejects.toMatchObject({
+      kind: 'CONFLICT',
+      message: MESSAGE_NOT_IN_CONFLICT,
+    });
+    await store.close();
+
+    const again = await openStore(dir);
+    const queued = again.nextResolution();
+    expect(queued).toMatchObject({ action: 'KEEP_CLOUD', content: '<p>Mine.</p>', studyInstanceUid: UID });
+    await again.markResolved(queued!.id, cloudAnswer);
+    expect(again.nextResolution()).toBeNull();
+    expect(again.report(UID)).toMatchObject({
+      state: 'SYNCED',
+      content: '<p>The cloud’s.</p>',
+      reason: null,
+      reportStatusId: 7,
+      cloudVersion: 3,
+      localVersion: 2,
+      resolution: { action: 'KEEP_CLOUD', state: 'DONE' },
+    });
+    // Nothing to send: the copy is the cloud's. A next save starts from the cloud's version.
+    expect(again.nextToSync()).toBeNull();
+    await again.save(save({ content: '<p>After.</p>', baseLocalVersion: 2 }));
+    expect(again.nextToSync()).toMatchObject({ baseVersion: 3 });
+    await again.close();
+
+    // The offline text stays in the journal as history, through a compaction too.
+    const third = await openStore(dir);
+    await third.compact();
+    expect(third.history(UID).map((w) => w.content)).toEqual(['<p>Mine.</p>']);
+    expect(await readFile(reportJournalPath(dir), 'utf8')).toContain('<p>Mine.</p>');
+  });
+
+  it('keeps the conflict, with the cloud’s reason, when the cloud refuses the addendum', async () => {
+    const dir = await dataDir();
+    const store = await inConflict(dir);
+    await store.resolve(UID, 'ADDENDUM', author);
+    await store.markResolutionRefused(store.nextResolution()!.id, REPORTING_MESSAGES.addendumNotYours);
+    expect(store.report(UID)).toMatchObject({
+      state: 'CONFLICT',
+      reason: REPORTING_MESSAGES.addendumNotYours,
+      content: '<p>Mine.</p>',
+      resolution: null,
+    });
+    // The other choice is still open.
+    await store.resolve(UID, 'KEEP_CLOUD', author);
+    expect(store.nextResolution()).toMatchObject({ action: 'KEEP_CLOUD' });
+  });
+
+  it('refuses to resolve a study that is not in conflict', async () => {
+    const store = await openStore(await dataDir());
+    await store.save(save());
+    await expect(store.resolve(UID, 'KEEP_CLOUD', author)).rejects.toMatchObject({
+      message: MESSAGE_NOT_IN_CONFLICT,
+    });
   });
 });

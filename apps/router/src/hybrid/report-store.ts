@@ -6,7 +6,10 @@
  *
  * Records: W (a save: the write id the cloud dedupes on, study, author, name, content, sign-off,
  * router version), S (the cloud took write `id` as its version `savedVersion` of row
- * `reportStatusId`), C (the cloud refused the study's report: its writes stop, the text stays).
+ * `reportStatusId`), C (the cloud refused the study's report: its writes stop, the text stays),
+ * R (a user chose how to resolve the conflict: queued until the cloud answers), X (the cloud answered
+ * the resolution with its current report: the router's copy becomes that text, the conflict ends),
+ * F (the cloud refused the resolution: the conflict stays, with the cloud's reason).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -14,9 +17,12 @@ import { join } from 'node:path';
 import {
   AppError,
   MESSAGE_IN_CONFLICT,
+  MESSAGE_NOT_IN_CONFLICT,
   MESSAGE_SIGNED_OFF_OFFLINE,
   REPORTING_MESSAGES,
   type TOfflineReport,
+  type TOfflineResolution,
+  type TOfflineResolveResult,
 } from '@radflow/core';
 import { fsyncDir } from '../queue/fs-durable.js';
 import { Journal, type TRewriteStep } from '../queue/journal.js';
@@ -36,16 +42,48 @@ export interface TOfflineWrite {
   readonly writtenAt: string;
 }
 
+/** A resolution chosen on the router, waiting for the cloud. */
+export interface TPendingResolution {
+  readonly id: string;
+  readonly studyInstanceUid: string;
+  readonly action: TOfflineResolution;
+  readonly authorEmail: string;
+  readonly authorName: string;
+  readonly at: string;
+}
+
 type TRecord =
   | ({ t: 'W' } & TOfflineWrite)
-  | { t: 'S'; id: string; reportStatusId: number; savedVersion: number }
-  | { t: 'C'; studyInstanceUid: string; reason: string; at: string };
+  | { t: 'S'; id: string; reportStatusId: number; savedVersion: number | null }
+  | { t: 'C'; studyInstanceUid: string; reason: string; at: string }
+  | ({ t: 'R' } & TPendingResolution)
+  | {
+      t: 'X';
+      id: string;
+      reportStatusId: number;
+      name: string;
+      content: string;
+      savedVersion: number | null;
+      signedOff: boolean;
+    }
+  | { t: 'F'; id: string; reason: string };
 
 interface TStudyReports {
   writes: TOfflineWrite[];
-  /** Write id → the cloud's answer. */
-  synced: Map<string, { reportStatusId: number; savedVersion: number }>;
+  /**
+   * Write id → the cloud's answer. A copy of the cloud's text a resolution brought (X) is "synced"
+   * with the cloud's version, null when the cloud had no text yet: it is never sent.
+   */
+  synced: Map<string, { reportStatusId: number; savedVersion: number | null }>;
   conflict: string | null;
+  /** The resolution on its way to the cloud (R without X or F yet). */
+  pending: TPendingResolution | null;
+  /** The last resolution the cloud took. */
+  resolved: { action: TOfflineResolution; at: string } | null;
+  /** The writes a resolution set aside (the refused offline text): history, never sent. */
+  history: TOfflineWrite[];
+  /** Every record of the study, in order, once a resolution was chosen: compaction keeps them all. */
+  log: TRecord[];
 }
 
 export const reportJournalPath = (dataDir: string) => join(dataDir, 'hybrid', 'reports.journal');
@@ -75,18 +113,44 @@ export class OfflineReportStore {
   private studyOf(uid: string): TStudyReports {
     let study = this.studies.get(uid);
     if (!study) {
-      study = { writes: [], synced: new Map(), conflict: null };
+      study = {
+        writes: [],
+        synced: new Map(),
+        conflict: null,
+        pending: null,
+        resolved: null,
+        history: [],
+        log: [],
+      };
       this.studies.set(uid, study);
     }
     return study;
   }
 
+  private studyOfResolution(id: string): TStudyReports | undefined {
+    for (const study of this.studies.values()) if (study.pending?.id === id) return study;
+    return undefined;
+  }
+
   private apply(record: TRecord): void {
+    if (record.t === 'R') {
+      // From its first resolution on, a study's records are all kept: seed its log with what
+      // compaction would keep of it so far (a study not yet logged has only W/S/C records).
+      const study = this.studyOf(record.studyInstanceUid);
+      if (study.log.length === 0) study.log.push(...this.liveRecordsOf(study));
+    }
+    const touched = this.applyRecord(record);
+    if (touched && touched.log.length > 0) touched.log.push(record);
+  }
+
+  /** Applies one record; answers the study it changed (for the study's log). */
+  private applyRecord(record: TRecord): TStudyReports | undefined {
     switch (record.t) {
       case 'W': {
         const { t: _t, ...write } = record;
-        this.studyOf(write.studyInstanceUid).writes.push(write);
-        return;
+        const study = this.studyOf(write.studyInstanceUid);
+        study.writes.push(write);
+        return study;
       }
       case 'S':
         for (const study of this.studies.values()) {
@@ -95,15 +159,59 @@ export class OfflineReportStore {
               reportStatusId: record.reportStatusId,
               savedVersion: record.savedVersion,
             });
+            return study;
           }
         }
-        return;
-      case 'C':
-        this.studyOf(record.studyInstanceUid).conflict = record.reason;
-        return;
+        return undefined;
+      case 'C': {
+        const study = this.studyOf(record.studyInstanceUid);
+        study.conflict = record.reason;
+        return study;
+      }
+      case 'R': {
+        const { t: _t, ...pending } = record;
+        const study = this.studyOf(record.studyInstanceUid);
+        study.pending = pending;
+        return study;
+      }
+      case 'X': {
+        const study = this.studyOfResolution(record.id);
+        if (!study?.pending) return undefined;
+        const pending = study.pending;
+        const newest = study.writes.at(-1);
+        // The refused offline text becomes history; the copy shows the cloud's text from now on.
+        study.history.push(...study.writes.filter((w) => !study.synced.has(w.id)));
+        study.writes = study.writes.filter((w) => study.synced.has(w.id));
+        study.writes.push({
+          id: record.id,
+          studyInstanceUid: pending.studyInstanceUid,
+          authorEmail: pending.authorEmail,
+          authorName: pending.authorName,
+          name: record.name,
+          content: record.content,
+          signOff: record.signedOff,
+          localVersion: (newest?.localVersion ?? 0) + 1,
+          writtenAt: pending.at,
+        });
+        study.synced.set(record.id, {
+          reportStatusId: record.reportStatusId,
+          savedVersion: record.savedVersion,
+        });
+        study.conflict = null;
+        study.pending = null;
+        study.resolved = { action: pending.action, at: pending.at };
+        return study;
+      }
+      case 'F': {
+        const study = this.studyOfResolution(record.id);
+        if (!study) return undefined;
+        study.pending = null;
+        study.conflict = record.reason;
+        return study;
+      }
       default:
         // A record of a newer router version: skipped, not a reason to refuse to start.
-        return;
+        return undefined;
     }
   }
 
@@ -122,28 +230,32 @@ export class OfflineReportStore {
    * synced one supersedes, and unsent versions a conflict stopped. Studies keep their order.
    */
   private liveRecords(): TRecord[] {
+    return [...this.studies.values()].flatMap((study) => this.liveRecordsOf(study));
+  }
+
+  private liveRecordsOf(study: TStudyReports): TRecord[] {
+    // A study a resolution touched keeps its whole story (rare): the set-aside text is history.
+    if (study.log.length > 0) return [...study.log];
     const out: TRecord[] = [];
-    for (const study of this.studies.values()) {
-      const lastSynced = study.writes.findLast((w) => study.synced.has(w.id));
-      const newest = study.writes.at(-1);
-      const kept = study.writes.filter((w) =>
-        study.conflict !== null
-          ? w === lastSynced || w === newest
-          : w === lastSynced || !study.synced.has(w.id),
-      );
-      for (const write of kept) {
-        out.push({ t: 'W', ...write });
-        const answer = study.synced.get(write.id);
-        if (answer) out.push({ t: 'S', id: write.id, ...answer });
-      }
-      if (study.conflict !== null && newest) {
-        out.push({
-          t: 'C',
-          studyInstanceUid: newest.studyInstanceUid,
-          reason: study.conflict,
-          at: newest.writtenAt,
-        });
-      }
+    const lastSynced = study.writes.findLast((w) => study.synced.has(w.id));
+    const newest = study.writes.at(-1);
+    const kept = study.writes.filter((w) =>
+      study.conflict !== null
+        ? w === lastSynced || w === newest
+        : w === lastSynced || !study.synced.has(w.id),
+    );
+    for (const write of kept) {
+      out.push({ t: 'W', ...write });
+      const answer = study.synced.get(write.id);
+      if (answer) out.push({ t: 'S', id: write.id, ...answer });
+    }
+    if (study.conflict !== null && newest) {
+      out.push({
+        t: 'C',
+        studyInstanceUid: newest.studyInstanceUid,
+        reason: study.conflict,
+        at: newest.writtenAt,
+      });
     }
     return out;
   }
@@ -182,7 +294,8 @@ export class OfflineReportStore {
   }): Promise<TOfflineReport> {
     const study = this.studies.get(input.studyInstanceUid);
     const newest = study?.writes.at(-1);
-    if (study?.conflict) throw new AppError('CONFLICT', MESSAGE_IN_CONFLICT);
+    if (study?.conflict !== null && study?.conflict !== undefined)
+      throw new AppError('CONFLICT', MESSAGE_IN_CONFLICT);
     if (newest?.signOff) throw new AppError('CONFLICT', MESSAGE_SIGNED_OFF_OFFLINE);
     if ((newest?.localVersion ?? null) !== input.baseLocalVersion) {
       throw new AppError('CONFLICT', REPORTING_MESSAGES.savedElsewhere, 'baseLocalVersion');
@@ -223,7 +336,72 @@ export class OfflineReportStore {
       writtenAt: newest.writtenAt,
       reportStatusId: cloud?.reportStatusId ?? null,
       cloudVersion: cloud?.savedVersion ?? null,
+      resolution: study.pending
+        ? { action: study.pending.action, state: 'QUEUED', at: study.pending.at }
+        : study.resolved
+          ? { ...study.resolved, state: 'DONE' }
+          : null,
     };
+  }
+
+  /** The offline texts a resolution set aside (oldest first): kept, never sent. */
+  history(studyInstanceUid: string): readonly TOfflineWrite[] {
+    return this.studies.get(studyInstanceUid)?.history ?? [];
+  }
+
+  /**
+   * A user's choice for a study in conflict, durable before it is answered; the sync sends it when
+   * the link allows. One at a time per study: 409 when the study is not in conflict or a choice is
+   * already on its way.
+   */
+  async resolve(
+    studyInstanceUid: string,
+    action: TOfflineResolution,
+    author: { email: string; identifier: string },
+  ): Promise<TOfflineReport> {
+    const study = this.studies.get(studyInstanceUid);
+    if (!study || study.conflict === null || study.pending !== null)
+      throw new AppError('CONFLICT', MESSAGE_NOT_IN_CONFLICT, 'studyInstanceUid');
+    await this.record({
+      t: 'R',
+      id: randomUUID(),
+      studyInstanceUid,
+      action,
+      authorEmail: author.email,
+      authorName: author.identifier,
+      at: this.now().toISOString(),
+    });
+    return this.report(studyInstanceUid)!;
+  }
+
+  /** The oldest resolution still to send, with the offline text it concerns. */
+  nextResolution(
+    deferred: ReadonlySet<string> = new Set(),
+  ): (TPendingResolution & { name: string; content: string }) | null {
+    let best: (TPendingResolution & { name: string; content: string }) | null = null;
+    for (const [uid, study] of this.studies) {
+      const newest = study.writes.at(-1);
+      if (!study.pending || !newest || deferred.has(uid)) continue;
+      if (!best || study.pending.at < best.at)
+        best = { ...study.pending, name: newest.name, content: newest.content };
+    }
+    return best;
+  }
+
+  async markResolved(id: string, answer: TOfflineResolveResult): Promise<void> {
+    await this.record({
+      t: 'X',
+      id,
+      reportStatusId: answer.reportStatusId,
+      name: answer.name,
+      content: answer.content,
+      savedVersion: answer.savedVersion,
+      signedOff: answer.signedOff,
+    });
+  }
+
+  async markResolutionRefused(id: string, reason: string): Promise<void> {
+    await this.record({ t: 'F', id, reason });
   }
 
   list(): TOfflineReport[] {
@@ -243,6 +421,7 @@ export class OfflineReportStore {
     let best: { write: TOfflineWrite; baseVersion: number | null } | null = null;
     for (const [uid, study] of this.studies) {
       if (study.conflict !== null || deferred.has(uid)) continue;
+      if (study.pending !== null) continue;
       const index = study.writes.findIndex((w) => !study.synced.has(w.id));
       if (index < 0) continue;
       const write = study.writes[index]!;

@@ -11,12 +11,22 @@
  * | 404 (the study's images are not in the cloud yet) | that study waits `notInCloudMs`, the others go on |
  * | no answer (link down) | tried again every `probeMs` |
  * | 401, other 403, 429, 5xx | backoff (`backoffDelay`), Retry-After honoured |
+ *
+ * A resolution chosen for a conflict (HYBRID.md "Resolving a conflict") goes first, through
+ * POST /api/router/offline-resolve: 200 → X record (the copy shows the cloud's report, the conflict
+ * ends); 409, 400, 403 naming the author or the addendum rule → F record (the conflict stays, with the
+ * cloud's reason; the user may choose again); the rest as above.
  */
 import {
   OFFLINE_REPORT_MESSAGES,
+  OFFLINE_REPORT_RESOLVE_PATH,
   OFFLINE_REPORT_UPLOAD_PATH,
+  REPORTING_MESSAGES,
   ZOfflineReportUploadResult,
+  ZOfflineResolveResult,
   type TOfflineReportUpload,
+  type TOfflineResolveResult,
+  type TOfflineResolveUpload,
 } from '@radflow/core';
 import { backoffDelay, retryAfterMs, type BackoffOptions } from '../upload/backoff.js';
 import type { OfflineReportStore, TOfflineWrite } from './report-store.js';
@@ -36,6 +46,7 @@ export interface ReportSyncOptions {
 
 type TAttempt =
   | { kind: 'taken'; reportStatusId: number; savedVersion: number }
+  | { kind: 'resolved'; answer: TOfflineResolveResult }
   | { kind: 'refused'; reason: string }
   | { kind: 'notInCloud' }
   | { kind: 'unproven' }
@@ -98,55 +109,97 @@ export class ReportSync {
 
   private async run(): Promise<void> {
     while (this.running) {
+      const resolution = this.store.nextResolution(this.deferred(Date.now()));
+      if (resolution) {
+        await this.handle(
+          resolution.studyInstanceUid,
+          await this.resolve(resolution),
+          (answer) => this.store.markResolved(resolution.id, answer),
+          (reason) => this.store.markResolutionRefused(resolution.id, reason),
+        );
+        continue;
+      }
       const next = this.store.nextToSync(this.deferred(Date.now()));
       if (!next) {
         const soonest = Math.min(...this.deferredUntil.values());
         await this.sleep(Number.isFinite(soonest) ? Math.max(10, soonest - Date.now()) : 60_000);
         continue;
       }
-      const attempt = await this.send(next.write, next.baseVersion);
-      if (!this.running) return;
-      this.linkUp = attempt.kind !== 'down';
-      switch (attempt.kind) {
-        case 'taken':
-          this.failures = 0;
-          await this.store.markSynced(next.write.id, attempt);
-          break;
-        case 'refused':
-          this.failures = 0;
-          this.options.log?.('offline report refused by the cloud', {
-            study: next.write.studyInstanceUid,
-            reason: attempt.reason,
-          });
-          await this.store.markConflict(next.write.studyInstanceUid, attempt.reason);
-          break;
-        case 'notInCloud':
-          this.failures = 0;
-          this.deferredUntil.set(
-            next.write.studyInstanceUid,
-            Date.now() + (this.options.notInCloudMs ?? 30_000),
-          );
-          break;
-        case 'unproven':
-          // The author's grant is missing or expired: their next online sign-in here brings a new
-          // one; meanwhile the study waits and the others go on.
-          this.failures = 0;
-          this.options.log?.('offline report waits for its author to sign in online', {
-            study: next.write.studyInstanceUid,
-          });
-          this.deferredUntil.set(
-            next.write.studyInstanceUid,
-            Date.now() + (this.options.notInCloudMs ?? 30_000),
-          );
-          break;
-        case 'down':
-          await this.sleep(this.options.probeMs);
-          break;
-        case 'failed':
-          await this.sleep(attempt.retryAfterMs ?? backoffDelay(this.failures++, this.options.backoff));
-          break;
-      }
+      await this.handle(
+        next.write.studyInstanceUid,
+        await this.send(next.write, next.baseVersion),
+        undefined,
+        (reason) => this.store.markConflict(next.write.studyInstanceUid, reason),
+        (taken) => this.store.markSynced(next.write.id, taken),
+      );
     }
+  }
+
+  /** What the router does with the cloud's answer (the table above). */
+  private async handle(
+    studyInstanceUid: string,
+    attempt: TAttempt,
+    onResolved: ((answer: TOfflineResolveResult) => Promise<void>) | undefined,
+    onRefused: (reason: string) => Promise<void>,
+    onTaken?: (taken: { reportStatusId: number; savedVersion: number }) => Promise<void>,
+  ): Promise<void> {
+    if (!this.running) return;
+    this.linkUp = attempt.kind !== 'down';
+    switch (attempt.kind) {
+      case 'taken':
+        this.failures = 0;
+        await onTaken?.(attempt);
+        break;
+      case 'resolved':
+        this.failures = 0;
+        await onResolved?.(attempt.answer);
+        break;
+      case 'refused':
+        this.failures = 0;
+        this.options.log?.('offline report refused by the cloud', {
+          study: studyInstanceUid,
+          reason: attempt.reason,
+        });
+        await onRefused(attempt.reason);
+        break;
+      case 'notInCloud':
+        this.failures = 0;
+        this.deferredUntil.set(studyInstanceUid, Date.now() + (this.options.notInCloudMs ?? 30_000));
+        break;
+      case 'unproven':
+        // The author's grant is missing or expired: their next online sign-in here brings a new
+        // one; meanwhile the study waits and the others go on.
+        this.failures = 0;
+        this.options.log?.('offline report waits for its author to sign in online', {
+          study: studyInstanceUid,
+        });
+        this.deferredUntil.set(studyInstanceUid, Date.now() + (this.options.notInCloudMs ?? 30_000));
+        break;
+      case 'down':
+        await this.sleep(this.options.probeMs);
+        break;
+      case 'failed':
+        await this.sleep(attempt.retryAfterMs ?? backoffDelay(this.failures++, this.options.backoff));
+        break;
+    }
+  }
+
+  private async resolve(
+    resolution: NonNullable<ReturnType<OfflineReportStore['nextResolution']>>,
+  ): Promise<TAttempt> {
+    const body: TOfflineResolveUpload = {
+      resolutionId: resolution.id,
+      action: resolution.action,
+      studyInstanceUid: resolution.studyInstanceUid,
+      authorEmail: resolution.authorEmail,
+      authorGrant: this.options.grantOf(resolution.authorEmail) ?? '',
+      name: resolution.name,
+      content: resolution.content,
+    };
+    return this.post(OFFLINE_REPORT_RESOLVE_PATH, body, (answer) => {
+      const parsed = ZOfflineResolveResult.safeParse(answer);
+      return parsed.success ? { kind: 'resolved', answer: parsed.data } : null;
+    });
   }
 
   private async send(write: TOfflineWrite, baseVersion: number | null): Promise<TAttempt> {
@@ -161,34 +214,43 @@ export class ReportSync {
       baseVersion,
       writtenAt: write.writtenAt,
     };
+    return this.post(OFFLINE_REPORT_UPLOAD_PATH, body, (answer) => {
+      const taken = ZOfflineReportUploadResult.safeParse(answer);
+      return taken.success ? { kind: 'taken', ...taken.data } : null;
+    });
+  }
+
+  /** One call to the cloud, its answer sorted (the table above); `ok` reads a 2xx body. */
+  private async post(
+    path: string,
+    body: unknown,
+    ok: (answer: unknown) => TAttempt | null,
+  ): Promise<TAttempt> {
     let response: Response;
     this.attempts++;
     try {
-      response = await (this.options.fetch ?? fetch)(
-        `${this.options.serverUrl.replace(/\/+$/, '')}${OFFLINE_REPORT_UPLOAD_PATH}`,
-        {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${this.options.apiToken}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(60_000),
-        },
-      );
+      response = await (this.options.fetch ?? fetch)(`${this.options.serverUrl.replace(/\/+$/, '')}${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${this.options.apiToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(60_000),
+      });
     } catch {
       return { kind: 'down' };
     }
     const answer: unknown = await response.json().catch(() => null);
-    if (response.ok) {
-      const taken = ZOfflineReportUploadResult.safeParse(answer);
-      if (taken.success) return { kind: 'taken', ...taken.data };
-      return { kind: 'failed', status: response.status, retryAfterMs: undefined };
-    }
+    if (response.ok)
+      return ok(answer) ?? { kind: 'failed', status: response.status, retryAfterMs: undefined };
     const reason = descriptionOf(answer, response.status);
     if (response.status === 404 && reason === OFFLINE_REPORT_MESSAGES.studyNotInCloud)
       return { kind: 'notInCloud' };
     if (response.status === 409 || response.status === 400) return { kind: 'refused', reason };
     if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotProven)
       return { kind: 'unproven' };
-    if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotHybrid)
+    if (
+      response.status === 403 &&
+      (reason === OFFLINE_REPORT_MESSAGES.authorNotHybrid || reason === REPORTING_MESSAGES.addendumNotYours)
+    )
       return { kind: 'refused', reason };
     return {
       kind: 'failed',

@@ -76,6 +76,8 @@ export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   '/api/router/settings',
   // Offline reports the router takes up (issue 27 §4): center only, names a hybrid doctor of the group.
   '/api/router/offline-report',
+  // Its conflicts resolved from the router (same owner and author rules).
+  '/api/router/offline-resolve',
 ]);
 
 const takesApiToken = (routeUrl: string | undefined) =>

@@ -66,12 +66,69 @@ export const OFFLINE_REPORT_MESSAGES = {
   heldInCloud: 'The study was taken by another doctor in the cloud meanwhile',
 } as const;
 
+// ── Resolving a conflict (HYBRID.md "Resolving a conflict") ─────────────────────────────────────
+
+/** The cloud's call that resolves a study held in CONFLICT on the router (API token, as the upload). */
+export const OFFLINE_REPORT_RESOLVE_PATH = '/api/router/offline-resolve';
+
+/**
+ * KEEP_CLOUD: the router's copy takes the cloud's current text (the offline text stays in the
+ * router's journal as history). ADDENDUM: the offline text goes up as an addendum of the cloud's
+ * signed-off report (the addendum rules: only the doctor who signed it off), or as a new version of
+ * an unsigned one (the save rules: the row must not be held by another doctor).
+ */
+export const OFFLINE_RESOLUTIONS = ['KEEP_CLOUD', 'ADDENDUM'] as const;
+export type TOfflineResolution = (typeof OFFLINE_RESOLUTIONS)[number];
+
+export const ZOfflineResolveUpload = z.object({
+  /** The router's id of this resolution: a repeat is answered SAME, the addendum never sent twice. */
+  resolutionId: z.uuid(),
+  action: z.enum(OFFLINE_RESOLUTIONS),
+  studyInstanceUid: z
+    .string()
+    .trim()
+    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID'),
+  authorEmail: z.email().max(254),
+  authorGrant: z.string().max(128),
+  /** The offline text (ADDENDUM sends it; KEEP_CLOUD sends it too, unused, for the record). */
+  name: ZReportSaveRequest.shape.name,
+  content: ZReportSaveRequest.shape.content,
+});
+export type TOfflineResolveUpload = z.infer<typeof ZOfflineResolveUpload>;
+
+/** The cloud's main report after the resolution: what the router's copy shows from now on. */
+export const ZOfflineResolveResult = z.object({
+  outcome: z.enum(['SAVED', 'SAME']),
+  reportStatusId: z.number().int(),
+  name: z.string(),
+  content: z.string(),
+  /** The main report's newest version (null: the cloud has no report text yet). */
+  savedVersion: z.number().int().nullable(),
+  signedOff: z.boolean(),
+});
+export type TOfflineResolveResult = z.infer<typeof ZOfflineResolveResult>;
+
+/** POST /hybrid/resolve on the router. */
+export const ZOfflineResolve = z.object({
+  studyInstanceUid: z
+    .string()
+    .trim()
+    .min(1, 'studyInstanceUid is required')
+    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID (digits and dots)'),
+  action: z.enum(OFFLINE_RESOLUTIONS, { message: 'action must be KEEP_CLOUD or ADDENDUM' }),
+});
+export type TOfflineResolve = z.infer<typeof ZOfflineResolve>;
+
+export const MESSAGE_NOT_IN_CONFLICT =
+  'This report is not in conflict, or its resolution is already on its way';
+
 // ── The router's local API for the hybrid screens (apps/router/HYBRID.md) ────────────────────────
 
 /** Ours (the spec lists no hybrid calls): the hybrid list and the offline report of one study. */
 export const HYBRID_PATHS = {
   studies: '/hybrid/studies',
   report: '/hybrid/report',
+  resolve: '/hybrid/resolve',
 } as const;
 
 /**
@@ -115,6 +172,10 @@ export const ZOfflineReport = z.object({
   reportStatusId: z.number().int().nullable(),
   /** The cloud's version of the newest write taken up. */
   cloudVersion: z.number().int().nullable(),
+  /** The last resolution chosen for a conflict: QUEUED until the cloud answers, then DONE. */
+  resolution: z
+    .object({ action: z.enum(OFFLINE_RESOLUTIONS), state: z.enum(['QUEUED', 'DONE']), at: z.string() })
+    .nullable(),
 });
 export type TOfflineReport = z.infer<typeof ZOfflineReport>;
 

@@ -32,7 +32,7 @@ async function earlierWrite(
 }
 
 /** The center's row of the study (the first row: a split study's parts are not reported offline). */
-async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUid: string): Promise<number> {
+export async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUid: string): Promise<number> {
   const [row] = await ctx.db
     .select({ id: reportStatuses.id })
     .from(reportStatuses)
@@ -50,7 +50,12 @@ async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUid: stri
  * signature). Only an active hybrid doctor of the token owner's group may be named, and only with a
  * live grant of theirs (offline-grants.ts): the center's token alone never speaks for a doctor.
  */
-async function hybridAuthor(ctx: AppContext, center: TAuth, email: string, grant: string): Promise<TAuth> {
+export async function hybridAuthor(
+  ctx: AppContext,
+  center: TAuth,
+  email: string,
+  grant: string,
+): Promise<TAuth> {
   const [author] = await ctx.db
     .select()
     .from(users)

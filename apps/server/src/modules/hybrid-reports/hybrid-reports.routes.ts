@@ -3,11 +3,14 @@ import {
   ZOfflineReportGrant,
   ZOfflineReportUpload,
   ZOfflineReportUploadResult,
+  ZOfflineResolveResult,
+  ZOfflineResolveUpload,
   canDownloadRouter,
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
 import { acceptOfflineReport } from './accept-offline-report.js';
+import { acceptOfflineResolve } from './accept-offline-resolve.js';
 import { mintOfflineGrant } from './offline-grants.js';
 
 /**
@@ -47,5 +50,22 @@ export const hybridReportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => acceptOfflineReport(app.ctx, authOf(request), request.body),
+  );
+
+  app.post(
+    '/router/offline-resolve',
+    {
+      onRequest: app.requirePermission(canDownloadRouter),
+      schema: {
+        tags: ['router-releases'],
+        security: SIGNED_IN,
+        summary: 'Resolve a study the center router holds in conflict',
+        description:
+          "KEEP_CLOUD answers the cloud's main report, writing nothing. ADDENDUM adds the offline text as the named hybrid doctor: an addendum of a signed-off report (only the doctor who signed it off: 403), else a new version on top of the newest (409 while another doctor holds the row). A repeated resolutionId answers SAME.",
+        body: ZOfflineResolveUpload,
+        response: { 200: ZOfflineResolveResult, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    (request) => acceptOfflineResolve(app.ctx, authOf(request), request.body),
   );
 };

@@ -7,6 +7,7 @@ import {
   reportingActorOf,
 } from '@radflow/core';
 import type { AppContext } from '../../context.js';
+import type { Tx } from '../../db/client.js';
 import { reportStatuses, reports } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { recordStudyEvent } from '../study-events/record-study-event.js';
@@ -25,6 +26,8 @@ export async function addAddendum(
   auth: TAuth,
   id: number,
   body: TReportAddendumRequest,
+  /** Runs in the addendum's transaction (the router's resolution record, apps/router/HYBRID.md). */
+  alsoInAddendum?: (tx: Tx, savedVersion: number) => Promise<void>,
 ): Promise<{ alert: string | null; savedVersion: number }> {
   throwIfRefused(
     checkReportWriter(auth.roles, reportingActorOf(auth.roles, { awaitingVerification: false })),
@@ -90,6 +93,7 @@ export async function addAddendum(
       toStatus: r.status,
       payload: { reportId: created.id, version },
     });
+    await alsoInAddendum?.(tx, version);
     return { alert: effects.signedOffAfterPrint ? effects.alert : null, savedVersion: version };
   });
 }

@@ -35,6 +35,7 @@ const report = (overrides: Partial<TOfflineReport> = {}): TOfflineReport => ({
   writtenAt: '2026-11-27T10:05:00.000Z',
   reportStatusId: null,
   cloudVersion: null,
+  resolution: null,
   ...overrides,
 });
 
@@ -91,6 +92,17 @@ function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = 
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
         report({ ...save, localVersion: 2, signedOff: save.signOff }),
+    ),
+    resolveOfflineConflict: vi.fn(async (choice: { studyInstanceUid: string; action: string }) =>
+      report({
+        state: 'CONFLICT',
+        reason: 'This report was saved elsewhere',
+        resolution: {
+          action: choice.action === 'ADDENDUM' ? 'ADDENDUM' : 'KEEP_CLOUD',
+          state: 'QUEUED',
+          at: '2026-11-27T11:00:00.000Z',
+        },
+      }),
     ),
   } satisfies RouterClient;
   return client;
@@ -213,5 +225,27 @@ describe('the hybrid study list (issue 27 §4)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Next image' }));
     await within(dialog).findByRole('img', { name: 'Image 2 of 2' });
     vi.unstubAllGlobals();
+  });
+
+  it('resolves a conflict from the report dialog: two choices, each confirmed, the result shown', async () => {
+    const conflict = report({ state: 'CONFLICT', reason: 'This report was saved elsewhere' });
+    for (const [button, action, result] of [
+      ['Keep the cloud’s report', 'KEEP_CLOUD', 'Keeping the cloud’s report'],
+      ['Send mine as an addendum', 'ADDENDUM', 'Sending yours as an addendum'],
+    ] as const) {
+      const client = fakeRouter({ studies: [study({ report: conflict })] });
+      const view = renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: button }));
+      // Nothing is sent before the confirm.
+      expect(client.resolveOfflineConflict).not.toHaveBeenCalled();
+      fireEvent.click(await screen.findByRole('button', { name: 'Confirm' }));
+      await waitFor(() =>
+        expect(client.resolveOfflineConflict).toHaveBeenCalledWith({ studyInstanceUid: '1.2.3', action }),
+      );
+      expect(await screen.findByText(new RegExp(result))).toBeTruthy();
+      view.unmount();
+    }
   });
 });

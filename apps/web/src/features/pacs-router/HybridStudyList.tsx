@@ -14,7 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { THybridStudy, TOfflineReportState } from '@radflow/core';
+import type { THybridStudy, TOfflineReport, TOfflineReportState, TOfflineResolution } from '@radflow/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
@@ -31,6 +31,84 @@ export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
   SYNCED: 'In the cloud',
   CONFLICT: 'Conflict: not sent',
 };
+
+/** The two ways out of a conflict (HYBRID.md "Resolving a conflict"): the button and its confirm. */
+const RESOLUTION_CHOICES: Record<TOfflineResolution, { button: string; confirm: string }> = {
+  KEEP_CLOUD: {
+    button: 'Keep the cloud’s report',
+    confirm:
+      'The router’s copy will show the cloud’s report. Your text stays on the router as history and is not sent.',
+  },
+  ADDENDUM: {
+    button: 'Send mine as an addendum',
+    confirm:
+      'Your text goes to the cloud as an addendum of its signed-off report (only the doctor who signed it off may add one), or as a new version of an unsigned report.',
+  },
+};
+
+/** Where a chosen resolution stands, as the dialog says it. */
+function resolutionText(resolution: NonNullable<TOfflineReport['resolution']>): string {
+  if (resolution.state === 'QUEUED') {
+    return resolution.action === 'KEEP_CLOUD'
+      ? 'Keeping the cloud’s report: your choice is saved on the router and goes to the cloud when the link allows.'
+      : 'Sending yours as an addendum: your choice is saved on the router and goes to the cloud when the link allows.';
+  }
+  return resolution.action === 'KEEP_CLOUD'
+    ? 'Kept the cloud’s report; your offline text is kept on the router as history.'
+    : 'Sent yours to the cloud as an addendum; the copy here shows the cloud’s report.';
+}
+
+/** A report in CONFLICT: its reason, and the two choices, each confirmed before it is kept. */
+function ConflictPanel({
+  client,
+  report,
+  onResolved,
+}: {
+  client: RouterClient;
+  report: TOfflineReport;
+  onResolved: (report: TOfflineReport) => void;
+}) {
+  const [asking, setAsking] = useState<TOfflineResolution | null>(null);
+  const resolve = useMutation({
+    mutationFn: (action: TOfflineResolution) =>
+      client.resolveOfflineConflict({ studyInstanceUid: report.studyInstanceUid, action }),
+    onSuccess: (resolved) => {
+      setAsking(null);
+      onResolved(resolved);
+    },
+  });
+  const queued = report.resolution?.state === 'QUEUED';
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }}>
+      The cloud did not take this report: {report.reason}. Your text is kept on the router.
+      {report.resolution && <Typography sx={{ mt: 1 }}>{resolutionText(report.resolution)}</Typography>}
+      {!queued && (
+        <Box sx={{ mt: 1, display: 'flex', gap: 1 }}>
+          {(Object.keys(RESOLUTION_CHOICES) as TOfflineResolution[]).map((action) => (
+            <Button key={action} size="small" variant="outlined" onClick={() => setAsking(action)}>
+              {RESOLUTION_CHOICES[action].button}
+            </Button>
+          ))}
+        </Box>
+      )}
+      {resolve.isError && <Typography sx={{ mt: 1 }}>{errorText(resolve.error)}</Typography>}
+      {asking && (
+        <Dialog open onClose={() => setAsking(null)} aria-labelledby="resolve-title">
+          <DialogTitle id="resolve-title">{RESOLUTION_CHOICES[asking].button}?</DialogTitle>
+          <DialogContent>
+            <Typography>{RESOLUTION_CHOICES[asking].confirm}</Typography>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setAsking(null)}>Cancel</Button>
+            <Button variant="contained" disabled={resolve.isPending} onClick={() => resolve.mutate(asking)}>
+              Confirm
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </Alert>
+  );
+}
 
 /** The list's refresh while open: the sync moves reports to the cloud in the background. */
 const HYBRID_REFRESH_MS = 30_000;
@@ -52,7 +130,7 @@ function OfflineReportDialog({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const report = study.report;
+  const [report, setReport] = useState(study.report);
   const [name, setName] = useState(report?.name ?? study.studyDescription ?? '');
   const [content, setContent] = useState(report?.content ?? '');
   const locked = report?.state === 'CONFLICT' || report?.signedOff === true;
@@ -77,9 +155,18 @@ function OfflineReportDialog({
       </DialogTitle>
       <DialogContent>
         {report?.state === 'CONFLICT' && (
-          <Alert severity="warning" sx={{ mb: 2 }}>
-            The cloud did not take this report: {report.reason}. Your text is kept on the router. Open the
-            study in the cloud when the link is back to compare and report it there.
+          <ConflictPanel
+            client={client}
+            report={report}
+            onResolved={(resolved) => {
+              setReport(resolved);
+              onSaved();
+            }}
+          />
+        )}
+        {report?.state !== 'CONFLICT' && report?.resolution?.state === 'DONE' && (
+          <Alert severity="success" sx={{ mb: 2 }}>
+            {resolutionText(report.resolution)}
           </Alert>
         )}
         {report?.signedOff === true && report.state !== 'CONFLICT' && (

@@ -75,6 +75,9 @@ function fakeRouter(
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');
     }),
+    resolveOfflineConflict: vi.fn(async () => {
+      throw new Error('not in this test');
+    }),
     openEvents: vi.fn((h: TRouterEventHandlers) => {
       handlers = h;
       return () => {

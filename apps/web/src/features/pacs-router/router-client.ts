@@ -5,6 +5,7 @@ import {
   type THybridStudy,
   type TOfflineReport,
   type TOfflineReportSave,
+  type TOfflineResolve,
   ROUTER_EVENTS_SESSION_PARAM,
   ROUTER_PATHS,
   ROUTER_RETRY_PATH,
@@ -79,6 +80,8 @@ export interface RouterClient {
   hybridStudies(): Promise<THybridStudy[]>;
   /** One offline save; durable on the router when it resolves. */
   saveOfflineReport(save: TOfflineReportSave): Promise<TOfflineReport>;
+  /** A choice for a report in conflict; durable on the router, sent when the link allows. */
+  resolveOfflineConflict(choice: TOfflineResolve): Promise<TOfflineReport>;
   /** A QIDO-RS / WADO-RS metadata read of the router's DICOMweb (the offline viewer; 204: none). */
   dicomJson(url: string): Promise<TDicomJson[]>;
   /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
@@ -191,6 +194,7 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     update: () => call(ROUTER_PATHS.update, ZRouterUpdateAnswer, { method: 'POST' }),
     hybridStudies: () => call(HYBRID_PATHS.studies, ZHybridStudies),
     saveOfflineReport: (save) => call(HYBRID_PATHS.report, ZOfflineReport, { json: save }),
+    resolveOfflineConflict: (choice) => call(HYBRID_PATHS.resolve, ZOfflineReport, { json: choice }),
     async dicomJson(url) {
       const response = await read(url, 'application/dicom+json');
       return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);

@@ -1,5 +1,8 @@
 import { type PGlite, protocol } from '@electric-sql/pglite';
 import {
+  ADMISSION_STATEMENT,
+  type AdmissionFacts,
+  type AdmissionKey,
   type CommittedBatch,
   INDEX_INSTANCE_STATEMENT,
   INDEX_STUDY_STATEMENT,
@@ -12,15 +15,20 @@ import {
   inLockOrder,
   instanceValues,
   journalPositionValues,
+  admissionFactsOf,
+  admissionValues,
   outcomesOf,
   studyValues,
 } from './instance-index.js';
 import type { PgliteDurability } from './pglite-durability.js';
+import { databaseTurnsOf } from './pglite-turns.js';
 
 const { serialize } = protocol;
 
 const STUDY = 'radflow_index_study';
 const INSTANCE = 'radflow_index_instance';
+const ADMISSION = 'radflow_index_admission';
+const NAMES = [STUDY, INSTANCE, ADMISSION];
 /** Where the batch's commit record will begin: read last, just before COMMIT. */
 const WAL_INSERT_POSITION = 'select pg_current_wal_insert_lsn()::text';
 
@@ -62,14 +70,14 @@ export class PgliteInstanceIndex implements InstanceIndex {
     private readonly statements = { study: INDEX_STUDY_STATEMENT, instance: INDEX_INSTANCE_STATEMENT },
   ) {}
 
-  /** The named statements, once per session (inside our transaction: nothing else runs). */
+  /** The named statements, once per session (while we hold the session: nothing else runs). */
   private parseOnce(): Promise<void> {
     if (!this.parsed) {
       this.parsed = (async () => {
         const found = await this.client.execProtocol(
           concat([
             serialize.parse({
-              text: `select count(*)::text from pg_prepared_statements where name in ('${STUDY}', '${INSTANCE}')`,
+              text: `select count(*)::text from pg_prepared_statements where name in (${NAMES.map((n) => `'${n}'`).join(', ')})`,
             }),
             serialize.bind({}),
             serialize.execute({}),
@@ -78,11 +86,12 @@ export class PgliteInstanceIndex implements InstanceIndex {
           { syncToFs: false },
         );
         const count = found.messages.find(isDataRow)?.fields[0];
-        if (count === '2') return;
+        if (count === String(NAMES.length)) return;
         await this.client.execProtocol(
           concat([
             serialize.parse({ name: STUDY, text: this.statements.study }),
             serialize.parse({ name: INSTANCE, text: this.statements.instance }),
+            serialize.parse({ name: ADMISSION, text: ADMISSION_STATEMENT }),
             serialize.sync(),
           ]),
           { syncToFs: false },
@@ -135,6 +144,29 @@ export class PgliteInstanceIndex implements InstanceIndex {
       return checked;
     });
     return { outcomes, ...(commitAt ? { commitAt } : {}) };
+  }
+
+  /**
+   * Bind/Execute of the named statement, holding the session as a query does (PGlite's mutexes,
+   * and the turns of pglite-turns.ts when the client takes them): it never lands inside a batch.
+   */
+  admissionFacts(key: AdmissionKey): Promise<AdmissionFacts | undefined> {
+    const message = concat([
+      serialize.bind({ statement: ADMISSION, values: admissionValues(key) }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    const read = () =>
+      this.client._runExclusiveTransaction(() =>
+        this.client._runExclusiveQuery(async () => {
+          await this.parseOnce();
+          const { messages } = await this.client.execProtocol(message, { syncToFs: false });
+          const row = messages.find(isDataRow)?.fields;
+          return admissionFactsOf(row ? [row[0] ?? null, row[1] ?? null] : undefined);
+        }),
+      );
+    const turns = databaseTurnsOf(this.client);
+    return turns ? turns.run(read) : read();
   }
 
   async makeDurable(batch: CommittedBatch, opts: { alone?: boolean } = {}): Promise<void> {

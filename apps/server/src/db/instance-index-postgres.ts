@@ -1,5 +1,8 @@
 import type pg from 'pg';
 import {
+  ADMISSION_STATEMENT,
+  type AdmissionFacts,
+  type AdmissionKey,
   type CommittedBatch,
   INDEX_INSTANCE_STATEMENT,
   INDEX_STUDY_STATEMENT,
@@ -11,6 +14,8 @@ import {
   inLockOrder,
   instanceValues,
   journalPositionValues,
+  admissionFactsOf,
+  admissionValues,
   outcomesOf,
   studyValues,
 } from './instance-index.js';
@@ -68,6 +73,18 @@ export class PostgresInstanceIndex implements InstanceIndex {
     } finally {
       connection.release(broken);
     }
+  }
+
+  /** A named statement: node-postgres parses it once per pooled connection. */
+  async admissionFacts(key: AdmissionKey): Promise<AdmissionFacts | undefined> {
+    const answer = await this.pool.query<string[]>({
+      name: 'radflow_index_admission',
+      text: ADMISSION_STATEMENT,
+      values: admissionValues(key),
+      rowMode: 'array',
+    });
+    const row = answer.rows[0];
+    return admissionFactsOf(row ? [row[0] ?? null, row[1] ?? null] : undefined);
   }
 
   makeDurable(): Promise<void> {

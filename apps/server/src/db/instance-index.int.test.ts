@@ -118,6 +118,24 @@ describe(`the instance index (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlit
     expect(events.map((e) => e.eventType)).toEqual(['STUDY_CREATED']);
   });
 
+  it("admission facts: the study's center and a stored SOP instance's hash, from committed rows", async () => {
+    const center = await newCenter();
+    const study = nextUid();
+    const first = row(center, study, { sha256: 'b'.repeat(64) });
+    const key = (r: IndexRow) => ({
+      groupId: r.groupId,
+      studyInstanceUid: r.studyInstanceUid,
+      sopInstanceUid: r.sopInstanceUid,
+    });
+    expect(await index.admissionFacts(key(first))).toBeUndefined();
+    await index.makeDurable(await index.createInstances([first], nothingToWaitFor));
+    expect(await index.admissionFacts(key(first))).toEqual({ centerId: center.id, sha256: 'b'.repeat(64) });
+    const other = row(center, study);
+    expect(await index.admissionFacts(key(other))).toEqual({ centerId: center.id, sha256: null });
+    const elsewhere = await newCenter();
+    expect(await index.admissionFacts({ ...key(first), groupId: elsewhere.groupId })).toBeUndefined();
+  });
+
   it('binds every value as a parameter: quotes, backslashes, SQL and non-Latin text read back exactly', async () => {
     const center = await newCenter();
     const study = nextUid();

@@ -36,6 +36,45 @@ export interface InstanceIndex {
    * to do meanwhile (an engine may then wait on this thread instead of a pool's).
    */
   makeDurable(batch: CommittedBatch, opts?: { alone?: boolean }): Promise<void>;
+  /**
+   * What the index holds of an instance before it is acknowledged from the ingest journal
+   * (journal-indexer.ts `admit`): the study's center, and the SOP instance's hash when it is
+   * stored already. Undefined: no such study in the group. One prepared statement (parsed once,
+   * not per instance), on committed rows only.
+   */
+  admissionFacts(key: AdmissionKey): Promise<AdmissionFacts | undefined>;
+}
+
+/** The instance an admission asks about. */
+export interface AdmissionKey {
+  groupId: number;
+  studyInstanceUid: string;
+  sopInstanceUid: string;
+}
+
+export interface AdmissionFacts {
+  centerId: number;
+  /** Null: the study has no such SOP instance. */
+  sha256: string | null;
+}
+
+/** `$1` the group, `$2` the study UID, `$3` the SOP instance UID: one indexed probe of each table. */
+export const ADMISSION_STATEMENT = `select s.center_id::text, i.sha256 from studies s
+  left join instances i on i.study_id = s.id and i.sop_instance_uid = ($3::text)
+ where s.group_id = ($1::integer) and s.study_instance_uid = ($2::text)`;
+
+export const admissionValues = (key: AdmissionKey): BoundValues => [
+  String(key.groupId),
+  key.studyInstanceUid,
+  key.sopInstanceUid,
+];
+
+/** The answer of {@link ADMISSION_STATEMENT}, from its first row's fields. */
+export function admissionFactsOf(
+  row: readonly [string | null, string | null] | undefined,
+): AdmissionFacts | undefined {
+  if (!row) return undefined;
+  return { centerId: Number(row[0]), sha256: row[1] };
 }
 
 /** An ingest journal's records indexed so far (modules/archive/ingest-journal.ts). */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { type Db, instanceIndexOf } from '../../db/client.js';
 import type { IndexRow, InstanceIndex } from '../../db/instance-index.js';
-import { ingestJournalPositions, instances, studies } from '../../db/schema.js';
+import { ingestJournalPositions } from '../../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import { IngestJournal, type JournalRecord } from './ingest-journal.js';
 
@@ -17,7 +17,8 @@ import { IngestJournal, type JournalRecord } from './ingest-journal.js';
  * ingest is taken (`startIngestJournal`), so an acknowledged instance is always indexed.
  *
  * The answer must be the index's answer: before a record is appended, `admit` decides what the
- * index would do with it, from one indexed read (the study's center, the SOP instance's hash) and
+ * index would do with it, from one indexed read (the study's center, the SOP instance's hash: the
+ * index's prepared admission statement) and
  * the instances admitted but not yet committed (in memory). Only a new instance of a study of the
  * sending center (or a new study) is journaled. Anything else — another center's study (refused
  * and audited), a re-sent instance (same or other bytes) — goes through the index writer and
@@ -75,7 +76,6 @@ export class JournalIndexer {
   readonly stats = { batches: 0, records: 0, largestBatch: 0, notStored: 0, failed: 0 };
 
   constructor(
-    private readonly db: Db,
     private readonly index: InstanceIndex,
     readonly journal: IngestJournal,
     private readonly log?: JournalLog,
@@ -88,14 +88,7 @@ export class JournalIndexer {
   async admit(row: IndexRow): Promise<Admission> {
     for (;;) {
       const epoch = this.epoch;
-      const [found] = await this.db
-        .select({ centerId: studies.centerId, sha256: instances.sha256 })
-        .from(studies)
-        .leftJoin(
-          instances,
-          and(eq(instances.studyId, studies.id), eq(instances.sopInstanceUid, row.sopInstanceUid)),
-        )
-        .where(and(eq(studies.groupId, row.groupId), eq(studies.studyInstanceUid, row.studyInstanceUid)));
+      const found = await this.index.admissionFacts(row);
       // Rows committed while we read: read again (what we read may be missing them).
       if (this.epoch !== epoch) continue;
       const sopWaiting = this.sopsWaiting.get(sopKey(row));
@@ -306,7 +299,7 @@ export async function startIngestJournal(
   const { journal, unindexed } = await IngestJournal.open(path.resolve(opts.dir), (id) =>
     journalPosition(ctx.db, id),
   );
-  const indexer = new JournalIndexer(ctx.db, instanceIndexOf(ctx.db), journal, opts.log);
+  const indexer = new JournalIndexer(instanceIndexOf(ctx.db), journal, opts.log);
   // A record is synced beside its blob: one whose blob is not whole was never acknowledged.
   const whole: JournalRecord[] = [];
   for (const record of unindexed) if (await blobIsWhole(ctx.blobs, record.row)) whole.push(record);

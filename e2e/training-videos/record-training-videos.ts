@@ -209,15 +209,19 @@ async function startFilming(page: Page, file: string): Promise<() => Promise<voi
   const cdp = await page.context().newCDPSession(page);
   let held: { jpeg: Buffer; at: number } | null = null;
   let writing = Promise.resolve();
+  // Frames still arrive after stopScreencast is sent; once stopping, they are dropped (written
+  // after ffmpeg's input ended, one threw and ended the whole run).
+  let stopping = false;
   const write = (jpeg: Buffer, times: number) => {
     writing = writing.then(async () => {
-      for (let i = 0; i < times; i += 1) {
+      for (let i = 0; i < times && ffmpeg.stdin.writable; i += 1) {
         if (!ffmpeg.stdin.write(jpeg)) await once(ffmpeg.stdin, 'drain');
       }
     });
   };
   cdp.on('Page.screencastFrame', (frame) => {
     void cdp.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+    if (stopping) return;
     const at = frame.metadata.timestamp ?? Date.now() / 1000;
     if (held) write(held.jpeg, Math.max(1, Math.round((at - held.at) * FPS)));
     held = { jpeg: Buffer.from(frame.data, 'base64'), at };
@@ -229,6 +233,7 @@ async function startFilming(page: Page, file: string): Promise<() => Promise<voi
     maxHeight: SIZE.height,
   });
   return async () => {
+    stopping = true;
     await cdp.send('Page.stopScreencast').catch(() => undefined);
     const last = held as { jpeg: Buffer; at: number } | null;
     if (last) write(last.jpeg, Math.max(1, Math.round((Date.now() / 1000 - last.at) * FPS)));

@@ -87,8 +87,11 @@ async function startSmtpServer(mailDir: string): Promise<{ url: string; close: (
   };
 }
 
-/** Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories. */
-async function startStoryServer(
+/**
+ * Starts the built server on a fresh data dir (PGlite, demo seed) for the browser stories; the
+ * training-video recorder (e2e/training-videos) films the same server.
+ */
+export async function startStoryServer(
   bundle: string,
   webDist: string,
 ): Promise<{ server: TStoryServer; stop: () => Promise<void> }> {

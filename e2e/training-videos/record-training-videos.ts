@@ -15,14 +15,13 @@
  * The server serves what is in TRAINING_VIDEOS_DIR (default DATA_DIR/training-videos).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TRAINING_VIDEOS, type TTrainingVideoId, demoEmailForRole } from '@radflow/core';
+import { startStoryServer } from '../support/global-setup.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'];
@@ -294,56 +293,13 @@ export async function recordTrainingVideos(
   return failed;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-/** The built server on a fresh demo data dir, until `stop`. */
-async function startDemoServer(): Promise<{ baseURL: string; stop: () => void }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'radflow-videos-server-'));
-  const [port, dicomPort] = [await freePort(), await freePort()];
-  const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(repoRoot, 'apps/server/dist/main.js')], {
-    cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DICOM_PORT: String(dicomPort),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      API_MAX_BUSY_MS: '2000',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = () => {
-    child.kill('SIGTERM');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    const healthy = await fetch(`${baseURL}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (healthy) return { baseURL, stop };
-    if (Date.now() > deadline) {
-      stop();
-      throw new Error('the server did not become healthy in 180 s');
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+/** The built server on a fresh demo data dir, as the browser stories start it, until `stop`. */
+async function startDemoServer(): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+  const { server, stop } = await startStoryServer(
+    join(repoRoot, 'apps/server/dist/main.js'),
+    join(repoRoot, 'apps/web/dist'),
+  );
+  return { baseURL: server.baseURL, stop };
 }
 
 async function main(): Promise<void> {
@@ -352,7 +308,9 @@ async function main(): Promise<void> {
   });
   const outDir = resolve(values.out ?? join(repoRoot, 'data/training-videos'));
   const only = values.only?.split(',').map((s) => s.trim()) as TTrainingVideoId[] | undefined;
-  const server = values.url ? { baseURL: values.url, stop: () => undefined } : await startDemoServer();
+  const server = values.url
+    ? { baseURL: values.url, stop: () => Promise.resolve() }
+    : await startDemoServer();
   try {
     const started = Date.now();
     const failed = await recordTrainingVideos({ baseURL: server.baseURL, outDir, ...(only ? { only } : {}) });
@@ -360,7 +318,7 @@ async function main(): Promise<void> {
     for (const f of failed) console.error(`FAILED ${f.id}: ${f.error}`);
     process.exitCode = failed.length > 0 ? 1 : 0;
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 

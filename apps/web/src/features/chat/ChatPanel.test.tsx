@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startLiveUpdates } from '../../lib/live/live-updates';
 import { buildUser, sessionHandlers } from '../../test/builders';
+import { FakeEventSource } from '../../test/fake-event-source';
 import { fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
@@ -197,28 +198,6 @@ describe('the chat panel', () => {
     expect(within(item).getByText(/^You · Center → Radiologist ·/)).toBeTruthy();
   });
 });
-
-/** The browser's EventSource as the live stream uses it (lib/live): listeners by event name. */
-class FakeEventSource {
-  static last: FakeEventSource | null = null;
-  readyState = 1;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  private readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
-  constructor(readonly url: string) {
-    FakeEventSource.last = this;
-  }
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    const event = new MessageEvent(type, { data: JSON.stringify(data) });
-    for (const listener of this.listeners.get(type) ?? []) listener(event as MessageEvent<string>);
-  }
-}
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,35 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EVENT_SOURCE_CLOSED,
-  LiveConnection,
-  type TEventSourceLike,
-  type TLiveMessage,
-  type TLiveStatus,
-} from './live-connection';
-
-class FakeEventSource implements TEventSourceLike {
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  closed = false;
-  private readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
-  constructor(readonly url: string) {}
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  close() {
-    this.closed = true;
-    this.readyState = EVENT_SOURCE_CLOSED;
-  }
-  emit(type: string, data: unknown, lastEventId = '') {
-    const event = new MessageEvent(type, { data: JSON.stringify(data), lastEventId });
-    for (const listener of this.listeners.get(type) ?? []) listener(event as MessageEvent<string>);
-  }
-  fail(readyState: number) {
-    this.readyState = readyState;
-    this.onerror?.(new Event('error'));
-  }
-}
+import { FakeEventSource } from '../../test/fake-event-source';
+import { EVENT_SOURCE_CLOSED, LiveConnection, type TLiveMessage, type TLiveStatus } from './live-connection';
 
 function harness() {
   const sources: FakeEventSource[] = [];

@@ -1,35 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeEventSource } from '../../test/fake-event-source';
 import { onLiveEvent, startLiveUpdates } from './live-updates';
 
-/** The browser's EventSource as the stream uses it: listeners by event name. */
-class FakeEventSource {
-  static last: FakeEventSource | null = null;
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  private readonly listeners = new Map<string, Array<(event: MessageEvent<string>) => void>>();
-  constructor(readonly url: string) {
-    FakeEventSource.last = this;
-  }
-  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
-  }
-  close() {
-    this.readyState = 2;
-  }
-  emit(type: string, data: unknown) {
-    const event = new MessageEvent(type, { data: JSON.stringify(data) });
-    for (const listener of this.listeners.get(type) ?? []) listener(event as MessageEvent<string>);
-  }
-  study(id: number) {
-    const event = new MessageEvent('study', {
-      data: JSON.stringify({ id, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT' }),
-      lastEventId: String(id),
-    });
-    for (const listener of this.listeners.get('study') ?? []) listener(event as MessageEvent<string>);
-  }
-}
+/** A chat message's study event with id `id` (its resume id too). */
+const studyEvent = (source: FakeEventSource, id: number) =>
+  source.emit('study', { id, reportStatusId: 5, type: 'CHAT_MESSAGE_SENT' }, String(id));
 
 afterEach(() => {
   vi.useRealTimers();
@@ -50,15 +26,15 @@ describe('the tab stream batches', () => {
     const stop = startLiveUpdates(new QueryClient());
     const source = FakeEventSource.last!;
 
-    source.study(1);
+    studyEvent(source, 1);
     vi.advanceTimersByTime(0);
     flushHeard();
     expect(heard).toEqual([[1]]);
 
     // Within the batch window of that flush: held until the window ends, then together.
     vi.advanceTimersByTime(10);
-    source.study(2);
-    source.study(3);
+    studyEvent(source, 2);
+    studyEvent(source, 3);
     vi.advanceTimersByTime(30);
     flushHeard();
     expect(heard).toEqual([[1]]);
@@ -68,7 +44,7 @@ describe('the tab stream batches', () => {
 
     // Quiet again: at once.
     vi.advanceTimersByTime(500);
-    source.study(4);
+    studyEvent(source, 4);
     vi.advanceTimersByTime(0);
     flushHeard();
     expect(heard).toEqual([[1], [2, 3], [4]]);

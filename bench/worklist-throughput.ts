@@ -17,11 +17,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { SESSION_COOKIE_NAME, tabsForList } from '@radflow/core';
+import { freePort } from '@radflow/dicom/test-support';
 import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import { openBenchDatabase } from './lib/worklist-bench-db.js';
 import { BENCH_PASSWORD, type TBenchDbKind, type TWorklistSeed } from './lib/worklist-seed.js';
@@ -62,18 +62,6 @@ const bundle = (() => {
  * request waits for a connection while others sit in round trips. Runs under load favoured 4.
  */
 const poolSize = option('--pool-size', 10);
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => res(port));
-    });
-  });
-}
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -12,8 +12,29 @@ import { peerEnvironment } from './dcmtk.js';
 export const ORTHANC_EXECUTABLE = '/usr/sbin/Orthanc';
 export const ORTHANC_DICOMWEB_PLUGIN = '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
 
-/** A port free right now on 127.0.0.1. */
+/*
+ * Ports for peers we start are drawn below Linux's ephemeral range (32768–60999). A port the kernel
+ * hands out for `listen(0)` comes from that range, and so does the local port of every outgoing
+ * connection the other test processes make: between our closing the probe and the peer binding it,
+ * one of those connections could take it (CI saw Orthanc exit with "already in use").
+ */
+const PEER_PORT_LOW = 20_000;
+const PEER_PORT_HIGH = 32_767;
+
+function canListen(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port free right now on 127.0.0.1, outside the ephemeral range. */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = PEER_PORT_LOW + Math.floor(Math.random() * (PEER_PORT_HIGH - PEER_PORT_LOW + 1));
+    if (await canListen(port)) return port;
+  }
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -22,6 +43,11 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** Whether a peer's output says it could not bind its port (another process took it first). */
+export function lostPortRace(output: string): boolean {
+  return /already in use|address in use|EADDRINUSE/i.test(output);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,10 +101,26 @@ export interface RunningPeer {
   stop(): Promise<void>;
 }
 
+/** A peer exited because its port was taken between our probe and its bind; try new ports. */
+class PortRaceError extends Error {}
+
 /** DCMTK storescp accepting every syntax it knows (`+xa`), writing to a temp dir. */
 export async function startStorescp(
   options: { aeTitle?: string; extraArgs?: readonly string[] } = {},
 ): Promise<RunningPeer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startStorescpOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortRaceError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function startStorescpOnce(options: {
+  aeTitle?: string;
+  extraArgs?: readonly string[];
+}): Promise<RunningPeer> {
   const aeTitle = options.aeTitle ?? 'STORESCP';
   const dir = await mkdtemp(join(tmpdir(), 'radflow-storescp-'));
   const port = await freePort();
@@ -95,11 +137,17 @@ export async function startStorescp(
     await stopProcess(child);
     await rm(dir, { recursive: true, force: true });
   };
+  const exitedEarly = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`storescp exited (${code})`))),
+  );
+  exitedEarly.catch(() => undefined);
   try {
-    await waitForPort(port);
+    await Promise.race([waitForPort(port), exitedEarly]);
   } catch (error) {
+    const text = output();
     await stop();
-    throw new Error(`storescp did not start: ${output()}`, { cause: error });
+    const message = `storescp did not start: ${text}`;
+    throw lostPortRace(text) ? new PortRaceError(message) : new Error(message, { cause: error });
   }
   return { port, aeTitle, process: child, dir, output, stop };
 }
@@ -127,6 +175,16 @@ export interface StartOrthancOptions {
  * RemoteAccessAllowed false, storage and index in a temp dir, the DICOMweb plugin loaded.
  */
 export async function startOrthanc(options: StartOrthancOptions = {}): Promise<OrthancPeer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOrthancOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortRaceError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+async function startOrthancOnce(options: StartOrthancOptions): Promise<OrthancPeer> {
   const aeTitle = options.aeTitle ?? 'ORTHANC';
   const dir = await mkdtemp(join(tmpdir(), 'radflow-orthanc-'));
   const port = await freePort();
@@ -170,7 +228,8 @@ export async function startOrthanc(options: StartOrthancOptions = {}): Promise<O
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`Orthanc exited (${child.exitCode}): ${output()}`);
+      const message = `Orthanc exited (${child.exitCode}): ${output()}`;
+      throw lostPortRace(output()) ? new PortRaceError(message) : new Error(message);
     }
     try {
       await get('/system');

@@ -1,12 +1,13 @@
 import { viewerQueryOf } from '@radflow/core';
-import { StrictMode, Suspense, lazy } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { SESSION_QUERY_KEY, loadSession } from '../features/auth/session';
 import { isServedByRouter } from '../features/pacs-router/served-by-router';
 import { AppErrorBoundary } from './AppErrorBoundary';
 import { AppProviders, createQueryClient } from './providers';
-import { APP_ROUTES } from './routes';
+import { preloadable } from '../lib/preloadable';
+import { APP_ROUTES, preloadScreenAt } from './routes';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -15,16 +16,19 @@ const queryClient = createQueryClient();
 // Served by the center's router (the cloud unreachable, apps/router/HYBRID.md): the offline hybrid
 // screen alone, against the router; the cloud session is never asked for.
 const servedByRouter = isServedByRouter();
-const RouterOfflineApp = lazy(() => import('../features/pacs-router/RouterOfflineApp'));
+const RouterOfflineApp = preloadable(() => import('../features/pacs-router/RouterOfflineApp'));
 
 // The session's calls (the route guard waits for them) start now, not after React's first render;
 // AppRoot's useSession reads the same query.
-if (!servedByRouter)
+if (!servedByRouter) {
   void queryClient.prefetchQuery({
     queryKey: SESSION_QUERY_KEY,
     queryFn: ({ signal }) => loadSession(signal),
     staleTime: Infinity,
   });
+  // The screen of this address loads beside them too.
+  preloadScreenAt(window.location.pathname);
+}
 // A diagnostic viewer page (d=1) opened directly starts the viewer's code, the study's context and
 // its series now, beside the session calls; the dynamic import keeps this out of the login and
 // worklist bundle. The light viewer (no d=1) needs none of it (VIEWER.md "Light viewer").

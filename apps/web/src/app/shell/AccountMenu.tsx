@@ -11,13 +11,14 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { canUseApiToken, isViewerSession } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useSignedInSession } from '../../features/auth/session';
 import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
 import { hardRefresh, useSignOut } from '../../features/auth/useAuthActions';
+import { preloadable } from '../../lib/preloadable';
 
 /** Opened from the menu only: kept out of the list page's bundle (bench/web-bundle.ts budget). */
-const ApiTokensDialog = lazy(() =>
+const ApiTokensDialog = preloadable(() =>
   import('../../features/auth/ApiTokensDialog').then((m) => ({ default: m.ApiTokensDialog })),
 );
 

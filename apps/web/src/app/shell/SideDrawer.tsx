@@ -15,7 +15,7 @@ import ListSubheader from '@mui/material/ListSubheader';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { DRAWER_WIDTH, MENU_SECTIONS, menuForUser, type TMenuItem } from '@radflow/core';
-import { Suspense, lazy, useState, type ReactElement } from 'react';
+import { Suspense, useState, type ReactElement } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { FAQ_PATH } from '@radflow/core';
 import { CoachMark } from '../../features/tour/CoachMark';
@@ -28,9 +28,10 @@ import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
 import { COPYRIGHT } from './Footer';
 import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
 import { menuIcon } from './menu-icons';
+import { preloadable } from '../../lib/preloadable';
 
 // Loaded when first opened: the dialog, its form rules and the upload code stay out of the main chunk.
-const CreateStudyDialog = lazy(() => import('../../features/create-study/CreateStudyDialog'));
+const CreateStudyDialog = preloadable(() => import('../../features/create-study/CreateStudyDialog'));
 
 const EXTRA_ICONS: Record<TDrawerExtraKey, ReactElement> = {
   'create-study': <AddCircleIcon />,

@@ -3,10 +3,11 @@ import Badge from '@mui/material/Badge';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { TStudyListRow } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { preloadable } from '../../lib/preloadable';
 
 // The panel loads on first open: the list's first load stays within its bundle budget.
-const ChatDrawer = lazy(() => import('./ChatDrawer'));
+const ChatDrawer = preloadable(() => import('./ChatDrawer'));
 
 /** The row's chat button, with its thread's unseen count as a badge (issue 23 §1). */
 export function ChatRowButton({ row, unseen }: { row: TStudyListRow; unseen: number }) {

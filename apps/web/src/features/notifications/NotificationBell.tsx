@@ -8,20 +8,21 @@ import {
   type TRole,
   defaultViewerKind,
 } from '@radflow/core';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSession } from '../auth/session';
 import { viewerPath } from '../study-actions/row-actions';
 import { fetchNotifications, useMarkSeen, useNotifications } from './notifications.api';
 import { usePopups } from './usePopups';
+import { preloadable } from '../../lib/preloadable';
 
-const NotificationSettingsDialog = lazy(() => import('./NotificationSettingsDialog'));
+const NotificationSettingsDialog = preloadable(() => import('./NotificationSettingsDialog'));
 // The list and the pop-ups load when first shown: the signed-in shell's first load stays within
 // the list's bundle budget (bench/web-bundle.ts).
-const NotificationList = lazy(() =>
+const NotificationList = preloadable(() =>
   import('./NotificationPanels').then((m) => ({ default: m.NotificationList })),
 );
-const PopupStack = lazy(() => import('./NotificationPanels').then((m) => ({ default: m.PopupStack })));
+const PopupStack = preloadable(() => import('./NotificationPanels').then((m) => ({ default: m.PopupStack })));
 
 /**
  * The notification bell of the top bar (issue 23 §2; spec-core §2 'notification bell with unseen

@@ -2,11 +2,12 @@ import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { type TStudyListRow, canManageStudyPayment } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useSignedInSession } from '../auth/session';
 import { useStudiesChanged } from '../study-actions/use-study-actions';
+import { preloadable } from '../../lib/preloadable';
 
-const StudyPaymentDialog = lazy(() => import('./StudyPaymentDialog'));
+const StudyPaymentDialog = preloadable(() => import('./StudyPaymentDialog'));
 
 /**
  * The row's Payment action (issue 5 §1 Viewer payment, staff side): shown to those core

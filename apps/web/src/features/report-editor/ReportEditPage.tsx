@@ -1,14 +1,15 @@
 import Box from '@mui/material/Box';
 import { MESSAGES, canChat } from '@radflow/core';
-import { Suspense, lazy } from 'react';
+import { Suspense } from 'react';
 import { useParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { useSignedInSession } from '../auth/session';
 import { ReportEditorPanel } from './ReportEditorPanel';
 import { StudyHeader } from './StudyHeader';
+import { preloadable } from '../../lib/preloadable';
 
 // The chat beside the editor loads with its own chunk, after the editor.
-const ReportChatAside = lazy(() => import('../chat/ReportChatAside'));
+const ReportChatAside = preloadable(() => import('../chat/ReportChatAside'));
 
 /**
  * /report-edit/:studyInstanceUids/:id (spec-core §2, edit-only): the study header and the editor,

@@ -5,7 +5,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
 import { SettingDialogHost } from './SettingDialogHost';
-import { openSettingDialog } from './setting-dialog-store';
+import { openSettingDialog, preloadSettingDialogs } from './setting-dialog-store';
 import { useSettingEntries } from './useSettingEntries';
 
 /**
@@ -29,7 +29,11 @@ export function SettingsGear() {
             aria-haspopup="menu"
             aria-controls={anchor ? menuId : undefined}
             aria-expanded={anchor ? true : undefined}
-            onClick={(e) => setAnchor(e.currentTarget)}
+            onClick={(e) => {
+              setAnchor(e.currentTarget);
+              // The menu offers these dialogs: load them while it is read.
+              preloadSettingDialogs(entries);
+            }}
           >
             <SettingsIcon />
           </IconButton>

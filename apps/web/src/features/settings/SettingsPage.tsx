@@ -6,12 +6,13 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { SETTING_ENTRY_LABELS, type TSettingEntry } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { openSettingDialog } from './setting-dialog-store';
+import { openSettingDialog, preloadSettingDialogs } from './setting-dialog-store';
 import { useSettingEntries } from './useSettingEntries';
+import { preloadable } from '../../lib/preloadable';
 
-const GroupSettingsPanel = lazy(() => import('./group/GroupSettingsPanel'));
+const GroupSettingsPanel = preloadable(() => import('./group/GroupSettingsPanel'));
 
 export const NO_SETTINGS_MESSAGE = 'No settings for your role.';
 
@@ -48,6 +49,8 @@ export function SettingsPage() {
 }
 
 function EntryCards({ entries }: { entries: readonly TSettingEntry[] }) {
+  // The page offers these dialogs: their chunks load once it has drawn, so a click opens one at once.
+  useEffect(() => preloadSettingDialogs(entries), [entries]);
   return (
     <Box
       component="ul"

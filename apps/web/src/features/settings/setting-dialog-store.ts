@@ -1,5 +1,7 @@
 import type { TSettingEntry } from '@radflow/core';
 import { useSyncExternalStore } from 'react';
+import { preloadWhenIdle } from '../../lib/preloadable';
+import { SETTING_DIALOGS } from './entries';
 
 /**
  * Which settings dialog is open. One host (in the top bar) draws it, so the settings page and the
@@ -13,9 +15,22 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
+/**
+ * Opens an entry's dialog once its chunk is loaded (at once when the page or the gear menu loaded it
+ * already), so the dialog draws without suspending (lib/preloadable.ts); a chunk that fails to load
+ * still opens, and the dialog's Suspense and error boundary show what happened.
+ */
 export function openSettingDialog(entry: TSettingEntry): void {
-  openEntry = entry;
-  emit();
+  const open = () => {
+    openEntry = entry;
+    emit();
+  };
+  SETTING_DIALOGS[entry].preload().then(open, open);
+}
+
+/** Loads the dialogs of these entries while the browser is idle (a page or menu offering them). */
+export function preloadSettingDialogs(entries: readonly TSettingEntry[]): void {
+  preloadWhenIdle(entries.map((entry) => SETTING_DIALOGS[entry]));
 }
 
 export function closeSettingDialog(): void {

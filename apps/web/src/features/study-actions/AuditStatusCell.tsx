@@ -1,10 +1,11 @@
 import type { TStudyListRow } from '@radflow/core';
-import { Suspense, lazy } from 'react';
+import { Suspense } from 'react';
 import { AUDIT_STATUS_TEXT, offersAuditSwitch } from './audit-status';
 import { useActor } from './use-study-actions';
+import { preloadable } from '../../lib/preloadable';
 
 // Only auditors get the switch: it loads with the first row that needs it, outside the list's chunk.
-const AuditStatusSwitch = lazy(() => import('./AuditStatusSwitch'));
+const AuditStatusSwitch = preloadable(() => import('./AuditStatusSwitch'));
 
 /**
  * The audit approve/reject column (spec-core §2 audit columns): the switch for the study's assigned

@@ -28,7 +28,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import { WORKLIST_MESSAGES, type TStudyListKind, type TStudyListRow } from '@radflow/core';
-import { Suspense, lazy, useState, type ReactElement } from 'react';
+import { Suspense, useState, type ReactElement } from 'react';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { useServerCall } from '../../lib/server-call';
 import type { TStudyDialogProps } from './dialog-props';
@@ -48,6 +48,7 @@ import { STATE_ACTIONS, confirmTextOf } from './state-actions';
 import { runStateAction } from './study-actions.api';
 import { useActor, useOpenStudy, useStudiesChanged } from './use-study-actions';
 import type { TTourTarget } from '../tour/tour-steps';
+import { preloadable } from '../../lib/preloadable';
 
 const ICONS: Record<TRowActionKey, ReactElement> = {
   view: <VisibilityIcon fontSize="small" />,
@@ -71,9 +72,9 @@ const ICONS: Record<TRowActionKey, ReactElement> = {
 };
 
 // The audio recordings dialog (issue 7 §3) loads on first open, like the study dialogs.
-const AudioRecordingsDialog = lazy(() => import('../report-audio/AudioRecordingsDialog'));
+const AudioRecordingsDialog = preloadable(() => import('../report-audio/AudioRecordingsDialog'));
 // The report download menu too: the list's first load stays within its budget (bench/web-bundle.ts).
-const DownloadReportMenu = lazy(() =>
+const DownloadReportMenu = preloadable(() =>
   import('../report-documents/DownloadReportMenu').then((m) => ({ default: m.DownloadReportMenu })),
 );
 

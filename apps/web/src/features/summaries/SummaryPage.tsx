@@ -41,7 +41,7 @@ import {
   summaryRangeProblem,
 } from '@radflow/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedTablePagination } from '../../components/table/TableParts';
 import { useSnackbar } from '../../components/feedback/feedback-context';
@@ -62,8 +62,9 @@ import {
   fetchSummaryPage,
   fetchSummaryTotals,
 } from './summary-api';
+import { preloadable } from '../../lib/preloadable';
 
-const ColumnSettingsDialog = lazy(() => import('../worklist/ColumnSettingsDialog'));
+const ColumnSettingsDialog = preloadable(() => import('../worklist/ColumnSettingsDialog'));
 
 /** The accessible names the tests and the e2e story find the controls by. */
 export const DATE_TYPE_LABEL = 'Date type';

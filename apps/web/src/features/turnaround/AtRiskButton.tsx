@@ -3,11 +3,12 @@ import Badge from '@mui/material/Badge';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import type { TTurnaroundAtRiskRow } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { timeLeftText } from './turnaround-api';
+import { preloadable } from '../../lib/preloadable';
 
 // Loaded when first opened: the list's first load stays within its bundle budget (bench/web-bundle.ts).
-const AtRiskPanel = lazy(() => import('./AtRiskPanel'));
+const AtRiskPanel = preloadable(() => import('./AtRiskPanel'));
 
 /** The study list's 'At risk' button with its count (issue 24 §4); opens the at-risk list. */
 export function AtRiskButton({ count, rows }: { count: number; rows: readonly TTurnaroundAtRiskRow[] }) {

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { ShellLayout } from '../../app/shell/ShellLayout';
@@ -8,6 +8,7 @@ import { useViewerGate } from './viewer-gate';
 import { startFirstImage, workspaceMayLoad } from './first-image/first-image';
 import { ViewerSkeleton } from './first-image/ViewerSkeleton';
 import { dropEarlyPreview } from '../../lib/early-preview-layer';
+import { preloadable } from '../../lib/preloadable';
 
 /** `showEditor`, `showEditor=1` or `=true` open the editor panel; `=false` / `=0` do not. */
 const isOn = (value: string | null) => value !== null && value !== 'false' && value !== '0';
@@ -16,7 +17,7 @@ const isOn = (value: string | null) => value !== null && value !== 'false' && va
 // (VIEWER.md "Speed": its evaluation would hold the page's thread before the preview is drawn); it
 // is only rendered when the study may be opened.
 const loadWorkspace = () => import('./ViewerWorkspace');
-const ViewerWorkspace = lazy(loadWorkspace);
+const ViewerWorkspace = preloadable(loadWorkspace);
 
 /**
  * /viewer/:studyInstanceUids/:id?v=&p=&d=1&showEditor= (spec-core §2 Viewer entry): the diagnostic

@@ -1,11 +1,11 @@
 import { viewerQueryOf } from '@radflow/core';
-import { lazy } from 'react';
 import { useSearchParams } from 'react-router';
+import { preloadable } from '../../lib/preloadable';
 
 // Two chunks: the diagnostic viewer (whose Cornerstone chunk loads later still) and the light one,
 // which holds no image code at all (VIEWER.md "Light viewer").
-const ViewerPage = lazy(() => import('./ViewerPage'));
-const LightViewerPage = lazy(() => import('./light/LightViewerPage'));
+const ViewerPage = preloadable(() => import('./ViewerPage'));
+const LightViewerPage = preloadable(() => import('./light/LightViewerPage'));
 
 /**
  * /viewer/:studyInstanceUids/:id — spec-core §2 Viewer entry: "parameter d selects one viewer,

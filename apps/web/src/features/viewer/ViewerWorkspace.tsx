@@ -3,7 +3,7 @@ import Typography from '@mui/material/Typography';
 import { annotation as csAnnotation } from '@cornerstonejs/tools';
 import { type TViewerContext, viewerCloseAction } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { KeyboardShortcutsDialog } from '../../app/shell/KeyboardShortcutsDialog';
 import { useFeedback } from '../../components/feedback/feedback-context';
@@ -39,9 +39,10 @@ import { useExternalViewers } from './useExternalViewers';
 import { useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
 import { WINDOW_PRESETS } from './viewer-shortcuts';
+import { preloadable } from '../../lib/preloadable';
 
 // The report editor (TipTap) is its own chunk, loaded only when the editor shows.
-const ViewerEditorPanel = lazy(() => import('../report-editor/ViewerEditorPanel'));
+const ViewerEditorPanel = preloadable(() => import('../report-editor/ViewerEditorPanel'));
 
 const viewportIdOf = (index: number) => `vp-${index}`;
 const seriesQueryKey = (studyInstanceUid: string) => ['viewer-series', studyInstanceUid] as const;

@@ -5,21 +5,22 @@ import {
   type TTableKey,
   zipDownloadRefusal,
 } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useConfirm, useSnackbar } from '../../components/feedback/feedback-context';
 import { useSignedInSession } from '../auth/session';
 import type { TZipRequest } from './ZipDownloadHost';
 // The lazy export (study-actions/lazy-dialogs): the dialog loads on first open.
 import { AssignDoctorDialog } from '../study-actions';
+import { preloadable } from '../../lib/preloadable';
 
 // Not needed for the first paint of a list: each loads when first opened.
-const ColumnSettingsDialog = lazy(() => import('./ColumnSettingsDialog'));
-const CreateStudyDialog = lazy(() => import('../create-study/CreateStudyDialog'));
-const UploadStudyDialog = lazy(() =>
+const ColumnSettingsDialog = preloadable(() => import('./ColumnSettingsDialog'));
+const CreateStudyDialog = preloadable(() => import('../create-study/CreateStudyDialog'));
+const UploadStudyDialog = preloadable(() =>
   import('../upload/UploadStudyDialog').then((m) => ({ default: m.UploadStudyDialog })),
 );
-const ZipDownloadHost = lazy(() => import('./ZipDownloadHost'));
-const PacsForwardDialog = lazy(() =>
+const ZipDownloadHost = preloadable(() => import('./ZipDownloadHost'));
+const PacsForwardDialog = preloadable(() =>
   import('../forwarding/PacsForwardDialog').then((m) => ({ default: m.PacsForwardDialog })),
 );
 

@@ -13,7 +13,7 @@ import {
   tableKeyForList,
   tabsForList,
 } from '@radflow/core';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
 import { TypistDoctorGate } from '../typist-gate/TypistDoctorGate';
@@ -21,11 +21,12 @@ import { localStore } from './browser-storage';
 import { doctorsForTypist, hasDoctorRoleInUserMap, keepContextDoctor, readContextDoctor } from './list-user';
 import { StudyListView } from './StudyListView';
 import { readRememberedTab, rememberTab } from './tab-memory';
+import { preloadable } from '../../lib/preloadable';
 
 const TITLES: Record<TStudyListRoute, string> = { '/': 'Study list', '/status': 'Manage report' };
 
 // A new group's checklist (issue 26 §4): its own chunk, loaded only on a group admin's home list.
-const GettingStartedCard = lazy(() => import('../signup/GettingStartedCard'));
+const GettingStartedCard = preloadable(() => import('../signup/GettingStartedCard'));
 
 /**
  * The study list of a route (spec-core §2 Study list screens): which list the user sees (core

@@ -21,7 +21,7 @@ import {
   seesActiveInViewer,
 } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, lazy, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { STUDIES_QUERY_KEY } from '../../api/archive';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
@@ -50,10 +50,11 @@ import { useStudyListDialogs } from './StudyListDialogs';
 import type { TListCallPath } from './study-list-api';
 import { useStudySearch } from './useStudySearch';
 import { useTableColumns } from './useTableColumns';
+import { preloadable } from '../../lib/preloadable';
 
 // The banner loads when there is a result to acknowledge: the list's first load stays within its
 // budget (bench/web-bundle.ts).
-const OpenCriticalResultsBanner = lazy(() =>
+const OpenCriticalResultsBanner = preloadable(() =>
   import('../critical-results/OpenCriticalResultsBanner').then((m) => ({
     default: m.OpenCriticalResultsBanner,
   })),

@@ -70,3 +70,12 @@ export function preloadWhenIdle(components: readonly { preload(): Promise<void> 
   if (idle) idle(start, { timeout: 2_000 });
   else setTimeout(start, 200);
 }
+
+/**
+ * Opens what shows this component once its chunk is in (at once when it was preloaded), so it draws
+ * without suspending. A chunk that fails to load still opens it: its Suspense and error boundary
+ * show what happened. A caller gone by then (a row refreshed away) sets no state: React ignores it.
+ */
+export function openWhenLoaded(component: { preload(): Promise<void> }, open: () => void): void {
+  component.preload().then(open, open);
+}

@@ -15,7 +15,7 @@ import { Suspense, useState } from 'react';
 import { useSignedInSession } from '../../features/auth/session';
 import { UpdatePasswordDialog } from '../../features/auth/UpdatePasswordDialog';
 import { hardRefresh, useSignOut } from '../../features/auth/useAuthActions';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 /** Opened from the menu only: kept out of the list page's bundle (bench/web-bundle.ts budget). */
 const ApiTokensDialog = preloadable(() =>
@@ -93,7 +93,7 @@ export function AccountMenu() {
           <MenuItem
             onClick={() => {
               close();
-              setTokensOpen(true);
+              openWhenLoaded(ApiTokensDialog, () => setTokensOpen(true));
             }}
           >
             <ListItemIcon>

@@ -28,7 +28,7 @@ import { drawerExtras, type TDrawerExtraKey } from './drawer-extras';
 import { COPYRIGHT } from './Footer';
 import { KeyboardShortcutsDialog } from './KeyboardShortcutsDialog';
 import { menuIcon } from './menu-icons';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 // Loaded when first opened: the dialog, its form rules and the upload code stay out of the main chunk.
 const CreateStudyDialog = preloadable(() => import('../../features/create-study/CreateStudyDialog'));
@@ -198,7 +198,7 @@ export function SideDrawer({
   const [createStudyOpen, setCreateStudyOpen] = useState(false);
   const paperSx = { width: DRAWER_WIDTH, boxSizing: 'border-box' as const, display: 'flex' };
   const openShortcuts = () => setShortcutsOpen(true);
-  const openCreateStudy = () => setCreateStudyOpen(true);
+  const openCreateStudy = () => openWhenLoaded(CreateStudyDialog, () => setCreateStudyOpen(true));
   return (
     <>
       {permanent ? (

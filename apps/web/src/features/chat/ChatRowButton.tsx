@@ -4,7 +4,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import type { TStudyListRow } from '@radflow/core';
 import { Suspense, useState } from 'react';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 // The panel loads on first open: the list's first load stays within its bundle budget.
 const ChatDrawer = preloadable(() => import('./ChatDrawer'));
@@ -16,7 +16,11 @@ export function ChatRowButton({ row, unseen }: { row: TStudyListRow; unseen: num
   return (
     <>
       <Tooltip title={label}>
-        <IconButton size="small" aria-label={label} onClick={() => setOpen(true)}>
+        <IconButton
+          size="small"
+          aria-label={label}
+          onClick={() => openWhenLoaded(ChatDrawer, () => setOpen(true))}
+        >
           <Badge badgeContent={unseen} color="error" max={99} data-testid={`chat-unseen-${row.id}`}>
             <ChatIcon fontSize="small" />
           </Badge>

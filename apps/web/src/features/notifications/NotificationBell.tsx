@@ -14,7 +14,7 @@ import { useSession } from '../auth/session';
 import { viewerPath } from '../study-actions/row-actions';
 import { fetchNotifications, useMarkSeen, useNotifications } from './notifications.api';
 import { usePopups } from './usePopups';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 const NotificationSettingsDialog = preloadable(() => import('./NotificationSettingsDialog'));
 // The list and the pop-ups load when first shown: the signed-in shell's first load stays within
@@ -79,7 +79,10 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
         // The name stays 'Notifications'; the tooltip says the count in words.
         title={page && page.unseen > 0 ? `Notifications: ${page.unseen} unread` : 'Notifications'}
         color="inherit"
-        onClick={(e) => setAnchor(e.currentTarget)}
+        onClick={(e) => {
+          const button = e.currentTarget;
+          openWhenLoaded(NotificationList, () => setAnchor(button));
+        }}
       >
         <Badge badgeContent={page?.unseen ?? 0} color="error" max={99} data-testid="notification-count">
           <NotificationsIcon />
@@ -104,7 +107,7 @@ function Bell({ roles }: { roles: readonly TRole[] }) {
             }}
             onSettings={() => {
               setAnchor(null);
-              setSettingsOpen(true);
+              openWhenLoaded(NotificationSettingsDialog, () => setSettingsOpen(true));
             }}
             onShowOlder={() => void showOlder()}
           />

@@ -5,7 +5,7 @@ import { type TStudyListRow, canManageStudyPayment } from '@radflow/core';
 import { Suspense, useState } from 'react';
 import { useSignedInSession } from '../auth/session';
 import { useStudiesChanged } from '../study-actions/use-study-actions';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 const StudyPaymentDialog = preloadable(() => import('./StudyPaymentDialog'));
 
@@ -26,7 +26,11 @@ export function PaymentRowAction({ row, onChanged }: { row: TStudyListRow; onCha
   return (
     <>
       <Tooltip title="Payment">
-        <IconButton size="small" aria-label={`Payment for study ${row.id}`} onClick={() => setOpen(true)}>
+        <IconButton
+          size="small"
+          aria-label={`Payment for study ${row.id}`}
+          onClick={() => openWhenLoaded(StudyPaymentDialog, () => setOpen(true))}
+        >
           <PaymentsIcon fontSize="small" />
         </IconButton>
       </Tooltip>

@@ -1,6 +1,6 @@
 import type { TSettingEntry } from '@radflow/core';
 import { useSyncExternalStore } from 'react';
-import { preloadWhenIdle } from '../../lib/preloadable';
+import { openWhenLoaded, preloadWhenIdle } from '../../lib/preloadable';
 import { SETTING_DIALOGS } from './entries';
 
 /**
@@ -15,17 +15,12 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-/**
- * Opens an entry's dialog once its chunk is loaded (at once when the page or the gear menu loaded it
- * already), so the dialog draws without suspending (lib/preloadable.ts); a chunk that fails to load
- * still opens, and the dialog's Suspense and error boundary show what happened.
- */
+/** Opens an entry's dialog once its chunk is in (lib/preloadable.ts: no suspense throttle). */
 export function openSettingDialog(entry: TSettingEntry): void {
-  const open = () => {
+  openWhenLoaded(SETTING_DIALOGS[entry], () => {
     openEntry = entry;
     emit();
-  };
-  SETTING_DIALOGS[entry].preload().then(open, open);
+  });
 }
 
 /** Loads the dialogs of these entries while the browser is idle (a page or menu offering them). */

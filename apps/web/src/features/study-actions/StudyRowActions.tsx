@@ -48,7 +48,7 @@ import { STATE_ACTIONS, confirmTextOf } from './state-actions';
 import { runStateAction } from './study-actions.api';
 import { useActor, useOpenStudy, useStudiesChanged } from './use-study-actions';
 import type { TTourTarget } from '../tour/tour-steps';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadWhenIdle, preloadable } from '../../lib/preloadable';
 
 const ICONS: Record<TRowActionKey, ReactElement> = {
   view: <VisibilityIcon fontSize="small" />,
@@ -158,7 +158,7 @@ export function StudyRowActions({
   const run = (key: TRowActionKey, anchor: HTMLElement | null = null) => {
     setMenuAnchor(null);
     if (isDialogAction(key)) {
-      setOpenDialog(key);
+      openWhenLoaded(DIALOGS[key], () => setOpenDialog(key));
       return;
     }
     if (isStateAction(key)) {
@@ -215,7 +215,11 @@ export function StudyRowActions({
             aria-label="More actions"
             aria-haspopup="menu"
             disabled={busy}
-            onClick={(e) => setMenuAnchor(e.currentTarget)}
+            onClick={(e) => {
+              setMenuAnchor(e.currentTarget);
+              // The menu offers these dialogs: load them while it is read.
+              preloadWhenIdle(menu.flatMap(({ key }) => (isDialogAction(key) ? [DIALOGS[key]] : [])));
+            }}
           >
             <MoreVertIcon fontSize="small" />
           </IconButton>

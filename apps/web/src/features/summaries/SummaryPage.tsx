@@ -62,7 +62,7 @@ import {
   fetchSummaryPage,
   fetchSummaryTotals,
 } from './summary-api';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 const ColumnSettingsDialog = preloadable(() => import('../worklist/ColumnSettingsDialog'));
 
@@ -305,7 +305,7 @@ function SummaryScreen({ title, advanced }: { title: string; advanced: boolean }
             <Button
               variant="outlined"
               startIcon={<ViewColumnIcon />}
-              onClick={() => setDialog({ kind: 'columns' })}
+              onClick={() => openWhenLoaded(ColumnSettingsDialog, () => setDialog({ kind: 'columns' }))}
             >
               Column settings
             </Button>

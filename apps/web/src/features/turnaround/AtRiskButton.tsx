@@ -5,7 +5,7 @@ import Chip from '@mui/material/Chip';
 import type { TTurnaroundAtRiskRow } from '@radflow/core';
 import { Suspense, useState } from 'react';
 import { timeLeftText } from './turnaround-api';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 // Loaded when first opened: the list's first load stays within its bundle budget (bench/web-bundle.ts).
 const AtRiskPanel = preloadable(() => import('./AtRiskPanel'));
@@ -19,7 +19,7 @@ export function AtRiskButton({ count, rows }: { count: number; rows: readonly TT
         <Button
           color="inherit"
           startIcon={<ScheduleIcon />}
-          onClick={() => setOpen(true)}
+          onClick={() => openWhenLoaded(AtRiskPanel, () => setOpen(true))}
           aria-label={`At risk: ${count}`}
         >
           At risk

@@ -11,7 +11,7 @@ import { useSignedInSession } from '../auth/session';
 import type { TZipRequest } from './ZipDownloadHost';
 // The lazy export (study-actions/lazy-dialogs): the dialog loads on first open.
 import { AssignDoctorDialog } from '../study-actions';
-import { preloadable } from '../../lib/preloadable';
+import { openWhenLoaded, preloadable } from '../../lib/preloadable';
 
 // Not needed for the first paint of a list: each loads when first opened.
 const ColumnSettingsDialog = preloadable(() => import('./ColumnSettingsDialog'));
@@ -62,7 +62,7 @@ export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TReso
   const openUpload = async (row: TStudyListRow) => {
     // spec-core §4: uploading a study to a center asks for confirmation first.
     const ok = await confirm({ title: 'Upload images', message: CONFIRMATIONS.uploadStudyToCenter.text });
-    if (ok) setOpen({ kind: 'upload', row });
+    if (ok) openWhenLoaded(UploadStudyDialog, () => setOpen({ kind: 'upload', row }));
   };
 
   const dialogs = (
@@ -93,11 +93,14 @@ export function useStudyListDialogs(tableKey: TTableKey, columns: readonly TReso
 
   return {
     dialogs,
-    openColumns: () => setOpen({ kind: 'columns' }),
-    openCreateStudy: () => setOpen({ kind: 'createStudy' }),
+    // Each opens once its chunk is in (lib/preloadable.ts: no suspense throttle).
+    openColumns: () => openWhenLoaded(ColumnSettingsDialog, () => setOpen({ kind: 'columns' })),
+    openCreateStudy: () => openWhenLoaded(CreateStudyDialog, () => setOpen({ kind: 'createStudy' })),
     openUpload: (row: TStudyListRow) => void openUpload(row),
-    openForward: (row: TStudyListRow) => setOpen({ kind: 'forward', row }),
-    openAssign: (row: TStudyListRow) => setOpen({ kind: 'assign', row }),
+    openForward: (row: TStudyListRow) =>
+      openWhenLoaded(PacsForwardDialog, () => setOpen({ kind: 'forward', row })),
+    openAssign: (row: TStudyListRow) =>
+      openWhenLoaded(AssignDoctorDialog, () => setOpen({ kind: 'assign', row })),
     downloadZips,
   };
 }

@@ -65,6 +65,10 @@ export async function openBrowser(options: { storageState?: TStorageState } = {}
   ).newContext({
     baseURL,
     viewport: { width: 1400, height: 900 },
+    // The system's 'reduce motion' (app/theme.ts): dialogs and menus appear without animating, so a
+    // story waits for the app, not for fades (a quarter of a settings story's time). The training
+    // videos, filmed for people, keep the motion.
+    reducedMotion: 'reduce',
     ...(options.storageState ? { storageState: options.storageState } : {}),
   });
   context.setDefaultTimeout(15_000);

@@ -1,4 +1,26 @@
-import { createTheme } from '@mui/material/styles';
+import { createTheme, type ThemeOptions } from '@mui/material/styles';
+
+/**
+ * The system's 'reduce motion' setting (WCAG 2.3.3), read once at startup: dialogs, menus, drawers
+ * and toasts then appear and leave without animating, and buttons without their ripple. A change of
+ * the setting applies from the next load.
+ */
+const prefersReducedMotion =
+  typeof window !== 'undefined' && window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
+const NO_MOTION: ThemeOptions['transitions'] = {
+  create: () => 'none',
+  getAutoHeightDuration: () => 0,
+  duration: {
+    shortest: 0,
+    shorter: 0,
+    short: 0,
+    standard: 0,
+    complex: 0,
+    enteringScreen: 0,
+    leavingScreen: 0,
+  },
+};
 
 /**
  * The dark theme of spec-core §1 with base font size 12: compact controls so a worklist shows many
@@ -21,7 +43,9 @@ export const theme = createTheme({
     button: { textTransform: 'none', fontWeight: 600 },
   },
   shape: { borderRadius: 6 },
+  ...(prefersReducedMotion ? { transitions: NO_MOTION } : {}),
   components: {
+    ...(prefersReducedMotion ? { MuiButtonBase: { defaultProps: { disableRipple: true } } } : {}),
     MuiButton: { defaultProps: { size: 'small', disableElevation: true } },
     MuiIconButton: { defaultProps: { size: 'small' } },
     MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },

@@ -108,6 +108,21 @@ const busyWaitMs = (response: Response) => {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 5) * 1000 : 1000;
 };
 
+/**
+ * Sends a call, and asks again (after the server's Retry-After, at most BUSY_RETRIES times) while a
+ * busy server sheds it: it answers 503 + Retry-After before doing anything of the call (the server's
+ * load-shedding.ts), so asking again is safe for any method; a save is not lost to a busy second.
+ * Every call to our API goes through it, the JSON ones (apiRequest) and the file ones alike.
+ */
+export async function sendRetryingWhenShed(send: () => Promise<Response>): Promise<Response> {
+  let response = await send();
+  for (let retry = 0; retry < BUSY_RETRIES && isShed(response); retry++) {
+    await new Promise((resolve) => setTimeout(resolve, busyWaitMs(response)));
+    response = await send();
+  }
+  return response;
+}
+
 export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
   const headers = new Headers(deviceHeaders());
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
@@ -127,13 +142,7 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
     const early = method === 'GET' ? await earlyAnswer(path) : undefined;
     const send = () =>
       fetch(path, { method, headers, body, credentials: 'same-origin', signal: options.signal });
-    response = early ?? (await send());
-    // A busy server sheds a call before doing anything of it (503 + Retry-After, the server's
-    // load-shedding.ts), so asking again is safe for any method: a save is not lost to a busy second.
-    for (let retry = 0; retry < BUSY_RETRIES && isShed(response); retry++) {
-      await new Promise((resolve) => setTimeout(resolve, busyWaitMs(response)));
-      response = await send();
-    }
+    response = early ?? (await sendRetryingWhenShed(send));
   } catch (cause) {
     if (options.signal?.aborted) throw cause;
     throw failedRequest(0, null, options.quiet);

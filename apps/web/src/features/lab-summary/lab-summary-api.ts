@@ -8,7 +8,7 @@ import {
   type TLabUser,
   type TPrintDocument,
 } from '@radflow/core';
-import { apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import { apiRequest, deviceHeaders, failedRequest, parseBody, sendRetryingWhenShed } from '../../api/client';
 import { fileNameOf, saveFile } from '../report-documents/report-documents.api';
 
 /** The lab summary's calls (spec-lab §7) and the bill documents' (GET …/print/{id}). */
@@ -53,12 +53,14 @@ export async function downloadLabFile(kind: TLabDownload, body: object): Promise
   const { path, fallback } = LAB_DOWNLOADS[kind];
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { ...deviceHeaders(), 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch(path, {
+        method: 'POST',
+        headers: { ...deviceHeaders(), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, false);
   }
@@ -70,10 +72,12 @@ export async function downloadLabFile(kind: TLabDownload, body: object): Promise
 export async function fetchLabDocument(document: TPrintDocument, billId: number): Promise<Blob> {
   let response: Response;
   try {
-    response = await fetch(labDocumentPath(document, billId), {
-      headers: { ...deviceHeaders(), Accept: 'application/pdf' },
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch(labDocumentPath(document, billId), {
+        headers: { ...deviceHeaders(), Accept: 'application/pdf' },
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, true);
   }

@@ -1,5 +1,5 @@
 import { ZReportAudio, ZReportAudioList, type TReportAudio } from '@radflow/core';
-import { apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import { apiRequest, deviceHeaders, failedRequest, parseBody, sendRetryingWhenShed } from '../../api/client';
 
 /**
  * The audio note calls of spec-core §7: GET /report-audio/fetch-audio/{id}, POST
@@ -37,12 +37,14 @@ export async function uploadAudio(
   form.append('file', recording.blob, recordingFileName(recording.blob.type));
   let response: Response;
   try {
-    response = await fetch(`/api/report-audio/save-audio/${reportStatusId}`, {
-      method: 'POST',
-      headers: new Headers(deviceHeaders()),
-      body: form,
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch(`/api/report-audio/save-audio/${reportStatusId}`, {
+        method: 'POST',
+        headers: new Headers(deviceHeaders()),
+        body: form,
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, true);
   }

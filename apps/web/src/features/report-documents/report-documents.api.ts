@@ -7,7 +7,7 @@ import {
   type TReportDownloadOption,
   type TStudyListRow,
 } from '@radflow/core';
-import { apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import { apiRequest, deviceHeaders, failedRequest, parseBody, sendRetryingWhenShed } from '../../api/client';
 
 /** What a document call needs of the study row. */
 export type TDocumentRow = Pick<TStudyListRow, 'id' | 'instanceId' | 'patientName' | 'studyName'>;
@@ -55,16 +55,18 @@ export async function fetchReportDocument(
   };
   let response: Response;
   try {
-    response = await fetch(option.path, {
-      method: 'POST',
-      headers: {
-        ...deviceHeaders(),
-        Accept: option.format === 'PDF' ? 'application/pdf' : 'application/octet-stream',
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch(option.path, {
+        method: 'POST',
+        headers: {
+          ...deviceHeaders(),
+          Accept: option.format === 'PDF' ? 'application/pdf' : 'application/octet-stream',
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, false);
   }

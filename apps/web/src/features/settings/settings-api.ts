@@ -9,7 +9,14 @@ import {
   type TUserPreferences,
 } from '@radflow/core';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import {
+  ApiError,
+  apiRequest,
+  deviceHeaders,
+  failedRequest,
+  parseBody,
+  sendRetryingWhenShed,
+} from '../../api/client';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { setDisplayTimeZone } from '../../lib/format';
 import { SESSION_QUERY_KEY, useSignedInSession, type TSession } from '../auth/session';
@@ -115,12 +122,14 @@ export function useResetGroupSection<S extends TPreferenceSection>(section: S) {
 export async function sendMultipart<T>(path: string, body: FormData): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: new Headers(deviceHeaders()),
-      body,
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch(path, {
+        method: 'POST',
+        headers: new Headers(deviceHeaders()),
+        body,
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, true);
   }

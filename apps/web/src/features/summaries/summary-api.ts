@@ -7,7 +7,7 @@ import {
   type TSummaryRequest,
   type TSummaryTotals,
 } from '@radflow/core';
-import { apiRequest, deviceHeaders, failedRequest, parseBody } from '../../api/client';
+import { apiRequest, deviceHeaders, failedRequest, parseBody, sendRetryingWhenShed } from '../../api/client';
 import { saveFile } from '../report-documents/report-documents.api';
 
 /** The summary calls of spec-core §7 'Lists and summaries' and the screen's Excel download. */
@@ -34,12 +34,14 @@ function fileNameOf(disposition: string | null, fallback: string): string {
 export async function downloadSummaryExcel(body: TSummaryRequest): Promise<void> {
   let response: Response;
   try {
-    response = await fetch('/api/report-summary/xlsx', {
-      method: 'POST',
-      headers: { ...deviceHeaders(), 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-    });
+    response = await sendRetryingWhenShed(() =>
+      fetch('/api/report-summary/xlsx', {
+        method: 'POST',
+        headers: { ...deviceHeaders(), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        credentials: 'same-origin',
+      }),
+    );
   } catch {
     throw failedRequest(0, null, false);
   }

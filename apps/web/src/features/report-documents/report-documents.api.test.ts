@@ -1,6 +1,6 @@
 import { REPORT_DOCUMENT_PATHS, REPORT_DOWNLOAD_OPTIONS } from '@radflow/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorBody, fakeApi } from '../../test/fake-api';
+import { errorBody, fakeApi, type TFakeReply } from '../../test/fake-api';
 import { fetchReportDocument } from './report-documents.api';
 
 const row = { id: 7, instanceId: '1.2.3', patientName: 'Asha^Rao', studyName: 'CT Head' };
@@ -14,7 +14,7 @@ describe('fetchReportDocument', () => {
   it('asks again, after its Retry-After, a document the busy server shed (503), then gives the file', async () => {
     let calls = 0;
     const api = fakeApi({
-      [`POST ${REPORT_DOCUMENT_PATHS.pdf}`]: () =>
+      [`POST ${REPORT_DOCUMENT_PATHS.pdf}`]: (): TFakeReply =>
         ++calls < 3
           ? { status: 503, body: errorBody(503, 'The server is busy.'), headers: { 'Retry-After': '0' } }
           : { text: '%PDF-1.7 report', headers: { 'Content-Disposition': 'attachment; filename="r.pdf"' } },

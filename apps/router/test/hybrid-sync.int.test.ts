@@ -41,8 +41,9 @@ afterEach(async () => {
 const grants = new Map<string, string>();
 
 let n = 0;
-async function offlineRouter(options: Partial<ReportSyncOptions> = {}) {
-  const store = await OfflineReportStore.open(join(work, `router-${++n}`));
+/** A router's store and sync on a data directory (a new one unless given: a restart reuses its own). */
+async function offlineRouter(options: Partial<ReportSyncOptions> = {}, dir = join(work, `router-${++n}`)) {
+  const store = await OfflineReportStore.open(dir);
   const sync = new ReportSync(store, {
     serverUrl: `http://127.0.0.1:${cloud.port}`,
     apiToken: cloud.token,
@@ -295,16 +296,7 @@ describe('resolving an offline conflict from the router (issue 27 §4)', () => {
 
   /** The router restarted on the same data directory, its sync running. */
   async function restarted(dir: string) {
-    const store = await OfflineReportStore.open(dir);
-    const sync = new ReportSync(store, {
-      serverUrl: `http://127.0.0.1:${cloud.port}`,
-      apiToken: cloud.token,
-      probeMs: 50,
-      backoff: { baseMs: 50, maxMs: 500 },
-      notInCloudMs: 50,
-      grantOf: (email) => grants.get(email),
-    });
-    running.push({ sync, store });
+    const { store, sync } = await offlineRouter({}, dir);
     sync.start();
     return Object.assign(store, { kick: () => sync.kick() });
   }

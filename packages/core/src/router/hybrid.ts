@@ -24,15 +24,8 @@ export const ZOfflineReportGrant = z.object({
 });
 export type TOfflineReportGrant = z.infer<typeof ZOfflineReportGrant>;
 
-/** One offline save, as the router sends it: the save call's body plus who, which study, which write. */
-export const ZOfflineReportUpload = ZReportSaveRequest.pick({
-  name: true,
-  content: true,
-  signOff: true,
-  baseVersion: true,
-}).extend({
-  /** The router's id of this save: a repeat of the same write is answered SAME, never saved twice. */
-  writeId: z.uuid(),
+/** What both uploads of an offline report (its save, its conflict's resolution) say about it. */
+const OFFLINE_AUTHOR_FIELDS = {
   /** The study as the router knows it; the cloud finds its row among the center's studies. */
   studyInstanceUid: z
     .string()
@@ -42,6 +35,18 @@ export const ZOfflineReportUpload = ZReportSaveRequest.pick({
   authorEmail: z.email().max(254),
   /** The author's grant (OFFLINE_REPORT_GRANT_PATH) from their last online sign-in on this router. */
   authorGrant: z.string().max(128),
+};
+
+/** One offline save, as the router sends it: the save call's body plus who, which study, which write. */
+export const ZOfflineReportUpload = ZReportSaveRequest.pick({
+  name: true,
+  content: true,
+  signOff: true,
+  baseVersion: true,
+}).extend({
+  /** The router's id of this save: a repeat of the same write is answered SAME, never saved twice. */
+  writeId: z.uuid(),
+  ...OFFLINE_AUTHOR_FIELDS,
   /** When it was written on the router (ISO 8601), kept on the timeline. */
   writtenAt: z.iso.datetime({ offset: true }),
 });
@@ -84,12 +89,7 @@ export const ZOfflineResolveUpload = z.object({
   /** The router's id of this resolution: a repeat is answered SAME, the addendum never sent twice. */
   resolutionId: z.uuid(),
   action: z.enum(OFFLINE_RESOLUTIONS),
-  studyInstanceUid: z
-    .string()
-    .trim()
-    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID'),
-  authorEmail: z.email().max(254),
-  authorGrant: z.string().max(128),
+  ...OFFLINE_AUTHOR_FIELDS,
   /** The offline text (ADDENDUM sends it; KEEP_CLOUD sends it too, unused, for the record). */
   name: ZReportSaveRequest.shape.name,
   content: ZReportSaveRequest.shape.content,

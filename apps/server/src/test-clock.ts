@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
  * §7 'time driven by a test clock'): the file holds a whole number of milliseconds added to the real
  * clock; a missing or empty file adds nothing. Read at every call, so a story moves the server's
  * time by writing the file, without a restart or an HTTP call that production could reach. Only
- * what reads `ctx.now()` moves (the escalation sweep, the locked-row services), not the database's
- * own `now()`. Never set outside tests: config.ts says so.
+ * what reads `ctx.now()` moves (the escalation sweep, the locked-row services, a study made on the
+ * website), not the database's own `now()` (the ingest worker's rows). Never set outside tests: config.ts says so.
  */
 export function fileOffsetClock(file: string): () => Date {
   return () => new Date(Date.now() + readOffsetMs(file));

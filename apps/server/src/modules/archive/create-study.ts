@@ -36,6 +36,8 @@ export async function createStudyFromWebsite(
     foreignCenter: 'ignore',
     field: 'center',
   });
+  // Stamped from the app's clock, which the turnaround forecast reads (not the database's now()).
+  const now = ctx.now();
   return ctx.db.transaction(async (tx) => {
     // From a bill: the line is locked first, and its worklist UID is the study's unless one was named.
     const line =
@@ -54,6 +56,7 @@ export async function createStudyFromWebsite(
         studyDescription: input.studyName,
         referringPhysicianName: input.referringPhysicianName,
         modalities: [input.labModality],
+        createdAt: now,
       })
       .onConflictDoNothing({ target: [studies.groupId, studies.studyInstanceUid] })
       .returning({ id: studies.id });
@@ -84,6 +87,8 @@ export async function createStudyFromWebsite(
         history: input.history,
         uhid: input.uhid,
         invoiceNumber: input.invoiceNumber,
+        createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: reportStatuses.id, apiVersion: reportStatuses.apiVersion });
     if (!report) throw new Error('report-status insert returned no row');

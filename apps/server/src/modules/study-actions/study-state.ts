@@ -145,6 +145,8 @@ export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Prom
         // The images are the parent's: the child is as uploaded as the parent.
         firstUploadCompletedAt: parent.firstUploadCompletedAt,
         lastUploadCompletedAt: parent.lastUploadCompletedAt,
+        createdAt: ctx.now(),
+        updatedAt: ctx.now(),
       })
       .returning({ id: reportStatuses.id });
     if (!child) throw new Error('split: insert returned no row');

@@ -230,4 +230,33 @@ describe('GET /turnaround/at-risk', () => {
     // At C it is second of two, done in 10 minutes: off the list, and A's queue is short enough.
     expect((await atRisk(assignor)).rows).toEqual([]);
   });
+  it("counts a website study's limit from the app's clock, as it counts the time left", async () => {
+    // The app's clock is not the database's (a browser story's test clock, a skewed host): the row's
+    // creation time must come from the clock the forecast reads, or a fresh study shows as breached.
+    t.clock.advance(3 * 60 * MINUTE_S);
+    const place = await placeWithLimit(60);
+    const { browser: center } = await signInAt(t, place, ['ROLE_CENTER']);
+    const { browser: assignor } = await signInAt(t, place, ['ROLE_ASSIGNOR']);
+    const { user: doctor } = await signInAt(t, place, ['ROLE_DOCTOR']);
+    const created = await center.post('/api/dicom-web/study/create-from-website', {
+      patientName: 'DOE^JANE',
+      labModality: 'CT',
+      patientAge: '40Y',
+      patientSex: 'F',
+      center: place.center.id,
+      studyName: 'CT CHEST',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const reportId = created.json<{ id: number }>().id;
+    const assign = await assignor.post('/api/report-status/assign', { reportId, assignedTo: doctor.email });
+    expect(assign.statusCode, assign.body).toBe(200);
+    // 15 minutes to read it, 60 to do so: on track, so not listed.
+    expect((await atRisk(assignor)).rows).toEqual([]);
+
+    // 50 minutes on it is at risk; 61 on, breached.
+    t.clock.advance(50 * MINUTE_S);
+    expect((await atRisk(assignor)).rows.map((r) => [r.id, r.state])).toEqual([[reportId, 'AT_RISK']]);
+    t.clock.advance(11 * MINUTE_S);
+    expect((await atRisk(assignor)).rows.map((r) => [r.id, r.state])).toEqual([[reportId, 'BREACHED']]);
+  });
 });

@@ -3,6 +3,7 @@ import { request } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TStudyDetail, TTurnaroundAtRiskResponse } from '@radflow/core';
 import type { TBrowserSession } from '../support/browser.js';
+import { withSteadyClock } from '../support/clock.js';
 import { StudyList } from '../support/pages.js';
 import { waitForSetPasswordLink } from '../support/people.js';
 import { storyServer } from '../support/server.js';
@@ -38,15 +39,21 @@ describe('Turnaround at risk', () => {
   });
 
   it('an at-risk study is reassigned to the suggested doctor', async () => {
+    // The critical-results story moves the server's clock half an hour on; if it does so while this
+    // runs, the first study breaches and the story runs again.
+    await withSteadyClock((attempt) => atRiskStudyIsReassigned(`${RUN}${attempt}`));
+  });
+
+  async function atRiskStudyIsReassigned(tag: string): Promise<void> {
     const admin = await open(GROUP_ADMIN);
     const limit = await admin.page.request.post('/api/setting/update-group/ADMIN_PREFERENCES', {
       data: { signOffTimeLimit: 20 },
     });
     expect(limit.status(), await limit.text()).toBe(200);
     const invite = async (name: string) => {
-      const email = `${name.toLowerCase()}-${RUN.toLowerCase()}@demo.local`;
+      const email = `${name.toLowerCase()}-${tag.toLowerCase()}@demo.local`;
       const res = await admin.page.request.post('/api/admin/users', {
-        data: { email, identifier: `Dr ${name} ${RUN}`, roles: ['ROLE_DOCTOR'], centerId: null },
+        data: { email, identifier: `Dr ${name} ${tag}`, roles: ['ROLE_DOCTOR'], centerId: null },
       });
       expect(res.status(), await res.text()).toBe(200);
       return email;
@@ -56,7 +63,7 @@ describe('Turnaround at risk', () => {
     await goOnline(quick);
 
     const center = await open(CENTER);
-    const ids = await createStudiesViaApi(center.page, [`E2E Risk A ${RUN}`, `E2E Risk B ${RUN}`]);
+    const ids = await createStudiesViaApi(center.page, [`E2E Risk A ${tag}`, `E2E Risk B ${tag}`]);
     const assignor = await open(ASSIGNOR);
     for (const reportId of ids) {
       const res = await assignor.page.request.post('/api/report-status/assign', {
@@ -78,7 +85,7 @@ describe('Turnaround at risk', () => {
     await new StudyList(page).open('/');
     await page.getByRole('button', { name: /^At risk: \d+$/ }).click();
     const row = page.getByRole('dialog').getByTestId(`at-risk-row-${atRiskId}`);
-    await row.getByText(`Dr Slow ${RUN}`).waitFor();
+    await row.getByText(`Dr Slow ${tag}`).waitFor();
     await row.getByText(/ min left$/).waitFor();
     await row.getByRole('button', { name: `Reassign to ${suggested!.name}` }).click();
     await row.waitFor({ state: 'detached' });
@@ -87,7 +94,7 @@ describe('Turnaround at risk', () => {
       await page.request.get(`/api/report-status/id/${atRiskId}`)
     ).json()) as TStudyDetail;
     expect(detail.assignedTo).toBe(suggested!.email);
-  });
+  }
 });
 
 /** The invited doctor sets a password from the link and beats ONLINE, as an open tab does. */

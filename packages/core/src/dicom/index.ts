@@ -1,2 +1,3 @@
-/** DICOM grammar both sides check (import-free, so the server's ingest workers can load it alone). */
+/** DICOM grammar both sides check (dicom-uid.ts is import-free, so the ingest workers load it alone). */
 export * from './dicom-uid.js';
+export * from './uid-schema.js';

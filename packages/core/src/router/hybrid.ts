@@ -4,6 +4,7 @@
  * sync) and the server (acceptance).
  */
 import { z } from 'zod';
+import { ZStudyInstanceUid } from '../dicom/uid-schema.js';
 import { ZReportSaveRequest } from '../reporting/schemas.js';
 
 /** The cloud's call the router takes offline reports up with (API token, ROLE_CENTER owner). */
@@ -27,10 +28,7 @@ export type TOfflineReportGrant = z.infer<typeof ZOfflineReportGrant>;
 /** What both uploads of an offline report (its save, its conflict's resolution) say about it. */
 const OFFLINE_AUTHOR_FIELDS = {
   /** The study as the router knows it; the cloud finds its row among the center's studies. */
-  studyInstanceUid: z
-    .string()
-    .trim()
-    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID'),
+  studyInstanceUid: ZStudyInstanceUid,
   /** The hybrid user who wrote it offline: the report is theirs, signed with their signature. */
   authorEmail: z.email().max(254),
   /** The author's grant (OFFLINE_REPORT_GRANT_PATH) from their last online sign-in on this router. */
@@ -110,11 +108,7 @@ export type TOfflineResolveResult = z.infer<typeof ZOfflineResolveResult>;
 
 /** POST /hybrid/resolve on the router. */
 export const ZOfflineResolve = z.object({
-  studyInstanceUid: z
-    .string()
-    .trim()
-    .min(1, 'studyInstanceUid is required')
-    .regex(/^[0-9.]{1,64}$/, 'studyInstanceUid must be a DICOM UID (digits and dots)'),
+  studyInstanceUid: ZStudyInstanceUid,
   action: z.enum(OFFLINE_RESOLUTIONS, { message: 'action must be KEEP_CLOUD or ADDENDUM' }),
 });
 export type TOfflineResolve = z.infer<typeof ZOfflineResolve>;
@@ -145,14 +139,7 @@ export const MESSAGE_SIGNED_OFF_OFFLINE =
 export const MESSAGE_IN_CONFLICT =
   'The cloud refused this report: open the study in the cloud to compare and report it there';
 
-const ZUid = z
-  .string()
-  .trim()
-  .min(1, 'studyInstanceUid is required')
-  .max(64, 'studyInstanceUid is at most 64 characters')
-  .regex(/^[0-9.]+$/, 'studyInstanceUid must be a DICOM UID (digits and dots)');
-
-export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZUid });
+export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZStudyInstanceUid });
 
 /** One offline report as the router holds it (the newest version written on the router). */
 export const ZOfflineReport = z.object({
@@ -185,7 +172,7 @@ export const ZOfflineReportSave = ZReportSaveRequest.pick({
   content: true,
   signOff: true,
 }).extend({
-  studyInstanceUid: ZUid,
+  studyInstanceUid: ZStudyInstanceUid,
   /** The router version the text started from (null: none written); another is 409 as in the cloud. */
   baseLocalVersion: z.number().int().min(1).nullable(),
 });

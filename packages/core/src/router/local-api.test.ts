@@ -33,7 +33,8 @@ describe('send-job run request', () => {
     ['aeTitle', 'A'.repeat(17), 'aeTitle is at most 16 characters'],
     ['aeTitle', 'BAD\\AE', 'aeTitle must be printable ASCII without a backslash'],
     ['destination', 'pacs', 'destination must be host:port'],
-    ['studyId', 'abc', 'studyInstanceUid must be a DICOM UID (digits and dots)'],
+    ['studyId', 'abc', 'studyInstanceUid must be a DICOM UID (not only digits and dots)'],
+    ['studyId', '1..2', 'studyInstanceUid must be a DICOM UID (an empty component)'],
   ])('names a bad %s', (field, value, message) => {
     const parsed = ZSendJobRunRequest.safeParse({ ...valid, [field]: value });
     expect(parsed.success).toBe(false);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStudyInstanceUid } from '../dicom/uid-schema.js';
 import { FORWARD_INSTANCE_STATUSES, FORWARD_STATUSES } from '../forwarding/schemas.js';
 
 /**
@@ -41,13 +42,6 @@ export const ROUTER_RETRY_PATH = '/upload/retry';
 
 /** The query parameter that carries the router session on /events (EventSource cannot set headers). */
 export const ROUTER_EVENTS_SESSION_PARAM = 'session';
-
-const ZStudyUid = z
-  .string()
-  .trim()
-  .min(1, 'studyInstanceUid is required')
-  .max(64, 'studyInstanceUid is at most 64 characters')
-  .regex(/^[0-9.]+$/, 'studyInstanceUid must be a DICOM UID (digits and dots)');
 
 /** POST /login answers the router session the browser then sends as a bearer token. */
 export const ZRouterLoginAnswer = z.object({
@@ -124,7 +118,7 @@ export type TPendingCase = z.infer<typeof ZPendingCase>;
 
 export const ZPendingCases = z.array(ZPendingCase);
 
-export const ZStudyUidRequest = z.object({ studyInstanceUid: ZStudyUid });
+export const ZStudyUidRequest = z.object({ studyInstanceUid: ZStudyInstanceUid });
 export type TStudyUidRequest = z.infer<typeof ZStudyUidRequest>;
 
 /** POST /upload-file and /upload-zip answer what went into the queue. */
@@ -139,13 +133,13 @@ export type TUploadAnswer = z.infer<typeof ZUploadAnswer>;
 
 /** POST /send-job/get {studyIds}. */
 export const ZSendJobGetRequest = z.object({
-  studyIds: z.array(ZStudyUid).min(1, 'studyIds must name a study').max(100, 'At most 100 studyIds'),
+  studyIds: z.array(ZStudyInstanceUid).min(1, 'studyIds must name a study').max(100, 'At most 100 studyIds'),
 });
 export type TSendJobGetRequest = z.infer<typeof ZSendJobGetRequest>;
 
 /** POST /send-job/run {studyId, reportStatusId, aeTitle, destination, createdAt, userEmail}. */
 export const ZSendJobRunRequest = z.object({
-  studyId: ZStudyUid,
+  studyId: ZStudyInstanceUid,
   reportStatusId: z.coerce.number().int().positive('reportStatusId must be a positive number'),
   aeTitle: z
     .string()

@@ -165,6 +165,16 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
     expect(await reportRowsOf(w.row.id)).toEqual([]);
   });
 
+  it('is 400 naming studyInstanceUid for a UID outside the DICOM grammar, not a 404', async () => {
+    const w = await hybridWorld();
+    for (const uid of ['1..2', `${w.study.studyInstanceUid}.`, '1.02.3']) {
+      const res = await upload(w.token, offlineSave(w, { studyInstanceUid: uid }));
+      expect(res.statusCode, uid).toBe(400);
+      expect(res.body, uid).toContain('studyInstanceUid must be a DICOM UID');
+    }
+    expect(await reportRowsOf(w.row.id)).toEqual([]);
+  });
+
   it("never takes the center's token alone as the author's word: no grant, another's or an expired one is 403", async () => {
     // A center user holds the router's token; without the doctor's own grant they could sign off
     // reports in a radiologist's name.

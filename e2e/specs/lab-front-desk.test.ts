@@ -148,13 +148,18 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
     expect(bill.status).toBe('OPEN');
 
     // ---- print: the invoice's PDF read back ----
-    const [pdf] = await Promise.all([
+    const [pdf, tab] = await Promise.all([
       page.waitForResponse((res) => new URL(res.url()).pathname === `/api/lab/bill/print/${bill.id}`, {
         timeout: ANSWER_CEILING_MS,
       }),
+      page.waitForEvent('popup'),
       printDialog.getByRole('button', { name: 'Invoice only', exact: true }).click(),
     ]);
     expect(pdf.status()).toBe(200);
+    // The new tab is given the fetched PDF; the receptionist closes it and is back on the app's tab
+    // (a tab left behind another draws one frame a second: every later click would wait on it).
+    await eventually(() => tab.url()).toMatch(/^blob:/);
+    await tab.close();
     // The screen moves on to registration once the chooser closes, and Chromium then drops the
     // fetched body: the same document is read again with the page's session.
     const printed = await page.request.get(`/api/lab/bill/print/${bill.id}`);

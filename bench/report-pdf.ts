@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
+import { sendRetryingWhenShed } from '@radflow/core';
 import { writeCtSeries } from './lib/ct-series.js';
 import {
   BENCH_DEVICE_HEADERS,
@@ -215,32 +216,30 @@ async function main(): Promise<void> {
     for (let i = 0; i < SAMPLES; i++) sequential.push(await timed(pdf));
     const pdfCpu = (cpuMsOf(pid) - cpu0) / SAMPLES;
 
-    // The concurrent rounds ask as the web client does (apps/web/src/api/client.ts): a call the busy
+    // The concurrent rounds ask as the web client does (core sendRetryingWhenShed): a call the busy
     // server shed (503 with Retry-After, before doing any of it) is asked again after that wait, at
-    // most three times. `shed` counts those answers; `errors` is what a person would have seen.
+    // most SHED_RETRIES times. `shed` counts those answers; `errors` is what a person would have seen.
     const concurrent: number[] = [];
     let errors = 0;
     let shed = 0;
     const errorKinds: Record<string, number> = {};
     const askLikeTheWeb = async () => {
       const start = performance.now();
-      for (let attempt = 0; ; attempt++) {
-        const res = await fetch(`${base}/api/pdf/download`, {
-          method: 'POST',
-          headers: { cookie: center, 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
-          body: JSON.stringify(body),
-        });
-        const retryAfter = res.headers.get('retry-after');
-        if (res.status === 503 && retryAfter !== null && attempt < 3) {
+      const res = await sendRetryingWhenShed(
+        () =>
+          fetch(`${base}/api/pdf/download`, {
+            method: 'POST',
+            headers: { cookie: center, 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
+            body: JSON.stringify(body),
+          }),
+        async (shedAnswer) => {
           shed += 1;
-          await res.arrayBuffer();
-          await new Promise((resolve) => setTimeout(resolve, Math.min(Number(retryAfter) || 1, 5) * 1000));
-          continue;
-        }
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${res.status}`);
-        return performance.now() - start;
-      }
+          await shedAnswer.arrayBuffer();
+        },
+      );
+      await res.arrayBuffer();
+      if (!res.ok) throw new Error(`${res.status}`);
+      return performance.now() - start;
     };
     const roundWall: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {

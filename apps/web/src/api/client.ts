@@ -1,4 +1,10 @@
-import { MESSAGES, formatErrorMessage, isDeviceApprovalError, isPublicPath } from '@radflow/core';
+import {
+  MESSAGES,
+  formatErrorMessage,
+  isDeviceApprovalError,
+  isPublicPath,
+  sendRetryingWhenShed,
+} from '@radflow/core';
 import { earlyScriptLoaded } from '../app/early/early-script';
 import { deviceHeaders } from './device';
 
@@ -99,29 +105,11 @@ export interface TRequestOptions<T> {
 
 export { deviceHeaders } from './device';
 
-/** How often a call the server shed as busy is asked again before its 503 is shown. */
-const BUSY_RETRIES = 3;
-const isShed = (response: Response) => response.status === 503 && response.headers.has('Retry-After');
-/** The server's Retry-After in ms, at most 5 s (a number of seconds; anything else: 1 s). */
-const busyWaitMs = (response: Response) => {
-  const seconds = Number(response.headers.get('Retry-After'));
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, 5) * 1000 : 1000;
-};
-
 /**
- * Sends a call, and asks again (after the server's Retry-After, at most BUSY_RETRIES times) while a
- * busy server sheds it: it answers 503 + Retry-After before doing anything of the call (the server's
- * load-shedding.ts), so asking again is safe for any method; a save is not lost to a busy second.
- * Every call to our API goes through it, the JSON ones (apiRequest) and the file ones alike.
+ * Every call to our API goes through core's `sendRetryingWhenShed`, the JSON ones (apiRequest)
+ * and the file ones alike: a call a busy server shed is asked again after its Retry-After.
  */
-export async function sendRetryingWhenShed(send: () => Promise<Response>): Promise<Response> {
-  let response = await send();
-  for (let retry = 0; retry < BUSY_RETRIES && isShed(response); retry++) {
-    await new Promise((resolve) => setTimeout(resolve, busyWaitMs(response)));
-    response = await send();
-  }
-  return response;
-}
+export { sendRetryingWhenShed };
 
 export async function apiRequest<T = unknown>(path: string, options: TRequestOptions<T> = {}): Promise<T> {
   const headers = new Headers(deviceHeaders());

@@ -5,3 +5,4 @@ export * from './validation.js';
 export * from './errors.js';
 export * from './schemas.js';
 export * from './csv.js';
+export * from './shed-retry.js';

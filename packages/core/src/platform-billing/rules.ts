@@ -20,6 +20,16 @@ export type TPlatformInvoiceStatus = (typeof PLATFORM_INVOICE_STATUSES)[number];
 export const PLATFORM_PAYMENT_MODES = ['BANK_TRANSFER', 'UPI', 'CARD', 'CHEQUE', 'CASH', 'ONLINE'] as const;
 export type TPlatformPaymentMode = (typeof PLATFORM_PAYMENT_MODES)[number];
 
+/** How a platform payment's mode reads on screen (the tele-billing modes read the same way). */
+export const PLATFORM_PAYMENT_MODE_LABELS: Record<TPlatformPaymentMode, string> = {
+  BANK_TRANSFER: 'Bank transfer',
+  UPI: 'UPI',
+  CARD: 'Card',
+  CHEQUE: 'Cheque',
+  CASH: 'Cash',
+  ONLINE: 'Online',
+};
+
 /** The plan codes the migration seeds (0040_platform_billing); startTrial gives TRIAL to a new group. */
 export const TRIAL_PLAN_CODE = 'TRIAL';
 export const DEFAULT_PLAN_CODES = [TRIAL_PLAN_CODE, 'PER_STUDY', 'SUBSCRIPTION'] as const;

@@ -18,6 +18,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   PLATFORM_PAYMENT_MODES,
+  PLATFORM_PAYMENT_MODE_LABELS,
   PLATFORM_TIME_ZONE,
   type TPlatformGroup,
   type TPlatformInvoice,
@@ -37,6 +38,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { type TPaymentEntry, PaymentFields } from '../../components/PaymentFields';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useSession } from '../auth/session';
 import { failureText } from '../tele-billing/tele-billing.api';
@@ -408,9 +410,13 @@ function PaymentDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
-  const [amount, setAmount] = useState(target.invoice ? String(target.invoice.due) : '');
-  const [mode, setMode] = useState<TPlatformPaymentMode>('BANK_TRANSFER');
-  const [reference, setReference] = useState('');
+  // The platform records the day it is told of a payment: no date to type.
+  const [entry, setEntry] = useState<TPaymentEntry<TPlatformPaymentMode>>(() => ({
+    amount: target.invoice ? String(target.invoice.due) : '',
+    mode: 'BANK_TRANSFER',
+    reference: '',
+    paidOn: null,
+  }));
   // One key per dialog: a double-clicked Save records one payment.
   const [key] = useState(newIdempotencyKey);
   const save = useMutation({
@@ -419,9 +425,9 @@ function PaymentDialog({
         {
           groupId: target.group.groupId,
           invoiceId: target.invoice?.id ?? null,
-          amount: Number(amount),
-          mode,
-          reference,
+          amount: Number(entry.amount),
+          mode: entry.mode,
+          reference: entry.reference,
         },
         key,
       ),
@@ -436,31 +442,18 @@ function PaymentDialog({
       <DialogContent
         sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important', minWidth: 320 }}
       >
-        <TextField
-          label="Amount (₹)"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          inputMode="decimal"
+        <PaymentFields
+          value={entry}
+          onChange={setEntry}
+          modes={PLATFORM_PAYMENT_MODES}
+          modeLabels={PLATFORM_PAYMENT_MODE_LABELS}
         />
-        <TextField
-          select
-          label="Mode"
-          value={mode}
-          onChange={(e) => setMode(e.target.value as TPlatformPaymentMode)}
-        >
-          {PLATFORM_PAYMENT_MODES.map((m) => (
-            <MenuItem key={m} value={m}>
-              {m.replace('_', ' ')}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField label="Reference" value={reference} onChange={(e) => setReference(e.target.value)} />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
         <Button
           variant="contained"
-          disabled={save.isPending || !reference.trim() || !(Number(amount) > 0)}
+          disabled={save.isPending || !entry.reference.trim() || !(Number(entry.amount) > 0)}
           onClick={() => save.mutate()}
         >
           Save

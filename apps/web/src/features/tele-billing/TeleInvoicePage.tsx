@@ -30,6 +30,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
+import { type TPaymentEntry, PaymentFields } from '../../components/PaymentFields';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import {
@@ -114,12 +115,12 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
     queryKey: [...TELE_INVOICES_KEY, 'detail', id],
     queryFn: ({ signal }) => fetchInvoice(id, signal),
   });
-  const [pay, setPay] = useState({
+  const [pay, setPay] = useState<TPaymentEntry<TBillingPaymentMode>>(() => ({
     amount: '',
-    mode: 'BANK_TRANSFER' as TBillingPaymentMode,
+    mode: 'BANK_TRANSFER',
     reference: '',
-    receivedOn: todayInDisplayZone(),
-  });
+    paidOn: todayInDisplayZone(),
+  }));
   const [payKey, setPayKey] = useState(newIdempotencyKey);
   const [credit, setCredit] = useState({ amount: '', reason: '' });
   const doc = query.data;
@@ -195,39 +196,12 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
                 <Typography sx={{ width: '100%' }} variant="h3">
                   Record a payment
                 </Typography>
-                <TextField
+                <PaymentFields
                   size="small"
-                  label="Amount (₹)"
-                  type="number"
-                  value={pay.amount}
-                  onChange={(e) => setPay({ ...pay, amount: e.target.value })}
-                />
-                <TextField
-                  size="small"
-                  select
-                  label="Mode"
-                  value={pay.mode}
-                  onChange={(e) => setPay({ ...pay, mode: e.target.value as TBillingPaymentMode })}
-                >
-                  {BILLING_PAYMENT_MODES.map((m) => (
-                    <MenuItem key={m} value={m}>
-                      {BILLING_PAYMENT_MODE_LABELS[m]}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField
-                  size="small"
-                  label="Reference"
-                  value={pay.reference}
-                  onChange={(e) => setPay({ ...pay, reference: e.target.value })}
-                />
-                <TextField
-                  size="small"
-                  label="Received on"
-                  type="date"
-                  value={pay.receivedOn}
-                  onChange={(e) => setPay({ ...pay, receivedOn: e.target.value })}
-                  slotProps={{ inputLabel: { shrink: true } }}
+                  value={pay}
+                  onChange={setPay}
+                  modes={BILLING_PAYMENT_MODES}
+                  modeLabels={BILLING_PAYMENT_MODE_LABELS}
                 />
                 <Button
                   variant="contained"
@@ -235,7 +209,13 @@ function InvoiceDialog({ id, onClose }: { id: number; onClose: () => void }) {
                   onClick={() =>
                     void recordPayment(
                       doc.id,
-                      { ...pay, amount: Number(pay.amount), version: doc.version },
+                      {
+                        amount: Number(pay.amount),
+                        mode: pay.mode,
+                        reference: pay.reference,
+                        receivedOn: pay.paidOn ?? todayInDisplayZone(),
+                        version: doc.version,
+                      },
                       payKey,
                     )
                       .then((next) => {

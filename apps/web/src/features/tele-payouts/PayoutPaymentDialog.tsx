@@ -3,8 +3,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import {
   BILLING_PAYMENT_MODES,
   BILLING_PAYMENT_MODE_LABELS,
@@ -13,6 +11,7 @@ import {
 } from '@radflow/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { type TPaymentEntry, PaymentFields } from '../../components/PaymentFields';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { payoutKeys, recordPayoutPayment } from './payouts.api';
 import { money } from './payout-form';
@@ -28,17 +27,19 @@ export function PayoutPaymentDialog({
 }) {
   const queryClient = useQueryClient();
   const { showInfo } = useSnackbar();
-  const [amount, setAmount] = useState(String(statement.due));
-  const [mode, setMode] = useState<TBillingPaymentMode>('BANK_TRANSFER');
-  const [reference, setReference] = useState('');
-  const [receivedOn, setReceivedOn] = useState(() => todayInDisplayZone());
+  const [entry, setEntry] = useState<TPaymentEntry<TBillingPaymentMode>>(() => ({
+    amount: String(statement.due),
+    mode: 'BANK_TRANSFER',
+    reference: '',
+    paidOn: todayInDisplayZone(),
+  }));
   const pay = useMutation({
     mutationFn: () =>
       recordPayoutPayment(statement.id, {
-        amount: Number(amount),
-        mode,
-        reference,
-        receivedOn,
+        amount: Number(entry.amount),
+        mode: entry.mode,
+        reference: entry.reference,
+        receivedOn: entry.paidOn ?? todayInDisplayZone(),
         version: statement.version,
       }),
     onSuccess: async () => {
@@ -53,31 +54,12 @@ export function PayoutPaymentDialog({
         Record payment: {statement.number} (due {money(statement.due)})
       </DialogTitle>
       <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
-        <TextField
-          label="Amount (₹)"
-          type="number"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-        />
-        <TextField
-          select
-          label="Mode"
-          value={mode}
-          onChange={(e) => setMode(e.target.value as TBillingPaymentMode)}
-        >
-          {BILLING_PAYMENT_MODES.map((m) => (
-            <MenuItem key={m} value={m}>
-              {BILLING_PAYMENT_MODE_LABELS[m]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField label="Reference" value={reference} onChange={(e) => setReference(e.target.value)} />
-        <TextField
-          label="Paid on"
-          type="date"
-          value={receivedOn}
-          onChange={(e) => setReceivedOn(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true } }}
+        <PaymentFields
+          value={entry}
+          onChange={setEntry}
+          modes={BILLING_PAYMENT_MODES}
+          modeLabels={BILLING_PAYMENT_MODE_LABELS}
+          dateLabel="Paid on"
         />
       </DialogContent>
       <DialogActions>

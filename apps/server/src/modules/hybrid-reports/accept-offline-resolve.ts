@@ -73,7 +73,7 @@ export async function acceptOfflineResolve(
       reportStatusId: id,
       authorUserId: author.user.id,
       savedVersion: version,
-      writtenAt: new Date(),
+      writtenAt: ctx.now(),
     });
   };
   try {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OFFLINE_REPORT_GRANT_PATH,
   OFFLINE_REPORT_MESSAGES,
+  OFFLINE_REPORT_RESOLVE_PATH,
   OFFLINE_REPORT_UPLOAD_PATH,
   REPORTING_MESSAGES,
 } from '@radflow/core';
@@ -224,5 +225,132 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
     const bad = await upload(w.token, offlineSave(w, { writeId: 'nope' }));
     expect(bad.statusCode).toBe(400);
     expect(bad.body).toContain('writeId');
+  });
+});
+
+describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
+  const resolve = (token: string, body: Record<string, unknown>) =>
+    t.app.inject({
+      method: 'POST',
+      url: OFFLINE_REPORT_RESOLVE_PATH,
+      headers: { authorization: `Bearer ${token}` },
+      payload: body,
+    });
+  const resolution = (
+    w: Awaited<ReturnType<typeof hybridWorld>>,
+    action: 'KEEP_CLOUD' | 'ADDENDUM',
+    extra: Record<string, unknown> = {},
+  ) => ({
+    resolutionId: randomUUID(),
+    action,
+    studyInstanceUid: w.study.studyInstanceUid,
+    authorEmail: w.author.email,
+    authorGrant: w.grant,
+    name: 'CT Head',
+    content: '<p>Written offline.</p>',
+    ...extra,
+  });
+  const versionsOf = async (reportId: number) =>
+    t.db.select().from(reportVersions).where(eq(reportVersions.reportId, reportId));
+
+  it("KEEP_CLOUD answers the cloud's report and writes nothing", async () => {
+    const w = await hybridWorld();
+    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
+    saved(await lock(doctor, w.row.id));
+    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+
+    const res = await resolve(w.token, resolution(w, 'KEEP_CLOUD'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      outcome: 'SAVED',
+      reportStatusId: w.row.id,
+      name: 'CT Head',
+      content: '<p>Cloud report.</p>',
+      savedVersion: 1,
+      signedOff: false,
+    });
+    const rows = await reportRowsOf(w.row.id);
+    expect(rows.map((r) => r.contentHtml)).toEqual(['<p>Cloud report.</p>']);
+    expect(await versionsOf(rows[0]!.id)).toHaveLength(1);
+  });
+
+  it('ADDENDUM puts the offline text on top of the newest version; a repeat is SAME, saved once', async () => {
+    // A first offline save went up (version 1); a second, written on no version, met it (409) and
+    // the router holds the study in conflict.
+    const w = await hybridWorld();
+    expect((await upload(w.token, offlineSave(w, { content: '<p>First.</p>' }))).statusCode).toBe(200);
+    expect((await upload(w.token, offlineSave(w))).statusCode).toBe(409);
+
+    const body = resolution(w, 'ADDENDUM');
+    const res = await resolve(w.token, body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      outcome: 'SAVED',
+      content: '<p>Written offline.</p>',
+      savedVersion: 2,
+      signedOff: false,
+    });
+    const again = await resolve(w.token, body);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ outcome: 'SAME', savedVersion: 2 });
+    const [main] = await reportRowsOf(w.row.id);
+    expect(await versionsOf(main!.id)).toHaveLength(2);
+  });
+
+  it('ADDENDUM to a signed-off report is an addendum by the doctor who signed it, never by another', async () => {
+    const w = await hybridWorld();
+    const signed = await upload(w.token, offlineSave(w, { content: '<p>Signed.</p>', signOff: true }));
+    expect(signed.statusCode, signed.body).toBe(200);
+
+    const colleague = await createTestUser(t.db, {
+      roles: ['ROLE_DOCTOR'],
+      groupId: w.world.group.id,
+      hybridModeOn: true,
+    });
+    const other = await resolve(
+      w.token,
+      resolution(w, 'ADDENDUM', { authorEmail: colleague.email, authorGrant: await grantOf(colleague) }),
+    );
+    // Not theirs to see (assigned to the signer): not found, as the report calls answer it.
+    expect(other.statusCode, other.body).toBe(404);
+    expect(await reportRowsOf(w.row.id)).toHaveLength(1);
+
+    const res = await resolve(w.token, resolution(w, 'ADDENDUM'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ outcome: 'SAVED', content: '<p>Signed.</p>', signedOff: true });
+    const rows = await reportRowsOf(w.row.id);
+    expect(rows.map((r) => [r.isAddendum, r.contentHtml])).toEqual([
+      [false, '<p>Signed.</p>'],
+      [true, '<p>Written offline.</p>'],
+    ]);
+  });
+
+  it('ADDENDUM is 409 while another doctor holds the row, nothing written', async () => {
+    const w = await hybridWorld();
+    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
+    saved(await lock(doctor, w.row.id));
+    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+
+    const res = await resolve(w.token, resolution(w, 'ADDENDUM'));
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.heldInCloud });
+    const rows = await reportRowsOf(w.row.id);
+    expect(rows.map((r) => r.contentHtml)).toEqual(['<p>Cloud report.</p>']);
+    expect(await versionsOf(rows[0]!.id)).toHaveLength(1);
+  });
+
+  it('names a bad body 400 and an unknown study 404', async () => {
+    const w = await hybridWorld();
+    const badUid = await resolve(w.token, resolution(w, 'KEEP_CLOUD', { studyInstanceUid: '1..2' }));
+    expect(badUid.statusCode).toBe(400);
+    expect(badUid.body).toContain('studyInstanceUid must be a DICOM UID');
+    const badAction = await resolve(w.token, resolution(w, 'KEEP_CLOUD', { action: 'MERGE' }));
+    expect(badAction.statusCode).toBe(400);
+    const missing = await resolve(
+      w.token,
+      resolution(w, 'KEEP_CLOUD', { studyInstanceUid: '1.2.3.4.5.999' }),
+    );
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ errorDescription: OFFLINE_REPORT_MESSAGES.studyNotInCloud });
   });
 });

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   AppError,
   OFFLINE_REPORT_MESSAGES,
+  REPORTING_MESSAGES,
   type TOfflineResolveResult,
   type TOfflineResolveUpload,
 } from '@radflow/core';
@@ -82,7 +83,16 @@ export async function acceptOfflineResolve(
       .from(reportStatuses)
       .where(eq(reportStatuses.id, id));
     if (row?.status === 'SIGNED_OFF') {
-      await addAddendum(ctx, author, id, { name: body.name, content: body.content }, record);
+      await addAddendum(ctx, author, id, { name: body.name, content: body.content }, record).catch(
+        (error: unknown) => {
+          // The center's token already proved the study is theirs; a doctor it is not assigned to
+          // is told why (HYBRID.md: the conflict stays with that reason), not that it is missing.
+          if (error instanceof AppError && error.kind === 'NOT_FOUND') {
+            throw new AppError('FORBIDDEN', REPORTING_MESSAGES.addendumNotYours, 'authorEmail');
+          }
+          throw error;
+        },
+      );
     } else {
       await lockForReport(ctx, author, id, {}).catch((error: unknown) => {
         if (error instanceof AppError && error.kind === 'NOT_FOUND') {

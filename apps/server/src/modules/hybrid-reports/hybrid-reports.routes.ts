@@ -61,7 +61,7 @@ export const hybridReportsRoutes: FastifyPluginAsyncZod = async (app) => {
         security: SIGNED_IN,
         summary: 'Resolve a study the center router holds in conflict',
         description:
-          "KEEP_CLOUD answers the cloud's main report, writing nothing. ADDENDUM adds the offline text as the named hybrid doctor: an addendum of a signed-off report (only the doctor who signed it off: another is 403, or 404 when the study is not theirs to see), else a new version on top of the newest (409 while another doctor holds the row). A repeated resolutionId answers SAME.",
+          "KEEP_CLOUD answers the cloud's main report, writing nothing. ADDENDUM adds the offline text as the named hybrid doctor: an addendum of a signed-off report (only the doctor who signed it off: 403), else a new version on top of the newest (409 while another doctor holds the row). A repeated resolutionId answers SAME.",
         body: ZOfflineResolveUpload,
         response: { 200: ZOfflineResolveResult, ...errorResponses(400, 401, 403, 404, 409) },
       },

@@ -297,7 +297,7 @@ describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
     expect(await versionsOf(main!.id)).toHaveLength(2);
   });
 
-  it('ADDENDUM to a signed-off report is an addendum by the doctor who signed it, never by another', async () => {
+  it('ADDENDUM to a signed-off report is an addendum by the doctor who signed it, 403 for another', async () => {
     const w = await hybridWorld();
     const signed = await upload(w.token, offlineSave(w, { content: '<p>Signed.</p>', signOff: true }));
     expect(signed.statusCode, signed.body).toBe(200);
@@ -311,8 +311,8 @@ describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
       w.token,
       resolution(w, 'ADDENDUM', { authorEmail: colleague.email, authorGrant: await grantOf(colleague) }),
     );
-    // Not theirs to see (assigned to the signer): not found, as the report calls answer it.
-    expect(other.statusCode, other.body).toBe(404);
+    expect(other.statusCode, other.body).toBe(403);
+    expect(other.json()).toMatchObject({ errorDescription: REPORTING_MESSAGES.addendumNotYours });
     expect(await reportRowsOf(w.row.id)).toHaveLength(1);
 
     const res = await resolve(w.token, resolution(w, 'ADDENDUM'));

@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import {
   AppError,
+  type TAppErrorKind,
   OFFLINE_REPORT_MESSAGES,
   type TOfflineReportUpload,
   type TOfflineReportUploadResult,
@@ -45,6 +46,23 @@ export async function rowOfStudy(ctx: AppContext, center: TAuth, studyInstanceUi
 }
 
 /**
+ * For a report call made as the author on a row `rowOfStudy` found: the center's token already
+ * proved the row is the center's, so the call's NOT_FOUND means only that the author may not see it
+ * (another doctor holds or was assigned it). It is answered with the reason the router keeps for
+ * the study, not as a missing study; any other error passes through.
+ */
+export function unseenByAuthor(
+  kind: TAppErrorKind,
+  message: string,
+  field: string,
+): (error: unknown) => never {
+  return (error) => {
+    if (error instanceof AppError && error.kind === 'NOT_FOUND') throw new AppError(kind, message, field);
+    throw error;
+  };
+}
+
+/**
  * The author as the report rules see them: their stored roles (hybrid mode replaces them by
  * ROLE_OFFLINE_HYBRID for the cloud's screens, but the report is a doctor's and carries a doctor's
  * signature). Only an active hybrid doctor of the token owner's group may be named, and only with a
@@ -84,13 +102,10 @@ export async function acceptOfflineReport(
   if (earlier) return earlier;
   const id = await rowOfStudy(ctx, center, body.studyInstanceUid);
   const author = await hybridAuthor(ctx, center, body.authorEmail, body.authorGrant);
-  await lockForReport(ctx, author, id, {}).catch((error: unknown) => {
-    // The center sees the row but the author does not: another doctor holds it (locked or assigned).
-    if (error instanceof AppError && error.kind === 'NOT_FOUND') {
-      throw new AppError('CONFLICT', OFFLINE_REPORT_MESSAGES.heldInCloud, 'studyInstanceUid');
-    }
-    throw error;
-  });
+  // The center sees the row but the author does not: another doctor holds it (locked or assigned).
+  await lockForReport(ctx, author, id, {}).catch(
+    unseenByAuthor('CONFLICT', OFFLINE_REPORT_MESSAGES.heldInCloud, 'studyInstanceUid'),
+  );
   try {
     const { savedVersion } = await saveReport(
       ctx,

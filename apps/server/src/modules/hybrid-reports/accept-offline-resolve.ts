@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import {
-  AppError,
   OFFLINE_REPORT_MESSAGES,
   REPORTING_MESSAGES,
   type TOfflineResolveResult,
@@ -14,7 +13,7 @@ import type { TAuth } from '../../plugins/auth.js';
 import { addAddendum } from '../reporting/add-addendum.js';
 import { lockForReport } from '../reporting/lock-report.js';
 import { saveReport } from '../reporting/save-report.js';
-import { hybridAuthor, rowOfStudy } from './accept-offline-report.js';
+import { hybridAuthor, rowOfStudy, unseenByAuthor } from './accept-offline-report.js';
 
 /** The row's main report as it reads now: what the router's copy shows after a resolution. */
 async function cloudReportOf(
@@ -83,23 +82,14 @@ export async function acceptOfflineResolve(
       .from(reportStatuses)
       .where(eq(reportStatuses.id, id));
     if (row?.status === 'SIGNED_OFF') {
+      // HYBRID.md: a doctor who did not sign it off is told so, and the conflict stays with that reason.
       await addAddendum(ctx, author, id, { name: body.name, content: body.content }, record).catch(
-        (error: unknown) => {
-          // The center's token already proved the study is theirs; a doctor it is not assigned to
-          // is told why (HYBRID.md: the conflict stays with that reason), not that it is missing.
-          if (error instanceof AppError && error.kind === 'NOT_FOUND') {
-            throw new AppError('FORBIDDEN', REPORTING_MESSAGES.addendumNotYours, 'authorEmail');
-          }
-          throw error;
-        },
+        unseenByAuthor('FORBIDDEN', REPORTING_MESSAGES.addendumNotYours, 'authorEmail'),
       );
     } else {
-      await lockForReport(ctx, author, id, {}).catch((error: unknown) => {
-        if (error instanceof AppError && error.kind === 'NOT_FOUND') {
-          throw new AppError('CONFLICT', OFFLINE_REPORT_MESSAGES.heldInCloud, 'studyInstanceUid');
-        }
-        throw error;
-      });
+      await lockForReport(ctx, author, id, {}).catch(
+        unseenByAuthor('CONFLICT', OFFLINE_REPORT_MESSAGES.heldInCloud, 'studyInstanceUid'),
+      );
       const { savedVersion } = await cloudReportOf(ctx.db, id);
       await saveReport(
         ctx,

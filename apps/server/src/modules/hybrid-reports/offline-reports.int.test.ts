@@ -84,6 +84,14 @@ const offlineSave = (w: Awaited<ReturnType<typeof hybridWorld>>, extra: Record<s
   ...extra,
 });
 
+/** A cloud doctor locks the study and saves '<p>Cloud report.</p>' (version 1); their browser. */
+async function reportedInCloud(w: Awaited<ReturnType<typeof hybridWorld>>) {
+  const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
+  saved(await lock(doctor, w.row.id));
+  saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+  return doctor;
+}
+
 describe('POST /api/router/offline-report (issue 27 §4)', () => {
   it('saves the report as the hybrid doctor on the row of that StudyInstanceUID', async () => {
     const w = await hybridWorld();
@@ -126,9 +134,7 @@ describe('POST /api/router/offline-report (issue 27 §4)', () => {
 
   it('refuses with 409 when the study was reported in the cloud meanwhile, and keeps the cloud text', async () => {
     const w = await hybridWorld();
-    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
-    saved(await lock(doctor, w.row.id));
-    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+    const doctor = await reportedInCloud(w);
 
     const res = await upload(w.token, offlineSave(w));
     // The cloud doctor holds the row: the offline author may not write over it.
@@ -255,9 +261,7 @@ describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
 
   it("KEEP_CLOUD answers the cloud's report and writes nothing", async () => {
     const w = await hybridWorld();
-    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
-    saved(await lock(doctor, w.row.id));
-    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+    await reportedInCloud(w);
 
     const res = await resolve(w.token, resolution(w, 'KEEP_CLOUD'));
     expect(res.statusCode, res.body).toBe(200);
@@ -327,9 +331,7 @@ describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
 
   it('ADDENDUM is 409 while another doctor holds the row, nothing written', async () => {
     const w = await hybridWorld();
-    const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
-    saved(await lock(doctor, w.row.id));
-    saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
+    await reportedInCloud(w);
 
     const res = await resolve(w.token, resolution(w, 'ADDENDUM'));
     expect(res.statusCode, res.body).toBe(409);

@@ -93,6 +93,7 @@ export async function markDeleted(ctx: AppContext, auth: TAuth, id: number): Pro
 export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Promise<number> {
   return withLockedStudy(ctx, auth, id, async ({ tx, row, flags }) => {
     const parent = row.report;
+    const now = ctx.now();
     guardStudyAction('split', parent.status, (s) =>
       canSplit({
         roles: auth.roles,
@@ -145,8 +146,8 @@ export async function splitStudy(ctx: AppContext, auth: TAuth, id: number): Prom
         // The images are the parent's: the child is as uploaded as the parent.
         firstUploadCompletedAt: parent.firstUploadCompletedAt,
         lastUploadCompletedAt: parent.lastUploadCompletedAt,
-        createdAt: ctx.now(),
-        updatedAt: ctx.now(),
+        createdAt: now,
+        updatedAt: now,
       })
       .returning({ id: reportStatuses.id });
     if (!child) throw new Error('split: insert returned no row');

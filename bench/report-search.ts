@@ -12,10 +12,12 @@
  *   - admin: a suggestion in a 30-day window with a modality;
  *   - admin: a word in most reports ('normal': the count stops at 10,000, relation 'gte').
  * Target p95 ≤ 100 ms. The texts are kept in the bench database and reused (--fresh re-seeds all).
+ * All calls run twice (--passes): the first pass on fresh database connections, the figure from the
+ * last (a server that has been up a while; see measure()).
  *
  * Usage: [DATABASE_URL=postgres://…] npx tsx bench/report-search.ts [--pg-studies 1000000]
  *        [--pglite-studies 200000] [--samples 200] [--warmup 20] [--only postgres|pglite] [--fresh]
- *        [--json] [--out bench/results/2026-11-27-report-search.json]
+ *        [--passes 2] [--json] [--out bench/results/2026-11-27-report-search.json]
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -51,6 +53,8 @@ const outFile = (() => {
 const samples = option('--samples', 200);
 const warmup = option('--warmup', 20);
 const fresh = args.includes('--fresh');
+/** Rounds of all the calls; the figure is the last (see measure()). */
+const PASSES = option('--passes', 2);
 const asJson = args.includes('--json');
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -247,6 +251,14 @@ function scenariosFor(seed: TWorklistSeed, cookies: Map<number, string>): TScena
   ];
 }
 
+type TScenarioFigure = ReturnType<typeof summary> & {
+  key: string;
+  label: string;
+  cpuP50Ms: number;
+  medianTotal: number;
+  meetsTarget: boolean;
+};
+
 async function send(app: FastifyInstance, call: TSearchCall) {
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -316,40 +328,51 @@ async function measure(kind: TBenchDbKind, studies: number) {
       });
       cookies.set(user.id, token);
     }
-    const scenarios = [];
-    for (const scenario of scenariosFor(bench.seed, cookies)) {
-      for (let i = 0; i < warmup; i++) await send(app, scenario.request(samples + i));
-      const times: number[] = [];
-      const cpus: number[] = [];
-      const totals: number[] = [];
-      for (let i = 0; i < samples; i++) {
-        const r = await send(app, scenario.request(i));
-        times.push(r.ms);
-        cpus.push(r.cpuMs);
-        totals.push(r.total);
+    // Pass 1 starts on fresh database connections; pass 2 is the same calls again, as a server that
+    // has been up a while. A new PostgreSQL backend maps each shared-buffer page it first reads (on
+    // this machine ~30 µs a page: a search's 8,000 cached pages cost 270 ms on a fresh connection,
+    // 20 ms on a warm one), and the server's pool keeps its connections (client.ts keepIdle).
+    const passes: Array<{ pass: number; scenarios: TScenarioFigure[] }> = [];
+    for (let pass = 1; pass <= PASSES; pass++) {
+      const scenarios: TScenarioFigure[] = [];
+      for (const scenario of scenariosFor(bench.seed, cookies)) {
+        for (let i = 0; i < warmup; i++) await send(app, scenario.request(samples + i));
+        const times: number[] = [];
+        const cpus: number[] = [];
+        const totals: number[] = [];
+        for (let i = 0; i < samples; i++) {
+          const r = await send(app, scenario.request(i));
+          times.push(r.ms);
+          cpus.push(r.cpuMs);
+          totals.push(r.total);
+        }
+        const s = summary(times);
+        totals.sort((a, b) => a - b);
+        cpus.sort((a, b) => a - b);
+        const row = {
+          key: scenario.key,
+          label: scenario.label,
+          ...s,
+          cpuP50Ms: Math.round((cpus[Math.floor(cpus.length / 2)] ?? 0) * 10) / 10,
+          medianTotal: totals[Math.floor(totals.length / 2)] ?? 0,
+          meetsTarget: s.p95Ms <= TARGET_P95_MS,
+        };
+        log(
+          `  ${kind} pass ${pass} ${row.label}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (median total ${row.medianTotal})`,
+        );
+        scenarios.push(row);
       }
-      const s = summary(times);
-      totals.sort((a, b) => a - b);
-      cpus.sort((a, b) => a - b);
-      const row = {
-        key: scenario.key,
-        label: scenario.label,
-        ...s,
-        cpuP50Ms: Math.round((cpus[Math.floor(cpus.length / 2)] ?? 0) * 10) / 10,
-        medianTotal: totals[Math.floor(totals.length / 2)] ?? 0,
-        meetsTarget: s.p95Ms <= TARGET_P95_MS,
-      };
-      log(
-        `  ${kind} ${row.label}: p50 ${row.p50Ms} ms, p95 ${row.p95Ms} ms (median total ${row.medianTotal})`,
-      );
-      scenarios.push(row);
+      passes.push({ pass, scenarios });
     }
+    const scenarios = passes.at(-1)?.scenarios ?? [];
     return {
       kind,
       studies: bench.seed.studies,
       signedOffReports: reports,
       targetP95Ms: TARGET_P95_MS,
+      /** The last pass: the figure. */
       scenarios,
+      passes,
     };
   } finally {
     await app.close();

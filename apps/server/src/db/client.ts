@@ -277,9 +277,22 @@ const STARTUP_LOCK_KEY = 7_310_420_117_001;
 
 export async function openPostgres(
   url: string,
-  opts: { max?: number } = {},
+  opts: {
+    max?: number;
+    /**
+     * Keep idle connections open (the server's own pool) instead of closing them after 10 s. A new
+     * PostgreSQL backend maps shared buffers page by page as it first touches them: on this machine
+     * a report search read 8,000 cached pages in 270 ms on a fresh connection and 20 ms on a warm
+     * one, so a pool that closes its connections in every quiet spell pays that again and again.
+     */
+    keepIdle?: boolean;
+  } = {},
 ): Promise<DbHandle & { pool: pg.Pool }> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    ...(opts.keepIdle ? { idleTimeoutMillis: 0 } : {}),
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema });
@@ -313,6 +326,6 @@ export function openDatabase(config: {
   DATA_DIR: string;
 }): Promise<DbHandle> {
   return config.DATABASE_URL
-    ? openPostgres(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE })
+    ? openPostgres(config.DATABASE_URL, { max: config.DATABASE_POOL_SIZE, keepIdle: true })
     : openPglite({ dataDir: path.join(config.DATA_DIR, 'db') });
 }

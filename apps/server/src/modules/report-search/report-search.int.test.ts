@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TReportSearchAnswer, calendarDayIn, nextCalendarDay } from '@radflow/core';
+import {
+  type TReportSearchAnswer,
+  type TRole,
+  calendarDayIn,
+  nextCalendarDay,
+  studyScopeOf,
+} from '@radflow/core';
 import { type TestApp, type TestClient, createTestApp, createTestCenter } from '../../../test/test-app.js';
 import {
   addTestTag,
@@ -7,6 +13,7 @@ import {
   createTestWorld,
   signedInAt,
 } from '../../../test/worklist-test-data.js';
+import { type TSearchQuery, alternativesOf, searchPage, wordsOf } from './report-search.repository.js';
 
 /*
  * POST /api/query/search (issue 24 §2): full-text search over signed-off report text. Who sees what
@@ -246,6 +253,53 @@ describe('filters and paging', () => {
     const second = await search(doctor, { keywords: 'hepatocellular carcinoma', page: 1 });
     expect(second.hits.hits.map((h) => h.id)).toEqual([made[0]]);
     expect((await search(doctor, { keywords: 'hepatocellular', size: 50 })).hits.hits).toHaveLength(21);
+  });
+});
+
+describe('the two plans (DECISIONS.md "Plans")', () => {
+  it('answer the same rows and count for every caller and filter', async () => {
+    const callers: Array<{ id: number; roles: TRole[]; centerId: number | null }> = [
+      { id: doctorId, roles: ['ROLE_DOCTOR'], centerId: null },
+      { id: doctor2Id, roles: ['ROLE_DOCTOR'], centerId: null },
+      { id: 0, roles: ['ROLE_CENTER'], centerId: home.center.id },
+      { id: 0, roles: ['ROLE_CENTER'], centerId: centerB.id },
+      { id: 0, roles: ['ROLE_ADMIN'], centerId: null },
+    ];
+    const searches: Array<Partial<TSearchQuery> & { keywords: string }> = [
+      { keywords: 'meningioma' },
+      { keywords: 'menigioma' },
+      { keywords: 'acute pancreatitis' },
+      { keywords: 'pancreatitis', modality: 'CT' },
+      { keywords: 'pancreatitis', modality: 'MR' },
+      { keywords: 'hepatocellular carcinoma', offset: 20, limit: 20 },
+      { keywords: 'hepatocellular', limit: 50 },
+      { keywords: 'carcinoma', tag: 'teaching' },
+      { keywords: 'lesion', from: new Date('2026-03-10T00:00:00Z'), to: new Date(Date.now() + 86_400_000) },
+    ];
+    let found = 0;
+    for (const caller of callers) {
+      const scope = studyScopeOf({ ...caller, groupId: home.group.id, mobileNumber: null });
+      for (const { keywords, ...rest } of searches) {
+        const q: TSearchQuery = {
+          scope,
+          viewer: { userId: caller.id, groupId: home.group.id },
+          words: await alternativesOf(t.db, home.group.id, wordsOf(keywords)),
+          modality: '',
+          tag: '',
+          from: null,
+          to: null,
+          offset: 0,
+          limit: 20,
+          ...rest,
+        };
+        const rare = await searchPage(t.db, q, { rareWordEstimate: Number.POSITIVE_INFINITY });
+        const walk = await searchPage(t.db, q, { rareWordEstimate: -1 });
+        expect(rare, `${caller.roles[0]} ${caller.id || caller.centerId}: ${keywords}`).toEqual(walk);
+        found += rare.rows.length;
+      }
+    }
+    // Not a comparison of two empty answers.
+    expect(found).toBeGreaterThan(20);
   });
 });
 

@@ -155,33 +155,82 @@ function headlineOf(tsQuery: SQL | null): SQL {
 }
 
 /**
+ * How many of the group's documents hold the words, as the planner reckons it from its statistics
+ * of the lexemes (EXPLAIN, nothing read): which of the two plans to take. Counting the matches
+ * instead reads each match from the table, which is the cost the choice is there to avoid.
+ */
+async function estimatedMatches(db: DbOrTx, docWhere: SQL): Promise<number> {
+  const result = await db.execute(
+    sql`explain (format json) select 1 from ${reportSearchDocuments} where ${docWhere}`,
+  );
+  const [row] = rowsOf<{ 'QUERY PLAN': unknown }>(result);
+  const plan = typeof row?.['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row?.['QUERY PLAN'];
+  const rows = (plan as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined)?.[0]?.Plan?.['Plan Rows'];
+  return typeof rows === 'number' ? rows : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A rare word's matches are read from the GIN index when the planner expects at most this many of
+ * them; the statement still checks the real number and gives way to the walk above the limit.
+ */
+const RARE_WORD_ESTIMATE = REPORT_SEARCH_TOTAL_LIMIT;
+
+/**
  * One page of matches, newest sign-off first, with the headline of each (the matched words between
  * SNIPPET_MARKS), and the count of all matches up to REPORT_SEARCH_TOTAL_LIMIT (+1: 'more').
  *
- * Two plans (DECISIONS.md "Plans"). Words that are in at most REPORT_SEARCH_TOTAL_LIMIT of the
- * group's reports — every diagnosis — are read from the GIN index in one statement: the matches,
- * then the caller's rows among them, counted and paged. Commoner words (or no words) take the
+ * Two plans (DECISIONS.md "Plans"). Words that the planner expects in few of the group's reports —
+ * every diagnosis — are read from the GIN index in one statement: the matches, then the caller's
+ * rows among them, each looked up by its key (a scope that narrows, as a doctor's, never makes the
+ * database read the whole group), counted and paged. Commoner words (or no words) take the
  * newest-first walk of the group's sign-offs, which finds a page of a common word at once; the
  * planner left to choose for a rare word walked that index too and tested every document on it.
  */
-export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: TFoundRow[]; total: number }> {
+export async function searchPage(
+  db: DbOrTx,
+  q: TSearchQuery,
+  opts: { rareWordEstimate?: number } = {},
+): Promise<{ rows: TFoundRow[]; total: number }> {
+  // No parallel workers: each is a new process that maps every shared-buffer page it reads afresh
+  // and builds its bitmap in new shared memory. Counting a common word's 10,001 matches took
+  // 400-530 ms with two workers and 80-130 ms without, on 1,000,000 studies (DECISIONS.md).
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+    return pageOf(tx, q, opts.rareWordEstimate ?? RARE_WORD_ESTIMATE);
+  });
+}
+
+async function pageOf(
+  db: DbOrTx,
+  q: TSearchQuery,
+  rareWordEstimate: number,
+): Promise<{ rows: TFoundRow[]; total: number }> {
   const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
   const headline = headlineOf(tsQuery);
   const docWhere = and(...documentConditions(q, tsQuery)) as SQL;
   const rowWhere = and(...rowConditions(q)) as SQL;
-  if (tsQuery) {
+  if (tsQuery && (await estimatedMatches(db, docWhere)) <= rareWordEstimate) {
+    // v: each match's row looked up by its key (`offset 0` keeps the lateral from being pulled up
+    // into a join: the planner then hashed all the group's rows to keep a doctor's few hundred,
+    // 0.5-3 s against 0.1 s on 1,000,000 studies), and only while the matches are within the
+    // limit: past it the walk below answers, and the rows are not looked up for nothing.
     const few = rowsOf<TPageRow & { candidates: number; total: number }>(
       await db.execute(sql`
         with m as materialized (
           select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
           from ${reportSearchDocuments} where ${docWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+        ), c as materialized (
+          select count(*)::int as candidates from m
         ), v as (
           select m.id, m.signed_off_at from m
-          join ${reportStatuses} on ${reportStatuses.id} = m.id${studyJoinOf(q)}
-          where ${rowWhere}
+          cross join lateral (
+            select 1 from ${reportStatuses}${studyJoinOf(q)}
+            where ${reportStatuses.id} = m.id and ${rowWhere} offset 0
+          ) r
+          where (select candidates from c) <= ${REPORT_SEARCH_TOTAL_LIMIT}
         )
-        select c.candidates, c.total, p.id, p.signed_off_at, ${headline} as headline
-        from (select (select count(*) from m)::int as candidates, (select count(*) from v)::int as total) c
+        select c.candidates, (select count(*) from v)::int as total, p.id, p.signed_off_at, ${headline} as headline
+        from c
         left join lateral (
           select v.id, v.signed_off_at from v order by v.signed_off_at desc, v.id desc
           limit ${q.limit} offset ${q.offset}
@@ -196,8 +245,8 @@ export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: T
   }
   const from = sql`${reportSearchDocuments} join ${reportStatuses} on ${reportStatuses.id} = ${reportSearchDocuments.reportStatusId}${studyJoinOf(q)}`;
   const where = and(docWhere, rowWhere) as SQL;
-  const [page, count] = await Promise.all([
-    db.execute(sql`
+  // One after the other: a transaction is one connection (the page of a common word is a few ms).
+  const page = await db.execute(sql`
       select p.id, p.signed_off_at, ${headline} as headline
       from (
         select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
@@ -205,12 +254,11 @@ export async function searchPage(db: DbOrTx, q: TSearchQuery): Promise<{ rows: T
         order by ${reportSearchDocuments.signedOffAt} desc, ${reportSearchDocuments.reportStatusId} desc
         limit ${q.limit} offset ${q.offset}
       ) p join ${reportSearchDocuments} d on d.report_status_id = p.id
-      order by p.signed_off_at desc, p.id desc`),
-    db.execute(sql`
+      order by p.signed_off_at desc, p.id desc`);
+  const count = await db.execute(sql`
       select count(*)::int as n from (
         select 1 from ${from} where ${where} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
-      ) c`),
-  ]);
+      ) c`);
   return { rows: foundRows(rowsOf<TPageRow>(page)), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
 }
 

@@ -159,12 +159,28 @@ export async function findSummaryTextRows(db: Db, ids: readonly number[]): Promi
     preparedTextRows.set(db, prepared);
   }
   const rows = await prepared.execute({ ids: [...ids] });
-  return rows.map(({ studyDate, studyTime, backedUpAt, lastUploadCompletedAt, signedOffAt, ...row }) => ({
-    ...row,
-    backedUpAt: iso(backedUpAt),
-    lastUploadCompletedAt: iso(lastUploadCompletedAt),
-    signedOffAt: iso(signedOffAt),
-    studyDateTime: toStudyDateTime(studyDate, studyTime),
+  // Each field named, not `{ ...rest }`: V8's sampling heap profiler counted ~1.8 KB an object
+  // built by rest and spread, 180 MB a 100,000-row file of them dying in the old generation; the
+  // file's heap peaked 230 MB above its base. With named fields: ~25 MB of them, and +20-70 MB.
+  return rows.map((r): TSummaryTextRow => ({
+    id: r.id,
+    patientName: r.patientName,
+    patientId: r.patientId,
+    invoiceNumber: r.invoiceNumber,
+    accessionNumber: r.accessionNumber,
+    studyName: r.studyName,
+    history: r.history,
+    status: r.status,
+    shareLink: r.shareLink,
+    backedUpAt: iso(r.backedUpAt),
+    radiologyCenter: r.radiologyCenter,
+    assignedTo: r.assignedTo,
+    assignedToName: r.assignedToName,
+    referringPhysicianName: r.referringPhysicianName,
+    studyDateTime: toStudyDateTime(r.studyDate, r.studyTime),
+    lastUploadCompletedAt: iso(r.lastUploadCompletedAt),
+    signedOffAt: iso(r.signedOffAt),
+    hasReports: r.hasReports,
   }));
 }
 

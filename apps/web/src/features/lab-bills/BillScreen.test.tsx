@@ -901,9 +901,11 @@ describe('the appointment slot picker (spec-lab §4–§5, appointmentSupportRIS
       booked = 1;
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save Slot' }));
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), WAIT);
-      expect(screen.getByRole('button', { name: 'Appointment for CT01' }).textContent).toContain(
-        'CT Morning · 2026-11-28 09:00',
-      );
+      // Waited for: a modal still closing keeps the rest of the page aria-hidden until its exit
+      // ends; in one CI run under load that came after the dialog had left the page.
+      expect(
+        (await screen.findByRole('button', { name: 'Appointment for CT01' }, WAIT)).textContent,
+      ).toContain('CT Morning · 2026-11-28 09:00');
 
       // No new test while an appointment is held.
       await addTest('chest', /DX01 Chest X-ray/);

@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { openDatabase, pingDatabase } from './db/client.js';
 import path from 'node:path';
 import { prepareDatabase } from './prepare-database.js';
 import { jobRunnerOf } from './modules/jobs/job-registry.js';
@@ -16,7 +16,6 @@ import { startDunningSweep } from './modules/tele-billing/dunning.js';
 import { startSeenNotificationPrune } from './modules/notifications/seen-prune.js';
 import { seedDemoStudies } from './modules/seed/seed-demo-studies.js';
 import { type HealthResponder, startHealthResponder } from './modules/health/health-responder.js';
-import { sql } from 'drizzle-orm';
 
 /** Starts the server: configuration, database, migrations, demo seed, listen; stops gracefully. */
 async function main(): Promise<void> {
@@ -153,7 +152,7 @@ async function main(): Promise<void> {
       port: config.HEALTH_PORT,
       host: config.HEALTH_HOST,
       maxStallMs: config.HEALTH_MAX_STALL_MS,
-      probeDatabase: () => handle.db.execute(sql`select 1`),
+      probeDatabase: () => pingDatabase(handle.db),
     });
     app.log.info({ port: health.port, host: config.HEALTH_HOST }, 'health responder listening');
   }

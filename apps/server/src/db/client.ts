@@ -6,6 +6,7 @@ import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -18,7 +19,7 @@ import { PgliteInstanceIndex } from './instance-index-pglite.js';
 import { PostgresInstanceIndex } from './instance-index-postgres.js';
 import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
 import { extractPgliteTar, readPgliteTemplate } from './pglite-template.js';
-import { takeTurns } from './pglite-turns.js';
+import { pingAhead, takeTurns } from './pglite-turns.js';
 import * as schema from './schema.js';
 
 /** One database type for both drivers (ARCHITECTURE §3). */
@@ -209,6 +210,7 @@ export async function openPglite(
   takeTurns(client);
   const db = drizzlePglite({ client, schema });
   indexes.set(db as unknown as Db, new PgliteInstanceIndex(client, durability));
+  pglites.set(db as unknown as Db, client);
   return {
     db: db as unknown as Db,
     client,
@@ -225,6 +227,23 @@ export async function openPglite(
 
 const durabilities = new WeakMap<PGlite, PgliteDurability>();
 const indexes = new WeakMap<Db, InstanceIndex>();
+const pglites = new WeakMap<Db, PGlite>();
+
+/** The PGlite client under a database opened by openPglite (undefined on PostgreSQL). */
+export function pgliteOf(db: Db): PGlite | undefined {
+  return pglites.get(db);
+}
+
+/**
+ * The health checks' database round-trip. On PGlite it goes ahead of the calls waiting for their
+ * turn (pglite-turns.ts), so it waits for the statement that runs, not for the whole load; on
+ * PostgreSQL the pool's connections serve it as any query.
+ */
+export async function pingDatabase(db: Db): Promise<void> {
+  const client = pglites.get(db);
+  if (client) await pingAhead(client);
+  else await db.execute(sql`select 1`);
+}
 
 /** The archive's index of a database opened here (instance-index.ts), of its engine. */
 export function instanceIndexOf(db: Db): InstanceIndex {

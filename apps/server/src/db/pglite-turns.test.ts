@@ -92,3 +92,29 @@ describe('DatabaseTurns', () => {
     expect(turns.oldestWaitMs()).toBe(0);
   });
 });
+
+describe('a call asked ahead', () => {
+  it('starts after the call that runs, before the calls already waiting', async () => {
+    const turns = new DatabaseTurns();
+    const order: string[] = [];
+    let release!: () => void;
+    const running = turns.run(async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      order.push('running');
+    });
+    const waiting = [1, 2, 3].map((n) => turns.run(async () => void order.push(`waiting ${n}`)));
+    const ahead = turns.run(async () => void order.push('ahead'), { ahead: true });
+    expect(turns.waitingCount).toBe(4);
+    await Promise.resolve();
+    await Promise.resolve();
+    release();
+    await Promise.all([running, ahead, ...waiting]);
+    expect(order).toEqual(['running', 'ahead', 'waiting 1', 'waiting 2', 'waiting 3']);
+    expect(turns.waitingCount).toBe(0);
+  });
+
+  it('starts at once when nothing runs', async () => {
+    const turns = new DatabaseTurns();
+    expect(await turns.run(async () => 'now', { ahead: true })).toBe('now');
+  });
+});

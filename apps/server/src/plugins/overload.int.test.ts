@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { pgliteOf } from '../db/client.js';
+import { databaseTurnsOf } from '../db/pglite-turns.js';
 import { studyActionFixtures } from '../../test/study-actions.fixtures.js';
 import { type TestApp, createTestApp } from '../../test/test-app.js';
 
@@ -120,4 +122,38 @@ describe('a bound on API calls in progress', () => {
       await busy.close();
     }
   });
+
+  // PostgreSQL serves calls on several connections at once: there is no line to jump there.
+  it.skipIf(Boolean(inject('postgresUrl')))(
+    'checks the database ahead of the calls waiting for it, not behind them (PGlite)',
+    async () => {
+      // A fresh server: its health check has never reached the database, so the first one must.
+      const fresh = await createTestApp();
+      try {
+        const turns = databaseTurnsOf(pgliteOf(fresh.db));
+        if (!turns) throw new Error('a PGlite test app takes turns');
+        const order: string[] = [];
+        let release!: () => void;
+        const held = fresh.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await new Promise<void>((resolve) => (release = resolve));
+        });
+        await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+        const waiting = [1, 2, 3].map((n) =>
+          fresh.db.execute(sql`select ${n}::int`).then(() => order.push(`call ${n}`)),
+        );
+        const health = fresh.app
+          .inject({ method: 'GET', url: '/api/health' })
+          .then((res) => (order.push('health'), res));
+        await vi.waitFor(() => expect(turns.waitingCount).toBe(4));
+        release();
+        await held;
+        expect((await health).statusCode).toBe(200);
+        await Promise.all(waiting);
+        expect(order).toEqual(['health', 'call 1', 'call 2', 'call 3']);
+      } finally {
+        await fresh.close();
+      }
+    },
+  );
 });

@@ -32,7 +32,11 @@ const LOGIN_SOURCE = /\/src\/features\/auth\/LoginPage\.tsx$/;
  * lives there too, and matching it counted the editor into the login + list figure.
  */
 const STUDY_LIST_SOURCE = /\/src\/features\/worklist\/StudyListPage\.tsx$/;
-const VIEWER_SOURCE = /\/src\/features\/viewer\/(?!viewer-shortcuts\.ts$)/;
+/**
+ * The viewer's code: not its shortcuts list (the help screen's) nor ViewerRoute.tsx, the route's
+ * switch between the two lazy viewers, which the routes table imports.
+ */
+const VIEWER_SOURCE = /\/src\/features\/viewer\/(?!viewer-shortcuts\.ts$|ViewerRoute\.tsx$)/;
 const EDITOR_SOURCE = /\/src\/features\/(report-editor|editor|reporting)\//;
 
 interface TChunk {

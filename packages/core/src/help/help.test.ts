@@ -3,7 +3,8 @@ import { defaultMenuContext } from '../identity/menus.js';
 import { ROLES } from '../identity/roles.js';
 import { decideRoute } from '../identity/routes.js';
 import { PREFERENCE_SECTIONS } from '../settings/preferences.js';
-import { FAQ_PATH, TRAINING_VIDEOS, ZTrainingVideoParams, isTrainingVideoId } from './training-videos.js';
+import { FAQ_PATH } from './paths.js';
+import { TRAINING_VIDEOS, ZTrainingVideoParams, isTrainingVideoId } from './training-videos.js';
 import {
   COACH_MARKS,
   FEATURE_TOUR_ID,

@@ -109,9 +109,6 @@ export function isTrainingVideoId(value: string): value is TTrainingVideoId {
   return (TRAINING_VIDEO_IDS as readonly string[]).includes(value);
 }
 
-/** The FAQ page (ours: the spec names the screen, not its path). */
-export const FAQ_PATH = '/faq';
-
 /** One recording the server has (GET /api/training-videos). */
 export const ZTrainingVideoFile = z
   .object({

@@ -3,7 +3,7 @@ import { INVOICE_PAYER_ROLES } from '../billing/permissions.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
 import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH } from '../people/paths.js';
 import { SUPPORT_INBOX_PATH } from '../chat/support-paths.js';
-import { FAQ_PATH } from '../help/training-videos.js';
+import { FAQ_PATH } from '../help/paths.js';
 import { ROLES, type TRole, isSoleDoctor, opensStudies } from './roles.js';
 
 /**

@@ -3,7 +3,7 @@ import { MANAGE_CENTERS_PATH, MANAGE_USERS_PATH, SET_PASSWORD_PATH } from '../pe
 import { PAYMENT_ID_PARAM } from '../payments/schemas.js';
 import { CENTER_INVOICES_PATH, PLATFORM_INVOICES_PATH } from '../billing/paths.js';
 import { PAYOUTS_PATH } from '../payouts/paths.js';
-import { FAQ_PATH } from '../help/training-videos.js';
+import { FAQ_PATH } from '../help/paths.js';
 import { SUPPORT_INBOX_PATH } from '../chat/support-paths.js';
 
 /** spec-core §2: paths that need no login. */

@@ -13,10 +13,9 @@ import {
   detectSettingImageType,
   canUseAssetUpload,
   hasAnySettingEntry,
-  settingAssetIdOf,
-  settingAssetUrl,
   settingImageProblem,
 } from './asset-rules.js';
+import { settingAssetIdOf, settingAssetUrl } from './asset-urls.js';
 
 const PNG_HEAD = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
 const JPEG_HEAD = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]);

@@ -112,20 +112,6 @@ export function settingImageProblem(
   return type ? null : { kind: 'TYPE', message: M.imageType };
 }
 
-/** An asset id: 32 random lowercase hex characters. */
-export const SETTING_ASSET_ID_PATTERN = /^[0-9a-f]{32}$/;
-
-/** The public address of an uploaded image (GET /api/assets/{id} needs no session). */
-export function settingAssetUrl(id: string): string {
-  return `/api/assets/${id}`;
-}
-
-/** The id in an address made by `settingAssetUrl`, or null. */
-export function settingAssetIdOf(url: string | null | undefined): string | null {
-  const match = /^\/api\/assets\/([0-9a-f]{32})$/.exec(url ?? '');
-  return match?.[1] ?? null;
-}
-
 /**
  * Who may upload an image of the type: the roles with its settings entry (a doctor a center image
  * for contact info, a center a header, …).

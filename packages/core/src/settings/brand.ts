@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PRODUCT_NAME } from '../common/constants.js';
-import { settingAssetUrl } from './asset-rules.js';
+import { settingAssetUrl } from './asset-urls.js';
 
 /**
  * A group's own product name and logo (issue 29 §8; spec-core §7 "Title and logo assets are fetched

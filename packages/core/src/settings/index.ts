@@ -3,6 +3,7 @@ export * from './sections.js';
 export * from './setting-entries.js';
 export * from './lab-slots.js';
 export * from './asset-rules.js';
+export * from './asset-urls.js';
 export * from './group-explanations.js';
 export * from './settings-api.js';
 export * from './preferences.js';

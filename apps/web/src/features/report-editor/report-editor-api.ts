@@ -11,7 +11,7 @@ import {
   type TStudyDetail,
 } from '@radflow/core';
 import { ApiError, NETWORK_ERROR_MESSAGE, apiRequest } from '../../api/client';
-import { uploadSettingAsset } from '../settings/settings-api';
+import { uploadSettingAsset } from '../settings/asset-upload-api';
 
 /*
  * The reporting calls the editor uses (apps/server/src/modules/reporting/DECISIONS.md). Every call is

@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { useMutation } from '@tanstack/react-query';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import type { TSettingAssetType } from '@radflow/core';
-import { uploadSettingAsset } from './settings-api';
+import { uploadSettingAsset } from './asset-upload-api';
 
 export const IMAGE_UPLOADING = 'Please wait while we upload image';
 export const IMAGE_UPLOAD_FAILED = 'Image upload failed';

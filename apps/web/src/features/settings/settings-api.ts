@@ -1,11 +1,8 @@
 import {
   PREFERENCE_SECTIONS,
   SETTINGS_MESSAGES,
-  ZSettingAssetUploadResponse,
   groupFlags,
   type TPreferenceSection,
-  type TSettingAssetType,
-  type TSettingAssetUploadResponse,
   type TUserPreferences,
 } from '@radflow/core';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -136,15 +133,4 @@ export async function sendMultipart<T>(path: string, body: FormData): Promise<T>
   const payload = parseBody(await response.text().catch(() => ''));
   if (!response.ok) throw failedRequest(response.status, payload, true);
   return payload as T;
-}
-
-/** POST /api/setting/upload-assets/ (png or jpeg, at most 2 MiB): the image's public URL. */
-export async function uploadSettingAsset(
-  file: File,
-  assetType: TSettingAssetType,
-): Promise<TSettingAssetUploadResponse> {
-  const body = new FormData();
-  body.append('file', file);
-  body.append('assetType', assetType);
-  return ZSettingAssetUploadResponse.parse(await sendMultipart<unknown>('/api/setting/upload-assets/', body));
 }

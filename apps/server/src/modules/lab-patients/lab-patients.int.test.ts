@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAB_PATIENT_MESSAGES as M, type TLabPatient, type TLabPatientPage, type TRole } from '@radflow/core';
+import { EXACT_COUNT_LIMIT } from '../../db/estimated-total.js';
 import { labAuditEvents, labPatients, labPrefixes } from '../../db/schema.js';
 import {
   type TestApp,
@@ -335,5 +336,46 @@ describe('the searches', () => {
     expect((await list({ uhidNumber: first.uhidNumber })).content.map((p) => p.id)).toContain(first.id);
     const bad = await desk.post('/api/lab/all-patient/search', { orderingCriteria: 'password' });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('the total of a long all-patients list', () => {
+  it(`counts up to ${EXACT_COUNT_LIMIT} patients exactly and about how many beyond, exact at the end`, async () => {
+    const lab = await newLab();
+    const desk = await as(['ROLE_LABS_RECEPTIONIST'], lab);
+    const ravi = await register(desk);
+    const extra = EXACT_COUNT_LIMIT + 50;
+    await t.db.execute(
+      sql`insert into lab_patients (group_id, lab_scope, lab_owner_id, uhid_number, name, gender, designation, created_by)
+          select ${lab.groupId}, 'CENTER', ${lab.centerId}, 'BULK-' || n, 'Bulk Patient ' || n, 'F', 'MRS', 'test'
+          from generate_series(1, ${extra}) n`,
+    );
+    const patients = extra + 1;
+    const list = async (body: Record<string, unknown>) => {
+      const res = await desk.post('/api/lab/all-patient/search', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TLabPatientPage>();
+    };
+
+    // Before and after the planner's statistics know the rows: whichever way the call goes (counted
+    // up to the cap, or the estimate), the long list says "more than the cap" and pages normally.
+    for (const analyzed of [false, true]) {
+      if (analyzed) await t.db.execute(sql`analyze lab_patients`);
+      const first = await list({ sortOrder: 'ASC' });
+      expect(first.totalElements).toBeGreaterThan(EXACT_COUNT_LIMIT);
+      expect(first.numberOfElements).toBe(20);
+      expect(first.content[0]?.id).toBe(ravi.id);
+      // A filtered list stays exact.
+      expect((await list({ name: 'Ravi' })).totalElements).toBe(1);
+
+      const lastPage = Math.floor(patients / 20);
+      const beforeLast = await list({ page: lastPage - 1 });
+      expect(beforeLast.numberOfElements).toBe(20);
+      expect(beforeLast.totalElements).toBeGreaterThan(lastPage * 20);
+      const last = await list({ page: lastPage });
+      expect(last).toMatchObject({ totalElements: patients, numberOfElements: patients % 20, last: true });
+      const beyond = await list({ page: lastPage + 3 });
+      expect(beyond).toMatchObject({ totalElements: patients, numberOfElements: 0 });
+    }
   });
 });

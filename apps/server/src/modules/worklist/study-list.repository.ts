@@ -1,7 +1,8 @@
-import { type SQL, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { type SQL, asc, desc, eq, sql } from 'drizzle-orm';
 import type { TStudyListRow } from '@radflow/core';
-import { type AnyPgColumn, type PgSelect, alias } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { EXACT_COUNT_LIMIT, countUpTo, estimateRows, totalBeyondExact } from '../../db/estimated-total.js';
 import {
   centers,
   reportStatuses,
@@ -20,23 +21,13 @@ export type { TStudyListQuery } from './study-list.conditions.js';
 const rs = reportStatuses;
 
 /**
- * Counts up to this many matches exactly; above it the total is PostgreSQL's estimate, corrected by
- * what the page shows (see findStudyListPage). Exactness has a price per match: a name filter's
- * matches are rechecked in the table (~5 µs each), a date range's are read from the index (~0.2 µs
- * each plus the window that counts them), and at 200 list calls a second on two cores shared with
- * Node a call may spend ≈ 4 ms in the database. A list people read to the end (a patient's studies,
- * a doctor's small Pending tab) stays exact; a list of thousands shows "about".
- */
-export const EXACT_COUNT_LIMIT = 1_000;
-
-/**
  * One page of report-row ids in order, and the total, under the caller's access condition: the
  * condition is in the WHERE of every statement, so neither the rows nor the count can show what the
  * caller may not see. The statements read only `report_statuses` unless a filter or the sort needs
  * the study or the center; the page's details are fetched for its ids afterwards
  * (findStudyListRows), so joins, user look-ups and tags run for one page, not for every match.
  *
- * The planner's estimate of the matches comes first (EXPLAIN, nothing runs).
+ * The planner's estimate of the matches comes first (EXPLAIN, nothing runs; db/estimated-total.ts).
  * - At most EXACT_COUNT_LIMIT expected: one statement reads the matches once (at most the cap + 1 of
  *   them), counts them with a window and sorts out the page. The total is exact unless the count
  *   reaches the cap (the estimate was wrong), which continues as below.
@@ -88,30 +79,14 @@ export async function findStudyListPage(db: Db, query: TStudyListQuery) {
     .limit(query.limit + 1)
     .offset(query.offset);
   const ids = rows.slice(0, query.limit).map((r) => r.id);
-  if (rows.length > query.limit) {
-    return { ids, total: Math.max(estimate, EXACT_COUNT_LIMIT + 1, query.offset + query.limit + 1) };
-  }
-  if (rows.length > 0 || query.offset === 0) return { ids, total: query.offset + rows.length };
-  return { ids, total: await countUpTo(db, matches, query.offset) };
-}
-
-/** The number of matches, counting at most `max` of them. */
-async function countUpTo(db: Db, matches: () => PgSelect, max: number): Promise<number> {
-  const capped = matches().limit(max).as('capped');
-  const [counted] = await db.select({ n: count() }).from(capped);
-  return counted?.n ?? 0;
-}
-
-/**
- * The planner's row estimate of a query (EXPLAIN, nothing is run): the `rows=` of the plan's first
- * line, the top node (text format: no JSON plan to write and parse for one number).
- */
-async function estimateRows(db: Db, query: PgSelect): Promise<number> {
-  const result = (await db.execute(sql`explain ${query}`)) as unknown as {
-    rows: Array<Record<string, unknown>>;
-  };
-  const firstLine = String(result.rows[0]?.['QUERY PLAN'] ?? '');
-  return Number(/ rows=(\d+) /.exec(firstLine)?.[1] ?? 0);
+  const total = await totalBeyondExact(db, {
+    estimate,
+    rowsRead: rows.length,
+    limit: query.limit,
+    offset: query.offset,
+    matches,
+  });
+  return { ids, total };
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   tabsForList,
 } from '@radflow/core';
 import type { reportStatuses } from '../../db/schema.js';
-import { EXACT_COUNT_LIMIT } from './study-list.repository.js';
+import { EXACT_COUNT_LIMIT } from '../../db/estimated-total.js';
 import {
   type TestApp,
   TestClient,

@@ -3,11 +3,13 @@
  * procedures ≤ 100 ms"), on PGlite: a center's lab with a day of 500 scheduled procedures (half with
  * an appointment, half by their bill's date) among background days (`--days`, 500 lines a day, and
  * a second center's lab as busy), then the day asked for the whole list of return keys:
- *   - findscu -W (DCMTK, one process per query: the spawn is in the figure),
+ *   - findscu -W -q (DCMTK, one process per query: the spawn is in the figure; the answers counted
+ *     in a run of its own, which also fails the bench on a refused query),
  *   - our own DIMSE client (dcmjs-dimse in this process: the association and the 500 responses),
  *   - the query alone (findScheduledProcedures: the database and the answer data sets),
  *   - Orthanc's worklist plugin (libModalityWorklists, 500 .wl files) with the same findscu query,
- *     when it is installed (/usr/share/orthanc/plugins/). (Our dcmjs-dimse client against Orthanc
+ *     our AE a known modality (Orthanc refuses a C-FIND from an unknown one), when it is installed
+ *     (/usr/share/orthanc/plugins/). (Our dcmjs-dimse client against Orthanc
  *     never saw the association close: not measured.)
  * Usage: npx tsx bench/lab-worklist.ts [--days 60] [--samples 15] [--json]
  */
@@ -42,6 +44,8 @@ const AET = 'BENCHCT';
 const DAY = '20260310';
 const DAY_START_UTC = Date.parse('2026-03-09T18:30:00Z');
 const out = (line: string) => process.stdout.write(`${line}\n`);
+/** Progress: on stderr, so that --json prints the figures alone. */
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const KEYS = [
   'PatientName',
@@ -154,9 +158,21 @@ function ownFind(port: number, calledAet = 'RADFLOW'): Promise<number> {
   });
 }
 
-async function findscu(port: number, calledAet: string, extra: string[] = []): Promise<number> {
+/**
+ * One findscu -W query. Timed runs are quiet (`-q`): otherwise findscu logs every response's data
+ * set at INFO, ~100 unbuffered writes each (50,000 system calls for a day of 490), and the figure
+ * timed findscu's logging. `count`: not quiet, and the answer is the number of pending responses
+ * findscu logged (a failed query throws: findscu exits 0 after "Find Failed").
+ */
+async function findscu(
+  port: number,
+  calledAet: string,
+  extra: string[] = [],
+  { count = false } = {},
+): Promise<number> {
   const run = await runTool('findscu', [
     '-W',
+    ...(count ? [] : ['-q']),
     ...[...KEYS, ...extra].flatMap((k) => ['-k', k]),
     '-aet',
     AET,
@@ -165,9 +181,10 @@ async function findscu(port: number, calledAet: string, extra: string[] = []): P
     '127.0.0.1',
     String(port),
   ]);
-  if (run.exitCode !== 0) throw new Error(`findscu: ${run.stderr}`);
-  // findscu (without -v) prints nothing per response; the count comes from our own client's run.
-  return 0;
+  if (run.exitCode !== 0 || /Find Failed/.test(run.stderr)) {
+    throw new Error(`findscu → ${calledAet}: ${run.stderr.slice(0, 500)}`);
+  }
+  return count ? (run.stderr.match(/Find Response: \d+ \(Pending\)/g) ?? []).length : 0;
 }
 
 async function time<T>(samples: number, fn: () => Promise<T>): Promise<{ ms: number[]; last: T }> {
@@ -244,7 +261,7 @@ async function main() {
       group!.id,
       made.map((c) => c.id),
     );
-    out(
+    log(
       `seeded ${2 * DAYS * PER_DAY} bill lines (${DAYS} days × ${PER_DAY} × 2 centers) in ${Math.round(performance.now() - seedStart)} ms`,
     );
 
@@ -306,17 +323,18 @@ async function main() {
         p95: p95(own.ms),
         matches: own.last,
       });
+      const answered = await findscu(dicom.port, 'RADFLOW', [], { count: true });
       const dcmtk = await time(SAMPLES, () => findscu(dicom.port, 'RADFLOW'));
       rows.push({
-        path: 'findscu -W → our SCP (spawn included)',
+        path: 'findscu -W -q → our SCP (spawn included)',
         median: median(dcmtk.ms),
         p95: p95(dcmtk.ms),
-        matches: own.last,
+        matches: answered,
       });
       // The fixed part: spawn, association, the query finding nothing, release.
       const none = await time(SAMPLES, () => findscu(dicom.port, 'RADFLOW', ['AccessionNumber=NONE']));
       rows.push({
-        path: 'findscu -W → our SCP, no match (spawn + association)',
+        path: 'findscu -W -q → our SCP, no match (spawn + association)',
         median: median(none.ms),
         p95: p95(none.ms),
         matches: 0,
@@ -332,21 +350,24 @@ async function main() {
       await writeOrthancWorklists(worklists);
       const orthanc = await startOrthanc({
         aeTitle: 'ORTHANC',
+        // Orthanc refuses a C-FIND from an AE it does not know (the query then "fails" in ~80 ms).
+        modalities: { bench: [AET, '127.0.0.1', 104] },
         config: { Plugins: [plugin], Worklists: { Enable: true, Database: worklists } },
       });
       try {
+        const answered = await findscu(orthanc.port, 'ORTHANC', [], { count: true });
         const dcmtk = await time(SAMPLES, () => findscu(orthanc.port, 'ORTHANC'));
         rows.push({
-          path: 'findscu -W → Orthanc worklist plugin (500 files)',
+          path: 'findscu -W -q → Orthanc worklist plugin (500 files)',
           median: median(dcmtk.ms),
           p95: p95(dcmtk.ms),
-          matches: PER_DAY,
+          matches: answered,
         });
       } finally {
         await orthanc.stop();
       }
     } else {
-      out(`Orthanc's worklist plugin is not installed (${plugin}): no side-by-side figure`);
+      log(`Orthanc's worklist plugin is not installed (${plugin}): no side-by-side figure`);
     }
   } finally {
     await handle.close();

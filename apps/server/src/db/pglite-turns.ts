@@ -31,7 +31,7 @@ export class DatabaseTurns {
   /**
    * Runs `call` in its turn. `ahead`: its turn is the next one, before the calls already waiting;
    * for a round-trip that must not wait behind the load it reports on (the health check's
-   * `select 1`, which under 200 connections waited ~10 s in the line).
+   * `select 1`, which would otherwise wait for the whole line: seconds under load).
    */
   run<T>(call: () => Promise<T>, opts: { ahead?: boolean } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {

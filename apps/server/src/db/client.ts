@@ -210,7 +210,6 @@ export async function openPglite(
   takeTurns(client);
   const db = drizzlePglite({ client, schema });
   indexes.set(db as unknown as Db, new PgliteInstanceIndex(client, durability));
-  pglites.set(db as unknown as Db, client);
   return {
     db: db as unknown as Db,
     client,
@@ -227,11 +226,10 @@ export async function openPglite(
 
 const durabilities = new WeakMap<PGlite, PgliteDurability>();
 const indexes = new WeakMap<Db, InstanceIndex>();
-const pglites = new WeakMap<Db, PGlite>();
-
-/** The PGlite client under a database opened by openPglite (undefined on PostgreSQL). */
+/** The PGlite client under a database (drizzle's `$client`); undefined on PostgreSQL. */
 export function pgliteOf(db: Db): PGlite | undefined {
-  return pglites.get(db);
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof PGlite ? client : undefined;
 }
 
 /**
@@ -240,7 +238,7 @@ export function pgliteOf(db: Db): PGlite | undefined {
  * PostgreSQL the pool's connections serve it as any query.
  */
 export async function pingDatabase(db: Db): Promise<void> {
-  const client = pglites.get(db);
+  const client = pgliteOf(db);
   if (client) await pingAhead(client);
   else await db.execute(sql`select 1`);
 }
@@ -282,8 +280,8 @@ export function walInsertPositionQuery(db: Db): string | null {
 }
 
 function durabilityOf(db: Db): PgliteDurability | undefined {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof PGlite ? durabilities.get(client) : undefined;
+  const client = pgliteOf(db);
+  return client ? durabilities.get(client) : undefined;
 }
 
 /** The PGlite client's syncs (tests and the bench). */

@@ -78,12 +78,14 @@ export async function openBrowser(options: { storageState?: TStorageState } = {}
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
   const page = await context.newPage();
+  const recorder = recordTrouble(context, page);
   return {
     context,
     page,
     baseURL,
     cspViolations,
     async close() {
+      recorder.stop();
       await context.close();
       if (cspViolations.length > 0) {
         throw new Error(`The Content-Security-Policy refused:\n${cspViolations.join('\n')}`);
@@ -110,4 +112,51 @@ function withDeviceHeaders(api: APIRequestContext): void {
       options: { headers?: Record<string, string> } = {},
     ) => send(url, { ...options, headers: { ...device, ...options.headers } });
   }
+}
+
+/** Lines of what went wrong in one context's pages, newest last (recordTrouble). */
+interface TTroubleLog {
+  page: Page;
+  lines: string[];
+}
+
+const KEPT_LINES = 40;
+const openLogs = new Set<TTroubleLog>();
+
+/**
+ * Keeps what went wrong in a context's pages — script errors, console errors, failed requests, error
+ * answers — so that a story failing on a wait ("the dialog never showed") says what the page met
+ * (browserTroubleOfOpenContexts, printed by support/per-file.ts when a story fails).
+ */
+function recordTrouble(context: BrowserContext, page: Page): { stop(): void } {
+  const started = Date.now();
+  const log: TTroubleLog = { page, lines: [] };
+  const note = (line: string) => {
+    log.lines.push(`+${((Date.now() - started) / 1000).toFixed(1)}s ${line}`);
+    if (log.lines.length > KEPT_LINES) log.lines.shift();
+  };
+  context.on('weberror', (error) => note(`page error: ${error.error().message}`));
+  context.on('console', (message) => {
+    if (message.type() === 'error') note(`console error: ${message.text()}`);
+  });
+  context.on('requestfailed', (request) =>
+    note(`request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText ?? '?'})`),
+  );
+  context.on('response', (response) => {
+    if (response.status() >= 500)
+      note(`answer ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  openLogs.add(log);
+  return { stop: () => openLogs.delete(log) };
+}
+
+/** What the open contexts' pages met, with the address each shows now; empty when nothing. */
+export function browserTroubleOfOpenContexts(): string {
+  const told: string[] = [];
+  for (const { page, lines } of openLogs) {
+    if (page.isClosed()) continue;
+    told.push(`page at ${page.url()}:${lines.length === 0 ? ' no errors recorded' : ''}`);
+    told.push(...lines.map((line) => `  ${line}`));
+  }
+  return told.join('\n');
 }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
-import { closeSharedBrowser } from './browser.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { browserTroubleOfOpenContexts, closeSharedBrowser } from './browser.js';
 import { storyServer } from './server.js';
 
 // A setup file runs in each test file: the file's one browser goes when its stories are done (its
@@ -19,3 +19,11 @@ beforeAll(() => {
   }
 });
 afterAll(() => rmSync(claim, { force: true }));
+
+// A story that fails on a wait says what its pages met (errors, failed requests, the address).
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(() => {
+    const told = browserTroubleOfOpenContexts();
+    if (told) console.error(`What the browser met before this failure:\n${told}`);
+  });
+});

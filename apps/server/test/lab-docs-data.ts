@@ -149,6 +149,7 @@ export async function insertBill(db: Db, input: TBillInput): Promise<TBuiltBill>
       paymentMethod: input.payments?.[0]?.method ?? 'UPI',
       cancellationRemark: input.cancellationRemark ?? null,
       createdBy: input.createdBy,
+      firstPaymentRecordedBy: input.payments?.[0] ? (input.payments[0].by ?? input.createdBy) : null,
       ...(input.createdAt ? { createdAt: input.createdAt } : {}),
     })
     .returning();

@@ -1731,13 +1731,37 @@ export const labBills = pgTable(
     remark: text('remark'),
     cancellationRemark: text('cancellation_remark'),
     createdBy: text('created_by').notNull(),
+    /**
+     * Who recorded the bill's first payment (its first lab_transactions row), null before one: the
+     * lab summary sorts by it. Written with that payment; the ledger is append-only, so it never
+     * changes after.
+     */
+    firstPaymentRecordedBy: text('first_payment_recorded_by'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: integer('version').notNull().default(1),
   },
   (t) => [
     uniqueIndex('lab_bills_lab_invoice_key').on(t.labScope, t.labOwnerId, t.invoiceNumber),
-    index('lab_bills_lab_date_idx').on(t.labScope, t.labOwnerId, t.billDate, t.id),
+    // A lab's bills by bill date (the billing list, the summary). The columns after id are there
+    // for the summary, which reads every bill of its range (totals, a sort by creation time or by
+    // person): read from the index alone, without a visit to the table (key columns only because
+    // drizzle's index builder has no INCLUDE). lab-documents/DECISIONS.md.
+    index('lab_bills_lab_date_idx').on(
+      t.labScope,
+      t.labOwnerId,
+      t.billDate,
+      t.id,
+      t.status,
+      t.createdBy,
+      t.createdAt,
+      t.firstPaymentRecordedBy,
+      t.totalMinor,
+      t.discountMinor,
+      t.finalMinor,
+      t.advancePaidMinor,
+      t.dueMinor,
+    ),
     index('lab_bills_patient_idx').on(t.patientId),
   ],
 );

@@ -186,6 +186,8 @@ export async function createBill(
           paymentMethod: body.paymentMethod ?? 'UPI',
           remark: body.remark ?? null,
           createdBy: auth.user.email,
+          // The advance below is the bill's first payment.
+          firstPaymentRecordedBy: t.advancePaidPaise > 0 ? auth.user.email : null,
         })
         .returning();
       const billId = bill!.id;
@@ -398,6 +400,7 @@ export async function addTransactions(
         .set({
           advancePaidMinor: advance,
           dueMinor: Math.max(0, bill.finalMinor - advance),
+          firstPaymentRecordedBy: bill.firstPaymentRecordedBy ?? auth.user.email,
           status,
           updatedAt: app.now(),
           version: bill.version + 1,

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TLabSummaryPage, TLabUser, TRole } from '@radflow/core';
+import {
+  DEFAULT_DISPLAY_TIME_ZONE,
+  calendarDayIn,
+  type TBill,
+  type TLabSummaryPage,
+  type TLabUser,
+  type TRole,
+} from '@radflow/core';
+import { centerLab, insertPatient, insertTest, put } from '../../../test/lab-bill-data.js';
 import { insertBill, pdfText } from '../../../test/lab-docs-data.js';
 import {
   type TestApp,
@@ -197,6 +205,59 @@ describe('POST /api/lab/summary/search', () => {
     expect(await ids({ receptionistName: L.bala.email })).toEqual([b.id]);
     expect(await ids({ receptionistName: L.asha.name.toUpperCase() })).toEqual([c.id, a.id]);
     expect(await ids({ receptionistName: '' })).toHaveLength(3);
+  });
+
+  it('sorts by the recorder of the first payment the bill calls took, on the page and in the CSV', async () => {
+    const L = await newLab();
+    const owner = centerLab(L.lab.groupId, L.lab.centerId);
+    const [patient, test] = await Promise.all([
+      insertPatient(t.db, owner),
+      insertTest(t.db, owner, { code: 'CT01', name: 'CT Head', modality: 'CT', rupees: 1000 }),
+    ]);
+    const bill = async (by: TActor, advancePaid?: number) => {
+      const res = await by.browser.post('/api/lab/bill', {
+        patientId: patient.id,
+        labBillTests: [{ labTestId: test.id, quantity: 1 }],
+        ...(advancePaid ? { advancePaid } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TBill>();
+    };
+    const pay = async (by: TActor, id: number, amount: number) => {
+      const res = await put(by.browser, '/api/lab/bill/update-transaction', {
+        id,
+        labTransactions: [{ amount, paymentMethod: 'CASH' }],
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // x: Asha took the advance; Bala's later payment is not the first.
+    const x = await bill(L.asha, 200);
+    await pay(L.bala, x.id, 100);
+    // y: billed by Asha without an advance; Bala took the first payment.
+    const y = await bill(L.asha);
+    await pay(L.bala, y.id, 300);
+    await pay(L.asha, y.id, 100);
+    // z: never paid: last whatever the order.
+    const z = await bill(L.bala);
+
+    const today = calendarDayIn(t.clock.now, DEFAULT_DISPLAY_TIME_ZONE);
+    const range = { startTime: today, endTime: today, sortType: 'PAYMENT_RECORDED_BY' };
+    const ids = async (sortOrder: string) =>
+      (await search(L.supervisor.browser, { ...range, sortOrder })).content.map((r) => r.id);
+    const ashaFirst = L.asha.name < L.bala.name;
+    expect(await ids('ASC')).toEqual(ashaFirst ? [x.id, y.id, z.id] : [y.id, x.id, z.id]);
+    expect(await ids('DESC')).toEqual(ashaFirst ? [y.id, x.id, z.id] : [x.id, y.id, z.id]);
+
+    const csv = await L.supervisor.browser.post('/api/lab/summary/csv', { ...range, sortOrder: 'ASC' });
+    expect(csv.statusCode, csv.body).toBe(200);
+    const invoices = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      .slice(1, 4)
+      .map((line) => line.split(',')[0]);
+    const asc = ashaFirst ? [x, y, z] : [y, x, z];
+    expect(invoices).toEqual(asc.map((b) => b.invoiceNumber));
   });
 
   it('a receptionist sees only the bills they created, whatever name they send', async () => {

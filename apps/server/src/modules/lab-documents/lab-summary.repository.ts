@@ -1,5 +1,5 @@
 import { type SQL, and, asc, desc, eq, gte, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
 import type { TLabPaymentMethod, TLabSummarySort } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { labBillTests, labBills, labPatients, labTransactions, users } from '../../db/schema.js';
@@ -22,9 +22,14 @@ export interface TLabSummaryQuery {
 }
 
 const creatorName = sql<string>`coalesce(${users.identifier}, ${labBills.createdBy})`;
-/** The first payment's recorder (by name): what PAYMENT_RECORDED_BY sorts by; bills without one last. */
-const firstRecorder = sql`(select coalesce(u.identifier, t.recorded_by) from ${labTransactions} t
-  left join ${users} u on u.email = t.recorded_by where t.bill_id = ${labBills.id} order by t.id limit 1)`;
+/** The users who recorded first payments (a second join to users, beside the creator's). */
+const recorders = alias(users, 'recorders');
+/**
+ * The first payment's recorder (by name): what PAYMENT_RECORDED_BY sorts by; bills without one
+ * last. Read from the bill's own column (kept with the payment) and not from the ledger, so a month
+ * of bills sorts from the date index alone: the ledger looked up once per bill took 1.1 s at 160,000.
+ */
+const firstRecorder = sql`coalesce(${recorders.identifier}, ${labBills.firstPaymentRecordedBy})`;
 
 export function summaryWhere(auth: TAuth, q: TLabSummaryQuery): SQL {
   const conditions: SQL[] = [
@@ -98,9 +103,18 @@ export async function findSummaryBills(
   page: { limit: number; offset: number } | null,
 ): Promise<TSummaryBillRow[]> {
   const where = summaryWhere(auth, q);
-  if (!page) return billsQuery(db, where).orderBy(...orderOf(q));
+  if (!page) {
+    let all = billsQuery(db, where).$dynamic();
+    if (q.sort === 'PAYMENT_RECORDED_BY') {
+      all = all.leftJoin(recorders, eq(recorders.email, labBills.firstPaymentRecordedBy));
+    }
+    return all.orderBy(...orderOf(q));
+  }
   let ids = db.select({ id: labBills.id }).from(labBills).$dynamic();
   if (q.sort === 'RECEPTIONIST_NAME') ids = ids.leftJoin(users, eq(users.email, labBills.createdBy));
+  if (q.sort === 'PAYMENT_RECORDED_BY') {
+    ids = ids.leftJoin(recorders, eq(recorders.email, labBills.firstPaymentRecordedBy));
+  }
   const order = (
     await ids
       .where(where)

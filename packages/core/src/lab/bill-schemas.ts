@@ -4,9 +4,11 @@ import {
   BILL_STATUSES,
   LAB_LIMITS,
   LAB_PAYMENT_METHODS,
+  LAB_REPORT_STATUSES,
   LAB_TABS,
   SETTLEMENT_STATUSES,
 } from './entities.js';
+import { ALL_LAB_MODALITIES } from '../studies/upload-schemas.js';
 import { isDiscountPercent } from './bill-money.js';
 import { isRupeeAmount } from './money.js';
 
@@ -291,6 +293,13 @@ export const ZBillSearch = z
     size: z.number().int().min(1).max(LAB_LIMITS.pageSizeMax).default(20),
     orderingCriteria: z.enum(BILL_SEARCH_ORDERING).default('billDate'),
     sortOrder: z.enum(['ASC', 'DESC']).default('DESC'),
+    /** Bills with a test of this modality (spec-lab §3 Bill testModality: the modality filter column). */
+    testModality: z.enum(ALL_LAB_MODALITIES).nullish(),
+    /**
+     * Bills with a test whose report is in one of these (spec-lab §3 Bill labReportStatuses; PENDING:
+     * no study yet). Empty: any.
+     */
+    labReportStatuses: z.array(z.enum(LAB_REPORT_STATUSES)).max(LAB_REPORT_STATUSES.length).default([]),
   })
   .meta({ id: 'LabBillSearch' });
 export type TBillSearch = z.infer<typeof ZBillSearch>;
@@ -308,6 +317,18 @@ export const ZBillListRow = z.object({
   tests: z.array(z.string()),
   /** The lines' modalities, once each (the modality filter column). */
   modalities: z.array(z.string()),
+  /**
+   * Each test's report status in the lab's words (the report statuses column), in line order; a
+   * signed-off one carries what opens its report (/report-edit/{studyInstanceUid}/{reportStatusId}).
+   */
+  reportStatuses: z.array(
+    z.object({
+      testCode: z.string(),
+      status: z.enum(LAB_REPORT_STATUSES),
+      studyInstanceUid: z.string().nullable(),
+      reportStatusId: z.number().int().nullable(),
+    }),
+  ),
   categories: z.array(z.string()),
   priorities: z.array(z.string()),
   totalPrice: z.number(),

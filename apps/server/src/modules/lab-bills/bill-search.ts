@@ -1,4 +1,4 @@
-import { type SQL, and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { type SQL, and, asc, count, desc, eq, exists, gte, inArray, lt, sql } from 'drizzle-orm';
 import {
   AppError,
   BILL_LIST_COUNT_LIMIT,
@@ -6,14 +6,23 @@ import {
   type TBillSearch,
   groupFlags,
   isCalendarDay,
+  labReportStatusOf,
   nextCalendarDay,
   startOfDayIn,
   toRupees,
 } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
-import { labBillTests, labBills, labPatients, labReferringDoctors } from '../../db/schema.js';
+import {
+  labBillTests,
+  labBills,
+  labPatients,
+  labReferringDoctors,
+  reportStatuses,
+  studies,
+} from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { inLab } from '../lab-settings/lab-owner.js';
+import { lineReportJoin, lineReportStatusIn } from '../lab-worklist/line-report-status.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 const ORDER_COLUMNS = { billDate: labBills.billDate } as const;
@@ -21,7 +30,8 @@ const ORDER_COLUMNS = { billDate: labBills.billDate } as const;
 /**
  * POST /api/lab/bill/search: one page of the billing list (spec-lab §2 columns). The page of bills is
  * read first (lab, statuses, bill-date days in the group's zone; the lab/date index), then the
- * lines of those bills only, so a page costs the same at any number of bills.
+ * lines of those bills only, so a page costs the same at any number of bills. The modality and
+ * report-status filters keep bills with at least one such line (an EXISTS on the bill's lines).
  */
 export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch): Promise<TBillListPage> {
   const filters: (SQL | undefined)[] = [
@@ -43,6 +53,21 @@ export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch):
     if (search.startTime) filters.push(gte(labBills.billDate, startOfDayIn(search.startTime, timeZone)));
     if (search.endTime)
       filters.push(lt(labBills.billDate, startOfDayIn(nextCalendarDay(search.endTime), timeZone)));
+  }
+  const lineFilters = [
+    search.testModality ? eq(labBillTests.labModality, search.testModality) : undefined,
+    lineReportStatusIn(search.labReportStatuses),
+  ].filter((f): f is SQL => f !== undefined);
+  if (lineFilters.length > 0) {
+    filters.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(labBillTests)
+          .leftJoin(reportStatuses, lineReportJoin)
+          .where(and(eq(labBillTests.billId, labBills.id), ...lineFilters)),
+      ),
+    );
   }
   const where = and(...filters);
   const direction = search.sortOrder === 'ASC' ? asc : desc;
@@ -91,8 +116,13 @@ export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch):
             testCode: labBillTests.testCode,
             testName: labBillTests.testName,
             priceMinor: labBillTests.priceMinor,
+            studyInstanceUid: studies.studyInstanceUid,
+            reportStatusId: reportStatuses.id,
+            reportStatus: reportStatuses.status,
           })
           .from(labBillTests)
+          .leftJoin(studies, eq(studies.id, labBillTests.studyId))
+          .leftJoin(reportStatuses, lineReportJoin)
           .where(
             inArray(
               labBillTests.billId,
@@ -118,6 +148,15 @@ export async function searchBills(db: DbOrTx, auth: TAuth, search: TBillSearch):
           (l) => `${l.labModality}: ${l.testCode} ${l.testName} (${toRupees(l.priceMinor)})`,
         ),
         modalities: [...new Set(billLines.map((l) => l.labModality))],
+        reportStatuses: billLines.map((l) => {
+          const status = labReportStatusOf(l.studyInstanceUid === null ? null : l.reportStatus);
+          return {
+            testCode: l.testCode,
+            status,
+            studyInstanceUid: l.studyInstanceUid,
+            reportStatusId: status === 'PENDING' ? null : l.reportStatusId,
+          };
+        }),
         categories: r.categories.filter((c) => c.type === 'PATIENT_CATEGORY').map((c) => c.name),
         priorities: r.categories.filter((c) => c.type === 'PRIORITY').map((c) => c.name),
         totalPrice: toRupees(r.totalMinor),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TBill, TBillListPage } from '@radflow/core';
 import { eq } from 'drizzle-orm';
-import { labAuditEvents, labPrefixes } from '../../db/schema.js';
+import { labAuditEvents, labBillTests, labPrefixes } from '../../db/schema.js';
 import {
   type TestApp,
   createTestApp,
@@ -18,6 +18,7 @@ import {
   put,
   setCenterSection,
 } from '../../../test/lab-bill-data.js';
+import { createTestStudy } from '../../../test/worklist-test-data.js';
 
 /**
  * POST/PUT/GET /api/lab/bill and POST /api/lab/bill/search (spec-lab §3 Bill, §5 Bill, §7): the
@@ -337,6 +338,10 @@ describe('the billing list', () => {
       referringDoctorName: 'Dr Mehta',
       tests: ['CT: CT01 CT Head (1500)', 'DX: DX01 Chest PA (499.5)'],
       modalities: ['CT', 'DX'],
+      reportStatuses: [
+        { testCode: 'CT01', status: 'PENDING', studyInstanceUid: null, reportStatusId: null },
+        { testCode: 'DX01', status: 'PENDING', studyInstanceUid: null, reportStatusId: null },
+      ],
       categories: [],
       priorities: ['URGENT'],
       totalPrice: 1999.5,
@@ -362,6 +367,56 @@ describe('the billing list', () => {
     ).json<TBillListPage>();
     expect(paged).toMatchObject({ totalElements: 2, page: 1, size: 1, content: [{ id: first.id }] });
     const bad = await p.receptionist.post('/api/lab/bill/search', { startTime: '2026-11-31' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('shows each test’s report status, and filters by a test’s modality and report status', async () => {
+    const p = await labPlace(t);
+    const bill = async (tests: { id: number }[]) => {
+      const res = await p.receptionist.post('/api/lab/bill', {
+        patientId: p.patient.id,
+        labBillTests: tests.map((test) => ({ labTestId: test.id, quantity: 1 })),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TBill>();
+    };
+    // `both`: its CT test is signed off, its DX test has no study yet; `dxOnly`: nothing yet.
+    const both = await bill([p.ct, p.dx]);
+    const dxOnly = await bill([p.dx]);
+    const done = await createTestStudy(t.db, {
+      groupId: p.group.id,
+      centerId: p.center.id,
+      row: { status: 'SIGNED_OFF' },
+    });
+    await t.db
+      .update(labBillTests)
+      .set({ studyId: done.study.id })
+      .where(eq(labBillTests.id, both.labBillTests[0]!.id));
+    const search = async (body: Record<string, unknown>) => {
+      const res = await p.receptionist.post('/api/lab/bill/search', body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TBillListPage>();
+    };
+    const ids = async (body: Record<string, unknown>) => (await search(body)).content.map((r) => r.id);
+
+    const row = (await search({})).content.find((r) => r.id === both.id)!;
+    expect(row.reportStatuses).toEqual([
+      {
+        testCode: 'CT01',
+        status: 'SIGNED_OFF',
+        studyInstanceUid: done.study.studyInstanceUid,
+        reportStatusId: done.row.id,
+      },
+      { testCode: 'DX01', status: 'PENDING', studyInstanceUid: null, reportStatusId: null },
+    ]);
+    expect(await ids({ testModality: 'CT' })).toEqual([both.id]);
+    expect(await ids({ testModality: 'DX' })).toEqual([dxOnly.id, both.id]);
+    expect(await ids({ labReportStatuses: ['SIGNED_OFF'] })).toEqual([both.id]);
+    expect(await ids({ labReportStatuses: ['PENDING'] })).toEqual([dxOnly.id, both.id]);
+    // Both conditions hold for one test: the CT test is signed off, not pending.
+    const none = await search({ testModality: 'CT', labReportStatuses: ['PENDING'] });
+    expect(none).toMatchObject({ content: [], totalElements: 0 });
+    const bad = await p.receptionist.post('/api/lab/bill/search', { testModality: 'XRAY' });
     expect(bad.statusCode).toBe(400);
   });
 });

@@ -1,6 +1,5 @@
-import { type SQL, and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, ne } from 'drizzle-orm';
 import {
-  REPORT_STATUSES_OF_LAB_STATUS,
   type TLabBillTestSearchRequest,
   type TRisPage,
   ZLabBillTestSearchRequest,
@@ -23,6 +22,7 @@ import {
 } from '../../db/schema.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { inLab } from '../lab-settings/lab-owner.js';
+import { lineReportJoin, lineReportStatusIn } from './line-report-status.js';
 import { loadGroupPreferences } from '../preferences/preferences.js';
 
 /**
@@ -45,20 +45,6 @@ function instantOf(value: string, timeZone: string, endOfDay: boolean): Date {
   return new Date(startOfDayIn(day, timeZone).getTime() + seconds * 1000);
 }
 
-/** The report row of a line's study (one per study, splits aside). */
-const reportJoin = and(
-  eq(reportStatuses.studyId, labBillTests.studyId),
-  isNull(reportStatuses.splitFromReportStatusId),
-);
-
-function reportStatusCondition(statuses: TSearch['statuses']): SQL | undefined {
-  if (statuses.length === 0) return undefined;
-  const rowStatuses = statuses.flatMap((s) => REPORT_STATUSES_OF_LAB_STATUS[s]);
-  const conditions = [inArray(reportStatuses.status, rowStatuses)];
-  if (statuses.includes('PENDING')) conditions.push(isNull(reportStatuses.id));
-  return or(...conditions);
-}
-
 export async function searchLabBillTests(
   db: Db,
   auth: TAuth,
@@ -76,7 +62,7 @@ export async function searchLabBillTests(
     request.startTime ? gte(labBills.billDate, instantOf(request.startTime, timeZone, false)) : undefined,
     request.endTime ? lt(labBills.billDate, instantOf(request.endTime, timeZone, true)) : undefined,
     request.modality ? eq(labBillTests.labModality, request.modality) : undefined,
-    reportStatusCondition(request.statuses),
+    lineReportStatusIn(request.statuses),
   );
   const from = () =>
     db
@@ -108,7 +94,7 @@ export async function searchLabBillTests(
       .innerJoin(labPatients, eq(labPatients.id, labBills.patientId))
       .leftJoin(labReferringDoctors, eq(labReferringDoctors.id, labBills.referringDoctorId))
       .leftJoin(studies, eq(studies.id, labBillTests.studyId))
-      .leftJoin(reportStatuses, reportJoin);
+      .leftJoin(reportStatuses, lineReportJoin);
   const order = request.sortOrder === 'ASC' ? asc : desc;
   const [rows, [total]] = await Promise.all([
     from()
@@ -120,7 +106,7 @@ export async function searchLabBillTests(
       .select({ total: count() })
       .from(labBillTests)
       .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
-      .leftJoin(reportStatuses, reportJoin)
+      .leftJoin(reportStatuses, lineReportJoin)
       .where(where),
   ]);
   const content = rows.map((r) => {

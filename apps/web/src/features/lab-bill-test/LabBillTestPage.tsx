@@ -1,8 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
@@ -29,6 +27,7 @@ import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
+import { LabReportStatusChip } from './LabReportStatusChip';
 import { searchLabBillTests } from './lab-bill-test.api';
 
 type TLabModality = (typeof ALL_LAB_MODALITIES)[number];
@@ -58,27 +57,15 @@ function messageOf(error: unknown): string {
   return 'The tests could not be loaded. Please try again.';
 }
 
-const STATUS_COLOR: Record<TLabReportStatus, 'default' | 'info' | 'warning' | 'success' | 'secondary'> = {
-  PENDING: 'default',
-  CREATED: 'info',
-  DRAFTED: 'warning',
-  REPORTED: 'secondary',
-  SIGNED_OFF: 'success',
-};
-
 /** spec-lab §2/§4: a signed-off test links to its report, in a new tab. */
 function ReportStatusCell({ row }: { row: TRisRow }) {
-  const chip = <Chip size="small" label={row.statusOfReport} color={STATUS_COLOR[row.statusOfReport]} />;
-  if (row.statusOfReport !== 'SIGNED_OFF' || !row.studyInstanceId || row.reportStatusId === null) return chip;
   return (
-    <Link
-      href={`/report-edit/${row.studyInstanceId}/${row.reportStatusId}`}
-      target="_blank"
-      rel="noopener"
-      aria-label={`Open the report of ${row.testName} (${row.invoiceNumber})`}
-    >
-      {chip}
-    </Link>
+    <LabReportStatusChip
+      status={row.statusOfReport}
+      studyInstanceUid={row.studyInstanceId}
+      reportStatusId={row.reportStatusId}
+      linkLabel={`Open the report of ${row.testName} (${row.invoiceNumber})`}
+    />
   );
 }
 

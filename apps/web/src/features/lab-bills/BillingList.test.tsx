@@ -33,6 +33,10 @@ function row(overrides: Partial<TBillListRow> = {}): TBillListRow {
     referringDoctorName: 'Dr Anand Rao',
     tests: ['CT: CT01 CT Head (1500)', 'DX: DX01 Chest X-ray (500)'],
     modalities: ['CT', 'DX'],
+    reportStatuses: [
+      { testCode: 'CT01', status: 'SIGNED_OFF', studyInstanceUid: '2.25.9', reportStatusId: 41 },
+      { testCode: 'DX01', status: 'PENDING', studyInstanceUid: null, reportStatusId: null },
+    ],
     categories: ['SENIOR'],
     priorities: ['URGENT'],
     totalPrice: 2000,
@@ -131,6 +135,34 @@ describe('the lab billing list (spec-lab §2 Lab billing list)', () => {
       'COMPLETED',
     ]);
   });
+
+  it(
+    'shows each test’s report status, the signed-off one opening its report; filters by modality and report status',
+    SLOW,
+    async () => {
+      const { api } = openList();
+      const bill = await screen.findByTestId('bill-row-501', {}, WAIT);
+      expect(within(bill).getByText('DX01: PENDING')).toBeTruthy();
+      const report = within(bill).getByRole('link', { name: 'Open the report of CT01 (INV-0501)' });
+      expect(report.getAttribute('href')).toBe('/report-edit/2.25.9/41');
+      expect(report.getAttribute('target')).toBe('_blank');
+      expect(searches(api)[0]).toMatchObject({ testModality: null, labReportStatuses: [] });
+
+      fireEvent.mouseDown(screen.getByLabelText('Modality'));
+      fireEvent.click(await screen.findByRole('option', { name: 'CT' }, WAIT));
+      await waitFor(() => expect(searches(api).at(-1)).toMatchObject({ testModality: 'CT', page: 0 }), WAIT);
+      fireEvent.mouseDown(screen.getByLabelText('Report status'));
+      fireEvent.click(await screen.findByRole('option', { name: 'SIGNED_OFF' }, WAIT));
+      await waitFor(
+        () =>
+          expect(searches(api).at(-1)).toMatchObject({
+            testModality: 'CT',
+            labReportStatuses: ['SIGNED_OFF'],
+          }),
+        WAIT,
+      );
+    },
+  );
 
   it('links Create Bill and Edit to the bill screen', SLOW, async () => {
     const { router } = openList();

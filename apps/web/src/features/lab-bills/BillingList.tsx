@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
@@ -11,12 +12,16 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
 import {
+  ALL_LAB_MODALITIES,
   BILL_MESSAGES,
+  LAB_REPORT_STATUSES,
   LAB_TABS,
   printOptionsOf,
   type TBill,
   type TBillListRow,
+  type TLabReportStatus,
   type TLabTab,
 } from '@radflow/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,6 +31,7 @@ import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { EmptyTableRow, PagedTablePagination } from '../../components/table/TableParts';
 import { formatTimestamp } from '../../lib/format';
+import { LabReportStatusChip } from '../lab-bill-test/LabReportStatusChip';
 import { DateRangeFilter } from '../worklist/DateRangeFilter';
 import { BILL_LIST_QUERY_KEY, fetchBill, searchBills, undoCancelBill } from './bill-api';
 import { useBillPrintChooser } from './bill-print';
@@ -36,6 +42,7 @@ import { PaymentDialog, canAddAmount } from './PaymentDialog';
 export const BILLING_TAB_STORAGE_KEY = 'radflow.lab.billingTab';
 export const CREATE_BILL_LABEL = 'Create Bill';
 const TAB_NAMES = Object.keys(LAB_TABS) as TLabTab[];
+type TLabModality = (typeof ALL_LAB_MODALITIES)[number];
 
 export const BILLING_COLUMNS = [
   'Status',
@@ -70,6 +77,8 @@ function rememberedTab(): TLabTab {
 export function BillingList() {
   const [tab, setTab] = useState<TLabTab>(rememberedTab);
   const [range, setRange] = useState<{ startTime?: string; endTime?: string }>({});
+  const [modality, setModality] = useState<TLabModality | ''>('');
+  const [reportStatus, setReportStatus] = useState<TLabReportStatus | ''>('');
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(20);
   const [cancelling, setCancelling] = useState<TBillListRow | null>(null);
@@ -82,6 +91,8 @@ export function BillingList() {
     labBillingStatuses: [...LAB_TABS[tab]],
     startTime: range.startTime || null,
     endTime: range.endTime || null,
+    testModality: modality || null,
+    labReportStatuses: reportStatus ? [reportStatus] : [],
     page,
     size,
   };
@@ -142,6 +153,42 @@ export function BillingList() {
             setPage(0);
           }}
         />
+        <TextField
+          select
+          size="small"
+          label="Modality"
+          value={modality}
+          onChange={(e) => {
+            setModality(e.target.value as TLabModality | '');
+            setPage(0);
+          }}
+          sx={{ minWidth: 120 }}
+        >
+          <MenuItem value="">All</MenuItem>
+          {ALL_LAB_MODALITIES.map((m) => (
+            <MenuItem key={m} value={m}>
+              {m}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          size="small"
+          label="Report status"
+          value={reportStatus}
+          onChange={(e) => {
+            setReportStatus(e.target.value as TLabReportStatus | '');
+            setPage(0);
+          }}
+          sx={{ minWidth: 150 }}
+        >
+          <MenuItem value="">All</MenuItem>
+          {LAB_REPORT_STATUSES.map((st) => (
+            <MenuItem key={st} value={st}>
+              {st}
+            </MenuItem>
+          ))}
+        </TextField>
         <Button variant="contained" component={RouterLink} to="/lab/create-bill">
           {CREATE_BILL_LABEL}
         </Button>
@@ -228,8 +275,20 @@ export function BillingList() {
                 <TableCell>{row.modalities.join(', ')}</TableCell>
                 <TableCell>{row.categories.join(', ') || '—'}</TableCell>
                 <TableCell>{row.priorities.join(', ') || '—'}</TableCell>
-                {/* The list row carries no report statuses yet (core ZBillListRow); the worklist module adds them. */}
-                <TableCell>—</TableCell>
+                <TableCell>
+                  <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5, alignItems: 'flex-start' }}>
+                    {row.reportStatuses.map((r, i) => (
+                      <LabReportStatusChip
+                        key={`${r.testCode}-${i}`}
+                        status={r.status}
+                        studyInstanceUid={r.studyInstanceUid}
+                        reportStatusId={r.reportStatusId}
+                        label={`${r.testCode}: ${r.status}`}
+                        linkLabel={`Open the report of ${r.testCode} (${row.invoiceNumber})`}
+                      />
+                    ))}
+                  </Box>
+                </TableCell>
                 <TableCell>₹{row.finalAmount}</TableCell>
                 <TableCell data-testid={`bill-due-${row.id}`}>{row.dueAmount}</TableCell>
                 <TableCell>{formatTimestamp(row.billDate, { label: false })}</TableCell>

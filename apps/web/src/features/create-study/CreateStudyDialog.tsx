@@ -23,6 +23,7 @@ import { useUpload } from '../upload/useUpload';
 import {
   EMPTY_CREATE_STUDY_FORM,
   SEX_LABELS,
+  STUDY_CREATED,
   fieldErrorOf,
   fixedCenter,
   modalityOptions,
@@ -55,7 +56,16 @@ function headerValues(
 export const joinedMessage = (id: number) =>
   `The files joined the existing study ${id}: its details were kept.`;
 
-export const STUDY_CREATED = 'Study created';
+export { STUDY_CREATED };
+
+/** Create Study opened from a lab bill's test line (lab-bills/bill-line-study.ts). */
+export interface TCreateStudyFromBill {
+  form: TCreateStudyForm;
+  /** Sent with the request: the line the study is made for, and the bill's invoice number. */
+  link: { labBillTestId: number; invoiceNumber: string };
+  /** The study exists (the bill shows its line linked). */
+  onCreated(): void;
+}
 
 /**
  * Create Study from the drawer (spec-core §2, §5, §7 create-from-website; issue 3 §3): the patient
@@ -64,9 +74,18 @@ export const STUDY_CREATED = 'Study created';
  * the form gives way to the upload, so a failed upload is tried again on the same study, never by
  * creating a second one.
  */
-export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function CreateStudyDialog({
+  open,
+  onClose,
+  fromBill,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** Create Study for a lab bill's test line: the form starts from the bill, the study is the line's. */
+  fromBill?: TCreateStudyFromBill;
+}) {
   const { roles, flags, user } = useSignedInSession();
-  const [form, setForm] = useState<TCreateStudyForm>(EMPTY_CREATE_STUDY_FORM);
+  const [form, setForm] = useState<TCreateStudyForm>(fromBill?.form ?? EMPTY_CREATE_STUDY_FORM);
   const [errors, setErrors] = useState<TCreateStudyErrors>({});
   const [submitted, setSubmitted] = useState(false);
   const [files, setFiles] = useState<File[]>([]);
@@ -162,12 +181,14 @@ export function CreateStudyDialog({ open, onClose }: { open: boolean; onClose: (
       return;
     }
     setErrors({});
-    const request = headerStudy
+    const typed = headerStudy
       ? { ...checked.request, studyInstanceUID: headerStudy.studyInstanceUid, joinExisting: true }
       : checked.request;
+    const request = fromBill ? { ...typed, ...fromBill.link } : typed;
     create.mutate(request, {
       onSuccess: (study) => {
         refreshStudies();
+        fromBill?.onCreated();
         showInfo(study.joinedExisting ? joinedMessage(study.id) : STUDY_CREATED);
         if (files.length === 0) onClose();
         else void sendImages({ reportStatusId: study.id });

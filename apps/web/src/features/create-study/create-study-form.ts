@@ -28,6 +28,9 @@ export interface TCreateStudyForm {
 export type TCreateStudyField = keyof TCreateStudyForm;
 export type TCreateStudyErrors = Partial<Record<TCreateStudyField, string>>;
 
+/** The toast of a study made (the dialog, and a bill line's study made without it). */
+export const STUDY_CREATED = 'Study created';
+
 export const EMPTY_CREATE_STUDY_FORM: TCreateStudyForm = {
   patientName: '',
   uhid: '',

@@ -76,16 +76,22 @@ function openBill(
     roles?: TRole[];
     flags?: Partial<
       Record<
-        'enableRISCategory' | 'amuSpecialCustomization' | 'appointmentSupportRIS' | 'directPrintRisSubmit',
+        | 'enableRISCategory'
+        | 'amuSpecialCustomization'
+        | 'appointmentSupportRIS'
+        | 'directPrintRisSubmit'
+        | 'createPatientInRisWithoutShowingDialog',
         boolean
       >
     >;
     attributes?: unknown[];
     handlers?: Record<string, THandler>;
     onSaved?: (bill: TBill) => void;
+    /** The user's center (a center's lab); none by default. */
+    centerId?: number;
   } = {},
 ) {
-  const user = buildUser(opts.roles ?? ['ROLE_LABS_RECEPTIONIST']);
+  const user = buildUser(opts.roles ?? ['ROLE_LABS_RECEPTIONIST'], { centerId: opts.centerId ?? null });
   const { amuSpecialCustomization, ...switches } = opts.flags ?? {};
   const preferences = buildPreferences((p) => {
     Object.assign(p.GROUP_SWITCHES, switches);
@@ -974,4 +980,101 @@ describe('the appointment slot picker (spec-lab §4–§5, appointmentSupportRIS
       ).toBe(true);
     },
   );
+});
+
+describe('the bill screen: a study for each test (issue 25 §6)', () => {
+  const CENTER = 31;
+  const created = { body: { id: 77, studyInstanceUID: '2.25.1', apiVersion: 1, joinedExisting: false } };
+  const linked = savedBill({
+    labBillTests: savedBill().labBillTests.map((l) => ({ ...l, studyId: 77 })),
+  });
+
+  it('Create Study opens the dialog filled from the bill; the study is made for the line', SLOW, async () => {
+    let bill = savedBill();
+    const { api } = openBill('/lab/create-bill/501', {
+      centerId: CENTER,
+      handlers: {
+        'GET /api/lab/bill/get/501': () => ({ body: bill }),
+        'GET /api/centers': { body: [{ id: CENTER, name: 'Sunrise', email: 'sunrise@demo.local' }] },
+        'POST /api/dicom-web/study/create-from-website': () => {
+          bill = linked;
+          return created;
+        },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Create Study for CT01' }, WAIT));
+    const dialog = await screen.findByRole('dialog', {}, WAIT);
+    expect((within(dialog).getByLabelText(/Patient name/) as HTMLInputElement).value).toBe('Ravi Kumar');
+    expect((within(dialog).getByLabelText(/Study name/) as HTMLInputElement).value).toBe('CT Head');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(
+      () => expect(api.calls('POST', '/api/dicom-web/study/create-from-website')).toHaveLength(1),
+      WAIT,
+    );
+    expect(api.calls('POST', '/api/dicom-web/study/create-from-website')[0]!.json()).toMatchObject({
+      patientName: 'Ravi Kumar',
+      uhid: 'UH1007',
+      patientId: 'UH1007',
+      labModality: 'CT',
+      patientAge: '34Y',
+      patientSex: 'M',
+      center: CENTER,
+      studyName: 'CT Head',
+      labBillTestId: 901,
+      invoiceNumber: 'INV-0501',
+    });
+    // The bill is read again: the line says its study exists and offers no second one.
+    const line = await screen.findByTestId('bill-line-study-CT01', {}, WAIT);
+    await within(line).findByText('Study created', {}, WAIT);
+    expect(within(line).queryByRole('button', { name: 'Create Study for CT01' })).toBeNull();
+  });
+
+  it(
+    'under createPatientInRisWithoutShowingDialog the study is made at once, without the dialog',
+    SLOW,
+    async () => {
+      let bill = savedBill();
+      const { api } = openBill('/lab/create-bill/501', {
+        centerId: CENTER,
+        flags: { createPatientInRisWithoutShowingDialog: true },
+        handlers: {
+          'GET /api/lab/bill/get/501': () => ({ body: bill }),
+          'POST /api/dicom-web/study/create-from-website': () => {
+            bill = linked;
+            return created;
+          },
+        },
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Create Study for CT01' }, WAIT));
+      await waitFor(
+        () => expect(api.calls('POST', '/api/dicom-web/study/create-from-website')).toHaveLength(1),
+        WAIT,
+      );
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(api.calls('POST', '/api/dicom-web/study/create-from-website')[0]!.json()).toMatchObject({
+        labBillTestId: 901,
+        center: CENTER,
+        studyName: 'CT Head',
+      });
+      const line = await screen.findByTestId('bill-line-study-CT01', {}, WAIT);
+      await within(line).findByText('Study created', {}, WAIT);
+    },
+  );
+
+  it('a user without a center is offered no Create Study', SLOW, async () => {
+    openBill('/lab/create-bill/501', {
+      handlers: { 'GET /api/lab/bill/get/501': { body: savedBill() } },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    expect(screen.queryByRole('button', { name: 'Create Study for CT01' })).toBeNull();
+  });
+
+  it('a cancelled bill offers no Create Study', SLOW, async () => {
+    openBill('/lab/create-bill/501', {
+      centerId: CENTER,
+      handlers: { 'GET /api/lab/bill/get/501': { body: savedBill({ status: 'CANCELLED' }) } },
+    });
+    await screen.findByTestId('bill-line-CT01', {}, WAIT);
+    expect(screen.queryByRole('button', { name: 'Create Study for CT01' })).toBeNull();
+  });
 });

@@ -18,6 +18,7 @@ import {
   LAB_PAYMENT_METHODS,
   changeQuantity,
   duePendingMessage,
+  canCreateStudy,
   isLabAdmin,
   printOptionsOf,
   calendarDayIn,
@@ -65,6 +66,7 @@ import {
   type TBillForm,
   type TFormLine,
 } from './bill-form';
+import { BillLineStudies } from './BillLineStudies';
 import { BillTestsTable } from './BillTestsTable';
 import { searchBillableTests, TEST_SEARCH_SIZE } from './lab-test-search.api';
 import { PartialRefundDialog } from './PartialRefundDialog';
@@ -545,6 +547,13 @@ function BillEditor({
           onAppointment={setBooking}
           onRemove={(line) => update({ lines: form.lines.filter((l) => l.key !== line.key) })}
         />
+        {bill && session.user.centerId !== null && canCreateStudy(roles) && (
+          <BillLineStudies
+            bill={bill}
+            centerId={session.user.centerId}
+            withoutDialog={flags.createPatientInRisWithoutShowingDialog}
+          />
+        )}
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
           <TextField
             label={DISCOUNT_PERCENT_LABEL}

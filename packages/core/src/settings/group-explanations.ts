@@ -89,7 +89,8 @@ export const GROUP_SETTING_EXPLANATIONS: {
     directPrintRisSubmit: 'Lab: submitting a bill prints it straight away, without the print choices.',
     enableSummaryPdfRIS: 'Lab: the lab summary offers a PDF download.',
     enableDirectHeaderReportPrint: 'Lab: reports print straight away with the header.',
-    customMessageForGIC: 'Lab: messages to patients use the custom text made for GIC.',
+    customMessageForGIC:
+      "Lab: a report link sent by SMS or WhatsApp to a patient greets them by name and gives the center's name and phone (its contact info).",
   },
   ADMIN_PREFERENCES: {
     signOffTimeLimit:

@@ -22,6 +22,7 @@ import { recordStudyEvent } from '../study-events/record-study-event.js';
 import { type TVisibleReport, loadVisibleReport } from '../studies/visible-row.js';
 import { renderReportDocument } from '../report-documents/render-report.js';
 import { ensureShareLink, newShareToken, shareLinkColumns } from '../share-links/share-link.js';
+import { loadCenterContact, patientMessageText } from './patient-message.js';
 import { hasSignedMainReport, signedReportsOf } from './signed-reports.js';
 
 export interface TSharingDeps {
@@ -173,7 +174,16 @@ export async function sendShareMessage(
   // The dialog offers the row's referring physician as stored (a DICOM PN such as 'Kim^Minjun^^Dr.').
   const physician = formatPersonName(input.referringPhysician);
   const greeting = physician ? `Dear ${physician}, the` : 'The';
-  const body = `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
+  // No physician named: the message goes to the patient (patient-message.ts).
+  const body =
+    !physician && flags.customMessageForGIC
+      ? patientMessageText({
+          patientName: report.patientName,
+          studyName: report.studyName,
+          center: await loadCenterContact(ctx.db, report.centerId),
+          url,
+        })
+      : `${greeting} report of ${describeStudy(report)} is shared with you: ${url}`;
   const message = { to: input.number, body, reportStatusId: report.id };
   await ctx.sms.send(message);
   if (channels.includes('WHATSAPP')) await ctx.whatsapp.send(message);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { TShareResponse, TStudyEventType } from '@radflow/core';
 import { messageOutbox, reportStatuses, studyEvents } from '../../db/schema.js';
+import { savePreferenceSection } from '../preferences/preferences.js';
 import { type TestApp, createTestUser, setGroupPreference, uniqueMobile } from '../../../test/test-app.js';
 import { type TestSmtp, useAppWithSmtp } from '../../../test/smtp-test-server.js';
 import {
@@ -171,6 +172,44 @@ describe('POST /report-status/send-message/{id}', () => {
     expect(after.sharedNumbers).toEqual([number]);
     expect(after.shareLink).toBe(row.shareLink);
     expect(await eventsOf(report.id, 'SHARED_BY_MESSAGE')).toHaveLength(2);
+  });
+
+  it('under customMessageForGIC a patient gets their own text: their name, the center, its phone', async () => {
+    const { group, center } = await createTestWorld(t.db);
+    await setGroupPreference(t.db, group.id, 'GROUP_SWITCHES', { customMessageForGIC: true });
+    const { browser: centerUser, user } = await signedIn(t, {
+      roles: ['ROLE_CENTER'],
+      groupId: group.id,
+      centerId: center.id,
+    });
+    await savePreferenceSection(t.db, {
+      ownerId: user.id,
+      section: 'USER_INFORMATION',
+      value: { mobileNumber: '9812345678' },
+      updatedBy: user.email,
+    });
+    const report = await createReport({ group, center });
+    const patient = uniqueMobile();
+    const res = await centerUser.post(`/api/report-status/send-message/${report.id}`, { number: patient });
+    expect(res.statusCode, res.body).toBe(200);
+    const link = res.json<TShareResponse>().shareLink;
+    const toPatient = await outboxTo(patient);
+    expect(toPatient.map((m) => m.channel).sort()).toEqual(['SMS', 'WHATSAPP']);
+    for (const message of toPatient) {
+      expect(message.body).toBe(
+        `Dear ASHA SHARMA, your MRI BRAIN report from ${center.name} is ready: ${link}\nFor any query, call 9812345678.`,
+      );
+    }
+    // A referring physician named: the message is theirs, as without the switch.
+    const doctor = uniqueMobile();
+    await centerUser.post(`/api/report-status/send-message/${report.id}`, {
+      number: doctor,
+      referringPhysician: 'Dr Mehta',
+    });
+    const [toDoctor] = await outboxTo(doctor);
+    expect(toDoctor!.body).toBe(
+      `Dear Dr Mehta, the report of ASHA SHARMA, MRI BRAIN is shared with you: ${link}`,
+    );
   });
 
   it('with doNotSendWhatsappMessage only the SMS goes', async () => {

@@ -17,16 +17,16 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { SESSION_COOKIE_NAME } from '@radflow/core';
 import { buildApp } from '../apps/server/src/app.js';
-import { type DbHandle, openPglite, openPostgres } from '../apps/server/src/db/client.js';
+import type { DbHandle } from '../apps/server/src/db/client.js';
 import { centers, groups, users } from '../apps/server/src/db/schema.js';
 import { createSession } from '../apps/server/src/modules/credentials/sessions.js';
 import { savePreferenceSection } from '../apps/server/src/modules/preferences/preferences.js';
 import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
 import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import { summary } from './lib/stats.js';
+import { openThrowawayDatabase } from './lib/throwaway-database.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -48,35 +48,6 @@ const DAY_MS = 86_400_000;
 const TESTS = 40;
 const DOCTORS = 200;
 const SLOTS = ['CT Morning', 'MR Morning', 'US Evening'];
-
-async function openDatabase(): Promise<DbHandle> {
-  if (!postgresUrl) {
-    const handle = await openPglite();
-    await handle.migrate();
-    return handle;
-  }
-  const name = `radflow_bench_lab_bills_${bills}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(postgresUrl);
-  url.pathname = `/${name}`;
-  const handle = await openPostgres(url.toString(), { max: 4 });
-  await handle.migrate();
-  const close = handle.close;
-  return {
-    ...handle,
-    async close() {
-      await close();
-      const cleanup = new pg.Client({ connectionString: postgresUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
-    },
-  };
-}
 
 /** Today's midnight in +05:30 as an instant, for slot windows. */
 const istMidnight = (from: Date) => {
@@ -208,7 +179,7 @@ async function send(app: FastifyInstance, cookie: string, url: string, body: unk
   return { ms, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-const handle = await openDatabase();
+const handle = await openThrowawayDatabase({ name: `radflow_bench_lab_bills_${bills}`, postgresUrl });
 const blobsDir = await mkdtemp(join(tmpdir(), 'radflow-bench-lab-'));
 const { token, first, patients } = await seed(handle);
 const app = await buildApp({

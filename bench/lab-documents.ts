@@ -1,16 +1,17 @@
 /**
- * The lab's documents and summary at size (issue 25 §7 Figures), in process on PGlite:
+ * The lab's documents and summary at size (issue 25 §7 Figures), in process:
  *   - GET /api/lab/bill/print/{id}: the bill PDF (letterhead with GST, two lines, two payments), warm,
  *     one after another — median ≤ 150 ms; also a Devanagari patient's bill;
  *   - POST /api/lab/summary/search: pages of 20 over 1, 7 and 30 days, the three sorts, as the
  *     supervisor (all receptionists, or one) and as a receptionist — p95 reported (the billing
  *     list's bar is ≤ 50 ms).
- * The lab is seeded with SQL (generate_series): 100,000 patients and 200,000 bills over a year by
- * default (issue 25 §7: PGlite 100,000 / 200,000), one line and (mostly) one payment a bill.
+ * The lab is seeded with SQL (generate_series) over a year, one line and (mostly) one payment a bill:
+ * on PGlite 100,000 patients and 200,000 bills by default, with DATABASE_URL on PostgreSQL (a
+ * database of the run's own, dropped after) 1,000,000 and 2,000,000 (issue 25 §7).
  * Timed with app.inject (server time, no socket). Prints a table; --json prints the figures.
  *
- * Usage: npx tsx bench/lab-documents.ts [--patients 100000] [--bills 200000] [--samples 100]
- *        [--warmup 10] [--json]
+ * Usage: [DATABASE_URL=postgres://…] npx tsx bench/lab-documents.ts [--patients N] [--bills N]
+ *        [--samples 100] [--warmup 10] [--json] [--keep (PostgreSQL: leave the database)]
  */
 import { loadavg } from 'node:os';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +21,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { SESSION_COOKIE_NAME } from '@radflow/core';
 import { buildApp } from '../apps/server/src/app.js';
-import { openPglite } from '../apps/server/src/db/client.js';
 import { centers, groups, users } from '../apps/server/src/db/schema.js';
 import { createSession } from '../apps/server/src/modules/credentials/sessions.js';
 import { savePreferenceSection } from '../apps/server/src/modules/preferences/preferences.js';
@@ -28,14 +28,17 @@ import { FsBlobStore } from '../apps/server/src/modules/storage/blob-store.js';
 import { insertBill } from '../apps/server/test/lab-docs-data.js';
 import { BENCH_DEVICE_HEADERS } from './lib/radflow-server.js';
 import { summary } from './lib/stats.js';
+import { openThrowawayDatabase } from './lib/throwaway-database.js';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
   const at = args.indexOf(name);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 };
-const PATIENTS = option('--patients', 100_000);
-const BILLS = option('--bills', 200_000);
+const postgresUrl = process.env.DATABASE_URL ?? null;
+const DATABASE = postgresUrl ? 'PostgreSQL' : 'PGlite';
+const PATIENTS = option('--patients', postgresUrl ? 1_000_000 : 100_000);
+const BILLS = option('--bills', postgresUrl ? 2_000_000 : 200_000);
 const SAMPLES = option('--samples', 100);
 const WARMUP = option('--warmup', 10);
 const asJson = args.includes('--json');
@@ -70,9 +73,13 @@ async function timed(
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'radflow-bench-lab-docs-'));
-  const handle = await openPglite({ dataDir: join(work, 'db') });
+  const handle = await openThrowawayDatabase({
+    name: `radflow_bench_lab_documents_${BILLS}`,
+    postgresUrl,
+    dataDir: join(work, 'db'),
+    keep: args.includes('--keep'),
+  });
   try {
-    await handle.migrate();
     const db = handle.db;
     const [group] = await db.insert(groups).values({ name: 'Lab bench group' }).returning();
     const [center] = await db
@@ -135,15 +142,16 @@ async function main(): Promise<void> {
         50000 + i * 10000, ${emails[0]} from generate_series(1, 40) i`);
     await db.execute(sql`insert into lab_bills (group_id, lab_scope, lab_owner_id, invoice_number, status,
       bill_date, initial_bill_date, patient_id, total_minor, final_minor, advance_paid_minor, due_minor,
-      payment_method, created_by, created_at)
+      payment_method, created_by, first_payment_recorded_by, created_at)
       select ${g}, 'CENTER', ${c}, 'INV' || i,
         case when i % 50 = 0 then 'CANCELLED' when i % 20 = 0 then 'SCHEDULED' else 'OPEN' end,
         d, d, p.first + (i % ${PATIENTS}), price, price,
         case when i % 5 = 0 then 0 else price end, case when i % 5 = 0 then price else 0 end,
-        'UPI', (${sql.raw(`array[${emails.map((e) => `'${e}'`).join(',')}]`)})[1 + i % ${RECEPTIONISTS}], d
+        'UPI', creator, case when i % 5 = 0 then null else creator end, d
       from generate_series(1, ${BILLS}) i,
         lateral (select ${first.toISOString()}::timestamptz + (i::float8 / ${BILLS}) * interval '365 days' as d,
-                 50000 + (i % 40) * 10000 as price) x,
+                 50000 + (i % 40) * 10000 as price,
+                 (${sql.raw(`array[${emails.map((e) => `'${e}'`).join(',')}]`)})[1 + i % ${RECEPTIONISTS}] as creator) x,
         (select min(id) as first from lab_patients where lab_owner_id = ${c}) p`);
     await db.execute(sql`insert into lab_bill_tests (bill_id, position, lab_test_id, test_code, test_name,
       lab_modality, department, quantity, original_price_minor, price_minor, accession_number)
@@ -155,7 +163,7 @@ async function main(): Promise<void> {
       recorded_by, recorded_at)
       select b.id, (array['UPI','CASH','CARD'])[1 + b.id % 3], 'TX' || b.id, b.advance_paid_minor,
         b.created_by, b.bill_date from lab_bills b where b.lab_owner_id = ${c} and b.advance_paid_minor > 0`);
-    await db.execute(sql`analyze`);
+    await db.execute(postgresUrl ? sql`vacuum analyze` : sql`analyze`);
     const seedMs = Date.now() - seedStarted;
     log(`seeded ${PATIENTS} patients and ${BILLS} bills in ${(seedMs / 1000).toFixed(1)} s`);
 
@@ -248,7 +256,7 @@ async function main(): Promise<void> {
 
       const figures = {
         date: new Date().toISOString(),
-        database: 'pglite',
+        database: postgresUrl ? 'postgres' : 'pglite',
         patients: PATIENTS,
         bills: BILLS,
         load: loadavg().map((n) => Math.round(n * 100) / 100),
@@ -263,7 +271,9 @@ async function main(): Promise<void> {
         out(JSON.stringify(figures, null, 2));
         return;
       }
-      out(`Lab documents on PGlite: ${PATIENTS} patients, ${BILLS} bills; load ${figures.load.join(' ')}`);
+      out(
+        `Lab documents on ${DATABASE}: ${PATIENTS} patients, ${BILLS} bills; load ${figures.load.join(' ')}`,
+      );
       out('');
       out('| figure | n | p50 | p95 | max | target |');
       out('|---|---|---|---|---|---|');

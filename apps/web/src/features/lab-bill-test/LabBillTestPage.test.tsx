@@ -2,11 +2,12 @@ import { type TRisRow, toPageResponse } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildUser, sessionHandlers } from '../../test/builders';
+import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { type TRecordedRequest, fakeApi } from '../../test/fake-api';
 import { renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
 import { LabBillTestPage } from './LabBillTestPage';
+import { SELECT_REPORT_TITLE, WITHOUT_HEADER_LABEL } from './PrintLabReport';
 
 const WAIT = { timeout: 8_000 };
 
@@ -54,9 +55,16 @@ type TBody = {
   page: number;
 };
 
-function openPage(rows: (request: TRecordedRequest) => TRisRow[]) {
+function openPage(
+  rows: (request: TRecordedRequest) => TRisRow[],
+  switches: { directHeaderPrint?: boolean } = {},
+) {
+  const preferences = buildPreferences((p) => {
+    p.GROUP_SWITCHES.enableDirectHeaderReportPrint = switches.directHeaderPrint ?? false;
+  });
   const api = fakeApi({
-    ...sessionHandlers(buildUser(['ROLE_LABS_SUPERVISOR'], { centerId: 3 })),
+    ...sessionHandlers(buildUser(['ROLE_LABS_SUPERVISOR'], { centerId: 3 }), preferences),
+    'POST /api/pdf/download': { text: '%PDF-1.7 fake', headers: { 'Content-Type': 'application/pdf' } },
     'POST /api/lab/lab-bill-test/search': (request) => {
       const content = rows(request);
       return { body: toPageResponse(content, content.length, 0, 20) };
@@ -72,7 +80,12 @@ function openPage(rows: (request: TRecordedRequest) => TRisRow[]) {
   return { api, searches };
 }
 
-beforeEach(() => localStorage.clear());
+beforeEach(() => {
+  localStorage.clear();
+  // The printed PDF goes to a hidden frame through an object URL.
+  URL.createObjectURL = vi.fn(() => 'blob:fake');
+  URL.revokeObjectURL = vi.fn();
+});
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the test-level dashboard (/lab/lab-bill-test)', () => {
@@ -127,5 +140,41 @@ describe('the test-level dashboard (/lab/lab-bill-test)', () => {
     await screen.findByTestId('lab-bill-test-empty', {}, WAIT);
     expect(searches()[0]).toMatchObject({ scheduled: true, cancelled: false });
     expect(screen.getByRole('tab', { name: 'Scheduled' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('prints a signed-off report after asking with or without the header', async () => {
+    const { api } = openPage(() => [
+      risRow(1, { statusOfReport: 'SIGNED_OFF', reportStatusId: 55, studyInstanceId: '2.25.123' }),
+      risRow(2),
+    ]);
+    const signed = await screen.findByTestId('lab-bill-test-row-1', {}, WAIT);
+    expect(
+      within(screen.getByTestId('lab-bill-test-row-2')).queryByRole('button', { name: /Print/ }),
+    ).toBeNull();
+    fireEvent.click(within(signed).getByRole('button', { name: 'Print the report of CT Brain (INV-1)' }));
+    const dialog = await screen.findByRole('dialog', { name: SELECT_REPORT_TITLE }, WAIT);
+    fireEvent.click(within(dialog).getByRole('button', { name: WITHOUT_HEADER_LABEL }));
+    await waitFor(() => expect(api.calls('POST', '/api/pdf/download')).toHaveLength(1), WAIT);
+    expect(api.calls('POST', '/api/pdf/download')[0]!.json()).toEqual({
+      uid: '2.25.123',
+      reportStatusId: 55,
+      showTemplate: false,
+      print: true,
+    });
+  });
+
+  it('under enableDirectHeaderReportPrint prints with the header at once', async () => {
+    const { api } = openPage(
+      () => [risRow(1, { statusOfReport: 'SIGNED_OFF', reportStatusId: 55, studyInstanceId: '2.25.123' })],
+      { directHeaderPrint: true },
+    );
+    const signed = await screen.findByTestId('lab-bill-test-row-1', {}, WAIT);
+    fireEvent.click(within(signed).getByRole('button', { name: 'Print the report of CT Brain (INV-1)' }));
+    await waitFor(() => expect(api.calls('POST', '/api/pdf/download')).toHaveLength(1), WAIT);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.calls('POST', '/api/pdf/download')[0]!.json()).toMatchObject({
+      showTemplate: true,
+      print: true,
+    });
   });
 });

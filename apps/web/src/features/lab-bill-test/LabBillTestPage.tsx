@@ -28,6 +28,7 @@ import { ApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { useSignedInSession } from '../auth/session';
 import { LabReportStatusChip } from './LabReportStatusChip';
+import { PrintLabReport } from './PrintLabReport';
 import { searchLabBillTests } from './lab-bill-test.api';
 
 type TLabModality = (typeof ALL_LAB_MODALITIES)[number];
@@ -213,6 +214,7 @@ export function LabBillTestPage() {
                 <TableCell>{row.labBillingStatus}</TableCell>
                 <TableCell>
                   <ReportStatusCell row={row} />
+                  <PrintLabReport row={row} />
                 </TableCell>
                 <TableCell align="right">{row.dueAmount.toFixed(2)}</TableCell>
               </TableRow>

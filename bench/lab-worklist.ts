@@ -8,6 +8,8 @@
  * 2,000,000 bills (issue 25 §7). Timed:
  *   - findscu -W -q (DCMTK, one process per query: the spawn is in the figure; the answers counted
  *     in a run of its own, which also fails the bench on a refused query),
+ *   - one query on an open association, as a scanner that keeps its association asks: findscu
+ *     --repeat 11 less findscu once, over 10 (the spawn and association cancel out),
  *   - our own DIMSE client (dcmjs-dimse in this process: the association and the 500 responses),
  *   - the query alone (findScheduledProcedures: the database and the answer data sets),
  *   - Orthanc's worklist plugin (libModalityWorklists, 500 .wl files) with the same findscu query,
@@ -177,11 +179,13 @@ async function findscu(
   port: number,
   calledAet: string,
   extra: string[] = [],
-  { count = false } = {},
+  { count = false, repeat = 1 } = {},
 ): Promise<number> {
   const run = await runTool('findscu', [
     '-W',
     ...(count ? [] : ['-q']),
+    // findscu sends the query `repeat` times on one association (DcmFindSCU::performQuery).
+    ...(repeat > 1 ? ['--repeat', String(repeat)] : []),
     ...[...KEYS, ...extra].flatMap((k) => ['-k', k]),
     '-aet',
     AET,
@@ -194,6 +198,27 @@ async function findscu(
     throw new Error(`findscu → ${calledAet}: ${run.stderr.slice(0, 500)}`);
   }
   return count ? (run.stderr.match(/Find Response: \d+ \(Pending\)/g) ?? []).length : 0;
+}
+
+/**
+ * One query's time on an open association, as a scanner that keeps its association asks: findscu
+ * sending the query REPEAT times less findscu sending it once, over REPEAT - 1, paired run by run
+ * (the spawn, the association and its release are in both and cancel out).
+ */
+const REPEAT = 11;
+async function perQueryOnOpenAssociation(samples: number, run: (repeat: number) => Promise<unknown>) {
+  await run(1);
+  await run(REPEAT);
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const once = performance.now();
+    await run(1);
+    const many = performance.now();
+    await run(REPEAT);
+    const end = performance.now();
+    ms.push((end - many - (many - once)) / (REPEAT - 1));
+  }
+  return ms;
 }
 
 async function time<T>(samples: number, fn: () => Promise<T>): Promise<{ ms: number[]; last: T }> {
@@ -343,6 +368,15 @@ async function main() {
         p95: p95(dcmtk.ms),
         matches: answered,
       });
+      const open = await perQueryOnOpenAssociation(SAMPLES, (repeat) =>
+        findscu(dicom.port, 'RADFLOW', [], { repeat }),
+      );
+      rows.push({
+        path: `findscu -W -q → our SCP, one query on an open association (--repeat ${REPEAT} less 1)`,
+        median: median(open),
+        p95: p95(open),
+        matches: answered,
+      });
       // The fixed part: spawn, association, the query finding nothing, release.
       const none = await time(SAMPLES, () => findscu(dicom.port, 'RADFLOW', ['AccessionNumber=NONE']));
       rows.push({
@@ -373,6 +407,15 @@ async function main() {
           path: 'findscu -W -q → Orthanc worklist plugin (500 files)',
           median: median(dcmtk.ms),
           p95: p95(dcmtk.ms),
+          matches: answered,
+        });
+        const open = await perQueryOnOpenAssociation(SAMPLES, (repeat) =>
+          findscu(orthanc.port, 'ORTHANC', [], { repeat }),
+        );
+        rows.push({
+          path: `findscu -W -q → Orthanc worklist plugin, one query on an open association (--repeat ${REPEAT} less 1)`,
+          median: median(open),
+          p95: p95(open),
           matches: answered,
         });
       } finally {

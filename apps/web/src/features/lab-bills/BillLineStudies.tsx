@@ -9,7 +9,8 @@ import { STUDIES_QUERY_KEY, createStudy } from '../../api/archive';
 import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/feedback/feedback-context';
 import { openWhenLoaded, preloadable } from '../../lib/preloadable';
-import { STUDY_CREATED, validateCreateStudy } from '../create-study/create-study-form';
+import { useSignedInSession } from '../auth/session';
+import { STUDY_CREATED, modalityOptions, validateCreateStudy } from '../create-study/create-study-form';
 import { BILL_QUERY_KEY } from './bill-api';
 import { canCreateStudyForLine, createStudyFormOfLine } from './bill-line-study';
 
@@ -38,6 +39,7 @@ export function BillLineStudies({
 }) {
   const queryClient = useQueryClient();
   const { showInfo, showError } = useSnackbar();
+  const modalities = modalityOptions(useSignedInSession().flags.showExtraModalityType);
   const [dialogFor, setDialogFor] = useState<TBillLine | null>(null);
   const create = useMutation({ mutationFn: createStudy });
   const lines = bill.labBillTests.filter((l) => l.studyId !== null || canCreateStudyForLine(bill, l));
@@ -50,7 +52,7 @@ export function BillLineStudies({
   const link = (line: TBillLine) => ({ labBillTestId: line.id, invoiceNumber: bill.invoiceNumber });
 
   const start = (line: TBillLine) => {
-    const form = createStudyFormOfLine(bill, line, centerId);
+    const form = createStudyFormOfLine(bill, line, centerId, modalities);
     const checked = withoutDialog ? validateCreateStudy(form) : null;
     if (!checked?.ok) {
       openWhenLoaded(CreateStudyDialog, () => setDialogFor(line));
@@ -113,7 +115,7 @@ export function BillLineStudies({
             open
             onClose={() => setDialogFor(null)}
             fromBill={{
-              form: createStudyFormOfLine(bill, dialogFor, centerId),
+              form: createStudyFormOfLine(bill, dialogFor, centerId, modalities),
               link: link(dialogFor),
               onCreated: refresh,
             }}

@@ -1061,6 +1061,28 @@ describe('the bill screen: a study for each test (issue 25 §6)', () => {
     },
   );
 
+  it(
+    'under the switch a test whose modality Create Study does not offer opens the dialog to ask',
+    SLOW,
+    async () => {
+      const nm = savedBill({
+        labBillTests: savedBill().labBillTests.map((l) => ({ ...l, labModality: 'NM' })),
+      });
+      const { api } = openBill('/lab/create-bill/501', {
+        centerId: CENTER,
+        flags: { createPatientInRisWithoutShowingDialog: true },
+        handlers: {
+          'GET /api/lab/bill/get/501': { body: nm },
+          'GET /api/centers': { body: [{ id: CENTER, name: 'Sunrise', email: 'sunrise@demo.local' }] },
+        },
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Create Study for CT01' }, WAIT));
+      const dialog = await screen.findByRole('dialog', {}, WAIT);
+      expect((within(dialog).getByLabelText(/Patient name/) as HTMLInputElement).value).toBe('Ravi Kumar');
+      expect(api.calls('POST', '/api/dicom-web/study/create-from-website')).toHaveLength(0);
+    },
+  );
+
   it('a user without a center is offered no Create Study', SLOW, async () => {
     openBill('/lab/create-bill/501', {
       handlers: { 'GET /api/lab/bill/get/501': { body: savedBill() } },

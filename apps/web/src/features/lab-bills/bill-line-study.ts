@@ -20,17 +20,23 @@ const isSex = (value: string): boolean => (PATIENT_SEXES as readonly string[]).i
 /**
  * The Create Study form for a line, from what the bill already knows: the patient (name, UHID as
  * UHID and patient id, age, sex), the test (modality, name as the study name), the referring doctor
- * and the lab's center. Cut to the form's limits; what the bill lacks stays empty for the dialog
- * to ask.
+ * and the lab's center. Cut to the form's limits; what the bill lacks (or a modality Create Study
+ * does not offer) stays empty for the dialog to ask.
  */
-export function createStudyFormOfLine(bill: TBill, line: TBillLine, centerId: number): TCreateStudyForm {
+export function createStudyFormOfLine(
+  bill: TBill,
+  line: TBillLine,
+  centerId: number,
+  /** What Create Study offers (core modalities, the extra ones under showExtraModalityType). */
+  modalities: readonly string[],
+): TCreateStudyForm {
   const { patient } = bill;
   return {
     ...EMPTY_CREATE_STUDY_FORM,
     patientName: patient.name.slice(0, 64),
     uhid: patient.uhidNumber.slice(0, UHID_MAX),
     patientId: patient.uhidNumber.slice(0, 64),
-    labModality: line.labModality,
+    labModality: modalities.includes(line.labModality) ? line.labModality : '',
     patientAge: patient.ageString.slice(0, PATIENT_AGE_MAX),
     patientSex: isSex(patient.gender) ? patient.gender : '',
     center: String(centerId),

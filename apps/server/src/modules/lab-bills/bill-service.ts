@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import {
   AppError,
+  BILL_MESSAGES,
   MESSAGES,
   type TBill,
   type TBillCancel,
@@ -300,10 +301,7 @@ export async function updateBill(app: AppContext, auth: TAuth, body: TBillUpdate
       newTestIds.length > 0 &&
       lines.some((l) => l.appointmentName !== null && l.settlementStatus !== 'CANCEL')
     ) {
-      throw bad(
-        'Cannot add new tests when an appointment is already scheduled. Please remove the appointment first.',
-        'labBillTests',
-      );
+      throw bad(BILL_MESSAGES.noNewTestsWithAppointment, 'labBillTests');
     }
     const catalogue = await loadCatalogue(tx, auth, newTestIds);
     const priced = priceBill({

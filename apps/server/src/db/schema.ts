@@ -1819,6 +1819,13 @@ export const labBillTests = pgTable(
     index('lab_bill_tests_start_idx')
       .on(t.startTimeOfAppointment)
       .where(sql`${t.startTimeOfAppointment} is not null`),
+    // The billing list's filters (lab-bills/bill-search.ts): a modality few bills have, or a report
+    // status few tests reached, is found from its lines instead of looking at every bill of the
+    // lab (a modality no bill had: 6 s at 2,000,000 bills on PostgreSQL without these).
+    index('lab_bill_tests_modality_idx').on(t.labModality, t.billId),
+    index('lab_bill_tests_study_idx')
+      .on(t.studyId)
+      .where(sql`${t.studyId} is not null`),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "lab_bill_tests_modality_idx" ON "lab_bill_tests" USING btree ("lab_modality","bill_id");--> statement-breakpoint
+CREATE INDEX "lab_bill_tests_study_idx" ON "lab_bill_tests" USING btree ("study_id") WHERE "lab_bill_tests"."study_id" is not null;

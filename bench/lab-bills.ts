@@ -250,6 +250,29 @@ try {
       },
     },
     {
+      // The list's filters keep bills with one such test (an EXISTS on each bill's lines, newest first).
+      key: 'listModality',
+      label: 'billing list: modality CT (4 in 10 bills), first page',
+      target: 50,
+      url: '/api/lab/bill/search',
+      body: () => ({ testModality: 'CT' }),
+    },
+    {
+      // The worst case: nothing matches, so every bill of the tab is looked at.
+      key: 'listModalityNone',
+      label: 'billing list: modality MG (no bill has one), first page',
+      target: 50,
+      url: '/api/lab/bill/search',
+      body: () => ({ testModality: 'MG' }),
+    },
+    {
+      key: 'listSignedOff',
+      label: 'billing list: report status SIGNED_OFF (no test linked), first page',
+      target: 50,
+      url: '/api/lab/bill/search',
+      body: () => ({ labReportStatuses: ['SIGNED_OFF'] }),
+    },
+    {
       key: 'slotsWeek',
       label: 'slot availability: a week',
       target: 30,

@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from 'react';
-import type { TReferringDoctor } from '@radflow/core';
+import type { TBillListRow, TReferringDoctor } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
@@ -22,7 +22,8 @@ function SignedIn({ children }: { children: ReactNode }) {
 }
 
 /** A bill as POST /api/lab/bill/search lists it. */
-const BILL_ROW = {
+// Typed: a field the server adds fails here, not only when the client's answer check refuses it.
+const BILL_ROW: TBillListRow = {
   id: 501,
   version: 3,
   status: 'OPEN',
@@ -33,6 +34,7 @@ const BILL_ROW = {
   referringDoctorName: null,
   tests: ['CT: CT01 CT Head (1500)'],
   modalities: ['CT'],
+  reportStatuses: [{ testCode: 'CT01', status: 'PENDING', studyInstanceUid: null, reportStatusId: null }],
   categories: [],
   priorities: [],
   totalPrice: 1500,

@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
@@ -26,6 +25,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
+import { AllOrOneSelect } from '../../components/table/AllOrOneSelect';
 import { useSignedInSession } from '../auth/session';
 import { LabReportStatusChip } from './LabReportStatusChip';
 import { PrintLabReport } from './PrintLabReport';
@@ -142,34 +142,20 @@ export function LabBillTestPage() {
             onChange={(e) => filter(setEndTime)(e.target.value)}
             slotProps={{ inputLabel: { shrink: true } }}
           />
-          <TextField
-            select
+          <AllOrOneSelect
             label="Modality"
             value={modality}
-            onChange={(e) => filter(setModality)(e.target.value as TLabModality | '')}
-            sx={{ minWidth: 130 }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {ALL_LAB_MODALITIES.map((m) => (
-              <MenuItem key={m} value={m}>
-                {m}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
+            options={ALL_LAB_MODALITIES}
+            onChange={filter(setModality)}
+            minWidth={130}
+          />
+          <AllOrOneSelect
             label="Report status"
             value={status}
-            onChange={(e) => filter(setStatus)(e.target.value as TLabReportStatus | '')}
-            sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {LAB_REPORT_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {s}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={LAB_REPORT_STATUSES}
+            onChange={filter(setStatus)}
+            minWidth={160}
+          />
         </Box>
       </Paper>
       <Box sx={{ height: 2 }}>{query.isFetching && <LinearProgress sx={{ height: 2 }} />}</Box>

@@ -38,6 +38,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError, reportFailure } from '../../api/client';
 import { LAB_PREFERENCES_QUERY_KEY, fetchLabPreferences } from '../../api/lab';
 import { PageHeader } from '../../components/PageHeader';
+import { AllOrOneSelect } from '../../components/table/AllOrOneSelect';
 import { useFeedback } from '../../components/feedback/feedback-context';
 import { newIdempotencyKey } from '../../lib/idempotency-key';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
@@ -461,34 +462,20 @@ function BillEditor({
           </Box>
         </Box>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', mb: 2 }}>
-          <TextField
-            select
+          <AllOrOneSelect
             label={MODALITY_LABEL}
             value={modality}
-            onChange={(e) => setModality(e.target.value as typeof modality)}
-            sx={{ minWidth: 140 }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {modalities.map((m) => (
-              <MenuItem key={m} value={m}>
-                {m}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
+            options={modalities}
+            onChange={setModality}
+            minWidth={140}
+          />
+          <AllOrOneSelect
             label={DEPARTMENT_LABEL}
             value={department}
-            onChange={(e) => setDepartment(e.target.value)}
-            sx={{ minWidth: 160 }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {prefs.LAB_DEPARTMENTS.labDepartmentList.map((d) => (
-              <MenuItem key={d} value={d}>
-                {d}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={prefs.LAB_DEPARTMENTS.labDepartmentList}
+            onChange={setDepartment}
+            minWidth={160}
+          />
           <Autocomplete
             options={tests.data ?? []}
             value={null}

@@ -2,7 +2,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
@@ -12,7 +11,6 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import {
   ALL_LAB_MODALITIES,
   BILL_MESSAGES,
@@ -29,6 +27,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useFeedback } from '../../components/feedback/feedback-context';
+import { AllOrOneSelect } from '../../components/table/AllOrOneSelect';
 import { EmptyTableRow, PagedTablePagination } from '../../components/table/TableParts';
 import { formatTimestamp } from '../../lib/format';
 import { LabReportStatusChip } from '../lab-bill-test/LabReportStatusChip';
@@ -153,42 +152,28 @@ export function BillingList() {
             setPage(0);
           }}
         />
-        <TextField
-          select
+        <AllOrOneSelect
           size="small"
           label="Modality"
           value={modality}
-          onChange={(e) => {
-            setModality(e.target.value as TLabModality | '');
+          options={ALL_LAB_MODALITIES}
+          onChange={(next) => {
+            setModality(next);
             setPage(0);
           }}
-          sx={{ minWidth: 120 }}
-        >
-          <MenuItem value="">All</MenuItem>
-          {ALL_LAB_MODALITIES.map((m) => (
-            <MenuItem key={m} value={m}>
-              {m}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
+          minWidth={120}
+        />
+        <AllOrOneSelect
           size="small"
           label="Report status"
           value={reportStatus}
-          onChange={(e) => {
-            setReportStatus(e.target.value as TLabReportStatus | '');
+          options={LAB_REPORT_STATUSES}
+          onChange={(next) => {
+            setReportStatus(next);
             setPage(0);
           }}
-          sx={{ minWidth: 150 }}
-        >
-          <MenuItem value="">All</MenuItem>
-          {LAB_REPORT_STATUSES.map((st) => (
-            <MenuItem key={st} value={st}>
-              {st}
-            </MenuItem>
-          ))}
-        </TextField>
+          minWidth={150}
+        />
         <Button variant="contained" component={RouterLink} to="/lab/create-bill">
           {CREATE_BILL_LABEL}
         </Button>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BILL_LINE_STUDY_REFUSALS,
+  billLineStudyRefusal,
   BILL_MESSAGES,
   type TLineMoney,
   advanceAboveFinalMessage,
@@ -67,6 +69,24 @@ describe('settlement rules (spec-lab §4)', () => {
     });
     expect(changeQuantity(line(50_000, 2), 1).confirm).toBeNull();
     expect(changeQuantity(line(50_000, 2), 0).line.quantity).toBe(1);
+  });
+});
+
+describe('which line may get a study (Create Study from a bill)', () => {
+  const open = { studyId: null, settlementStatus: 'FULL_PRICE' } as const;
+  it('an open line of a bill that stands may, also when partly refunded', () => {
+    expect(billLineStudyRefusal('OPEN', open)).toBeNull();
+    expect(billLineStudyRefusal('SCHEDULED', { ...open, settlementStatus: 'PARTIAL_REFUND' })).toBeNull();
+  });
+  it('refuses with the reason: a study already, a cancelled bill, a cancelled or wholly refunded line', () => {
+    expect(billLineStudyRefusal('OPEN', { ...open, studyId: 7 })).toBe(BILL_LINE_STUDY_REFUSALS.hasStudy);
+    expect(billLineStudyRefusal('CANCELLED', open)).toBe(BILL_LINE_STUDY_REFUSALS.billCancelled);
+    expect(billLineStudyRefusal('OPEN', { ...open, settlementStatus: 'CANCEL' })).toBe(
+      BILL_LINE_STUDY_REFUSALS.lineCancelled,
+    );
+    expect(billLineStudyRefusal('OPEN', { ...open, settlementStatus: 'FULL_REFUND' })).toBe(
+      BILL_LINE_STUDY_REFUSALS.lineRefunded,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import type { TBillCategoryType, TSettlementStatus } from './entities.js';
+import type { TBillCategoryType, TBillStatus, TSettlementStatus } from './entities.js';
 import { toRupees } from './money.js';
 
 /**
@@ -116,6 +116,31 @@ export function changeQuantity(
 /** A line is cancelled when its settlement status is CANCEL (it takes no appointment). */
 export function isCancelledLine(line: Pick<TLineMoney, 'settlementStatus'>): boolean {
   return line.settlementStatus === 'CANCEL';
+}
+
+/** Why a bill line may not get a study now, word for word as the server answers (issue 25 §6). */
+export const BILL_LINE_STUDY_REFUSALS = {
+  billCancelled: 'This bill is cancelled',
+  lineCancelled: 'This test is cancelled',
+  lineRefunded: 'This test is refunded',
+  hasStudy: 'This test already has a study',
+} as const;
+
+/**
+ * Create Study from a bill line (and createPatientInRisWithoutShowingDialog): a line gets a study
+ * only once (by Create Study or by images with its accession number), and not when the bill is
+ * cancelled or the line cancelled or refunded whole — no one is scanned for a test not paid for.
+ * Null when it may; else the reason. The bill screen offers the action on the same rule.
+ */
+export function billLineStudyRefusal(
+  billStatus: TBillStatus,
+  line: { studyId: number | null; settlementStatus: TSettlementStatus },
+): string | null {
+  if (line.studyId !== null) return BILL_LINE_STUDY_REFUSALS.hasStudy;
+  if (billStatus === 'CANCELLED') return BILL_LINE_STUDY_REFUSALS.billCancelled;
+  if (line.settlementStatus === 'CANCEL') return BILL_LINE_STUDY_REFUSALS.lineCancelled;
+  if (line.settlementStatus === 'FULL_REFUND') return BILL_LINE_STUDY_REFUSALS.lineRefunded;
+  return null;
 }
 
 // ---- discount and totals ----

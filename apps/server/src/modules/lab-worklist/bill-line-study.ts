@@ -1,13 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { AppError } from '@radflow/core';
+import { AppError, billLineStudyRefusal } from '@radflow/core';
 import type { Tx } from '../../db/client.js';
 import { labAuditEvents, labBillTests, labBills } from '../../db/schema.js';
 
 /**
  * A study made for a bill line (Create Study from the bill, lab-worklist DECISIONS.md): the line must
- * be of the study's center's lab (CENTER scope, that center, its group) and not yet have a study.
+ * be of the study's center's lab (CENTER scope, that center, its group) and pass core's
+ * `billLineStudyRefusal` (no study yet; bill and line not cancelled, line not refunded whole).
  * Images that arrive with the line's accession number link themselves in the index writer's
- * statement (archive/index-writer.ts `lab_line`): the same rule in SQL.
+ * statement (db/instance-index.ts `lab_line`) on the first two conditions only: a scan that was
+ * made is a fact the line shows, whatever its bill's state.
  */
 
 export interface TBillLineForStudy {
@@ -18,7 +20,7 @@ export interface TBillLineForStudy {
 
 /**
  * The line, locked for the caller's transaction; 404 when it is not of the center's lab (another
- * lab's line is never acknowledged), 409 when it already has its study.
+ * lab's line is never acknowledged), 409 with core's reason when it may not get one (billLineStudyRefusal).
  */
 export async function lockBillLineForStudy(
   tx: Tx,
@@ -31,6 +33,8 @@ export async function lockBillLineForStudy(
       studyInstanceUid: labBillTests.studyInstanceUid,
       accessionNumber: labBillTests.accessionNumber,
       studyId: labBillTests.studyId,
+      settlementStatus: labBillTests.settlementStatus,
+      billStatus: labBills.status,
     })
     .from(labBillTests)
     .innerJoin(labBills, eq(labBills.id, labBillTests.billId))
@@ -44,7 +48,8 @@ export async function lockBillLineForStudy(
     )
     .for('update', { of: labBillTests });
   if (!line) throw new AppError('NOT_FOUND', 'Bill test not found', 'labBillTestId');
-  if (line.studyId !== null) throw new AppError('CONFLICT', 'This test already has a study', 'labBillTestId');
+  const refusal = billLineStudyRefusal(line.billStatus, line);
+  if (refusal !== null) throw new AppError('CONFLICT', refusal, 'labBillTestId');
   return { id: line.id, studyInstanceUid: line.studyInstanceUid, accessionNumber: line.accessionNumber };
 }
 

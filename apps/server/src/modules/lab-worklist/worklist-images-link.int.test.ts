@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { runStorescu, runTool } from '@radflow/dicom/test-support';
+import type { TBillStatus, TSettlementStatus } from '@radflow/core';
 import { labAuditEvents, labBillTests, reportStatuses, studies } from '../../db/schema.js';
 import type { DicomServices } from '../archive/dicom-services.js';
 import {
@@ -46,11 +47,18 @@ afterAll(async () => {
 });
 
 /** A scheduled DX line of center A's lab (or `centerId`'s), billed now. */
-async function scheduledLine(centerId = world.centerA.id) {
+async function scheduledLine(
+  centerId = world.centerA.id,
+  state: { billStatus?: TBillStatus; settlementStatus?: TSettlementStatus } = {},
+) {
   const lab = centerLab(world.group.id, centerId);
   const patient = await insertLabPatient(t.db, lab, { name: 'Sita Devi' });
   const test = await insertLabTest(t.db, lab, { testName: 'X-Ray Chest PA', labModality: 'DX' });
-  const { lines } = await insertLabBill(t.db, lab, { patientId: patient.id, lines: [{ test }] });
+  const { lines } = await insertLabBill(t.db, lab, {
+    patientId: patient.id,
+    ...(state.billStatus ? { status: state.billStatus } : {}),
+    lines: [{ test, ...(state.settlementStatus ? { settlementStatus: state.settlementStatus } : {}) }],
+  });
   return lines[0]!;
 }
 
@@ -206,4 +214,29 @@ describe('Create Study from a bill line', () => {
     expect(await t.db.select({ id: studies.id }).from(studies)).toHaveLength(before.length);
     expect((await lineOf(line.id)).studyId).toBeNull();
   });
+
+  it.each([
+    ['a cancelled bill', { billStatus: 'CANCELLED' }, 'This bill is cancelled'],
+    ['a cancelled test', { settlementStatus: 'CANCEL' }, 'This test is cancelled'],
+    ['a test refunded whole', { settlementStatus: 'FULL_REFUND' }, 'This test is refunded'],
+  ] as const)(
+    'a line on %s gets no study (409 with the reason), and nothing is created',
+    async (_, state, reason) => {
+      const line = await scheduledLine(world.centerA.id, state);
+      const { browser } = await signIn(t, {
+        roles: ['ROLE_LABS_RECEPTIONIST', 'ROLE_CENTER'],
+        groupId: world.group.id,
+        centerId: world.centerA.id,
+      });
+      const before = await t.db.select({ id: studies.id }).from(studies);
+      const res = await browser.post(
+        '/api/dicom-web/study/create-from-website',
+        typed(world.centerA.id, { labBillTestId: line.id }),
+      );
+      expect(res.statusCode, res.body).toBe(409);
+      expect(res.json().errorDescription).toBe(reason);
+      expect(await t.db.select({ id: studies.id }).from(studies)).toHaveLength(before.length);
+      expect((await lineOf(line.id)).studyId).toBeNull();
+    },
+  );
 });

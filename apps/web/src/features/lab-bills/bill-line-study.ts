@@ -1,18 +1,16 @@
-import { PATIENT_AGE_MAX, PATIENT_SEXES, UHID_MAX, type TBill, type TBillLine } from '@radflow/core';
+import {
+  PATIENT_AGE_MAX,
+  PATIENT_SEXES,
+  UHID_MAX,
+  billLineStudyRefusal,
+  type TBill,
+  type TBillLine,
+} from '@radflow/core';
 import { EMPTY_CREATE_STUDY_FORM, type TCreateStudyForm } from '../create-study/create-study-form';
 
-/**
- * A bill's test line that may still get a study (issue 25 §6 "Create Study from a bill"): not linked
- * yet (by Create Study or by images with its accession number), not cancelled or refunded whole, on
- * a bill that is not cancelled.
- */
+/** A bill's test line that may still get a study (issue 25 §6 "Create Study from a bill"; core's rule). */
 export function canCreateStudyForLine(bill: TBill, line: TBillLine): boolean {
-  return (
-    bill.status !== 'CANCELLED' &&
-    line.studyId === null &&
-    line.settlementStatus !== 'CANCEL' &&
-    line.settlementStatus !== 'FULL_REFUND'
-  );
+  return billLineStudyRefusal(bill.status, line) === null;
 }
 
 const isSex = (value: string): boolean => (PATIENT_SEXES as readonly string[]).includes(value);

@@ -47,6 +47,8 @@ const PEOPLE: TRow[] = [
 ];
 const ADVANCED_SEARCH: TRow = ['Advanced Search Report Summary', '/search-page/summary', 'Summary'];
 const DETAILED_DASHBOARD: TRow = ['View Detailed Dashboard', '/page/dashboard', 'Dashboard'];
+/** The same screen as the DOCTOR row and the supervisor's lab menu word it (spec-core §2, spec-lab §6). */
+const DETAILED_DASHBOARD_LISTED: TRow = ['Detailed Dashboard', '/page/dashboard', 'Dashboard'];
 const STUDY_LIST: TRow = ['Study list', '/', 'Study'];
 const MANAGE_TEMPLATE: TRow = ['Manage template', '/template-page', 'Report'];
 const TELE: TRow[] = [
@@ -151,7 +153,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       PREFERENCE,
       MANAGE_TEMPLATE,
       REPORT_SEARCH,
-      DETAILED_DASHBOARD,
+      DETAILED_DASHBOARD_LISTED,
       MY_PAYOUTS,
     ],
     allOff: [
@@ -159,7 +161,7 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       ['Report summary', '/summary', 'Summary'],
       PREFERENCE,
       MANAGE_TEMPLATE,
-      DETAILED_DASHBOARD,
+      DETAILED_DASHBOARD_LISTED,
       MY_PAYOUTS,
     ],
   },
@@ -192,14 +194,14 @@ const MENU_TABLE: ReadonlyArray<{ role: TRole; allOn: TRow[]; allOff: TRow[] }> 
       TEST_LEVEL_DASHBOARD,
       ['Lab Test', '/lab/test', 'Manage'],
       ['Lab summary', '/lab/summary', 'Summary'],
-      DETAILED_DASHBOARD,
+      DETAILED_DASHBOARD_LISTED,
     ],
     allOff: [
       ...LAB_RECEPTIONIST,
       TEST_LEVEL_DASHBOARD,
       ['Lab Test', '/lab/test', 'Manage'],
       ['Lab summary', '/lab/summary', 'Summary'],
-      DETAILED_DASHBOARD,
+      DETAILED_DASHBOARD_LISTED,
     ],
   },
   { role: 'ROLE_TYPIST', allOn: [STUDY_LIST, MANAGE_TEMPLATE], allOff: [STUDY_LIST, MANAGE_TEMPLATE] },
@@ -283,14 +285,14 @@ describe('menu conditions, each both ways', () => {
     'offers the supervisor the Detailed Dashboard whatever %s is',
     (flag) => {
       expect(labels(createMenuContext(['ROLE_LABS_SUPERVISOR'], { [flag]: false }))).toContain(
-        'View Detailed Dashboard',
+        'Detailed Dashboard',
       );
     },
   );
 
   it('offers the doctor the Detailed Dashboard without enableDashboardViewer (the DOCTOR row has no condition)', () => {
     expect(labels(createMenuContext(['ROLE_DOCTOR'], { enableDashboardViewer: false }))).toContain(
-      'View Detailed Dashboard',
+      'Detailed Dashboard',
     );
   });
 
@@ -364,7 +366,7 @@ describe('menus of users with several roles', () => {
       ['Report summary', '/summary', 'Summary'],
       PREFERENCE,
       MANAGE_TEMPLATE,
-      DETAILED_DASHBOARD,
+      DETAILED_DASHBOARD_LISTED,
       MY_PAYOUTS,
       ['Manage report', '/status', 'Manage'],
       CENTER_INVOICES,
@@ -405,7 +407,8 @@ describe('menus of users with several roles', () => {
 
   it('with all 22 roles holds every item of every single-role menu', () => {
     const all = menuForUser(createMenuContext(ROLES, ALL_ON));
-    const key = (i: TMenuItem) => `${i.label}|${i.path}`;
+    // By key and path: one screen may be worded per menu (the Detailed Dashboard), listed once.
+    const key = (i: TMenuItem) => `${i.key}|${i.path}`;
     const merged = new Set(all.map(key));
     for (const role of ROLES) {
       for (const item of menuForUser(createMenuContext([role], ALL_ON))) expect(merged).toContain(key(item));

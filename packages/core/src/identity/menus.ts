@@ -87,8 +87,12 @@ const advancedSearch = item(
   'Summary',
   (c) => c.enableElasticReportSummary,
 );
-const detailedDashboard = (when?: (c: TMenuContext) => boolean) =>
-  item('detailed-dashboard', 'View Detailed Dashboard', '/page/dashboard', 'Dashboard', when);
+/** One screen, worded per menu: 'View Detailed Dashboard' in the CENTER row, 'Detailed Dashboard' in
+ * the DOCTOR row (spec-core §2) and the supervisor's lab menu (spec-lab §6). */
+const detailedDashboard = (
+  label: 'View Detailed Dashboard' | 'Detailed Dashboard',
+  when?: (c: TMenuContext) => boolean,
+) => item('detailed-dashboard', label, '/page/dashboard', 'Dashboard', when);
 const studyList = item('study-list', 'Study list', '/', 'Study');
 /**
  * Ours (issue 21 §9; the spec names no such screens): the group's centers and users, for the two
@@ -149,7 +153,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     advancedSearch,
     item('pacs-router', 'PACS router', '/pacs-router', 'Manage', (c) => c.useInBrowserPythonApp),
     reportSearch,
-    detailedDashboard((c) => c.enableDashboardViewer),
+    detailedDashboard('View Detailed Dashboard', (c) => c.enableDashboardViewer),
   ],
   ROLE_VIEWER: [item('stop-viewing', 'Stop viewing', null, 'Manage')],
   ROLE_CENTER_CUSTOMER: [
@@ -196,7 +200,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     reportSearch,
     // spec-core §2 Menu per role: enableDashboardViewer conditions the CENTER row only; the
     // DOCTOR row lists Detailed Dashboard without a condition (as the supervisor's, spec-lab §6).
-    detailedDashboard(),
+    detailedDashboard('Detailed Dashboard'),
     payouts,
   ],
   ROLE_REFERRING_DOCTOR: [studyList],
@@ -216,7 +220,7 @@ const MENU_ROWS: Record<TRole, readonly TMenuRow[]> = {
     ...labReceptionistMenu,
     item('lab-test', 'Lab Test', '/lab/test', 'Manage'),
     item('lab-summary', 'Lab summary', '/lab/summary', 'Summary'),
-    detailedDashboard(),
+    detailedDashboard('Detailed Dashboard'),
   ],
   ROLE_TYPIST: [studyList, item('manage-template', 'Manage template', '/template-page', 'Report')],
   ROLE_OFFLINE_HYBRID: [item('manage-hybrid-report', 'Manage report', '/hybrid-study-list', 'Manage')],

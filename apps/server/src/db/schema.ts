@@ -1959,6 +1959,32 @@ export const groupSubscriptions = pgTable(
   (t) => [uniqueIndex('group_subscriptions_group_key').on(t.groupId)],
 );
 
+/**
+ * The platform's usage of a closed month per group (platform-billing/usage-months.ts): studies
+ * received (report rows made) and first signed off in the month, in PLATFORM_TIME_ZONE. Counted once,
+ * when a dashboard or usage call first asks for the month after it closed; rows only for groups
+ * with any. The dashboards then read 12 months of a platform with a million studies in a few rows.
+ */
+export const platformUsageMonths = pgTable(
+  'platform_usage_months',
+  {
+    /** 'YYYY-MM' of PLATFORM_TIME_ZONE. */
+    period: text('period').notNull(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    received: integer('received').notNull(),
+    signedOff: integer('signed_off').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.period, t.groupId] })],
+);
+
+/** The closed months whose usage is in platform_usage_months (a month with no study has no rows). */
+export const platformUsagePeriods = pgTable('platform_usage_periods', {
+  period: text('period').primaryKey(),
+  countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /** The platform's gapless invoice (and credit note) numbers: one counter row, locked while issuing. */
 export const platformCounters = pgTable('platform_counters', {
   name: text('name').primaryKey(),

@@ -15,7 +15,13 @@ import {
   platformInvoiceAmounts,
   toPaise,
 } from '@radflow/core';
-import { groups, platformBillingAudit, platformInvoices } from '../../db/schema.js';
+import {
+  groups,
+  platformBillingAudit,
+  platformInvoices,
+  platformUsageMonths,
+  platformUsagePeriods,
+} from '../../db/schema.js';
 import {
   type TestApp,
   type TestClient,
@@ -419,6 +425,131 @@ describe('the dashboards', () => {
       Number((open as unknown as { rows: Array<{ due: string }> }).rows[0]!.due),
     );
     t.clock.advance(-16 * 24 * 3600);
+  });
+});
+
+describe('usage of closed months (usage-months.ts)', () => {
+  const HOUR = 3600;
+  const periodOf = (at: Date) => calendarDayIn(at, PLATFORM_TIME_ZONE).slice(0, 7);
+  /** The month `n` months after `period` (n < 0: before), its first instant and a moment in its middle. */
+  const monthFrom = (period: string, n: number) => {
+    const [y, m] = period.split('-').map(Number) as [number, number];
+    const index = y * 12 + (m - 1) + n;
+    const month = `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+    return {
+      period: month,
+      start: new Date(`${month}-01T00:00:00+05:30`),
+      middle: new Date(`${month}-15T06:00:00Z`),
+    };
+  };
+  const usageOf = async (groupId: number, from: string, to: string, who = sales) =>
+    (
+      await json<TPlatformUsage>(await who.get(`/api/platform-billing/usage?from=${from}&to=${to}`))
+    ).rows.filter((r) => r.groupId === groupId);
+  const isKept = async (period: string) =>
+    (await t.db.select().from(platformUsagePeriods).where(eq(platformUsagePeriods.period, period))).length ===
+    1;
+  /** `count` studies of the group made and first signed off at `at`. */
+  const studiesAt = (g: { group: { id: number }; center: { id: number } }, count: number, at: Date) =>
+    createTestStudies(t.db, count, {
+      groupId: g.group.id,
+      centerId: g.center.id,
+      row: { status: 'SIGNED_OFF', createdAt: at, signedOffAt: at, firstSignedOffAt: at },
+    });
+
+  it('counts a closed month once, keeps it, and counts the open month live', async () => {
+    const current = periodOf(now());
+    // A month no other case reads.
+    const past = monthFrom(current, -6);
+    const g = await customerGroup();
+    await studiesAt(g, 3, past.middle);
+    await createTestStudies(t.db, 1, { groupId: g.group.id, centerId: g.center.id }); // made now
+    const name = g.group.name;
+    const expected = [
+      { groupId: g.group.id, groupName: name, period: past.period, received: 3, signedOff: 3 },
+      { groupId: g.group.id, groupName: name, period: current, received: 1, signedOff: 0 },
+    ];
+    // Two first reads at once: both answer the count, and the month is kept once.
+    const [a, b] = await Promise.all([
+      usageOf(g.group.id, past.period, current),
+      usageOf(g.group.id, past.period, current),
+    ]);
+    expect(a).toEqual(expected);
+    expect(b).toEqual(expected);
+    expect(await isKept(past.period)).toBe(true);
+    expect(
+      await t.db
+        .select({
+          period: platformUsageMonths.period,
+          received: platformUsageMonths.received,
+          signedOff: platformUsageMonths.signedOff,
+        })
+        .from(platformUsageMonths)
+        .where(eq(platformUsageMonths.groupId, g.group.id)),
+    ).toEqual([{ period: past.period, received: 3, signedOff: 3 }]);
+
+    // A row made now counts at once in the open month. One written into the closed month afterwards
+    // (nothing in the product backdates a row) is not counted again: that month was closed.
+    await studiesAt(g, 1, past.middle);
+    await createTestStudies(t.db, 1, { groupId: g.group.id, centerId: g.center.id });
+    expect(await usageOf(g.group.id, past.period, current)).toEqual([
+      expected[0],
+      { ...expected[1], received: 2 },
+    ]);
+
+    // The dashboard's usage trend is the same months summed over the groups.
+    const all = (
+      await json<TPlatformUsage>(
+        await sales.get(`/api/platform-billing/usage?from=${past.period}&to=${current}`),
+      )
+    ).rows;
+    const dash = await json<TPlatformDashboard>(
+      await biller.get(`/api/platform-billing/dashboard?from=${past.period}&to=${current}`),
+    );
+    for (const month of [past.period, current]) {
+      const rows = all.filter((r) => r.period === month);
+      expect(dash.usageByMonth.find((u) => u.period === month)).toEqual({
+        period: month,
+        received: rows.reduce((n, r) => n + r.received, 0),
+        signedOff: rows.reduce((n, r) => n + r.signedOff, 0),
+      });
+    }
+  });
+
+  it('keeps a month live for its first hour after it ended, then counts it with every row', async () => {
+    // A month ahead that no other case reads, and the clock moved to 30 minutes after it ends.
+    const month = monthFrom(periodOf(now()), 2);
+    const after = monthFrom(month.period, 1);
+    const g = await customerGroup();
+    await studiesAt(g, 2, month.middle);
+    const toHalfHourAfter = Math.ceil((after.start.getTime() - now().getTime()) / 1000) + HOUR / 2;
+    t.clock.advance(toHalfHourAfter);
+    try {
+      expect(periodOf(now())).toBe(after.period);
+      // New sessions each time: the old ones lapse on the way.
+      const live = await usageOf(
+        g.group.id,
+        month.period,
+        after.period,
+        await operatorUser(['ROLE_RADFLOW_SALES']),
+      );
+      expect(live).toEqual([
+        { groupId: g.group.id, groupName: g.group.name, period: month.period, received: 2, signedOff: 2 },
+      ]);
+      expect(await isKept(month.period)).toBe(false);
+      await studiesAt(g, 1, month.middle);
+      t.clock.advance(HOUR);
+      const closed = await usageOf(
+        g.group.id,
+        month.period,
+        after.period,
+        await operatorUser(['ROLE_RADFLOW_SALES']),
+      );
+      expect(closed).toEqual([{ ...live[0], received: 3, signedOff: 3 }]);
+      expect(await isKept(month.period)).toBe(true);
+    } finally {
+      t.clock.advance(-toHalfHourAfter - HOUR);
+    }
   });
 });
 

@@ -76,7 +76,7 @@ export const platformBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ZPlatformUsage, ...errorResponses(400, 401, 403) },
       },
     },
-    (request) => readUsage(db, request.query),
+    (request) => readUsage(db, request.query, app.ctx.now()),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { type SQL, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   AppError,
   PLATFORM_TIME_ZONE,
@@ -15,6 +15,7 @@ import { groupSubscriptions, groups, platformPlans } from '../../db/schema.js';
 import { listInvoices, periodBounds } from './invoices.js';
 import { queryRows } from './sql-rows.js';
 import { subscriptionOut } from './subscriptions.js';
+import { usageByGroupAndMonth } from './usage-months.js';
 
 /** The longest range of months a usage or dashboard call reads. */
 export const MAX_PERIODS = 24;
@@ -35,18 +36,6 @@ export function periodsOf(range: TPeriodRangeQuery): string[] {
 
 const monthOf = (column: string) =>
   sql.raw(`to_char(${column} AT TIME ZONE '${PLATFORM_TIME_ZONE}', 'YYYY-MM')`);
-
-/**
- * The report rows of every group whose `column` falls in [lo, hi), as (group_id, at): one range scan
- * per group of the group-leading indexes (report_statuses_group_created_idx,
- * report_statuses_group_first_signed_off_idx) instead of a scan of the whole table.
- */
-function rowsInRange(column: 'created_at' | 'first_signed_off_at', lo: SQL, hi: SQL): SQL {
-  const col = sql.raw(`r.${column}`);
-  return sql`(SELECT g.id AS group_id, x.at FROM groups g CROSS JOIN LATERAL
-      (SELECT ${col} AS at FROM report_statuses r
-        WHERE r.group_id = g.id AND ${col} >= ${lo} AND ${col} < ${hi}) x)`;
-}
 
 /** Every plan and every group with its subscription and what it owes: the Admin Billing list. */
 export async function readOverview(db: DbOrTx, now: Date): Promise<TPlatformOverview> {
@@ -85,44 +74,33 @@ export async function readOverview(db: DbOrTx, now: Date): Promise<TPlatformOver
   };
 }
 
-/**
- * Studies per group and month, counted in the database: received = rows made in the month, signed
- * off = rows first signed off in it (what an invoice counts).
- */
-export async function readUsage(db: DbOrTx, range: TPeriodRangeQuery): Promise<TPlatformUsage> {
-  periodsOf(range);
-  const lo = periodBounds(range.from).lo;
-  const hi = periodBounds(range.to).hi;
-  const rows = await queryRows<{
-    group_id: number;
-    name: string;
-    period: string;
-    received: number;
-    signed_off: number;
-  }>(
-    db,
-    sql`
-      WITH received AS (
-        SELECT group_id, ${monthOf('at')} AS period, count(*)::int AS n
-          FROM ${rowsInRange('created_at', lo, hi)} t GROUP BY 1, 2
-      ), signed AS (
-        SELECT group_id, ${monthOf('at')} AS period, count(*)::int AS n
-          FROM ${rowsInRange('first_signed_off_at', lo, hi)} t GROUP BY 1, 2
-      )
-      SELECT g.id AS group_id, g.name, k.period, coalesce(r.n, 0) AS received, coalesce(s.n, 0) AS signed_off
-        FROM (SELECT group_id, period FROM received UNION SELECT group_id, period FROM signed) k
-        JOIN groups g ON g.id = k.group_id
-        LEFT JOIN received r ON r.group_id = k.group_id AND r.period = k.period
-        LEFT JOIN signed s ON s.group_id = k.group_id AND s.period = k.period
-       ORDER BY k.period, g.name, g.id`,
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Studies per group and month (usage-months.ts): the Admin Billing usage table, by month then group name. */
+export async function readUsage(db: DbOrTx, range: TPeriodRangeQuery, now: Date): Promise<TPlatformUsage> {
+  const usage = await usageByGroupAndMonth(db, periodsOf(range), now);
+  const ids = [...new Set(usage.map((u) => u.groupId))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (
+          await db.select({ id: groups.id, name: groups.name }).from(groups).where(inArray(groups.id, ids))
+        ).map((g) => [g.id, g.name]),
   );
+  const rows = usage
+    .filter((u) => names.has(u.groupId))
+    .map((u) => ({ ...u, groupName: names.get(u.groupId)! }))
+    .sort(
+      (a, b) =>
+        compareText(a.period, b.period) || compareText(a.groupName, b.groupName) || a.groupId - b.groupId,
+    );
   return {
     rows: rows.map((r) => ({
-      groupId: r.group_id,
-      groupName: r.name,
+      groupId: r.groupId,
+      groupName: r.groupName,
       period: r.period,
-      received: Number(r.received),
-      signedOff: Number(r.signed_off),
+      received: r.received,
+      signedOff: r.signedOff,
     })),
   };
 }
@@ -151,19 +129,7 @@ export async function readPlatformDashboard(
       sql`SELECT ${monthOf('received_at')} AS period, sum(amount_minor)::bigint AS minor FROM platform_payments
            WHERE received_at >= ${lo} AND received_at < ${hi} GROUP BY 1`,
     ),
-    queryRows<{ period: string; received: number; signed_off: number }>(
-      db,
-      sql`SELECT k.period, coalesce(r.n, 0)::int AS received, coalesce(s.n, 0)::int AS signed_off FROM
-            (SELECT unnest(ARRAY[${sql.join(
-              periods.map((p) => sql`${p}`),
-              sql`, `,
-            )}]::text[]) AS period) k
-            LEFT JOIN (SELECT ${monthOf('at')} AS period, count(*) AS n
-                         FROM ${rowsInRange('created_at', lo, hi)} t GROUP BY 1) r ON r.period = k.period
-            LEFT JOIN (SELECT ${monthOf('at')} AS period, count(*) AS n
-                         FROM ${rowsInRange('first_signed_off_at', lo, hi)} t GROUP BY 1) s ON s.period = k.period
-           ORDER BY k.period`,
-    ),
+    usageByGroupAndMonth(db, periods, now),
     queryRows<{ period: string; n: number }>(
       db,
       sql`SELECT ${monthOf('created_at')} AS period, count(*)::int AS n FROM groups
@@ -202,11 +168,14 @@ export async function readPlatformDashboard(
       collected: toRupees(Number(col.get(period)?.minor ?? 0)),
     })),
     groupsByPlan: byPlan.map((r) => ({ planCode: r.code, planName: r.name, groups: Number(r.n) })),
-    usageByMonth: usage.map((u) => ({
-      period: u.period,
-      received: Number(u.received),
-      signedOff: Number(u.signed_off),
-    })),
+    usageByMonth: periods.map((period) => {
+      const month = usage.filter((u) => u.period === period);
+      return {
+        period,
+        received: month.reduce((n, u) => n + u.received, 0),
+        signedOff: month.reduce((n, u) => n + u.signedOff, 0),
+      };
+    }),
     signUpsByMonth: periods.map((period) => ({ period, groups: Number(ups.get(period)?.n ?? 0) })),
     overdue: {
       count: Number(overdueTotals[0]?.n ?? 0),

@@ -8,6 +8,7 @@ import { AppErrorBoundary } from './AppErrorBoundary';
 import { AppProviders, createQueryClient } from './providers';
 import { preloadable } from '../lib/preloadable';
 import { APP_ROUTES, preloadScreenAt } from './routes';
+import { warmScreenDataAt } from './screen-data';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -26,8 +27,9 @@ if (!servedByRouter) {
     queryFn: ({ signal }) => loadSession(signal),
     staleTime: Infinity,
   });
-  // The screen of this address loads beside them too.
+  // The screen of this address loads beside them too, and the first data it draws (screen-data.ts).
   preloadScreenAt(window.location.pathname);
+  warmScreenDataAt(window.location.pathname, window.location.search, queryClient);
 }
 // A diagnostic viewer page (d=1) opened directly starts the viewer's code, the study's context and
 // its series now, beside the session calls; the dynamic import keeps this out of the login and

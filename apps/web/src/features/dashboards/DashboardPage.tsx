@@ -23,12 +23,7 @@ import { useSession } from '../auth/session';
 import { ChartCard } from './ChartCard';
 import { DrillDownDialog } from './DrillDownDialog';
 import { type TDashboardVariant, chartsOf, formatMinutes, formatShare } from './dashboard-charts';
-import {
-  type TDashboardRange,
-  type TDrillDownTarget,
-  dashboardQueryKey,
-  fetchDashboard,
-} from './dashboards.api';
+import { type TDashboardRange, type TDrillDownTarget, dashboardQuery } from './dashboards.api';
 
 /** Days the range covers when the address names none: the last 30, today included. */
 const DEFAULT_DAYS = 30;
@@ -103,11 +98,7 @@ function SignedInDashboard({
   };
   const problem = summaryRangeProblem(range.startTime, range.endTime);
   const [target, setTarget] = useState<TDrillDownTarget | null>(null);
-  const query = useQuery({
-    queryKey: dashboardQueryKey(range),
-    queryFn: ({ signal }) => fetchDashboard(range, signal),
-    enabled: problem === null,
-  });
+  const query = useQuery({ ...dashboardQuery(range), enabled: problem === null });
   const setDay = (field: keyof TDashboardRange, value: string) =>
     setParams(
       (p) => {

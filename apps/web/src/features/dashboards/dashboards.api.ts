@@ -17,9 +17,26 @@ export interface TDashboardRange {
 export const dashboardQueryKey = (range: TDashboardRange) =>
   ['dashboards', 'numbers', range.startTime, range.endTime] as const;
 
-export function fetchDashboard(range: TDashboardRange, signal?: AbortSignal): Promise<TDashboard> {
+export function fetchDashboard(
+  range: TDashboardRange,
+  signal?: AbortSignal,
+  quiet?: boolean,
+): Promise<TDashboard> {
   const query = new URLSearchParams({ startTime: range.startTime, endTime: range.endTime });
-  return apiRequest(`/api/dashboard?${query.toString()}`, { schema: ZDashboard, signal });
+  return apiRequest(`/api/dashboard?${query.toString()}`, { schema: ZDashboard, signal, quiet });
+}
+
+/**
+ * A dashboard's numbers for a range (DashboardPage), also asked at startup when a dashboard address
+ * that names its range is opened directly (app/screen-data.ts; without one the range's days depend
+ * on the group's zone, known only after the session). `quiet`: the startup's ask shows no failure;
+ * the page asks again and shows its own.
+ */
+export function dashboardQuery(range: TDashboardRange, quiet = false) {
+  return {
+    queryKey: dashboardQueryKey(range),
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchDashboard(range, signal, quiet),
+  };
 }
 
 /** One number of the dashboard: which rows it counts. */

@@ -10,20 +10,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { LineChart } from '@mui/x-charts/LineChart';
-import {
-  PLATFORM_TIME_ZONE,
-  type TPlatformDashboard,
-  calendarDayIn,
-  formatRupees,
-  toPaise,
-} from '@radflow/core';
+import { type TPlatformDashboard, formatRupees, toPaise } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { PLATFORM_BILLING_KEY, fetchPlatformDashboard, periodOf } from './platform-billing.api';
-
-/** Months the dashboards show: the last twelve, this one included. */
-const MONTHS = 12;
+import { platformDashboardQuery } from './platform-billing.api';
 const rupees = (value: number) => formatRupees(toPaise(value));
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
@@ -157,13 +148,7 @@ const ORDER = {
  * the same charts in the order each role reads first (money first, or growth first).
  */
 function PlatformDashboard({ variant, title }: { variant: 'billing' | 'sales'; title: string }) {
-  const today = calendarDayIn(new Date(), PLATFORM_TIME_ZONE);
-  const from = periodOf(today, MONTHS - 1);
-  const to = periodOf(today);
-  const query = useQuery({
-    queryKey: [...PLATFORM_BILLING_KEY, 'dashboard', from, to],
-    queryFn: ({ signal }) => fetchPlatformDashboard(from, to, signal),
-  });
+  const query = useQuery(platformDashboardQuery(new Date()));
   const parts = query.data ? charts(query.data) : null;
   return (
     <Box>

@@ -1,4 +1,6 @@
 import {
+  PLATFORM_TIME_ZONE,
+  calendarDayIn,
   ZIssueInvoicesAnswer,
   ZPlatformDashboard,
   ZPlatformInvoice,
@@ -42,11 +44,31 @@ export const fetchPlatformDashboard = (
   from: string,
   to: string,
   signal?: AbortSignal,
+  quiet?: boolean,
 ): Promise<TPlatformDashboard> =>
   apiRequest(`/api/platform-billing/dashboard?${new URLSearchParams({ from, to }).toString()}`, {
     schema: ZPlatformDashboard,
     signal,
+    quiet,
   });
+
+/** Months the Billing and Admin Sales dashboards show: the last twelve, this one included. */
+const DASHBOARD_MONTHS = 12;
+
+/**
+ * The dashboards' one query (PlatformDashboardPage), also asked at startup when the page is opened
+ * directly (app/screen-data.ts): the months end with this one in the platform's zone. `quiet`: the
+ * startup's ask shows no failure; the page asks again and shows its own.
+ */
+export function platformDashboardQuery(now: Date, quiet = false) {
+  const today = calendarDayIn(now, PLATFORM_TIME_ZONE);
+  const from = periodOf(today, DASHBOARD_MONTHS - 1);
+  const to = periodOf(today);
+  return {
+    queryKey: [...PLATFORM_BILLING_KEY, 'dashboard', from, to] as const,
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchPlatformDashboard(from, to, signal, quiet),
+  };
+}
 
 export const changePlan = (
   groupId: number,

@@ -49,8 +49,15 @@ describe('templateFits', () => {
 });
 
 describe('canReadTemplates', () => {
-  it('lets the template keepers and verifiers read, and no read-only or non-reporting role', () => {
-    for (const role of ['ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_ADMIN', 'ROLE_GROUP', 'ROLE_VERIFIER'] as const)
+  it('lets the template keepers, verifiers and hybrid doctors read, and no read-only or non-reporting role', () => {
+    for (const role of [
+      'ROLE_DOCTOR',
+      'ROLE_TYPIST',
+      'ROLE_ADMIN',
+      'ROLE_GROUP',
+      'ROLE_VERIFIER',
+      'ROLE_OFFLINE_HYBRID',
+    ] as const)
       expect(canReadTemplates([role]), role).toBe(true);
     for (const role of [
       'ROLE_CUSTOMER',

@@ -12,11 +12,17 @@ export const TEMPLATE_ROLES: readonly TRole[] = ['ROLE_DOCTOR', 'ROLE_TYPIST', .
 
 /**
  * Who reads the templates (GET /report-template/): those who keep them, and verifiers, who write in
- * the editor (a report waiting for verification) whose chooser lists them. spec-core §2 gives
- * 'Manage template' to doctors and typists only: the group's wording is not for patients, viewers,
- * referring doctors or the other read-only and non-reporting roles.
+ * the editor (a report waiting for verification) whose chooser lists them; and a hybrid doctor
+ * (OFFLINE_HYBRID, spec-core §3), whose router keeps them at their online sign-in for the offline
+ * editor (router HYBRID.md "Templates offline"). spec-core §2 gives 'Manage template' to doctors and
+ * typists only: the group's wording is not for patients, viewers, referring doctors or the other
+ * read-only and non-reporting roles.
  */
-export const TEMPLATE_READER_ROLES: readonly TRole[] = [...TEMPLATE_ROLES, 'ROLE_VERIFIER'];
+export const TEMPLATE_READER_ROLES: readonly TRole[] = [
+  ...TEMPLATE_ROLES,
+  'ROLE_VERIFIER',
+  'ROLE_OFFLINE_HYBRID',
+];
 
 export function canReadTemplates(roles: readonly TRole[]): boolean {
   return hasRole(roles, ...TEMPLATE_READER_ROLES);

@@ -81,11 +81,19 @@ export const REPORTING_MATRIX: readonly TMatrixRow[] = [
     title: 'GET /report-template/',
     endpoint: 'templateList',
     status: null,
-    allowed: only('ROLE_DOCTOR', 'ROLE_TYPIST', 'ROLE_ADMIN', 'ROLE_GROUP', 'ROLE_VERIFIER'),
+    allowed: only(
+      'ROLE_DOCTOR',
+      'ROLE_TYPIST',
+      'ROLE_ADMIN',
+      'ROLE_GROUP',
+      'ROLE_VERIFIER',
+      'ROLE_OFFLINE_HYBRID',
+    ),
     success: 200,
     source:
       "spec §2 Menu: 'Manage template' for DOCTOR and TYPIST; reporting DECISIONS 'Templates: who reads': their " +
-      "keepers (plus the group admins who keep the group's) and verifiers, who write in the editor's chooser. " +
+      "keepers (plus the group admins who keep the group's) and verifiers, who write in the editor's chooser; " +
+      "a hybrid doctor, whose router keeps them for the offline editor (router HYBRID.md 'Templates offline'). " +
       'Fixed session 6: every signed-in role could list them',
   },
   {

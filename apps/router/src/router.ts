@@ -161,6 +161,7 @@ export async function startRouter(
       cloudLogin: withOfflineSignIn(createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }), credentials),
       settings: settingsOf(config),
       hybrid: hybridReportsOf(uploadQueue, offlineReports, () => reportSync.kick()),
+      hybridTemplates: (email) => credentials.templatesOf(email),
       offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
       ...(config.ROUTER_WEB_DIR ? { webDir: config.ROUTER_WEB_DIR } : {}),
     });

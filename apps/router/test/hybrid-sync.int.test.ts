@@ -11,7 +11,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_REPORT_GRANT_PATH, OFFLINE_REPORT_MESSAGES } from '@radflow/core';
 import { reportStatuses, reports, reportVersions, studies } from '../../server/src/db/schema.js';
-import { signInAs, createTestUser } from '../../server/test/test-app.js';
+import { TEST_PASSWORD, signInAs, createTestUser } from '../../server/test/test-app.js';
+import { createCloudLogin } from '../src/api/cloud-login.js';
 import { createTestStudy } from '../../server/test/worklist-test-data.js';
 import { OfflineReportStore } from '../src/hybrid/report-store.js';
 import { ReportSync, type ReportSyncOptions } from '../src/hybrid/report-sync.js';
@@ -393,3 +394,31 @@ describe('resolving an offline conflict from the router (issue 27 §4)', () => {
 });
 
 let sharedAuthor: { email: string; identifier: string; id: number } | undefined;
+
+describe("a hybrid doctor's templates for the offline editor (HYBRID.md 'Templates offline')", () => {
+  it('are read from the real cloud at their online sign-in on the router, with their own session', async () => {
+    const admin = await signInAs(
+      cloud.t,
+      await createTestUser(cloud.t.db, { roles: ['ROLE_ADMIN'], groupId: cloud.groupId }),
+    );
+    const made = await admin.post('/api/report-template/', {
+      name: 'CT Head normal (group)',
+      content: '<p>No acute intracranial abnormality.</p>',
+      modalities: ['CT'],
+      bodyParts: [],
+      gender: null,
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const doctor = await createTestUser(cloud.t.db, {
+      roles: ['ROLE_DOCTOR'],
+      groupId: cloud.groupId,
+      hybridModeOn: true,
+    });
+    const verified = await createCloudLogin({ serverUrl: `http://127.0.0.1:${cloud.port}` }).verify({
+      email: doctor.email,
+      password: TEST_PASSWORD,
+    });
+    expect(verified.hybrid).toBe(true);
+    expect(verified.templates?.map((t) => t.name)).toContain('CT Head normal (group)');
+  });
+});

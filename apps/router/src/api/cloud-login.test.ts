@@ -23,6 +23,19 @@ let server: Server;
 let url: string;
 let roles: string[];
 let hybridModeOn = false;
+let templatesStatus = 200;
+const TEMPLATE = {
+  id: 7,
+  name: 'CT Brain normal',
+  content: '<p>No acute intracranial abnormality.</p>',
+  modalities: ['CT'],
+  bodyParts: ['HEAD'],
+  gender: null,
+  owner: 'doctor@radflow.example',
+  isOwn: true,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+};
 const seen: { path: string; body: string; cookie: string | undefined; device: string | undefined }[] = [];
 const bodyOf = async (req: IncomingMessage) => {
   let body = '';
@@ -33,6 +46,7 @@ const bodyOf = async (req: IncomingMessage) => {
 beforeEach(async () => {
   roles = ['ROLE_CENTER'];
   hybridModeOn = false;
+  templatesStatus = 200;
   seen.length = 0;
   server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
@@ -59,6 +73,11 @@ beforeEach(async () => {
         }
         res.setHeader('Set-Cookie', 'radflow_session=s3cr3t; Path=/; HttpOnly; SameSite=Lax');
         res.end(JSON.stringify(user(roles, hybridModeOn)));
+        return;
+      }
+      if (req.url === '/api/report-template/') {
+        res.statusCode = templatesStatus;
+        res.end(JSON.stringify(templatesStatus === 200 ? [TEMPLATE] : { errorDescription: 'down' }));
         return;
       }
       if (req.url === '/api/router/offline-grant') {
@@ -118,10 +137,30 @@ describe('createCloudLogin', () => {
         hybrid: true,
         // Asked with the doctor's own fresh session, before it is signed out (HYBRID.md).
         offlineGrant: 'grant-of-the-doctor',
+        // Their templates too, for the editor offline.
+        templates: [TEMPLATE],
       },
     );
-    expect(seen.map((s) => s.path)).toEqual(['/api/do-login', '/api/router/offline-grant', '/api/do-logout']);
+    expect(seen.map((s) => s.path)).toEqual([
+      '/api/do-login',
+      '/api/router/offline-grant',
+      '/api/report-template/',
+      '/api/do-logout',
+    ]);
     expect(seen[1]?.cookie).toBe('radflow_session=s3cr3t');
+    expect(seen[2]?.cookie).toBe('radflow_session=s3cr3t');
+  });
+
+  it('still lets a hybrid user in when the cloud does not answer their templates (none kept from it)', async () => {
+    roles = ['ROLE_OFFLINE_HYBRID'];
+    hybridModeOn = true;
+    templatesStatus = 503;
+    const verified = await createCloudLogin({ serverUrl: url }).verify({
+      email: 'center@radflow.example',
+      password: 'right',
+    });
+    expect(verified).toMatchObject({ hybrid: true, offlineGrant: 'grant-of-the-doctor' });
+    expect(verified.templates).toBeUndefined();
   });
 
   it('says the cloud could not be reached', async () => {

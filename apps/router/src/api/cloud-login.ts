@@ -4,10 +4,14 @@ import {
   DEVICE_ID_HEADER,
   DEVICE_NAME_HEADER,
   OFFLINE_REPORT_GRANT_PATH,
+  REPORT_TEMPLATES_PATH,
   ZCurrentUser,
   ZOfflineReportGrant,
+  ZReportTemplate,
   hasRole,
+  type TReportTemplate,
 } from '@radflow/core';
+import { z } from 'zod';
 import type { CloudLogin, VerifiedUser } from './ports.js';
 
 export const MESSAGE_CLOUD_UNREACHABLE = 'The cloud could not be reached to check the sign-in';
@@ -20,7 +24,8 @@ const COOKIE_PAIR = /^([^=;\s]+)=([^;]*)/;
  * in with them (POST /api/do-login), takes the current user the cloud answers, and signs that cloud
  * session out at once. The router keeps neither the password nor the cloud session; only its own
  * router session (sessions.ts) results. A hybrid doctor's check also asks, with that session, for
- * their offline grant (HYBRID.md): the proof, sent with their offline saves, that they wrote them.
+ * their offline grant (HYBRID.md): the proof, sent with their offline saves, that they wrote them;
+ * and for their report templates, which the editor offers offline.
  */
 export function createCloudLogin(options: {
   serverUrl: string;
@@ -72,11 +77,13 @@ export function createCloudLogin(options: {
         if (!hybrid && !hasRole(user.data.roles, 'ROLE_CENTER'))
           throw new AppError('FORBIDDEN', MESSAGE_ROUTER_CENTER_ONLY);
         const offlineGrant = hybrid ? await askOfflineGrant(doFetch, base, device, cookie) : undefined;
+        const templates = hybrid ? await askTemplates(doFetch, base, device, cookie) : undefined;
         return {
           email: user.data.email,
           identifier: user.data.identifier,
           hybrid,
           ...(offlineGrant ? { offlineGrant } : {}),
+          ...(templates ? { templates } : {}),
         };
       } finally {
         await signOutOfCloud(doFetch, base, device, cookie);
@@ -115,6 +122,29 @@ async function askOfflineGrant(
   const grant = ZOfflineReportGrant.safeParse(await response.json().catch(() => null));
   return grant.success ? grant.data.grant : undefined;
 }
+
+/**
+ * A hybrid doctor's report templates (theirs and the group's), read with their own fresh session for
+ * the editor offline (HYBRID.md "Templates offline"). Undefined when the cloud does not answer them:
+ * the templates kept from an earlier sign-in stay.
+ */
+async function askTemplates(
+  doFetch: typeof fetch,
+  base: string,
+  device: Record<string, string>,
+  cookie: string,
+): Promise<TReportTemplate[] | undefined> {
+  if (!cookie) return undefined;
+  const response = await doFetch(`${base}${REPORT_TEMPLATES_PATH}`, {
+    headers: { ...device, Cookie: cookie },
+    signal: AbortSignal.timeout(15_000),
+  }).catch(() => null);
+  if (!response?.ok) return undefined;
+  const templates = ZReportTemplateList.safeParse(await response.json().catch(() => null));
+  return templates.success ? templates.data : undefined;
+}
+
+const ZReportTemplateList = z.array(ZReportTemplate);
 
 /** Ends the cloud session the check opened, so no cloud credential outlives the check. */
 async function signOutOfCloud(

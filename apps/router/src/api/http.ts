@@ -1,4 +1,4 @@
-import { AppError, type TErrorBody } from '@radflow/core';
+import { AppError, type TErrorBody, type TOfflineTemplates } from '@radflow/core';
 import type { z } from 'zod';
 import type {
   CloudLogin,
@@ -31,6 +31,8 @@ export interface LocalApiOptions {
   settings: SettingsSource;
   /** The offline hybrid calls (HYBRID.md); absent: they are 404. */
   hybrid?: HybridReports;
+  /** A hybrid doctor's templates kept at their online sign-in (offline-sign-in.ts), for GET /hybrid/templates. */
+  hybridTemplates?: (email: string) => TOfflineTemplates;
   /** The offline viewer's DICOMweb reads of the router's studies (HYBRID.md); absent: 404. */
   offlineImages?: OfflineImages;
   /** The web app's built files (ROUTER_WEB_DIR), served at / so the app opens without the cloud. */

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   AppError,
   HYBRID_PATHS,
+  ZOfflineTemplates,
   MESSAGE_HYBRID_ONLY,
   REPORTING_MESSAGES,
   ROUTER_SERVED_META,
@@ -31,6 +32,18 @@ const APP_ORIGIN = 'https://cloud.radflow.example';
 const HYBRID: VerifiedUser = { email: 'dr@radflow.example', identifier: 'Dr Hybrid', hybrid: true };
 const CENTER: VerifiedUser = { email: 'center@radflow.example', identifier: 'City Scans', hybrid: false };
 const PASSWORD = 'pw';
+const TEMPLATE = {
+  id: 3,
+  name: 'XR Chest normal',
+  content: '<p>Lungs are clear.</p>',
+  modalities: ['DX'],
+  bodyParts: [],
+  gender: null,
+  owner: HYBRID.email,
+  isOwn: true,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-02T10:00:00.000Z',
+};
 
 let dataDir: string;
 let queue: InstanceQueue;
@@ -72,6 +85,11 @@ beforeEach(async () => {
     cloudLogin,
     settings: { settings: () => ({}) },
     hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => kicks++),
+    // What offline-sign-in.ts keeps of each doctor's online sign-in.
+    hybridTemplates: (email) => ({
+      savedAt: '2026-11-02T10:00:00.000Z',
+      templates: email === HYBRID.email ? [TEMPLATE] : [],
+    }),
     webDir,
   });
   app = started.app;
@@ -173,10 +191,22 @@ describe('the hybrid calls (issue 27 §4)', () => {
 
   it('is for hybrid users: a center user gets 403, no session 401', async () => {
     const token = await signIn(CENTER);
-    const refused = await call(HYBRID_PATHS.studies, token);
-    expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });
-    expect((await fetch(`${base}${HYBRID_PATHS.studies}`)).status).toBe(401);
+    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates]) {
+      const refused = await call(path, token);
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });
+      expect((await fetch(`${base}${path}`)).status).toBe(401);
+    }
+  });
+
+  it("answers the signed-in doctor's own templates, as kept at their online sign-in", async () => {
+    const token = await signIn(HYBRID);
+    const answer = await call(HYBRID_PATHS.templates, token);
+    expect(answer.status).toBe(200);
+    expect(ZOfflineTemplates.parse(await answer.json())).toEqual({
+      savedAt: '2026-11-02T10:00:00.000Z',
+      templates: [TEMPLATE],
+    });
   });
 });
 

@@ -8,6 +8,7 @@ import {
   ZOfflineResolve,
   type THybridStudy,
   type TOfflineReport,
+  type TOfflineTemplates,
 } from '@radflow/core';
 import { MESSAGE_SIGN_IN, parseInput } from './http.js';
 import type { HybridReports, VerifiedUser } from './ports.js';
@@ -20,8 +21,20 @@ export const hybridUser = (request: FastifyRequest): VerifiedUser => {
   return user;
 };
 
-/** GET /hybrid/studies, GET and POST /hybrid/report, POST /hybrid/resolve (HYBRID.md "Calls"). */
-export function registerHybridRoutes(app: FastifyInstance, hybrid: HybridReports): void {
+/**
+ * GET /hybrid/studies, GET and POST /hybrid/report, POST /hybrid/resolve, GET /hybrid/templates
+ * (HYBRID.md "Calls"). `templatesOf`: the signed-in doctor's templates kept at their online sign-in.
+ */
+export function registerHybridRoutes(
+  app: FastifyInstance,
+  hybrid: HybridReports,
+  templatesOf: (email: string) => TOfflineTemplates = () => ({ savedAt: null, templates: [] }),
+): void {
+  app.get(HYBRID_PATHS.templates, async (request): Promise<TOfflineTemplates> => {
+    const user = hybridUser(request);
+    return templatesOf(user.email);
+  });
+
   app.get(HYBRID_PATHS.studies, async (request): Promise<THybridStudy[]> => {
     hybridUser(request);
     return hybrid.studies();

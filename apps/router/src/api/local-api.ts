@@ -83,7 +83,7 @@ export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyIn
 
   registerRoutes(app, options, sessions);
   registerEvents(app, options);
-  if (options.hybrid) registerHybridRoutes(app, options.hybrid);
+  if (options.hybrid) registerHybridRoutes(app, options.hybrid, options.hybridTemplates);
   if (options.offlineImages) registerOfflineDicomweb(app, options.offlineImages);
   if (options.webDir) registerWebApp(app, options.webDir);
   return app;

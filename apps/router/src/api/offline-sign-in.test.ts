@@ -72,4 +72,39 @@ describe('signing in to the router with the cloud unreachable (issue 27 §4)', (
       message: MESSAGE_NO_OFFLINE_SIGN_IN,
     });
   });
+
+  it("keeps a hybrid doctor's templates from the online sign-in, across a restart; a sign-in without them keeps the last", async () => {
+    const dir = await dataDir();
+    const template = {
+      id: 3,
+      name: 'XR Chest normal',
+      content: '<p>Lungs are clear.</p>',
+      modalities: ['CR', 'DX'],
+      bodyParts: ['CHEST'],
+      gender: null,
+      owner: 'dr@center.test',
+      isOwn: true,
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-02T10:00:00.000Z',
+    };
+    const cloud = fakeCloud({ ...hybrid, templates: [template] });
+    const credentials = await OfflineCredentials.open(dir);
+    expect(credentials.templatesOf(hybrid.email)).toEqual({ savedAt: null, templates: [] });
+    await withOfflineSignIn(cloud.login, credentials).verify({ email: hybrid.email, password: 'right' });
+    const kept = (await OfflineCredentials.open(dir)).templatesOf('DR@center.test');
+    expect(kept.templates).toEqual([template]);
+    expect(kept.savedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    // The cloud did not answer the templates this time: the kept ones stay.
+    const without = fakeCloud(hybrid);
+    const again = await OfflineCredentials.open(dir);
+    await withOfflineSignIn(without.login, again).verify({ email: hybrid.email, password: 'right' });
+    expect(again.templatesOf(hybrid.email)).toEqual(kept);
+
+    // Refused by the cloud: the templates go with the verifier.
+    await expect(
+      withOfflineSignIn(without.login, again).verify({ email: hybrid.email, password: 'old' }),
+    ).rejects.toMatchObject({ kind: 'UNAUTHORIZED' });
+    expect(again.templatesOf(hybrid.email)).toEqual({ savedAt: null, templates: [] });
+  });
 });

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppError } from '@radflow/core';
+import { AppError, type TOfflineTemplates, type TReportTemplate } from '@radflow/core';
 import { writeFileDurably } from '../queue/fs-durable.js';
 import { MESSAGE_CLOUD_UNREACHABLE } from './cloud-login.js';
 import type { CloudLogin, VerifiedUser } from './ports.js';
@@ -16,6 +16,9 @@ interface TVerifier {
   savedAt: string;
   /** The doctor's grant from the same online sign-in (cloud-login.ts), for their offline saves. */
   grant?: string;
+  /** Their report templates as the cloud listed them at an online sign-in, and when. */
+  templates?: TReportTemplate[];
+  templatesSavedAt?: string;
 }
 
 const KEY_BYTES = 32;
@@ -30,8 +33,9 @@ const derive = (password: string, salt: Buffer) =>
  * Offline sign-in for hybrid users (HYBRID.md "Signing in offline"): when the cloud accepted a
  * hybrid user's password, the router keeps a salted scrypt verifier of it (never the password) in
  * `<ROUTER_DATA_DIR>/hybrid/credentials.json`; with the cloud unreachable, that verifier signs them
- * in. A password the cloud refuses removes the verifier. Center users without hybrid mode get no
- * verifier: the router's other screens need the cloud anyway.
+ * in. Beside it: their grant and their report templates from the same sign-in (the editor's offline
+ * template chooser). A password the cloud refuses removes all of it. Center users without hybrid
+ * mode get no verifier: the router's other screens need the cloud anyway.
  */
 export class OfflineCredentials {
   private constructor(
@@ -60,14 +64,33 @@ export class OfflineCredentials {
   async remember(user: VerifiedUser, password: string): Promise<void> {
     const salt = randomBytes(16);
     const hash = await derive(password, salt);
-    this.verifiers.set(user.email.toLowerCase(), {
+    const key = user.email.toLowerCase();
+    const now = new Date().toISOString();
+    // Templates the cloud did not answer this time: those of the last sign-in stay.
+    const before = this.verifiers.get(key);
+    const templates = user.templates
+      ? { templates: user.templates, templatesSavedAt: now }
+      : before?.templates
+        ? {
+            templates: before.templates,
+            ...(before.templatesSavedAt ? { templatesSavedAt: before.templatesSavedAt } : {}),
+          }
+        : {};
+    this.verifiers.set(key, {
       identifier: user.identifier,
       salt: salt.toString('base64'),
       hash: hash.toString('base64'),
-      savedAt: new Date().toISOString(),
+      savedAt: now,
       ...(user.offlineGrant ? { grant: user.offlineGrant } : {}),
+      ...templates,
     });
     await this.persist();
+  }
+
+  /** This user's templates from their last online sign-in here that listed them (none: empty). */
+  templatesOf(email: string): TOfflineTemplates {
+    const verifier = this.verifiers.get(email.toLowerCase());
+    return { savedAt: verifier?.templatesSavedAt ?? null, templates: verifier?.templates ?? [] };
   }
 
   /** The grant of this user's last online sign-in here, if the cloud gave one. */

@@ -13,6 +13,7 @@ import type {
   TRenderViewport,
   TRenderWindow,
   TSendJobRunRequest,
+  TReportTemplate,
 } from '@radflow/core';
 import type { DicomJsonDataset } from '@radflow/dicom';
 
@@ -74,6 +75,11 @@ export interface VerifiedUser {
   hybrid?: boolean;
   /** A hybrid doctor's grant from the cloud (OFFLINE_REPORT_GRANT_PATH), sent with their offline saves. */
   offlineGrant?: string;
+  /**
+   * A hybrid doctor's report templates as the cloud listed them at this online sign-in
+   * (REPORT_TEMPLATES_PATH), kept for the editor offline; absent when the cloud did not answer them.
+   */
+  templates?: TReportTemplate[];
 }
 
 /** The offline hybrid screens (HYBRID.md): the router's studies and the reports written on it. */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ZStudyInstanceUid } from '../dicom/uid-schema.js';
-import { ZReportSaveRequest } from '../reporting/schemas.js';
+import { ZReportSaveRequest, ZReportTemplate } from '../reporting/schemas.js';
 
 /** The cloud's call the router takes offline reports up with (API token, ROLE_CENTER owner). */
 export const OFFLINE_REPORT_UPLOAD_PATH = '/api/router/offline-report';
@@ -123,7 +123,26 @@ export const HYBRID_PATHS = {
   studies: '/hybrid/studies',
   report: '/hybrid/report',
   resolve: '/hybrid/resolve',
+  templates: '/hybrid/templates',
 } as const;
+
+/**
+ * The cloud's list of the caller's and the group's report templates (GET, optional modality, bodyPart
+ * and gender; the web's template chooser), which the router also reads for a hybrid doctor at their
+ * online sign-in (HYBRID.md "Templates offline").
+ */
+export const REPORT_TEMPLATES_PATH = '/api/report-template/';
+
+/**
+ * GET /hybrid/templates: the signed-in hybrid doctor's report templates as the cloud listed them at
+ * their last online sign-in on this router (`savedAt`; null and empty when never). The chooser
+ * filters them by the study with core `templateFits`, as the cloud does.
+ */
+export const ZOfflineTemplates = z.object({
+  savedAt: z.string().nullable(),
+  templates: z.array(ZReportTemplate),
+});
+export type TOfflineTemplates = z.infer<typeof ZOfflineTemplates>;
 
 /**
  * Where an offline report stands: NONE (nothing written on the router), PENDING (written, waiting

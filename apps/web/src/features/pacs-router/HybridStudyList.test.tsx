@@ -1,10 +1,11 @@
-import type { THybridStudy, TOfflineReport, TRouterInfo } from '@radflow/core';
+import type { THybridStudy, TOfflineReport, TReportTemplate, TRouterInfo } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
 import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import type { RouterClient } from './router-client';
+import { stubEditorLayout } from '../../test/editor-layout';
 
 /*
  * Issue 27 §4: /hybrid-study-list lists the studies the center's router holds with their offline
@@ -39,6 +40,8 @@ const report = (overrides: Partial<TOfflineReport> = {}): TOfflineReport => ({
   ...overrides,
 });
 
+beforeAll(stubEditorLayout);
+
 const study = (overrides: Partial<THybridStudy> = {}): THybridStudy => ({
   studyInstanceUid: '1.2.3',
   reportStatusId: null,
@@ -55,7 +58,23 @@ const study = (overrides: Partial<THybridStudy> = {}): THybridStudy => ({
   ...overrides,
 });
 
-function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = {}) {
+const TEMPLATE = (overrides: Partial<TReportTemplate>): TReportTemplate => ({
+  id: 1,
+  name: 'CT Head normal',
+  content: '<p>No acute intracranial abnormality.</p>',
+  modalities: ['CT'],
+  bodyParts: [],
+  gender: null,
+  owner: EMAIL,
+  isOwn: true,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  ...overrides,
+});
+
+function fakeRouter(
+  options: { signedIn?: boolean; studies?: THybridStudy[]; templates?: TReportTemplate[] } = {},
+) {
   let signedIn = options.signedIn ?? true;
   const unused = vi.fn(async () => {
     throw new Error('not in this test');
@@ -87,6 +106,10 @@ function fakeRouter(options: { signedIn?: boolean; studies?: THybridStudy[] } = 
     update: unused,
     openEvents: vi.fn(() => () => undefined),
     hybridStudies: vi.fn(async () => options.studies ?? []),
+    hybridTemplates: vi.fn(async () => ({
+      savedAt: '2026-11-27T09:00:00.000Z',
+      templates: options.templates ?? [],
+    })),
     dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
     image: vi.fn(async (_url: string) => new Blob()),
     saveOfflineReport: vi.fn(
@@ -183,6 +206,38 @@ describe('the hybrid study list (issue 27 §4)', () => {
         baseLocalVersion: 1,
       }),
     );
+  });
+
+  it('offers the templates the router kept, those that fit the study, and inserts the chosen one', async () => {
+    const client = fakeRouter({
+      studies: [study()],
+      templates: [
+        TEMPLATE({}),
+        TEMPLATE({ id: 2, name: 'MR Knee normal', content: '<p>Menisci intact.</p>', modalities: ['MR'] }),
+      ],
+    });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Templates' }));
+    const chooser = await screen.findByRole('dialog', { name: 'Insert a template' });
+    const list = await within(chooser).findByRole('list', { name: 'Template list' });
+    // A CT study: the MR template does not fit it.
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([expect.stringContaining('CT Head normal')]);
+    fireEvent.click(within(list).getByRole('button', { name: /CT Head normal/ }));
+    fireEvent.click(within(chooser).getByRole('button', { name: 'Insert' }));
+    const editor = within(dialog).getByRole('textbox', { name: 'Report' });
+    await waitFor(() => expect(editor.textContent).toContain('No acute intracranial abnormality.'));
+    // Widened to every template: both.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Templates' }));
+    const again = await screen.findByRole('dialog', { name: 'Insert a template' });
+    fireEvent.click(within(again).getByLabelText('Only for this study'));
+    const all = await within(again).findByRole('list', { name: 'Template list' });
+    await waitFor(() => expect(within(all).getAllByRole('button')).toHaveLength(2));
   });
 
   it('shows a conflicted report read-only with the cloud’s reason', async () => {

@@ -14,11 +14,20 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { THybridStudy, TOfflineReport, TOfflineReportState, TOfflineResolution } from '@radflow/core';
+import {
+  templateFits,
+  type THybridStudy,
+  type TOfflineReport,
+  type TOfflineReportState,
+  type TOfflineResolution,
+} from '@radflow/core';
+import type { Editor } from '@tiptap/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { ReportEditor } from '../report-editor/ReportEditor';
+import { TemplatesButton } from '../report-editor/TemplatesButton';
+import type { TTemplateSource } from '../report-templates';
 import { OfflineImagesDialog } from './OfflineImagesDialog';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
@@ -119,6 +128,18 @@ const studyDate = (value: string | null) =>
     ? `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`
     : (value ?? '');
 
+/**
+ * The doctor's templates the router kept at their last online sign-in (HYBRID.md "Templates
+ * offline"), filtered by the study as the cloud filters them (core `templateFits`).
+ */
+const routerTemplates = (client: RouterClient): TTemplateSource => ({
+  key: 'router',
+  load: async (query) => {
+    const kept = await client.hybridTemplates();
+    return kept.templates.filter((t) => templateFits(t, query));
+  },
+});
+
 function OfflineReportDialog({
   client,
   study,
@@ -133,6 +154,7 @@ function OfflineReportDialog({
   const [report, setReport] = useState(study.report);
   const [name, setName] = useState(report?.name ?? study.studyDescription ?? '');
   const [content, setContent] = useState(report?.content ?? '');
+  const [editor, setEditor] = useState<Editor | null>(null);
   const locked = report?.state === 'CONFLICT' || report?.signedOff === true;
   const save = useMutation({
     mutationFn: (signOff: boolean) =>
@@ -182,6 +204,13 @@ function OfflineReportDialog({
           fullWidth
           sx={{ my: 1 }}
         />
+        {!locked && (
+          <TemplatesButton
+            study={{ modality: study.modality, sex: null }}
+            source={routerTemplates(client)}
+            onInsert={(html) => editor?.chain().focus().insertContent(html).run()}
+          />
+        )}
         <ReportEditor
           label="Report"
           initialContent={content}
@@ -189,6 +218,7 @@ function OfflineReportDialog({
           fontSize={12}
           fontFamily="Arial"
           onChange={setContent}
+          onEditor={setEditor}
         />
         {save.isError && (
           <Alert severity="error" sx={{ mt: 2 }}>

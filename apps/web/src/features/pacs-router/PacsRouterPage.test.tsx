@@ -78,6 +78,9 @@ function fakeRouter(
     resolveOfflineConflict: vi.fn(async () => {
       throw new Error('not in this test');
     }),
+    hybridTemplates: vi.fn(async () => {
+      throw new Error('not in this test');
+    }),
     openEvents: vi.fn((h: TRouterEventHandlers) => {
       handlers = h;
       return () => {

@@ -2,10 +2,12 @@ import {
   HYBRID_PATHS,
   ZHybridStudies,
   ZOfflineReport,
+  ZOfflineTemplates,
   type THybridStudy,
   type TOfflineReport,
   type TOfflineReportSave,
   type TOfflineResolve,
+  type TOfflineTemplates,
   ROUTER_EVENTS_SESSION_PARAM,
   ROUTER_PATHS,
   ROUTER_RETRY_PATH,
@@ -82,6 +84,8 @@ export interface RouterClient {
   saveOfflineReport(save: TOfflineReportSave): Promise<TOfflineReport>;
   /** A choice for a report in conflict; durable on the router, sent when the link allows. */
   resolveOfflineConflict(choice: TOfflineResolve): Promise<TOfflineReport>;
+  /** The signed-in doctor's report templates as kept at their last online sign-in (HYBRID.md). */
+  hybridTemplates(): Promise<TOfflineTemplates>;
   /** A QIDO-RS / WADO-RS metadata read of the router's DICOMweb (the offline viewer; 204: none). */
   dicomJson(url: string): Promise<TDicomJson[]>;
   /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
@@ -195,6 +199,7 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     hybridStudies: () => call(HYBRID_PATHS.studies, ZHybridStudies),
     saveOfflineReport: (save) => call(HYBRID_PATHS.report, ZOfflineReport, { json: save }),
     resolveOfflineConflict: (choice) => call(HYBRID_PATHS.resolve, ZOfflineReport, { json: choice }),
+    hybridTemplates: () => call(HYBRID_PATHS.templates, ZOfflineTemplates),
     async dicomJson(url) {
       const response = await read(url, 'application/dicom+json');
       return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);

@@ -30,7 +30,7 @@ import { AddendumSection } from './AddendumSection';
 import { PrintPreview } from './PrintPreview';
 import { ReportEditor } from './ReportEditor';
 import { ReportStatusLine } from './ReportStatusLine';
-import { TemplatesButton } from './TemplatesButton';
+import { TemplatesButton, templateFactsOf } from './TemplatesButton';
 import { VersionsDialog } from './VersionsDialog';
 import { SaveConflictDialog } from './SaveConflictDialog';
 import { NO_BUTTONS, editorButtonsOf, mainReportOf } from './editor-rules';
@@ -225,7 +225,10 @@ export function ReportWorkspace({
           </IconButton>
         </Tooltip>
       ) : null}
-      <TemplatesButton row={row} onInsert={(html) => editor?.chain().focus().insertContent(html).run()} />
+      <TemplatesButton
+        study={templateFactsOf(row)}
+        onInsert={(html) => editor?.chain().focus().insertContent(html).run()}
+      />
       <MicButton editor={editor} />
     </>
   );

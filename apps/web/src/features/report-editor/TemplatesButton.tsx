@@ -6,13 +6,29 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { TStudyDetail } from '@radflow/core';
 import { useId, useState } from 'react';
-import { TemplateChooser } from '../report-templates';
+import { TemplateChooser, type TTemplateChooserProps, type TTemplateSource } from '../report-templates';
+
+/** The facts of a study row the templates are filtered by. */
+export const templateFactsOf = (row: TStudyDetail): TTemplateChooserProps['study'] => ({
+  modality: row.modality || null,
+  bodyPart: row.reportStudyPart[0] ?? null,
+  sex: row.patientSex || null,
+});
 
 /**
  * The template chooser of the editor (issue 7 §1; H3's TemplateChooser), filtered by the study's
- * modality, body part and sex; the chosen template's HTML goes in at the cursor.
+ * modality, body part and sex; the chosen template's HTML goes in at the cursor. `source`: the
+ * router's kept templates in the offline editor (HYBRID.md), else the cloud's.
  */
-export function TemplatesButton({ row, onInsert }: { row: TStudyDetail; onInsert: (html: string) => void }) {
+export function TemplatesButton({
+  study,
+  onInsert,
+  source,
+}: {
+  study: TTemplateChooserProps['study'];
+  onInsert: (html: string) => void;
+  source?: TTemplateSource;
+}) {
   const [open, setOpen] = useState(false);
   const titleId = useId();
   return (
@@ -25,11 +41,8 @@ export function TemplatesButton({ row, onInsert }: { row: TStudyDetail; onInsert
           <DialogTitle id={titleId}>Insert a template</DialogTitle>
           <DialogContent>
             <TemplateChooser
-              study={{
-                modality: row.modality || null,
-                bodyPart: row.reportStudyPart[0] ?? null,
-                sex: row.patientSex || null,
-              }}
+              study={study}
+              {...(source ? { source } : {})}
               onInsert={(html) => {
                 setOpen(false);
                 onInsert(html);

@@ -10,17 +10,29 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { TReportTemplateQuery } from '@radflow/core';
+import type { TReportTemplate, TReportTemplateQuery } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fetchTemplates, templatesQueryKey } from './report-templates.api';
 import { filterTemplates, refusalText, tagSummary } from './template-rules';
+
+/**
+ * Where the templates come from: the cloud by default; the router offline (HYBRID.md, the doctor's
+ * templates kept at their online sign-in). `key` names the source in the query cache.
+ */
+export interface TTemplateSource {
+  key: string;
+  load: (query: TReportTemplateQuery, signal: AbortSignal) => Promise<TReportTemplate[]>;
+}
+
+const CLOUD_TEMPLATES: TTemplateSource = { key: 'cloud', load: fetchTemplates };
 
 export interface TTemplateChooserProps {
   /** The study's facts the templates are filtered by (issue 7 §1: modality, body part, sex). */
   study: { modality: string | null; bodyPart?: string | null; sex: string | null };
   /** Called with the chosen template's HTML (already cleaned by the server). */
   onInsert: (html: string) => void;
+  source?: TTemplateSource;
 }
 
 /** The query of the templates that fit a study: each fact only when known. */
@@ -37,14 +49,14 @@ export function fittingQuery(study: TTemplateChooserProps['study']): TReportTemp
  * study (the server's core templateFits), a search box, a preview of the chosen one and Insert. The
  * "Only for this study" switch widens the list to every template.
  */
-export function TemplateChooser({ study, onInsert }: TTemplateChooserProps) {
+export function TemplateChooser({ study, onInsert, source = CLOUD_TEMPLATES }: TTemplateChooserProps) {
   const [search, setSearch] = useState('');
   const [onlyFitting, setOnlyFitting] = useState(true);
   const [chosenId, setChosenId] = useState<number | null>(null);
   const query = onlyFitting ? fittingQuery(study) : {};
   const templates = useQuery({
-    queryKey: templatesQueryKey(query),
-    queryFn: ({ signal }) => fetchTemplates(query, signal),
+    queryKey: [...templatesQueryKey(query), source.key],
+    queryFn: ({ signal }) => source.load(query, signal),
   });
   const shown = filterTemplates(templates.data ?? [], search);
   const chosen = shown.find((t) => t.id === chosenId) ?? null;

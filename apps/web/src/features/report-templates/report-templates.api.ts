@@ -1,4 +1,5 @@
 import {
+  REPORT_TEMPLATES_PATH,
   ZReportTemplate,
   type TReportTemplate,
   type TReportTemplateQuery,
@@ -35,7 +36,10 @@ export function fetchTemplates(
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
   const search = params.toString();
-  return apiRequest(`/api/report-template/${search ? `?${search}` : ''}`, { schema: ZTemplateList, signal });
+  return apiRequest(`${REPORT_TEMPLATES_PATH}${search ? `?${search}` : ''}`, {
+    schema: ZTemplateList,
+    signal,
+  });
 }
 
 export function createTemplate(body: TReportTemplateRequest): Promise<TReportTemplate> {

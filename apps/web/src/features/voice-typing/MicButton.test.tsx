@@ -11,6 +11,7 @@ import { renderScreen } from '../../test/render';
 import { useSession } from '../auth/session';
 import { MicButton } from './MicButton';
 import type { TSpeechRecognitionEvent } from './speech-recognition';
+import { stubEditorLayout } from '../../test/editor-layout';
 
 const SLOW = { timeout: 20_000 };
 // The first answers arrive after the session loads; on a busy machine that takes more than 1 s.
@@ -43,14 +44,7 @@ class FakeRecognition {
   }
 }
 
-// ProseMirror scrolls the cursor into view with layout calls jsdom does not have.
-const emptyRects = () => Object.assign([], { item: () => null }) as unknown as DOMRectList;
-const zeroRect = () => new DOMRect(0, 0, 0, 0);
-beforeAll(() => {
-  Range.prototype.getClientRects ??= emptyRects;
-  Range.prototype.getBoundingClientRect ??= zeroRect;
-  Element.prototype.getClientRects ??= emptyRects;
-});
+beforeAll(stubEditorLayout);
 
 afterEach(() => {
   vi.unstubAllGlobals();

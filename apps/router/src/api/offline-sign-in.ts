@@ -66,23 +66,18 @@ export class OfflineCredentials {
     const hash = await derive(password, salt);
     const key = user.email.toLowerCase();
     const now = new Date().toISOString();
-    // Templates the cloud did not answer this time: those of the last sign-in stay.
+    // Templates the cloud did not answer this time: those of the last sign-in stay, with their date.
     const before = this.verifiers.get(key);
-    const templates = user.templates
-      ? { templates: user.templates, templatesSavedAt: now }
-      : before?.templates
-        ? {
-            templates: before.templates,
-            ...(before.templatesSavedAt ? { templatesSavedAt: before.templatesSavedAt } : {}),
-          }
-        : {};
+    const templates = user.templates ?? before?.templates;
+    const templatesSavedAt = user.templates ? now : before?.templatesSavedAt;
     this.verifiers.set(key, {
       identifier: user.identifier,
       salt: salt.toString('base64'),
       hash: hash.toString('base64'),
       savedAt: now,
       ...(user.offlineGrant ? { grant: user.offlineGrant } : {}),
-      ...templates,
+      ...(templates ? { templates } : {}),
+      ...(templatesSavedAt ? { templatesSavedAt } : {}),
     });
     await this.persist();
   }

@@ -5,6 +5,7 @@ import {
   type AdmissionKey,
   type CommittedBatch,
   INDEX_INSTANCE_STATEMENT,
+  INDEX_PLAN_SETTING,
   INDEX_STUDY_STATEMENT,
   INSTANCE_RESULT_COLUMNS,
   JOURNAL_POSITION_STATEMENT,
@@ -51,7 +52,7 @@ const isDataRow = (m: unknown): m is InstanceType<typeof protocol.messages.DataR
 /**
  * The index on PGlite (ARCHIVE.md "index write"). PGlite is one session in this process: the
  * two statements are parsed once as named statements, and a batch is one protocol message
- * (Bind/Execute of both statements per instance, the WAL position last, Sync) inside
+ * (the plan setting, Bind/Execute of both statements per instance, the WAL position last, Sync) inside
  * `transaction()`, which holds the session: nothing else lands inside ours while the blobs are
  * synced. Parameters are bound in text format. PGlite cannot sync its own WAL (NODEFS):
  * `makeDurable` syncs it from outside (pglite-durability.ts), from the position read with the
@@ -107,7 +108,11 @@ export class PgliteInstanceIndex implements InstanceIndex {
     beforeCommit: () => Promise<void>,
     opts: { journal?: JournalPosition } = {},
   ): Promise<CommittedBatch> {
-    const parts: Uint8Array[] = [];
+    const parts: Uint8Array[] = [
+      serialize.parse({ text: INDEX_PLAN_SETTING }),
+      serialize.bind({}),
+      serialize.execute({}),
+    ];
     for (const { row, job } of inLockOrder(rows)) {
       parts.push(
         serialize.bind({ statement: STUDY, values: studyValues(row) }),

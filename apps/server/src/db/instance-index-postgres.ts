@@ -5,6 +5,7 @@ import {
   type AdmissionKey,
   type CommittedBatch,
   INDEX_INSTANCE_STATEMENT,
+  INDEX_PLAN_SETTING,
   INDEX_STUDY_STATEMENT,
   JOURNAL_POSITION_STATEMENT,
   type IndexRow,
@@ -41,7 +42,8 @@ export class PostgresInstanceIndex implements InstanceIndex {
     const connection = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await connection.query('begin');
+      // One round trip: a simple query may hold two statements when it binds no values.
+      await connection.query(`begin; ${INDEX_PLAN_SETTING}`);
       const results: InstanceResult[] = [];
       for (const { row, job } of inLockOrder(rows)) {
         await connection.query({

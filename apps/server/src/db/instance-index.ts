@@ -468,6 +468,16 @@ select $34 as job,
 // emptied: the imageless study a repointed row held is referenced by nothing any more; the
 // foreign-key checks run at the statement's end, after the repoint.
 
+/**
+ * First in every batch's transaction: the index statements run on their generic plans, made once
+ * per session. Left to itself the planner makes the study statement a custom plan at every
+ * execution (`$20 is null` folds away in a custom plan, so the generic one never looks cheaper),
+ * which cost ~0.7 ms of PGlite's CPU per instance, a quarter of the index write (ARCHIVE.md
+ * "index write"). Every step of both plans is an index probe, whatever the values. `local`: the
+ * session's other queries keep the default when the batch ends.
+ */
+export const INDEX_PLAN_SETTING = 'set local plan_cache_mode = force_generic_plan';
+
 /** A statement's parameters, as text (both engines bind them in text format) or null. */
 export type BoundValues = Array<string | null>;
 

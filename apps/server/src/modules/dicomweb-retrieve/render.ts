@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type sharpModule from 'sharp';
+import type { Sharp } from 'sharp';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { type TRenderViewport as TViewport, type TStudyScope } from '@radflow/core';
 export { ZRenderViewport, ZRenderWindow } from '@radflow/core';
@@ -11,6 +12,9 @@ import { type TTarget, findStoredInstance, notFound } from './retrieve-repositor
 import { visibleStudies } from '../studies/study-access.js';
 import { HttpError, notAcceptable } from './transfer-syntax-negotiation.js';
 import { readFrame } from './wado.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const sharp = onFirstUse<typeof sharpModule>('sharp');
 
 /**
  * Rendered images and thumbnails (PS3.18 §10.4.1.1.6, §10.4.1.1.7): the frame is decoded by
@@ -106,7 +110,7 @@ async function renderFrame(
       : null;
   };
   const raw = await toDisplayImage(decoded, frameNumber - 1, metadata, readElement, isFloat, window);
-  const image = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
+  const image = sharp()(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
   return encode(image, type, size, quality);
 }
 

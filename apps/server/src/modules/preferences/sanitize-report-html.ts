@@ -1,4 +1,7 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtmlModule from 'sanitize-html';
+import { onFirstUse } from '../../on-first-use.js';
+
+const sanitizeHtml = onFirstUse<typeof sanitizeHtmlModule>('sanitize-html');
 
 /**
  * Report text (REPORT_TEXT header, footer, disclaimer) is HTML written in the TipTap editor and later
@@ -23,7 +26,7 @@ const TEXT_STYLES = {
 };
 const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'] as const;
 
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: sanitizeHtmlModule.IOptions = {
   allowedTags: [
     'p',
     ...HEADINGS,
@@ -79,5 +82,5 @@ export const REPORT_HTML_ALLOWED = {
 
 /** The report HTML with only what TipTap produces left in it. */
 export function sanitizeReportHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizeHtml()(html, OPTIONS);
 }

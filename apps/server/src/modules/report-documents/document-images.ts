@@ -1,11 +1,15 @@
-import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import type * as Jsdom from 'jsdom';
 import type { JSDOM } from 'jsdom';
-import sharp from 'sharp';
+import type sharpModule from 'sharp';
 import { settingAssetIdOf } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { settingAssets } from '../../db/schema.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const sharp = onFirstUse<typeof sharpModule>('sharp');
+/** Loaded on the first document, not at start: jsdom takes about a second to load. */
+const jsdom = onFirstUse<typeof Jsdom>('jsdom');
 
 /*
  * Images in report documents come from two places only (contract): `/api/assets/{id}` read from the
@@ -20,10 +24,8 @@ import { settingAssets } from '../../db/schema.js';
  */
 let sharedWindow: JSDOM['window'] | null = null;
 export function documentWindow(): JSDOM['window'] {
-  // Loaded on the first document, not at start: jsdom takes about a second to load, which every
-  // server start (and every test file that builds the app) would otherwise pay.
   if (!sharedWindow) {
-    const { JSDOM: Dom } = createRequire(import.meta.url)('jsdom') as typeof Jsdom;
+    const { JSDOM: Dom } = jsdom();
     sharedWindow = new Dom('<!DOCTYPE html><html><body></body></html>').window;
   }
   return sharedWindow;
@@ -55,7 +57,7 @@ function remember(id: string, dataUrl: string): void {
  */
 export async function opaqueImage(bytes: Buffer, contentType: string): Promise<Buffer> {
   if (contentType !== 'image/png') return bytes;
-  const image = sharp(bytes);
+  const image = sharp()(bytes);
   const { hasAlpha } = await image.metadata();
   return hasAlpha ? image.flatten({ background: '#ffffff' }).png().toBuffer() : bytes;
 }
@@ -93,7 +95,7 @@ async function decodes(dataUrl: string): Promise<boolean> {
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   let ok: boolean;
   try {
-    const image = sharp(bytes, { failOn: 'truncated' });
+    const image = sharp()(bytes, { failOn: 'truncated' });
     const { format } = await image.metadata();
     ok = (format === 'png' || format === 'jpeg') && (await image.raw().toBuffer()).length > 0;
   } catch {

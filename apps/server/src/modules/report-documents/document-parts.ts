@@ -1,9 +1,12 @@
-import QRCode from 'qrcode';
+import type QRCodeModule from 'qrcode';
 import { REPORT_DOCUMENT_MESSAGES, formatDisplayTime } from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { assetDataUrl, documentWindow, opaqueImage, resolveHtmlImages } from './document-images.js';
 import type { TDocumentReport, TReportDocumentData } from './report-document-data.js';
 import { loadGroupBrand } from '../brand/brand.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const qrCode = onFirstUse<typeof QRCodeModule>('qrcode');
 
 /*
  * What a report document says, decided once for both formats: the PDF (pdf-document.ts) and the
@@ -242,7 +245,7 @@ const qrCache = new Map<string, string>();
 async function qrDataUrl(url: string): Promise<string> {
   const hit = qrCache.get(url);
   if (hit) return hit;
-  const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 240 });
+  const png = await qrCode().toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 240 });
   const made = `data:image/png;base64,${(await opaqueImage(png, 'image/png')).toString('base64')}`;
   if (qrCache.size >= 256) qrCache.delete(qrCache.keys().next().value as string);
   qrCache.set(url, made);

@@ -1,4 +1,4 @@
-import JSZip from 'jszip';
+import type JSZipModule from 'jszip';
 import { ROBOTO_ONLY, firstStrongIsRtl, wordFontsOf } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
 import { embedWordFonts } from './word-fonts.js';
@@ -10,6 +10,9 @@ import {
   regularTables,
   sectionTitle,
 } from './document-parts.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const jsZip = onFirstUse<typeof JSZipModule>('jszip');
 
 /*
  * The report as a Word file: one HTML document of the same parts as the PDF, turned into docx by
@@ -182,7 +185,7 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
     )
     .concat(parts.disclaimer);
   if (text.every((t) => ROBOTO_ONLY.test(t))) return bytes;
-  const zip = await JSZip.loadAsync(bytes);
+  const zip = await jsZip().loadAsync(bytes);
   const documentXml = zip.file('word/document.xml');
   if (!documentXml) return bytes;
   const textByFace = new Map<string, string>();

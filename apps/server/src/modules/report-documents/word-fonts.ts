@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type JSZip from 'jszip';
-import subsetFont from 'subset-font';
+import type subsetFontModule from 'subset-font';
+import { onFirstUse } from '../../on-first-use.js';
 import { wordFaceFile } from './document-fonts.js';
+
+const subsetFont = onFirstUse<typeof subsetFontModule>('subset-font');
 
 /*
  * The Noto faces a Word file names, embedded in it (issue 21 §1): a PC without Noto showed boxes
@@ -43,7 +46,7 @@ export async function embedWordFonts(zip: JSZip, textByFace: Map<string, string>
     const file = wordFaceFile(name);
     if (!file) continue;
     // The whole text of the runs: the face's own characters plus the spaces and digits between.
-    const subset = await subsetFont(Buffer.from(file), [...new Set(text)].join(''), {
+    const subset = await subsetFont()(Buffer.from(file), [...new Set(text)].join(''), {
       targetFormat: 'sfnt',
     });
     const key = `{${randomUUID().toUpperCase()}}`;

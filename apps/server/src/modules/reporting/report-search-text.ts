@@ -1,7 +1,10 @@
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtmlModule from 'sanitize-html';
 import type { Tx } from '../../db/client.js';
 import { reportSearchDocuments, reportSearchWords, reports } from '../../db/schema.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const sanitizeHtml = onFirstUse<typeof sanitizeHtmlModule>('sanitize-html');
 
 /*
  * The report search's text of a study row (issue 24 §2; report-search/DECISIONS.md), written here, in
@@ -18,7 +21,7 @@ export const SNIPPET_MARKS = { start: '\uE000', stop: '\uE001' } as const;
 
 /** A report's HTML as the words a reader sees: tags gone, entities decoded, whitespace collapsed. */
 export function reportPlainText(html: string): string {
-  const text = sanitizeHtml(html.replace(BREAKING_TAG, ' '), { allowedTags: [], allowedAttributes: {} });
+  const text = sanitizeHtml()(html.replace(BREAKING_TAG, ' '), { allowedTags: [], allowedAttributes: {} });
   return text
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '')
     .replace(/[\uE000\uE001]/g, '')

@@ -1,5 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
-import { toDataURL } from 'qrcode';
+import type QRCodeModule from 'qrcode';
 import {
   AppError,
   SHARE_MESSAGES,
@@ -15,6 +15,9 @@ import { loadGroupPreferences } from '../preferences/preferences.js';
 import { loadVisibleReport } from '../studies/visible-row.js';
 import { ensureShareLink } from '../share-links/share-link.js';
 import { type TSharingDeps, loadShareableReport } from './share-study.js';
+import { onFirstUse } from '../../on-first-use.js';
+
+const qrCode = onFirstUse<typeof QRCodeModule>('qrcode');
 
 /** Enough for any row's history of shares; the newest first. */
 const MESSAGES_SHOWN = 200;
@@ -68,6 +71,6 @@ export async function generateViewerQr(
     );
   }
   const url = buildShareUrl(deps.publicUrl, await ensureShareLink(ctx.db, report.id, ctx.now()));
-  const qrDataUrl = await toDataURL(url, { errorCorrectionLevel: 'M', margin: 1, width: 512 });
+  const qrDataUrl = await qrCode().toDataURL(url, { errorCorrectionLevel: 'M', margin: 1, width: 512 });
   return { url, qrDataUrl };
 }

@@ -1,11 +1,12 @@
 import type { THybridStudy, TOfflineReport, TReportTemplate, TRouterInfo } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
 import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
 import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import type { RouterClient } from './router-client';
 import { stubEditorLayout } from '../../test/editor-layout';
+import { offlineDraftKey, readDraftAt, writeDraftAt } from '../report-editor/local-drafts';
 
 /*
  * Issue 27 §4: /hybrid-study-list lists the studies the center's router holds with their offline
@@ -14,12 +15,12 @@ import { stubEditorLayout } from '../../test/editor-layout';
  */
 
 const EMAIL = 'dr@radflow.example';
-const info = (signedIn: boolean): TRouterInfo => ({
+const info = (signedIn: boolean, email = EMAIL): TRouterInfo => ({
   name: 'Radflow router',
   version: '0.1.0',
   serverUrl: 'https://cloud.radflow.example',
   startedAt: '2026-11-27T10:00:00.000Z',
-  user: signedIn ? { email: EMAIL, identifier: 'Dr Hybrid', hybrid: true } : null,
+  user: signedIn ? { email, identifier: 'Dr Hybrid', hybrid: true } : null,
   queue: { studies: 0, instances: 0, sent: 0, failedStudies: 0 },
 });
 
@@ -73,7 +74,13 @@ const TEMPLATE = (overrides: Partial<TReportTemplate>): TReportTemplate => ({
 });
 
 function fakeRouter(
-  options: { signedIn?: boolean; studies?: THybridStudy[]; templates?: TReportTemplate[] } = {},
+  options: {
+    signedIn?: boolean;
+    studies?: THybridStudy[];
+    templates?: TReportTemplate[];
+    /** The router session's user, when not EMAIL. */
+    sessionEmail?: string;
+  } = {},
 ) {
   let signedIn = options.signedIn ?? true;
   const unused = vi.fn(async () => {
@@ -83,7 +90,7 @@ function fakeRouter(
     baseUrl: 'http://localhost:8090',
     hasSession: () => signedIn,
     forgetSession: vi.fn(),
-    info: vi.fn(async () => info(signedIn)),
+    info: vi.fn(async () => info(signedIn, options.sessionEmail)),
     login: vi.fn(async () => {
       signedIn = true;
       return {
@@ -302,5 +309,106 @@ describe('the hybrid study list (issue 27 §4)', () => {
       expect(await screen.findByText(new RegExp(result))).toBeTruthy();
       view.unmount();
     }
+  });
+  describe('text typed and not saved is kept on this device (nothing typed is ever lost)', () => {
+    beforeEach(() => window.localStorage.clear());
+    const KEY = offlineDraftKey('http://localhost:8090', '1.2.3', EMAIL);
+    const nameField = (dialog: HTMLElement) =>
+      within(dialog).getByLabelText('Report name') as HTMLInputElement;
+    /** Once the list knows whose router session it is (the copies are that user's). */
+    const openReport = async () => {
+      await screen.findByText(/Signed in to the router as/);
+      fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+      return screen.findByRole('dialog');
+    };
+
+    it('is back at the next opening after a close without saving; a save clears it', async () => {
+      const client = fakeRouter({ studies: [study({ report: report() })] });
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      let dialog = await openReport();
+      fireEvent.change(nameField(dialog), { target: { value: 'CT Head with contrast' } });
+      expect(within(dialog).getByText('Not saved on the router yet — kept on this device')).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+      dialog = await openReport();
+      expect(nameField(dialog).value).toBe('CT Head with contrast');
+      expect(within(dialog).getByText(/Restored the text you typed on this device/)).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() =>
+        expect(client.saveOfflineReport).toHaveBeenCalledWith(
+          expect.objectContaining({ name: 'CT Head with contrast', baseLocalVersion: 1 }),
+        ),
+      );
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(readDraftAt(KEY)).toBeNull();
+    });
+
+    it('is discarded on request: the router’s text comes back and the copy is gone', async () => {
+      writeDraftAt(KEY, {
+        name: 'Typed name',
+        content: '<p>Typed.</p>',
+        baseVersion: 1,
+        updatedAt: '2026-11-27T10:30:00.000Z',
+      });
+      const client = fakeRouter({ studies: [study({ report: report() })] });
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      const dialog = await openReport();
+      await waitFor(() => expect(nameField(dialog).value).toBe('Typed name'));
+      expect(within(dialog).getByRole('textbox', { name: 'Report' }).textContent).toContain('Typed.');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Discard it' }));
+      expect(nameField(dialog).value).toBe('CT Head');
+      await waitFor(() =>
+        expect(within(dialog).getByRole('textbox', { name: 'Report' }).textContent).toContain('No bleed.'),
+      );
+      expect(readDraftAt(KEY)).toBeNull();
+    });
+
+    it('is offered, not taken, when the router has a newer version than the one it was typed on', async () => {
+      writeDraftAt(KEY, {
+        name: 'Typed on v1',
+        content: '<p>Old.</p>',
+        baseVersion: 1,
+        updatedAt: '2026-11-27T10:30:00.000Z',
+      });
+      const client = fakeRouter({
+        studies: [study({ report: report({ localVersion: 2, name: 'CT Head v2' }) })],
+      });
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      const dialog = await openReport();
+      expect(nameField(dialog).value).toBe('CT Head v2');
+      expect(
+        within(dialog).getByText(/from an earlier version: the router now has a newer one/),
+      ).toBeTruthy();
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Restore it' }));
+      expect(nameField(dialog).value).toBe('Typed on v1');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      // The doctor chose it over version 2: saved from version 2, not a stale base.
+      await waitFor(() =>
+        expect(client.saveOfflineReport).toHaveBeenCalledWith(
+          expect.objectContaining({ name: 'Typed on v1', content: '<p>Old.</p>', baseLocalVersion: 2 }),
+        ),
+      );
+    });
+
+    it('is never shown to another user signed in to the router on this computer', async () => {
+      writeDraftAt(KEY, {
+        name: 'Someone else’s',
+        content: '<p>Private.</p>',
+        baseVersion: 1,
+        updatedAt: '2026-11-27T10:30:00.000Z',
+      });
+      const client = fakeRouter({
+        studies: [study({ report: report() })],
+        sessionEmail: 'other@radflow.example',
+      });
+      // The cloud page is EMAIL's; the router session is another doctor's.
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      await screen.findByText(/Signed in to the router as other@radflow\.example/);
+      const dialog = await openReport();
+      expect(nameField(dialog).value).toBe('CT Head');
+      expect(within(dialog).queryByText(/Restored the text/)).toBeNull();
+      expect(readDraftAt(KEY)?.name).toBe('Someone else’s');
+    });
   });
 });

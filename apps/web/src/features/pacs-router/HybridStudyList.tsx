@@ -32,6 +32,7 @@ import { OfflineImagesDialog } from './OfflineImagesDialog';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
 import { errorText } from '../../lib/error-text';
+import { clearDraftAt, offlineDraftKey, readDraftAt, writeDraftAt } from '../report-editor/local-drafts';
 
 /** What each offline report state reads as in the list (HYBRID.md). */
 export const HYBRID_STATE_LABELS: Record<TOfflineReportState, string> = {
@@ -140,22 +141,63 @@ const routerTemplates = (client: RouterClient): TTemplateSource => ({
   },
 });
 
+/** A device copy's time, as the notice says it. */
+const keptAt = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 function OfflineReportDialog({
   client,
   study,
+  userEmail,
   onClose,
   onSaved,
 }: {
   client: RouterClient;
   study: THybridStudy;
+  /** The signed-in user: the device copies of unsaved text are theirs alone (none when unknown). */
+  userEmail: string | null;
   onClose: () => void;
   onSaved: () => void;
 }) {
   const [report, setReport] = useState(study.report);
-  const [name, setName] = useState(report?.name ?? study.studyDescription ?? '');
-  const [content, setContent] = useState(report?.content ?? '');
-  const [editor, setEditor] = useState<Editor | null>(null);
+  const saved = { name: report?.name ?? study.studyDescription ?? '', content: report?.content ?? '' };
   const locked = report?.state === 'CONFLICT' || report?.signedOff === true;
+  const draftKey = userEmail ? offlineDraftKey(client.baseUrl, study.studyInstanceUid, userEmail) : null;
+  // What this device kept of text typed and not saved on the router (a closed tab, a closed dialog,
+  // a lost sign-in), read once at opening. Taken back at once when the router's text has not moved
+  // since it was typed; offered when the router has a newer version.
+  const [kept, setKept] = useState(() => {
+    const copy = draftKey && !locked ? readDraftAt(draftKey) : null;
+    if (copy && copy.name === saved.name && copy.content === saved.content) {
+      clearDraftAt(draftKey!);
+      return null;
+    }
+    return copy;
+  });
+  const takenAtOnce = kept !== null && kept.baseVersion === (report?.localVersion ?? null);
+  const [notice, setNotice] = useState<'restored' | 'older' | null>(
+    kept ? (takenAtOnce ? 'restored' : 'older') : null,
+  );
+  const [name, setName] = useState(takenAtOnce ? kept.name : saved.name);
+  const [content, setContent] = useState(takenAtOnce ? kept.content : saved.content);
+  const [editor, setEditor] = useState<Editor | null>(null);
+  const unsaved = name !== saved.name || content !== saved.content;
+  /** Every change goes to this device at once; a text equal to the router's needs no copy. */
+  const keep = (next: { name: string; content: string }) => {
+    if (!draftKey) return;
+    if (next.name === saved.name && next.content === saved.content) clearDraftAt(draftKey);
+    else
+      writeDraftAt(draftKey, {
+        ...next,
+        baseVersion: report?.localVersion ?? null,
+        updatedAt: new Date().toISOString(),
+      });
+  };
+  const showText = (text: { name: string; content: string }) => {
+    setName(text.name);
+    setContent(text.content);
+    editor?.commands.setContent(text.content, { emitUpdate: false });
+  };
   const save = useMutation({
     mutationFn: (signOff: boolean) =>
       client.saveOfflineReport({
@@ -166,6 +208,7 @@ function OfflineReportDialog({
         baseLocalVersion: report?.localVersion ?? null,
       }),
     onSuccess: () => {
+      if (draftKey) clearDraftAt(draftKey);
       onSaved();
       onClose();
     },
@@ -196,10 +239,57 @@ function OfflineReportDialog({
             Signed off on the router by {report.authorName}.
           </Alert>
         )}
+        {notice === 'restored' && kept && (
+          <Alert
+            severity="info"
+            sx={{ mb: 2 }}
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  showText(saved);
+                  if (draftKey) clearDraftAt(draftKey);
+                  setKept(null);
+                  setNotice(null);
+                }}
+              >
+                Discard it
+              </Button>
+            }
+          >
+            Restored the text you typed on this device on {keptAt(kept.updatedAt)} and had not saved.
+          </Alert>
+        )}
+        {notice === 'older' && kept && (
+          <Alert
+            severity="warning"
+            sx={{ mb: 2 }}
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  showText(kept);
+                  keep(kept);
+                  setNotice('restored');
+                }}
+              >
+                Restore it
+              </Button>
+            }
+          >
+            This device kept text you typed on {keptAt(kept.updatedAt)} and had not saved, from an earlier
+            version: the router now has a newer one.
+          </Alert>
+        )}
         <TextField
           label="Report name"
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            keep({ name: e.target.value, content });
+          }}
           disabled={locked}
           fullWidth
           sx={{ my: 1 }}
@@ -217,9 +307,17 @@ function OfflineReportDialog({
           editable={!locked}
           fontSize={12}
           fontFamily="Arial"
-          onChange={setContent}
+          onChange={(html) => {
+            setContent(html);
+            keep({ name, content: html });
+          }}
           onEditor={setEditor}
         />
+        {!locked && unsaved && draftKey && (
+          <Typography variant="caption" color="text.secondary">
+            Not saved on the router yet — kept on this device
+          </Typography>
+        )}
         {save.isError && (
           <Alert severity="error" sx={{ mt: 2 }}>
             {errorText(save.error)}
@@ -293,6 +391,13 @@ export function HybridStudyListScreen({
     refetchInterval: HYBRID_REFRESH_MS,
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['hybrid-studies', client.baseUrl] });
+  // Whose session this is (it may be another user's than the cloud page's): the device copies of
+  // unsaved text are theirs. The page's user only when the router cannot say.
+  const routerInfo = useQuery({
+    queryKey: ['router-info', client.baseUrl],
+    queryFn: () => client.info(),
+    enabled: signedIn,
+  });
 
   if (!signedIn || (studies.error && !client.hasSession())) {
     return (
@@ -315,6 +420,7 @@ export function HybridStudyListScreen({
       <Typography variant="body2" sx={{ mb: 1 }}>
         The studies held by your center’s router ({client.baseUrl}). Reports you write here are kept on the
         router and go to the cloud when the link is back.
+        {routerInfo.data?.user && ` Signed in to the router as ${routerInfo.data.user.email}.`}
       </Typography>
       {studies.isFetching && <LinearProgress aria-label="Loading" />}
       {studies.isError && <Alert severity="error">{errorText(studies.error)}</Alert>}
@@ -415,7 +521,13 @@ export function HybridStudyListScreen({
       )}
       {viewing && <OfflineImagesDialog client={client} study={viewing} onClose={() => setViewing(null)} />}
       {open && (
-        <OfflineReportDialog client={client} study={open} onClose={() => setOpen(null)} onSaved={refresh} />
+        <OfflineReportDialog
+          client={client}
+          study={open}
+          userEmail={routerInfo.data?.user?.email ?? (routerInfo.isError ? knownEmail : null)}
+          onClose={() => setOpen(null)}
+          onSaved={refresh}
+        />
       )}
     </Box>
   );

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, pingDatabase } from './db/client.js';
+import { startPgliteMaintenance } from './db/pglite-maintenance.js';
 import path from 'node:path';
 import { prepareDatabase } from './prepare-database.js';
 import { jobRunnerOf } from './modules/jobs/job-registry.js';
@@ -100,6 +101,8 @@ async function main(): Promise<void> {
   const stopSeenPrune = startSeenNotificationPrune(app.ctx, app.log);
   // A tele invoice unpaid past its due date labels its center's rows (tele-billing DECISIONS.md).
   const stopDunningSweep = startDunningSweep(app.ctx, app.log);
+  // PGlite has no autovacuum: ANALYZE and VACUUM at its thresholds (db/pglite-maintenance.ts).
+  const stopMaintenance = startPgliteMaintenance(app.ctx.db, app.log);
   let dicom: DicomServices | null = null;
   let health: HealthResponder | null = null;
 
@@ -129,6 +132,7 @@ async function main(): Promise<void> {
       await stopCriticalSweep();
       await stopSeenPrune();
       await stopDunningSweep();
+      await stopMaintenance();
       await forwarding.stop();
       await app.close();
       // In-flight ingests are answered: their records are indexed before the database closes.

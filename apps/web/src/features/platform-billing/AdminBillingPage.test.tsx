@@ -250,4 +250,46 @@ describe('the platform dashboards', () => {
     const query = api.calls('GET', '/api/platform-billing/dashboard')[0]!.query;
     expect(query.get('from')! < query.get('to')!).toBe(true);
   });
+  it('says so instead of drawing an empty chart when a card has nothing in the range', async () => {
+    fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_ADMIN_BILLER' as TRole])),
+      'GET /api/platform-billing/dashboard': {
+        body: {
+          ...dash,
+          revenueByMonth: [{ period: '2026-11', invoiced: 0, collected: 0 }],
+          groupsByPlan: [],
+          usageByMonth: [{ period: '2026-11', received: 0, signedOff: 0 }],
+          signUpsByMonth: [],
+        },
+      },
+    });
+    renderScreen(<BillingDashboardPage />, { path: '/admin-page/x' });
+    const revenue = await screen.findByRole('region', { name: 'Revenue by month' });
+    expect(within(revenue).getByText('Nothing invoiced or collected in these months')).toBeTruthy();
+    expect(
+      within(screen.getByRole('region', { name: 'Groups by plan' })).getByText('No group on a plan yet'),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('region', { name: 'Usage trend' })).getByText(
+        'No study received in these months',
+      ),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('region', { name: 'New sign-ups' })).getByText(
+        'No group signed up in these months',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('draws each card that has numbers, without the empty-range words', async () => {
+    fakeApi({
+      ...sessionHandlers(buildUser(['ROLE_ADMIN_BILLER' as TRole])),
+      'GET /api/platform-billing/dashboard': { body: dash },
+    });
+    renderScreen(<BillingDashboardPage />, { path: '/admin-page/x' });
+    await screen.findByRole('region', { name: 'Revenue by month' });
+    expect(
+      screen.queryByText(/Nothing invoiced|No group on a plan|No study received|No group signed up/),
+    ).toBeNull();
+  });
 });

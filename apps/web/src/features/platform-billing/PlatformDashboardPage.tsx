@@ -52,59 +52,92 @@ function Totals({ data }: { data: TPlatformDashboard }) {
   );
 }
 
+/** A rupee axis in lakh and crore ('₹1.2L'): full amounts were wider than the axis and clipped. */
+const rupeesCompact = new Intl.NumberFormat('en-IN', { notation: 'compact', maximumFractionDigits: 1 });
+const rupeeTick = (value: number | null) => (value === null ? '' : `₹${rupeesCompact.format(value)}`);
+
+/** A card's words instead of an empty chart (an axis of zeros only drew a clipped '0.0…'). */
+function Nothing({ text }: { text: string }) {
+  return (
+    <Typography color="text.secondary" sx={{ py: 2 }}>
+      {text}
+    </Typography>
+  );
+}
+
 function charts(data: TPlatformDashboard): Record<string, ReactNode> {
   const months = data.revenueByMonth.map((r) => r.period);
+  const noRevenue = data.revenueByMonth.every((r) => r.invoiced === 0 && r.collected === 0);
+  const noUsage = data.usageByMonth.every((u) => u.received === 0 && u.signedOff === 0);
+  const noSignUps = data.signUpsByMonth.every((s) => s.groups === 0);
   return {
     revenue: (
       <Card key="revenue" title="Revenue by month">
-        <BarChart
-          height={260}
-          xAxis={[{ scaleType: 'band', data: months }]}
-          series={[
-            { label: 'Invoiced (₹)', data: data.revenueByMonth.map((r) => r.invoiced) },
-            { label: 'Collected (₹)', data: data.revenueByMonth.map((r) => r.collected) },
-          ]}
-          skipAnimation
-        />
+        {noRevenue ? (
+          <Nothing text="Nothing invoiced or collected in these months" />
+        ) : (
+          <BarChart
+            height={260}
+            xAxis={[{ scaleType: 'band', data: months }]}
+            yAxis={[{ valueFormatter: rupeeTick, width: 64 }]}
+            series={[
+              { label: 'Invoiced (₹)', data: data.revenueByMonth.map((r) => r.invoiced) },
+              { label: 'Collected (₹)', data: data.revenueByMonth.map((r) => r.collected) },
+            ]}
+            skipAnimation
+          />
+        )}
       </Card>
     ),
     plans: (
       <Card key="plans" title="Groups by plan">
-        <BarChart
-          height={220}
-          layout="horizontal"
-          yAxis={[{ scaleType: 'band', data: data.groupsByPlan.map((p) => p.planName), width: 160 }]}
-          xAxis={[{ tickMinStep: 1 }]}
-          series={[{ label: 'Groups', data: data.groupsByPlan.map((p) => p.groups) }]}
-          hideLegend
-          skipAnimation
-        />
+        {data.groupsByPlan.length === 0 ? (
+          <Nothing text="No group on a plan yet" />
+        ) : (
+          <BarChart
+            height={220}
+            layout="horizontal"
+            yAxis={[{ scaleType: 'band', data: data.groupsByPlan.map((p) => p.planName), width: 160 }]}
+            xAxis={[{ tickMinStep: 1 }]}
+            series={[{ label: 'Groups', data: data.groupsByPlan.map((p) => p.groups) }]}
+            hideLegend
+            skipAnimation
+          />
+        )}
       </Card>
     ),
     usage: (
       <Card key="usage" title="Usage trend">
-        <LineChart
-          height={260}
-          xAxis={[{ scaleType: 'point', data: data.usageByMonth.map((u) => u.period) }]}
-          yAxis={[{ tickMinStep: 1 }]}
-          series={[
-            { label: 'Received', data: data.usageByMonth.map((u) => u.received) },
-            { label: 'Signed off', data: data.usageByMonth.map((u) => u.signedOff) },
-          ]}
-          skipAnimation
-        />
+        {noUsage ? (
+          <Nothing text="No study received in these months" />
+        ) : (
+          <LineChart
+            height={260}
+            xAxis={[{ scaleType: 'point', data: data.usageByMonth.map((u) => u.period) }]}
+            yAxis={[{ tickMinStep: 1 }]}
+            series={[
+              { label: 'Received', data: data.usageByMonth.map((u) => u.received) },
+              { label: 'Signed off', data: data.usageByMonth.map((u) => u.signedOff) },
+            ]}
+            skipAnimation
+          />
+        )}
       </Card>
     ),
     signUps: (
       <Card key="signUps" title="New sign-ups">
-        <BarChart
-          height={220}
-          xAxis={[{ scaleType: 'band', data: data.signUpsByMonth.map((s) => s.period) }]}
-          yAxis={[{ tickMinStep: 1 }]}
-          series={[{ label: 'Groups created', data: data.signUpsByMonth.map((s) => s.groups) }]}
-          hideLegend
-          skipAnimation
-        />
+        {noSignUps ? (
+          <Nothing text="No group signed up in these months" />
+        ) : (
+          <BarChart
+            height={220}
+            xAxis={[{ scaleType: 'band', data: data.signUpsByMonth.map((s) => s.period) }]}
+            yAxis={[{ tickMinStep: 1 }]}
+            series={[{ label: 'Groups created', data: data.signUpsByMonth.map((s) => s.groups) }]}
+            hideLegend
+            skipAnimation
+          />
+        )}
       </Card>
     ),
     overdue: (

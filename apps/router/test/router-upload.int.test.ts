@@ -1,7 +1,7 @@
 /**
  * Issue 27 §1: storescu → router → cloud through the fault proxy, with real peers — every
  * instance storescu saw acknowledged arrives in the cloud exactly once: on a good link, through a
- * cut link, after a kill -9 of the router mid-upload, and with the disk quota full.
+ * cut link, after a kill -9 of the router mid-upload or mid-receive, and with the disk quota full.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -165,6 +165,64 @@ describe('storescu → router → cloud', () => {
         async () => (await cloud.instancesOf(study.studyInstanceUid)).length === 30,
       );
       await expectExactlyOnce(study, dataDir);
+    } finally {
+      child.process.kill('SIGKILL');
+      await child.exited;
+      await proxy.close();
+    }
+  });
+
+  it('after kill -9 of the router while storescu sends, every acknowledged instance reaches the cloud once', async () => {
+    const proxy = await startFaultProxy({ targetHost: '127.0.0.1', targetPort: cloud.port });
+    const dataDir = join(work, 'kill-receive');
+    const env = routerEnv(dataDir, proxy);
+    // Instances of 512 KB: the kill lands inside the receive of the one after the tenth answer.
+    const study = buildStudy({ count: 40, matrix: 512 });
+    const files = await writeStudy(study, join(work, 'kill-receive-files'));
+    let child = await spawnRouter(env);
+    try {
+      const storescu = spawn(
+        'storescu',
+        ['-v', '-aet', MODALITY_AET, '-aec', ROUTER_AET, '127.0.0.1', String(child.port), ...files],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let log = '';
+      const gone = new Promise<void>((done) => storescu.once('exit', () => done()));
+      await new Promise<void>((killed) => {
+        const read = (chunk: string) => {
+          log += chunk;
+          if (acknowledgedFiles(log).length >= 10 && child.process.exitCode === null) {
+            child.process.kill('SIGKILL');
+            killed();
+          }
+        };
+        storescu.stdout!.setEncoding('utf8').on('data', read);
+        storescu.stderr!.setEncoding('utf8').on('data', read);
+      });
+      await Promise.all([child.exited, gone]);
+      const acknowledged = acknowledgedFiles(log).map(
+        (file) => study.instances[Number(/(\d+)\.dcm$/.exec(file)![1]) - 1]!.sopInstanceUid,
+      );
+      // The association died with the router: storescu did not get to the end.
+      expect(acknowledged.length).toBeGreaterThanOrEqual(10);
+      expect(acknowledged.length).toBeLessThan(40);
+
+      child = await spawnRouter(env);
+      await waitFor('the acknowledged instances in the cloud', async () => {
+        const sops = new Set((await cloud.instancesOf(study.studyInstanceUid)).map((r) => r.sopInstanceUid));
+        return acknowledged.every((sop) => sops.has(sop));
+      });
+      const rows = await cloud.instancesOf(study.studyInstanceUid);
+      // At most the one whose receive the kill cut short, and only whole: its file was renamed
+      // into the spool before the kill, so the restart adopted it (sending it is harmless).
+      expect(rows.length).toBeLessThanOrEqual(acknowledged.length + 1);
+      await expectExactlyOnce(
+        study,
+        dataDir,
+        rows.map((r) => r.sopInstanceUid),
+      );
+      const sent = new Set(study.instances.map((i) => i.sopInstanceUid));
+      expect(rows.every((r) => sent.has(r.sopInstanceUid))).toBe(true);
     } finally {
       child.process.kill('SIGKILL');
       await child.exited;

@@ -83,6 +83,7 @@ function fakeRouter(
   } = {},
 ) {
   let signedIn = options.signedIn ?? true;
+  let sessionEmail = options.sessionEmail;
   const unused = vi.fn(async () => {
     throw new Error('not in this test');
   });
@@ -90,9 +91,10 @@ function fakeRouter(
     baseUrl: 'http://localhost:8090',
     hasSession: () => signedIn,
     forgetSession: vi.fn(),
-    info: vi.fn(async () => info(signedIn, options.sessionEmail)),
-    login: vi.fn(async () => {
+    info: vi.fn(async () => info(signedIn, sessionEmail)),
+    login: vi.fn(async ({ email }: { email: string; password: string }) => {
       signedIn = true;
+      sessionEmail = email;
       return {
         token: 't',
         email: EMAIL,
@@ -389,6 +391,33 @@ describe('the hybrid study list (issue 27 §4)', () => {
           expect.objectContaining({ name: 'Typed on v1', content: '<p>Old.</p>', baseLocalVersion: 2 }),
         ),
       );
+    });
+
+    it('follows the user who signs in after another one’s router session ended at the open screen', async () => {
+      const client = fakeRouter({ studies: [study({ report: report() })] });
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      let dialog = await openReport();
+      // Dr Hybrid saves; the list's refresh finds the router session gone.
+      client.hasSession = () => false;
+      client.hybridStudies.mockRejectedValueOnce(new Error('The router session ended'));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+      fireEvent.change(await screen.findByLabelText(/Email/), { target: { value: 'other@radflow.example' } });
+      // What Dr Hybrid left unsaved on this computer meanwhile.
+      writeDraftAt(KEY, {
+        name: 'Dr Hybrid’s unsaved',
+        content: '<p>Private.</p>',
+        baseVersion: 1,
+        updatedAt: '2026-11-27T10:30:00.000Z',
+      });
+      fireEvent.change(screen.getByLabelText(/Password/), { target: { value: 'pw' } });
+      client.hasSession = () => true;
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in to router' }));
+      await screen.findByText(/Signed in to the router as other@radflow\.example/);
+      fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+      dialog = await screen.findByRole('dialog');
+      expect(nameField(dialog).value).toBe('CT Head');
+      expect(within(dialog).queryByText(/Restored the text/)).toBeNull();
+      expect(readDraftAt(KEY)?.name).toBe('Dr Hybrid’s unsaved');
     });
 
     it('is never shown to another user signed in to the router on this computer', async () => {

@@ -99,7 +99,13 @@ export function HybridStudyListScreen({
           client={client}
           knownEmail={knownEmail}
           intro="Sign in to your center’s router with your Radflow e-mail and password. Without the cloud, the router accepts the password you last signed in with while it was online."
-          onSignedIn={() => setSignedIn(true)}
+          onSignedIn={() => {
+            // Whoever signed in now, maybe not the user whose session ended: their router info
+            // (the key of the device copies of unsaved text) and their list, asked anew.
+            void queryClient.resetQueries({ queryKey: ['router-info', client.baseUrl] });
+            refresh();
+            setSignedIn(true);
+          }}
         />
       </Box>
     );

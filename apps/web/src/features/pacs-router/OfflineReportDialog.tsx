@@ -7,7 +7,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { templateFits, type THybridStudy, type TOfflineReport, type TOfflineResolution } from '@radflow/core';
+import {
+  formatDisplayTime,
+  templateFits,
+  type THybridStudy,
+  type TOfflineReport,
+  type TOfflineResolution,
+} from '@radflow/core';
 import type { Editor } from '@tiptap/react';
 import { useMutation } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
@@ -107,10 +113,6 @@ const routerTemplates = (client: RouterClient): TTemplateSource => ({
     return kept.templates.filter((t) => templateFits(t, query));
   },
 });
-
-/** A device copy's time, as the notice says it. */
-const keptAt = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** What the device kept and the one thing to do about it. */
 function KeptTextNotice({
@@ -249,7 +251,8 @@ export function OfflineReportDialog({
               setNotice(null);
             }}
           >
-            Restored the text you typed on this device on {keptAt(kept.updatedAt)} and had not saved.
+            Restored the text you typed on this device on {formatDisplayTime(kept.updatedAt)} and had not
+            saved.
           </KeptTextNotice>
         )}
         {notice === 'older' && kept && (
@@ -262,8 +265,8 @@ export function OfflineReportDialog({
               setNotice('restored');
             }}
           >
-            This device kept text you typed on {keptAt(kept.updatedAt)} and had not saved, from an earlier
-            version: the router now has a newer one.
+            This device kept text you typed on {formatDisplayTime(kept.updatedAt)} and had not saved, from an
+            earlier version: the router now has a newer one.
           </KeptTextNotice>
         )}
         <TextField

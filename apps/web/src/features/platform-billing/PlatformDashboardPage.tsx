@@ -17,13 +17,21 @@ import { PageHeader } from '../../components/PageHeader';
 import { platformDashboardQuery } from './platform-billing.api';
 const rupees = (value: number) => formatRupees(toPaise(value));
 
-function Card({ title, children }: { title: string; children: ReactNode }) {
+/** `empty`: the card's words instead of its chart when the range has nothing (an axis of zeros
+ * only drew a clipped '0.0…'). */
+function Card({ title, empty, children }: { title: string; empty?: string | false; children: ReactNode }) {
   return (
     <Paper component="section" aria-label={title} variant="outlined" sx={{ p: 2, minWidth: 0 }}>
       <Typography variant="h2" sx={{ fontSize: '1.05rem', mb: 1 }}>
         {title}
       </Typography>
-      {children}
+      {empty ? (
+        <Typography color="text.secondary" sx={{ py: 2 }}>
+          {empty}
+        </Typography>
+      ) : (
+        children
+      )}
     </Paper>
   );
 }
@@ -56,15 +64,6 @@ function Totals({ data }: { data: TPlatformDashboard }) {
 const rupeesCompact = new Intl.NumberFormat('en-IN', { notation: 'compact', maximumFractionDigits: 1 });
 const rupeeTick = (value: number | null) => (value === null ? '' : `₹${rupeesCompact.format(value)}`);
 
-/** A card's words instead of an empty chart (an axis of zeros only drew a clipped '0.0…'). */
-function Nothing({ text }: { text: string }) {
-  return (
-    <Typography color="text.secondary" sx={{ py: 2 }}>
-      {text}
-    </Typography>
-  );
-}
-
 function charts(data: TPlatformDashboard): Record<string, ReactNode> {
   const months = data.revenueByMonth.map((r) => r.period);
   const noRevenue = data.revenueByMonth.every((r) => r.invoiced === 0 && r.collected === 0);
@@ -72,72 +71,64 @@ function charts(data: TPlatformDashboard): Record<string, ReactNode> {
   const noSignUps = data.signUpsByMonth.every((s) => s.groups === 0);
   return {
     revenue: (
-      <Card key="revenue" title="Revenue by month">
-        {noRevenue ? (
-          <Nothing text="Nothing invoiced or collected in these months" />
-        ) : (
-          <BarChart
-            height={260}
-            xAxis={[{ scaleType: 'band', data: months }]}
-            yAxis={[{ valueFormatter: rupeeTick, width: 64 }]}
-            series={[
-              { label: 'Invoiced (₹)', data: data.revenueByMonth.map((r) => r.invoiced) },
-              { label: 'Collected (₹)', data: data.revenueByMonth.map((r) => r.collected) },
-            ]}
-            skipAnimation
-          />
-        )}
+      <Card
+        key="revenue"
+        title="Revenue by month"
+        empty={noRevenue && 'Nothing invoiced or collected in these months'}
+      >
+        <BarChart
+          height={260}
+          xAxis={[{ scaleType: 'band', data: months }]}
+          yAxis={[{ valueFormatter: rupeeTick, width: 64 }]}
+          series={[
+            { label: 'Invoiced (₹)', data: data.revenueByMonth.map((r) => r.invoiced) },
+            { label: 'Collected (₹)', data: data.revenueByMonth.map((r) => r.collected) },
+          ]}
+          skipAnimation
+        />
       </Card>
     ),
     plans: (
-      <Card key="plans" title="Groups by plan">
-        {data.groupsByPlan.length === 0 ? (
-          <Nothing text="No group on a plan yet" />
-        ) : (
-          <BarChart
-            height={220}
-            layout="horizontal"
-            yAxis={[{ scaleType: 'band', data: data.groupsByPlan.map((p) => p.planName), width: 160 }]}
-            xAxis={[{ tickMinStep: 1 }]}
-            series={[{ label: 'Groups', data: data.groupsByPlan.map((p) => p.groups) }]}
-            hideLegend
-            skipAnimation
-          />
-        )}
+      <Card
+        key="plans"
+        title="Groups by plan"
+        empty={data.groupsByPlan.length === 0 && 'No group on a plan yet'}
+      >
+        <BarChart
+          height={220}
+          layout="horizontal"
+          yAxis={[{ scaleType: 'band', data: data.groupsByPlan.map((p) => p.planName), width: 160 }]}
+          xAxis={[{ tickMinStep: 1 }]}
+          series={[{ label: 'Groups', data: data.groupsByPlan.map((p) => p.groups) }]}
+          hideLegend
+          skipAnimation
+        />
       </Card>
     ),
     usage: (
-      <Card key="usage" title="Usage trend">
-        {noUsage ? (
-          <Nothing text="No study received in these months" />
-        ) : (
-          <LineChart
-            height={260}
-            xAxis={[{ scaleType: 'point', data: data.usageByMonth.map((u) => u.period) }]}
-            yAxis={[{ tickMinStep: 1 }]}
-            series={[
-              { label: 'Received', data: data.usageByMonth.map((u) => u.received) },
-              { label: 'Signed off', data: data.usageByMonth.map((u) => u.signedOff) },
-            ]}
-            skipAnimation
-          />
-        )}
+      <Card key="usage" title="Usage trend" empty={noUsage && 'No study received in these months'}>
+        <LineChart
+          height={260}
+          xAxis={[{ scaleType: 'point', data: data.usageByMonth.map((u) => u.period) }]}
+          yAxis={[{ tickMinStep: 1 }]}
+          series={[
+            { label: 'Received', data: data.usageByMonth.map((u) => u.received) },
+            { label: 'Signed off', data: data.usageByMonth.map((u) => u.signedOff) },
+          ]}
+          skipAnimation
+        />
       </Card>
     ),
     signUps: (
-      <Card key="signUps" title="New sign-ups">
-        {noSignUps ? (
-          <Nothing text="No group signed up in these months" />
-        ) : (
-          <BarChart
-            height={220}
-            xAxis={[{ scaleType: 'band', data: data.signUpsByMonth.map((s) => s.period) }]}
-            yAxis={[{ tickMinStep: 1 }]}
-            series={[{ label: 'Groups created', data: data.signUpsByMonth.map((s) => s.groups) }]}
-            hideLegend
-            skipAnimation
-          />
-        )}
+      <Card key="signUps" title="New sign-ups" empty={noSignUps && 'No group signed up in these months'}>
+        <BarChart
+          height={220}
+          xAxis={[{ scaleType: 'band', data: data.signUpsByMonth.map((s) => s.period) }]}
+          yAxis={[{ tickMinStep: 1 }]}
+          series={[{ label: 'Groups created', data: data.signUpsByMonth.map((s) => s.groups) }]}
+          hideLegend
+          skipAnimation
+        />
       </Card>
     ),
     overdue: (

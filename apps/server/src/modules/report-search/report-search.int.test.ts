@@ -185,6 +185,18 @@ describe('words', () => {
     expect(idsOf(await search(doctor, { keywords: 'pancreatits' }))).toEqual([pancreas.id]);
   });
 
+  it('reads a misspelt word as words a few edits away, not as every word sharing its trigrams', async () => {
+    // A group of its own, so its vocabulary is these two reports': 'pancreas' shares half the
+    // trigrams of 'pancreatits' but is three edits from it; 'pancreatitis' is one.
+    const place = await createTestWorld(t.db, { enableReportSearch: true });
+    const d = await signedInAt(t, place, ['ROLE_DOCTOR']);
+    const as = { browser: d.browser, id: d.user.id };
+    const inflamed = await reportStudy(place, as, '<p>Acute pancreatitis.</p>');
+    const organ = await reportStudy(place, as, '<p>The pancreas is normal in bulk.</p>');
+    expect(idsOf(await search(d.browser, { keywords: 'pancreatits' }))).toEqual([inflamed.id]);
+    expect(idsOf(await search(d.browser, { keywords: 'pancraes' }))).toEqual([organ.id]);
+  });
+
   it('needs every word of the keywords', async () => {
     expect(idsOf(await search(doctor, { keywords: 'acute pancreatitis' }))).toEqual([pancreas.id]);
     expect(idsOf(await search(doctor, { keywords: 'acute meningioma' }))).toEqual([]);

@@ -14,6 +14,7 @@ import {
 import { SNIPPET_MARKS } from '../reporting/report-search-text.js';
 import { tagSeenBy } from '../report-tags/tag-visibility.js';
 import { visibleReportRows } from '../studies/study-access.js';
+import { nearMissesOf } from './near-misses.js';
 
 /*
  * SQL of the report search (DECISIONS.md): the signed-off text's full-text vector (GIN), the study
@@ -21,13 +22,17 @@ import { visibleReportRows } from '../studies/study-access.js';
  */
 
 /**
- * A query word the group's reports never had is read as its closest words, at least this similar.
- * similarity() over the group's words, not the `%` operator: on PGlite `%` (it reads pg_trgm's
- * similarity_threshold setting) left the database looping in the next query. The vocabulary of a
- * group is bounded (tens of thousands of words), so reading it is cheap.
+ * A query word the group's reports never had is read as its closest words: the words at least this
+ * similar by trigrams (pg_trgm's own default threshold) are proposed, and the edit rule
+ * (near-misses.ts) decides. A swap of two letters ('pancraes') shares only 0.38 of its trigrams
+ * with the word meant. similarity() over the group's words, not the `%` operator: on PGlite `%` (it
+ * reads pg_trgm's similarity_threshold setting) left the database looping in the next query. The
+ * vocabulary of a group is bounded (tens of thousands of words), so reading it is cheap.
  */
-const NEAR_MISS_SIMILARITY = 0.45;
+const NEAR_MISS_SIMILARITY = 0.3;
 const NEAR_MISSES_PER_WORD = 3;
+/** Proposals read per word, closest first, before the edit rule (near-misses.ts) keeps the near. */
+const NEAR_MISS_PROPOSALS = 10;
 /** At most this many words of the keywords are searched (a pasted paragraph is not a search). */
 const MAX_WORDS = 12;
 
@@ -55,8 +60,9 @@ export function wordsOf(keywords: string): string[] {
 
 /**
  * Each word with what it is searched as: itself when the group's reports have it (or it is too short
- * or a number to guess at), else its closest words in the group's vocabulary (itself when none is
- * close), so 'menigioma' finds 'meningioma' and a correct word never widens.
+ * or a number to guess at), else its closest words in the group's vocabulary within the edits its
+ * length allows (itself when none is), so 'menigioma' finds 'meningioma', 'pancreatits' does not find
+ * 'pancreas', and a correct word never widens.
  */
 export async function alternativesOf(db: DbOrTx, groupId: number, words: string[]): Promise<string[][]> {
   const guessable = words.filter((w) => w.length >= 4 && !/^\d+$/.test(w));
@@ -73,11 +79,14 @@ export async function alternativesOf(db: DbOrTx, groupId: number, words: string[
         (select array_agg(c.word) from (
           select w.word from ${reportSearchWords} w
           where w.group_id = ${groupId} and similarity(w.word, q.word) >= ${NEAR_MISS_SIMILARITY}
-          order by similarity(w.word, q.word) desc, w.word limit ${NEAR_MISSES_PER_WORD}) c) as near
+          order by similarity(w.word, q.word) desc, w.word limit ${NEAR_MISS_PROPOSALS}) c) as near
       from unnest(${list}) as q(word)`);
     for (const row of rowsOf<{ word: string; known: boolean; near: string[] | null }>(rows)) {
       if (row.known) known.add(row.word);
-      else if (row.near && row.near.length > 0) near.set(row.word, row.near);
+      else {
+        const close = nearMissesOf(row.word, row.near ?? [], NEAR_MISSES_PER_WORD);
+        if (close.length > 0) near.set(row.word, close);
+      }
     }
   }
   return words.map((w) => (known.has(w) ? [w] : (near.get(w) ?? [w])));

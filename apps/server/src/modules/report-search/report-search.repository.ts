@@ -76,10 +76,10 @@ export async function alternativesOf(db: DbOrTx, groupId: number, words: string[
     const rows = await db.execute(sql`
       select q.word,
         exists (select 1 from ${reportSearchWords} w where w.group_id = ${groupId} and w.word = q.word) as known,
-        (select array_agg(c.word) from (
-          select w.word from ${reportSearchWords} w
+        (select array_agg(c.word order by c.closeness desc, c.word) from (
+          select w.word, similarity(w.word, q.word) as closeness from ${reportSearchWords} w
           where w.group_id = ${groupId} and similarity(w.word, q.word) >= ${NEAR_MISS_SIMILARITY}
-          order by similarity(w.word, q.word) desc, w.word limit ${NEAR_MISS_PROPOSALS}) c) as near
+          order by closeness desc, w.word limit ${NEAR_MISS_PROPOSALS}) c) as near
       from unnest(${list}) as q(word)`);
     for (const row of rowsOf<{ word: string; known: boolean; near: string[] | null }>(rows)) {
       if (row.known) known.add(row.word);

@@ -110,10 +110,19 @@ export function tsQueryOf(words: string[][]): SQL {
   return sql`(${sql.join(perWord, sql` && `)})`;
 }
 
-/** What the document itself must satisfy: the group, the words, the signed-off days. */
-function documentConditions(q: TSearchQuery, tsQuery: SQL | null): SQL[] {
+/**
+ * What the document itself must satisfy: the group, the words, the signed-off days. `group`:
+ * 'indexed' lets the planner read the group from its index; 'filtered' (`+ 0`) makes it a filter on
+ * the rows the word index found (see groupAsFilter).
+ */
+function documentConditions(
+  q: TSearchQuery,
+  tsQuery: SQL | null,
+  group: 'indexed' | 'filtered' = 'indexed',
+): SQL[] {
   const parts: (SQL | undefined)[] = [
-    eq(reportSearchDocuments.groupId, q.viewer.groupId),
+    group === 'indexed' ? eq(reportSearchDocuments.groupId, q.viewer.groupId) : undefined,
+    group === 'filtered' ? sql`${reportSearchDocuments.groupId} + 0 = ${q.viewer.groupId}` : undefined,
     tsQuery ? sql`${reportSearchDocuments.document} @@ ${tsQuery}` : undefined,
     q.from ? sql`${reportSearchDocuments.signedOffAt} >= ${q.from.toISOString()}` : undefined,
     q.to ? sql`${reportSearchDocuments.signedOffAt} < ${q.to.toISOString()}` : undefined,
@@ -179,6 +188,29 @@ async function estimatedMatches(db: DbOrTx, docWhere: SQL): Promise<number> {
 }
 
 /**
+ * Whether the rare-word plan should find the words' matches in every group and keep the group's by
+ * a filter, rather than intersect them with the group's entries of its (group, signed-off) index.
+ * The planner prices reading index entries far below what they cost: with 3 groups of 562,000,
+ * 245,000 and 151,000 reports, it intersected a diagnosis's 8,400 matches with the second group's
+ * 245,000 entries (70-100 ms) where filtering the 8,400 rows took 20 ms. Measured here, an entry
+ * put in the bitmap costs about an eighth of a row read and filtered (0.3 against 2.4 µs): the
+ * filter wins while the other groups' matches are fewer than an eighth of the entries the
+ * intersection would read (the group's reports, within the signed-off days when they are given).
+ * With many groups, each a small share, or a short window of days, the intersection wins.
+ */
+async function groupAsFilter(
+  db: DbOrTx,
+  q: TSearchQuery,
+  tsQuery: SQL,
+  ownMatches: number,
+): Promise<boolean> {
+  const wordMatches = await estimatedMatches(db, sql`${reportSearchDocuments.document} @@ ${tsQuery}`);
+  const groupEntries = await estimatedMatches(db, and(...documentConditions(q, null)) as SQL);
+  return (wordMatches - ownMatches) * ENTRIES_PER_ROW_READ < groupEntries;
+}
+const ENTRIES_PER_ROW_READ = 8;
+
+/**
  * A rare word's matches are read from the GIN index when the planner expects at most this many of
  * them; the statement still checks the real number and gives way to the walk above the limit.
  */
@@ -198,27 +230,37 @@ const RARE_WORD_ESTIMATE = REPORT_SEARCH_TOTAL_LIMIT;
 export async function searchPage(
   db: DbOrTx,
   q: TSearchQuery,
-  opts: { rareWordEstimate?: number } = {},
+  opts: { rareWordEstimate?: number; groupAsFilter?: boolean } = {},
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   // No parallel workers: each is a new process that maps every shared-buffer page it reads afresh
   // and builds its bitmap in new shared memory. Counting a common word's 10,001 matches took
   // 400-530 ms with two workers and 80-130 ms without, on 1,000,000 studies (DECISIONS.md).
+  // No JIT: the rare-word statement's estimate (a key lookup per match) passes jit_above_cost, and
+  // compiling it took 26 ms of a 65 ms statement, more on a new connection (DECISIONS.md).
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return pageOf(tx, q, opts.rareWordEstimate ?? RARE_WORD_ESTIMATE);
+    // One round trip: set_config(…, true) is `set local`.
+    await tx.execute(
+      sql`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`,
+    );
+    return pageOf(tx, q, { rareWordEstimate: opts.rareWordEstimate ?? RARE_WORD_ESTIMATE, ...opts });
   });
 }
 
 async function pageOf(
   db: DbOrTx,
   q: TSearchQuery,
-  rareWordEstimate: number,
+  plan: { rareWordEstimate: number; groupAsFilter?: boolean },
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
   const headline = headlineOf(tsQuery);
   const docWhere = and(...documentConditions(q, tsQuery)) as SQL;
   const rowWhere = and(...rowConditions(q)) as SQL;
-  if (tsQuery && (await estimatedMatches(db, docWhere)) <= rareWordEstimate) {
+  const ownMatches = tsQuery ? await estimatedMatches(db, docWhere) : Number.POSITIVE_INFINITY;
+  if (tsQuery && ownMatches <= plan.rareWordEstimate) {
+    const matchWhere =
+      (plan.groupAsFilter ?? (await groupAsFilter(db, q, tsQuery, ownMatches)))
+        ? (and(...documentConditions(q, tsQuery, 'filtered')) as SQL)
+        : docWhere;
     // v: each match's row looked up by its key (`offset 0` keeps the lateral from being pulled up
     // into a join: the planner then hashed all the group's rows to keep a doctor's few hundred,
     // 0.5-3 s against 0.1 s on 1,000,000 studies), and only while the matches are within the
@@ -227,7 +269,7 @@ async function pageOf(
       await db.execute(sql`
         with m as materialized (
           select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
-          from ${reportSearchDocuments} where ${docWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+          from ${reportSearchDocuments} where ${matchWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
         ), c as materialized (
           select count(*)::int as candidates from m
         ), v as (

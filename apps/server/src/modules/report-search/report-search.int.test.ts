@@ -288,7 +288,13 @@ describe('the plans (DECISIONS.md "Plans")', () => {
       { keywords: 'carcinoma', tag: 'teaching' },
       { keywords: 'lesion', from: new Date('2026-03-10T00:00:00Z'), to: new Date(Date.now() + 86_400_000) },
     ];
+    // A second doctor with three of the group's four meningiomas: the first two matches the index
+    // gives are not all theirs, so a count past the limit cannot be read off those two.
+    const second = { browser: doctor2, id: doctor2Id };
+    await reportStudy(home, second, '<p>Meningioma, recurrent.</p>');
+    await reportStudy(home, second, '<p>Meningioma of the tentorium.</p>');
     let found = 0;
+    let morePast = 0;
     for (const caller of callers) {
       const scope = studyScopeOf({ ...caller, groupId: home.group.id, mobileNumber: null });
       for (const { keywords, ...rest } of searches) {
@@ -312,10 +318,18 @@ describe('the plans (DECISIONS.md "Plans")', () => {
         expect(intersected, told).toEqual(walk);
         expect(filtered, told).toEqual(walk);
         found += walk.rows.length;
+        // Past the count's limit (1 here: 'more than one'), the same page and the same 'more'.
+        const past = { totalLimit: 1 };
+        const walkPast = await searchPage(t.db, q, { rareWordEstimate: -1, ...past });
+        expect(await searchPage(t.db, q, { ...rare, ...past, groupAsFilter: false }), told).toEqual(walkPast);
+        expect(await searchPage(t.db, q, { ...rare, ...past, groupAsFilter: true }), told).toEqual(walkPast);
+        expect(walkPast.total, told).toBe(Math.min(walk.total, 2));
+        morePast += walkPast.total > 1 ? 1 : 0;
       }
     }
-    // Not a comparison of two empty answers.
+    // Not a comparison of two empty answers, and the limit was passed.
     expect(found).toBeGreaterThan(20);
+    expect(morePast).toBeGreaterThan(5);
   });
 });
 

@@ -230,7 +230,7 @@ const RARE_WORD_ESTIMATE = REPORT_SEARCH_TOTAL_LIMIT;
 export async function searchPage(
   db: DbOrTx,
   q: TSearchQuery,
-  opts: { rareWordEstimate?: number; groupAsFilter?: boolean } = {},
+  opts: { rareWordEstimate?: number; groupAsFilter?: boolean; totalLimit?: number } = {},
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   // No parallel workers: each is a new process that maps every shared-buffer page it reads afresh
   // and builds its bitmap in new shared memory. Counting a common word's 10,001 matches took
@@ -242,20 +242,25 @@ export async function searchPage(
     await tx.execute(
       sql`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`,
     );
-    return pageOf(tx, q, { rareWordEstimate: opts.rareWordEstimate ?? RARE_WORD_ESTIMATE, ...opts });
+    return pageOf(tx, q, {
+      ...opts,
+      rareWordEstimate: opts.rareWordEstimate ?? RARE_WORD_ESTIMATE,
+      totalLimit: opts.totalLimit ?? REPORT_SEARCH_TOTAL_LIMIT,
+    });
   });
 }
 
 async function pageOf(
   db: DbOrTx,
   q: TSearchQuery,
-  plan: { rareWordEstimate: number; groupAsFilter?: boolean },
+  plan: { rareWordEstimate: number; totalLimit: number; groupAsFilter?: boolean },
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
   const headline = headlineOf(tsQuery);
   const docWhere = and(...documentConditions(q, tsQuery)) as SQL;
   const rowWhere = and(...rowConditions(q)) as SQL;
   const ownMatches = tsQuery ? await estimatedMatches(db, docWhere) : Number.POSITIVE_INFINITY;
+  let visibleAtLeast = 0;
   if (tsQuery && ownMatches <= plan.rareWordEstimate) {
     const matchWhere =
       (plan.groupAsFilter ?? (await groupAsFilter(db, q, tsQuery, ownMatches)))
@@ -263,13 +268,14 @@ async function pageOf(
         : docWhere;
     // v: each match's row looked up by its key (`offset 0` keeps the lateral from being pulled up
     // into a join: the planner then hashed all the group's rows to keep a doctor's few hundred,
-    // 0.5-3 s against 0.1 s on 1,000,000 studies), and only while the matches are within the
-    // limit: past it the walk below answers, and the rows are not looked up for nothing.
+    // 0.5-3 s against 0.1 s on 1,000,000 studies). Past the limit the page is the walk's below; the
+    // lookups still count the visible among the first 10,001, which spares the walk its count when
+    // they are all visible (an admin's phrase the planner took for rare: 'clinical correlation').
     const few = rowsOf<TPageRow & { candidates: number; total: number }>(
       await db.execute(sql`
         with m as materialized (
           select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
-          from ${reportSearchDocuments} where ${matchWhere} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+          from ${reportSearchDocuments} where ${matchWhere} limit ${plan.totalLimit + 1}
         ), c as materialized (
           select count(*)::int as candidates from m
         ), v as (
@@ -278,21 +284,24 @@ async function pageOf(
             select 1 from ${reportStatuses}${studyJoinOf(q)}
             where ${reportStatuses.id} = m.id and ${rowWhere} offset 0
           ) r
-          where (select candidates from c) <= ${REPORT_SEARCH_TOTAL_LIMIT}
         )
         select c.candidates, (select count(*) from v)::int as total, p.id, p.signed_off_at, ${headline} as headline
         from c
         left join lateral (
-          select v.id, v.signed_off_at from v order by v.signed_off_at desc, v.id desc
+          select v.id, v.signed_off_at from v where c.candidates <= ${plan.totalLimit}
+          order by v.signed_off_at desc, v.id desc
           limit ${q.limit} offset ${q.offset}
         ) p on true
         left join ${reportSearchDocuments} d on d.report_status_id = p.id
         order by p.signed_off_at desc, p.id desc`),
     );
     const first = few[0];
-    if (first && first.candidates <= REPORT_SEARCH_TOTAL_LIMIT) {
+    if (first && first.candidates <= plan.totalLimit) {
       return { rows: foundRows(few), total: Number(first.total) };
     }
+    // More matches than the limit: the page is the walk's (newest first over all of them), and the
+    // count is already known when the caller may see every one of the first 10,001.
+    visibleAtLeast = Number(first?.total ?? 0);
   }
   const from = sql`${reportSearchDocuments} join ${reportStatuses} on ${reportStatuses.id} = ${reportSearchDocuments.reportStatusId}${studyJoinOf(q)}`;
   const where = and(docWhere, rowWhere) as SQL;
@@ -306,11 +315,13 @@ async function pageOf(
         limit ${q.limit} offset ${q.offset}
       ) p join ${reportSearchDocuments} d on d.report_status_id = p.id
       order by p.signed_off_at desc, p.id desc`);
+  const rows = foundRows(rowsOf<TPageRow>(page));
+  if (visibleAtLeast > plan.totalLimit) return { rows, total: visibleAtLeast };
   const count = await db.execute(sql`
       select count(*)::int as n from (
-        select 1 from ${from} where ${where} limit ${REPORT_SEARCH_TOTAL_LIMIT + 1}
+        select 1 from ${from} where ${where} limit ${plan.totalLimit + 1}
       ) c`);
-  return { rows: foundRows(rowsOf<TPageRow>(page)), total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
+  return { rows, total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
 }
 
 /** The fields of the result cards, for the page's ids (already checked by the search's WHERE). */

@@ -187,6 +187,9 @@ async function estimatedMatches(db: DbOrTx, docWhere: SQL): Promise<number> {
   return typeof rows === 'number' ? rows : Number.POSITIVE_INFINITY;
 }
 
+/** Index entries put in a bitmap for the cost of one row read and filtered (see groupAsFilter). */
+const ENTRIES_PER_ROW_READ = 8;
+
 /**
  * Whether the rare-word plan should find the words' matches in every group and keep the group's by
  * a filter, rather than intersect them with the group's entries of its (group, signed-off) index.
@@ -208,7 +211,6 @@ async function groupAsFilter(
   const groupEntries = await estimatedMatches(db, and(...documentConditions(q, null)) as SQL);
   return (wordMatches - ownMatches) * ENTRIES_PER_ROW_READ < groupEntries;
 }
-const ENTRIES_PER_ROW_READ = 8;
 
 /**
  * A rare word's matches are read from the GIN index when the planner expects at most this many of

@@ -1554,7 +1554,7 @@ export const reportSearchDocuments = pgTable(
   'report_search_documents',
   {
     reportStatusId: integer('report_status_id')
-      .primaryKey()
+      .notNull()
       .references(() => reportStatuses.id, { onDelete: 'cascade' }),
     groupId: integer('group_id')
       .notNull()
@@ -1568,6 +1568,8 @@ export const reportSearchDocuments = pgTable(
       .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, content)`),
   },
   (t) => [
+    // The partition key is in the key: a row is found by its id first (the deletes, the cascade).
+    primaryKey({ columns: [t.reportStatusId, t.groupId] }),
     index('report_search_documents_document_idx').using('gin', t.document),
     index('report_search_documents_group_signed_idx').on(t.groupId, t.signedOffAt, t.reportStatusId),
   ],

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TReportSearchAnswer,
@@ -13,7 +14,13 @@ import {
   createTestWorld,
   signedInAt,
 } from '../../../test/worklist-test-data.js';
-import { type TSearchQuery, alternativesOf, searchPage, wordsOf } from './report-search.repository.js';
+import {
+  type TSearchQuery,
+  alternativesOf,
+  countsByLookups,
+  searchPage,
+  wordsOf,
+} from './report-search.repository.js';
 
 /*
  * POST /api/query/search (issue 24 §2): full-text search over signed-off report text. Who sees what
@@ -312,17 +319,22 @@ describe('the plans (DECISIONS.md "Plans")', () => {
         };
         const told = `${caller.roles[0]} ${caller.id || caller.centerId}: ${keywords}`;
         const rare = { rareWordEstimate: Number.POSITIVE_INFINITY };
-        const intersected = await searchPage(t.db, q, { ...rare, groupAsFilter: false });
-        const filtered = await searchPage(t.db, q, { ...rare, groupAsFilter: true });
         const walk = await searchPage(t.db, q, { rareWordEstimate: -1 });
-        expect(intersected, told).toEqual(walk);
-        expect(filtered, told).toEqual(walk);
+        expect(await searchPage(t.db, q, rare), told).toEqual(walk);
+        // The walk's count by the planner's join and by key lookups (countsByLookups), whoever asks.
+        for (const countsByLookups of [false, true]) {
+          expect(await searchPage(t.db, q, { rareWordEstimate: -1, countsByLookups }), told).toEqual(walk);
+        }
         found += walk.rows.length;
         // Past the count's limit (1 here: 'more than one'), the same page and the same 'more'.
         const past = { totalLimit: 1 };
         const walkPast = await searchPage(t.db, q, { rareWordEstimate: -1, ...past });
-        expect(await searchPage(t.db, q, { ...rare, ...past, groupAsFilter: false }), told).toEqual(walkPast);
-        expect(await searchPage(t.db, q, { ...rare, ...past, groupAsFilter: true }), told).toEqual(walkPast);
+        for (const countsByLookups of [false, true]) {
+          expect(await searchPage(t.db, q, { rareWordEstimate: -1, ...past, countsByLookups }), told).toEqual(
+            walkPast,
+          );
+        }
+        expect(await searchPage(t.db, q, { ...rare, ...past }), told).toEqual(walkPast);
         expect(walkPast.total, told).toBe(Math.min(walk.total, 2));
         morePast += walkPast.total > 1 ? 1 : 0;
       }
@@ -330,6 +342,51 @@ describe('the plans (DECISIONS.md "Plans")', () => {
     // Not a comparison of two empty answers, and the limit was passed.
     expect(found).toBeGreaterThan(20);
     expect(morePast).toBeGreaterThan(5);
+  });
+
+  it('count by key lookups only for a caller who sees every match (the group, no modality or tag)', () => {
+    const q = (roles: TRole[], filters: Partial<TSearchQuery> = {}): TSearchQuery => ({
+      scope: studyScopeOf({
+        id: doctorId,
+        roles,
+        centerId: null,
+        groupId: home.group.id,
+        mobileNumber: null,
+      }),
+      viewer: { userId: doctorId, groupId: home.group.id },
+      words: [['normal']],
+      modality: '',
+      tag: '',
+      from: null,
+      to: null,
+      offset: 0,
+      limit: 20,
+      ...filters,
+    });
+    expect(countsByLookups(q(['ROLE_ADMIN']))).toBe(true);
+    expect(countsByLookups(q(['ROLE_ADMIN'], { from: new Date('2026-01-01') }))).toBe(true);
+    expect(countsByLookups(q(['ROLE_ADMIN'], { modality: 'CT' }))).toBe(false);
+    expect(countsByLookups(q(['ROLE_ADMIN'], { tag: 'teaching' }))).toBe(false);
+    expect(countsByLookups(q(['ROLE_DOCTOR']))).toBe(false);
+  });
+});
+
+describe('one partition per group (DECISIONS.md)', () => {
+  it("a group's signed-off text is kept in its own partition, made when the group was", async () => {
+    const partitionOf = async (id: number) => {
+      const result = await t.db.execute(
+        sql`select tableoid::regclass::text as part from report_search_documents where report_status_id = ${id}`,
+      );
+      return (result as unknown as { rows: Array<{ part: string }> }).rows.map((r) => r.part);
+    };
+    expect(await partitionOf(mine.id)).toEqual([`report_search_documents_g${home.group.id}`]);
+    expect(await partitionOf(otherGroups.id)).toEqual([`report_search_documents_g${other.group.id}`]);
+    // A group made after the migration: its partition comes with it, whichever way it is made.
+    const later = await createTestWorld(t.db, { enableReportSearch: true });
+    const d = await signedInAt(t, later, ['ROLE_DOCTOR']);
+    const study = await reportStudy(later, { browser: d.browser, id: d.user.id }, '<p>Meningioma.</p>');
+    expect(await partitionOf(study.id)).toEqual([`report_search_documents_g${later.group.id}`]);
+    expect(idsOf(await search(d.browser, { keywords: 'meningioma' }))).toEqual([study.id]);
   });
 });
 

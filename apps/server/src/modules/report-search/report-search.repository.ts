@@ -1,5 +1,5 @@
 import { type SQL, and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { REPORT_SEARCH_TOTAL_LIMIT, type TStudyScope } from '@radflow/core';
+import { REPORT_SEARCH_TOTAL_LIMIT, type TStudyScope, isGroupWide } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { rowModalities } from '../../db/row-modalities.js';
 import {
@@ -111,18 +111,12 @@ export function tsQueryOf(words: string[][]): SQL {
 }
 
 /**
- * What the document itself must satisfy: the group, the words, the signed-off days. `group`:
- * 'indexed' lets the planner read the group from its index; 'filtered' (`+ 0`) makes it a filter on
- * the rows the word index found (see groupAsFilter).
+ * What the document itself must satisfy: the group (its partition: every search is inside one
+ * group, DECISIONS.md "One partition per group"), the words, the signed-off days.
  */
-function documentConditions(
-  q: TSearchQuery,
-  tsQuery: SQL | null,
-  group: 'indexed' | 'filtered' = 'indexed',
-): SQL[] {
+function documentConditions(q: TSearchQuery, tsQuery: SQL | null): SQL[] {
   const parts: (SQL | undefined)[] = [
-    group === 'indexed' ? eq(reportSearchDocuments.groupId, q.viewer.groupId) : undefined,
-    group === 'filtered' ? sql`${reportSearchDocuments.groupId} + 0 = ${q.viewer.groupId}` : undefined,
+    eq(reportSearchDocuments.groupId, q.viewer.groupId),
     tsQuery ? sql`${reportSearchDocuments.document} @@ ${tsQuery}` : undefined,
     q.from ? sql`${reportSearchDocuments.signedOffAt} >= ${q.from.toISOString()}` : undefined,
     q.to ? sql`${reportSearchDocuments.signedOffAt} < ${q.to.toISOString()}` : undefined,
@@ -147,6 +141,24 @@ function rowConditions(q: TSearchQuery): SQL[] {
 
 const studyJoinOf = (q: TSearchQuery) =>
   q.modality ? sql` join ${studies} on ${studies.id} = ${reportStatuses.studyId}` : sql``;
+
+/**
+ * The study row of the match `m.id`, looked up by its key under the row conditions. `offset 0`
+ * keeps the lateral it is used in from being pulled up into a join (see pageOf).
+ */
+const rowOfMatch = (q: TSearchQuery, rowWhere: SQL) =>
+  sql`select 1 from ${reportStatuses}${studyJoinOf(q)} where ${reportStatuses.id} = m.id and ${rowWhere} offset 0`;
+
+/**
+ * Whether the walk counts its matches by looking up each one's row by key, rather than by the
+ * planner's join. Only when the caller may see every match that is still signed off (the whole
+ * group, no modality or tag): the lookups then stop after about 10,001 matches. The planner cannot
+ * know that: it estimates the join of a group's documents with the group's rows over the ids of all
+ * groups (a third of them in a group of 151,000 of 1,000,000 rows), expects few visible matches,
+ * and hashes all the group's rows first: 'normal' counted in 66-106 ms, by lookups in 28-36.
+ * A narrower caller keeps the join: lookups would read every match to find the few it sees.
+ */
+export const countsByLookups = (q: TSearchQuery): boolean => isGroupWide(q.scope) && !q.modality && !q.tag;
 
 export interface TFoundRow {
   id: number;
@@ -187,31 +199,6 @@ async function estimatedMatches(db: DbOrTx, docWhere: SQL): Promise<number> {
   return typeof rows === 'number' ? rows : Number.POSITIVE_INFINITY;
 }
 
-/** Index entries put in a bitmap for the cost of one row read and filtered (see groupAsFilter). */
-const ENTRIES_PER_ROW_READ = 8;
-
-/**
- * Whether the rare-word plan should find the words' matches in every group and keep the group's by
- * a filter, rather than intersect them with the group's entries of its (group, signed-off) index.
- * The planner prices reading index entries far below what they cost: with 3 groups of 562,000,
- * 245,000 and 151,000 reports, it intersected a diagnosis's 8,400 matches with the second group's
- * 245,000 entries (70-100 ms) where filtering the 8,400 rows took 20 ms. Measured here, an entry
- * put in the bitmap costs about an eighth of a row read and filtered (0.3 against 2.4 µs): the
- * filter wins while the other groups' matches are fewer than an eighth of the entries the
- * intersection would read (the group's reports, within the signed-off days when they are given).
- * With many groups, each a small share, or a short window of days, the intersection wins.
- */
-async function groupAsFilter(
-  db: DbOrTx,
-  q: TSearchQuery,
-  tsQuery: SQL,
-  ownMatches: number,
-): Promise<boolean> {
-  const wordMatches = await estimatedMatches(db, sql`${reportSearchDocuments.document} @@ ${tsQuery}`);
-  const groupEntries = await estimatedMatches(db, and(...documentConditions(q, null)) as SQL);
-  return (wordMatches - ownMatches) * ENTRIES_PER_ROW_READ < groupEntries;
-}
-
 /**
  * A rare word's matches are read from the GIN index when the planner expects at most this many of
  * them; the statement still checks the real number and gives way to the walk above the limit.
@@ -232,7 +219,7 @@ const RARE_WORD_ESTIMATE = REPORT_SEARCH_TOTAL_LIMIT;
 export async function searchPage(
   db: DbOrTx,
   q: TSearchQuery,
-  opts: { rareWordEstimate?: number; groupAsFilter?: boolean; totalLimit?: number } = {},
+  opts: { rareWordEstimate?: number; totalLimit?: number; countsByLookups?: boolean } = {},
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   // No parallel workers: each is a new process that maps every shared-buffer page it reads afresh
   // and builds its bitmap in new shared memory. Counting a common word's 10,001 matches took
@@ -255,7 +242,7 @@ export async function searchPage(
 async function pageOf(
   db: DbOrTx,
   q: TSearchQuery,
-  plan: { rareWordEstimate: number; totalLimit: number; groupAsFilter?: boolean },
+  plan: { rareWordEstimate: number; totalLimit: number; countsByLookups?: boolean },
 ): Promise<{ rows: TFoundRow[]; total: number }> {
   const tsQuery = q.words.length > 0 ? tsQueryOf(q.words) : null;
   const headline = headlineOf(tsQuery);
@@ -264,10 +251,6 @@ async function pageOf(
   const ownMatches = tsQuery ? await estimatedMatches(db, docWhere) : Number.POSITIVE_INFINITY;
   let visibleAtLeast = 0;
   if (tsQuery && ownMatches <= plan.rareWordEstimate) {
-    const matchWhere =
-      (plan.groupAsFilter ?? (await groupAsFilter(db, q, tsQuery, ownMatches)))
-        ? (and(...documentConditions(q, tsQuery, 'filtered')) as SQL)
-        : docWhere;
     // v: each match's row looked up by its key (`offset 0` keeps the lateral from being pulled up
     // into a join: the planner then hashed all the group's rows to keep a doctor's few hundred,
     // 0.5-3 s against 0.1 s on 1,000,000 studies). Past the limit the page is the walk's below; the
@@ -277,15 +260,12 @@ async function pageOf(
       await db.execute(sql`
         with m as materialized (
           select ${reportSearchDocuments.reportStatusId} as id, ${reportSearchDocuments.signedOffAt} as signed_off_at
-          from ${reportSearchDocuments} where ${matchWhere} limit ${plan.totalLimit + 1}
+          from ${reportSearchDocuments} where ${docWhere} limit ${plan.totalLimit + 1}
         ), c as materialized (
           select count(*)::int as candidates from m
         ), v as (
           select m.id, m.signed_off_at from m
-          cross join lateral (
-            select 1 from ${reportStatuses}${studyJoinOf(q)}
-            where ${reportStatuses.id} = m.id and ${rowWhere} offset 0
-          ) r
+          cross join lateral (${rowOfMatch(q, rowWhere)}) r
         )
         select c.candidates, (select count(*) from v)::int as total, p.id, p.signed_off_at, ${headline} as headline
         from c
@@ -294,7 +274,7 @@ async function pageOf(
           order by v.signed_off_at desc, v.id desc
           limit ${q.limit} offset ${q.offset}
         ) p on true
-        left join ${reportSearchDocuments} d on d.report_status_id = p.id
+        left join ${reportSearchDocuments} d on d.report_status_id = p.id and d.group_id = ${q.viewer.groupId}
         order by p.signed_off_at desc, p.id desc`),
     );
     const first = few[0];
@@ -315,14 +295,23 @@ async function pageOf(
         from ${from} where ${where}
         order by ${reportSearchDocuments.signedOffAt} desc, ${reportSearchDocuments.reportStatusId} desc
         limit ${q.limit} offset ${q.offset}
-      ) p join ${reportSearchDocuments} d on d.report_status_id = p.id
+      ) p join ${reportSearchDocuments} d on d.report_status_id = p.id and d.group_id = ${q.viewer.groupId}
       order by p.signed_off_at desc, p.id desc`);
   const rows = foundRows(rowsOf<TPageRow>(page));
   if (visibleAtLeast > plan.totalLimit) return { rows, total: visibleAtLeast };
-  const count = await db.execute(sql`
+  const count = await db.execute(
+    (plan.countsByLookups ?? countsByLookups(q))
+      ? sql`
+      select count(*)::int as n from (
+        select 1 from (select ${reportSearchDocuments.reportStatusId} as id from ${reportSearchDocuments} where ${docWhere}) m
+        cross join lateral (${rowOfMatch(q, rowWhere)}) r
+        limit ${plan.totalLimit + 1}
+      ) c`
+      : sql`
       select count(*)::int as n from (
         select 1 from ${from} where ${where} limit ${plan.totalLimit + 1}
-      ) c`);
+      ) c`,
+  );
   return { rows, total: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0) };
 }
 

@@ -54,7 +54,10 @@ export async function writeReportSearchText(tx: Tx, reportStatusId: number, grou
   await tx
     .insert(reportSearchDocuments)
     .values({ reportStatusId, groupId, signedOffAt, content })
-    .onConflictDoUpdate({ target: reportSearchDocuments.reportStatusId, set: { signedOffAt, content } });
+    .onConflictDoUpdate({
+      target: [reportSearchDocuments.reportStatusId, reportSearchDocuments.groupId],
+      set: { signedOffAt, content },
+    });
   // The group's vocabulary for near misses (words of 3-40 letters, numbers left out).
   await tx.execute(sql`insert into ${reportSearchWords} (group_id, word)
     select distinct ${groupId}::integer, w from regexp_split_to_table(lower(${content}), '[^[:alnum:]]+') as w

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import {
   type TRouterReleaseManifest,
   routerReleaseFileNames,
 } from '@radflow/core';
+import { WASM_CODEC_MODULES } from '@radflow/dicom';
 import { publicKeyPemOf, sha256File, signManifest } from '../src/release/signature.js';
 import { ROUTER_VERSION } from '../src/release/version.js';
 
@@ -61,11 +63,17 @@ async function bundle(publicKeys: readonly string[]): Promise<{ main: Uint8Array
     target: 'node20',
     write: false,
     logLevel: 'warning',
-    // Bundled CommonJS dependencies may call require(): give the ES module one.
+    // Bundled CommonJS dependencies may call require() and read __dirname (the WASM codecs find
+    // their .wasm there): give the ES module both, __dirname as the bundle's own folder.
     banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+      js:
+        "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" +
+        "import { fileURLToPath as __rf_path } from 'node:url'; const __rf_dirname = __rf_path(new URL('.', import.meta.url));",
     },
-    define: { __RADFLOW_RELEASE_PUBLIC_KEYS__: JSON.stringify(JSON.stringify(publicKeys)) },
+    define: {
+      __RADFLOW_RELEASE_PUBLIC_KEYS__: JSON.stringify(JSON.stringify(publicKeys)),
+      __dirname: '__rf_dirname',
+    },
     absWorkingDir: ROUTER_DIR,
   } as const;
   const [main, launcher] = await Promise.all([
@@ -76,6 +84,22 @@ async function bundle(publicKeys: readonly string[]): Promise<{ main: Uint8Array
 }
 
 const text = (s: string) => new TextEncoder().encode(s);
+
+/**
+ * The image codecs' .wasm files (packages/dicom WASM_CODEC_MODULES), for app/ beside main.js: each
+ * bundled codec reads the file named as its module, from the bundle's folder (__dirname above).
+ */
+async function codecFiles(): Promise<Zippable> {
+  const resolve = createRequire(
+    path.join(ROUTER_DIR, '..', '..', 'packages', 'dicom', 'package.json'),
+  ).resolve;
+  const files: Zippable = {};
+  for (const specifier of WASM_CODEC_MODULES) {
+    const wasm = resolve(specifier).replace(/\.js$/u, '.wasm');
+    files[path.basename(wasm)] = new Uint8Array(await readFile(wasm));
+  }
+  return files;
+}
 
 /**
  * The web app's files as a zip folder (`app/web`, beside main.js, so each version carries the app
@@ -128,6 +152,7 @@ export async function buildRouterRelease(options: TBuildOptions): Promise<TBuilt
   const publicKeys = [publicKeyPemOf(options.privateKeyPem), ...(options.alsoTrust ?? [])];
   const web = await webFiles(options.webDir ?? DEFAULT_WEB_DIR);
   const { main, launcher } = await bundle(publicKeys);
+  const codecs = await codecFiles();
   await mkdir(options.outDir, { recursive: true });
   const built: TBuiltArtefact[] = [];
   for (const platform of options.platforms) {
@@ -135,7 +160,7 @@ export async function buildRouterRelease(options: TBuildOptions): Promise<TBuilt
     const zip = zipSync(
       {
         'radflow-router': {
-          app: { 'main.js': main, 'package.json': text('{ "type": "module" }\n'), web },
+          app: { 'main.js': main, 'package.json': text('{ "type": "module" }\n'), web, ...codecs },
           'launcher.mjs': launcher,
           VERSION: text(`${version}\n`),
           'INSTALL.txt': await template('INSTALL.txt', version),

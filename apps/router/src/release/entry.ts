@@ -1,3 +1,4 @@
+import { loadWasmCodecs } from '@radflow/dicom';
 import { loadRouterConfig } from '../config.js';
 import { reportHealthy } from './health.js';
 import { embeddedReleaseKeys } from './release-keys.js';
@@ -5,7 +6,7 @@ import { ROUTER_VERSION } from './version.js';
 
 /**
  * The packaged router's entry (app/main.js in the artefact): `--version` prints the version,
- * `--self-test` checks that this build loads and its configuration is valid (the updater runs it
+ * `--self-test` checks that this build loads, its image codecs load and its configuration is valid (the updater runs it
  * before switching to a new version), otherwise it runs the router and then tells the launcher it
  * started (health.ts).
  */
@@ -19,6 +20,9 @@ async function entry(argv: readonly string[]): Promise<void> {
     // A build that trusts no release key could never be updated again: not a release.
     const keys = embeddedReleaseKeys().length;
     if (keys === 0) throw new Error('This build embeds no release public key');
+    // The image codecs of the offline viewer (WASM files beside the bundle): an update that could
+    // not decode a compressed study is not taken.
+    await loadWasmCodecs();
     // The bundle is one file, so reaching here means all of it parsed and this Node runs it; the
     // router itself is not started (the running version holds its ports).
     process.stdout.write(

@@ -14,3 +14,4 @@ export {
   type DisplayWindow,
   type ReadElement,
 } from './display-image.js';
+export { WASM_CODEC_MODULES, loadWasmCodecs } from './wasm.js';

@@ -51,6 +51,23 @@ export const loadJpeg8 = once(async (): Promise<WasmDecoder> => {
   return new (await factory(quiet())).JPEGDecoder();
 });
 
+/**
+ * The codec modules above (import specifiers): a one-file bundle of a program that decodes (the
+ * packaged router, apps/router/packaging/build.ts) ships each one's .wasm, which the module reads
+ * from the file of the same name beside itself.
+ */
+export const WASM_CODEC_MODULES = [
+  '@cornerstonejs/codec-charls/decodewasmjs',
+  '@cornerstonejs/codec-openjpeg/decodewasmjs',
+  '@cornerstonejs/codec-openjph/wasmjs',
+  '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs',
+] as const;
+
+/** Loads every WASM codec (a program's self-test: each .wasm is found and compiles on this Node). */
+export async function loadWasmCodecs(): Promise<void> {
+  await Promise.all([loadJpegLs(), loadJ2k(), loadHtJ2k(), loadJpeg8()]);
+}
+
 /** The decoded samples copied out of the WASM heap, with what the codec says they are. */
 export interface WasmOutput {
   info: WasmFrameInfo;

@@ -8,7 +8,7 @@
  * delete); a file deleted between the listing and the read is left out (the cloud has it).
  */
 import { readFile } from 'node:fs/promises';
-import { loadSharp } from '../image-lib.js';
+import { encodeJpeg, fitInside } from '../image-lib.js';
 import { AppError, type TRenderViewport, type TRenderWindow } from '@radflow/core';
 import {
   FrameDecodeError,
@@ -55,12 +55,6 @@ export interface SpoolInstance {
 
 /** The spool's study files (the queue's `studyFiles`). */
 export type StudyFilesOf = (studyInstanceUid: string) => readonly string[] | undefined;
-
-/** sharp, loaded on the first rendered frame (image-lib.ts): metadata and frames answer without it. */
-const imageLib = () =>
-  loadSharp(
-    (why) => new AppError('UPSTREAM_FAILED', `The router's image library could not be loaded: ${why}`),
-  );
 
 const copy = (from: DicomJsonDataset, tags: readonly string[]): DicomJsonDataset => {
   const out: DicomJsonDataset = {};
@@ -201,15 +195,11 @@ export class SpoolImages {
         pixelTag !== 'x7fe00010',
         options.window ?? null,
       );
-      const sharp = await imageLib();
-      let out = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: raw.channels } });
-      if (options.viewport) {
-        out = out.resize(options.viewport.width, options.viewport.height, {
-          fit: 'inside',
-          withoutEnlargement: true,
-        });
-      }
-      return await out.jpeg({ quality: 90 }).toBuffer();
+      const display = { width: raw.width, height: raw.height, channels: raw.channels, pixels: raw.data };
+      const shown = options.viewport
+        ? fitInside(display, options.viewport.width, options.viewport.height)
+        : display;
+      return Buffer.from(await encodeJpeg(shown, 90));
     } catch (error) {
       if (error instanceof FrameDecodeError) {
         throw new AppError('NOT_ACCEPTABLE', `The router cannot render this image: ${error.message}`);

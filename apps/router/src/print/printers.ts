@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { loadSharp } from '../image-lib.js';
+import { decodePicture, encodeJpeg, fitInside, toGrey } from '../image-lib.js';
 import {
   FILM_SIZES,
   type PrintJob,
@@ -155,45 +155,20 @@ async function runPrintCommand(options: CommandPrinterOptions, pdf: Buffer): Pro
   }
 }
 
-/** sharp, loaded on the first print (image-lib.ts); a failed load is the printer's failure (502). */
-const imageLib = () => loadSharp((why) => new PrintError(`The image library could not be loaded: ${why}`));
-
 /** JPEG/PNG → 8-bit grayscale pixels (transparency on black, as a film), at most MAX_FILM_IMAGE_SIDE. */
 async function toFilmImage(bytes: Uint8Array, index: number): Promise<FilmImage> {
-  const sharp = await imageLib();
-  try {
-    const { data, info } = await sharp(bytes)
-      .flatten({ background: '#000000' })
-      .resize({
-        width: MAX_FILM_IMAGE_SIDE,
-        height: MAX_FILM_IMAGE_SIDE,
-        fit: 'inside',
-        withoutEnlargement: true,
-      })
-      .grayscale()
-      .extractChannel(0)
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    return {
-      rows: info.height,
-      columns: info.width,
-      pixels: new Uint8Array(data.buffer, data.byteOffset, data.length),
-    };
-  } catch {
+  const picture = await decodePicture(bytes, 0).catch(() => {
     throw new PrintInputError(PRINT_MESSAGES.notAnImage(index + 1));
-  }
+  });
+  const film = toGrey(fitInside(picture, MAX_FILM_IMAGE_SIDE, MAX_FILM_IMAGE_SIDE));
+  return { rows: film.height, columns: film.width, pixels: film.pixels };
 }
 
 /** JPEG/PNG → baseline JPEG for the PDF (gray stays gray). */
 async function toPdfImage(bytes: Uint8Array, index: number): Promise<PdfImage> {
-  const sharp = await imageLib();
-  try {
-    const { data, info } = await sharp(bytes)
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 92, progressive: false })
-      .toBuffer({ resolveWithObject: true });
-    return { jpeg: data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 };
-  } catch {
+  const picture = await decodePicture(bytes, 255).catch(() => {
     throw new PrintInputError(PRINT_MESSAGES.notAnImage(index + 1));
-  }
+  });
+  const jpeg = await encodeJpeg(picture, 92);
+  return { jpeg, width: picture.width, height: picture.height, channels: picture.channels };
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { unzipSync } from 'fflate';
@@ -90,6 +90,11 @@ describe('packaging/build.ts', () => {
     expect(bundle).toContain(body(key.publicKeyPem));
     expect(bundle).not.toContain(body(key.privateKeyPem));
     expect(bundle).not.toMatch(/from ["'](zod|fflate|@radflow\/core)["']/);
+    // No native module: sharp cannot load from a release (image-lib.ts makes the router's images).
+    expect(bundle).not.toMatch(/(from |import\(|require\()["']sharp["']/);
+    for (const wasm of ['charlswasm_decode', 'openjpegwasm_decode', 'openjphjs', 'libjpegturbowasm']) {
+      expect((await stat(path.join(unpacked, `radflow-router/app/${wasm}.wasm`))).size).toBeGreaterThan(0);
+    }
   });
 
   it('ships the service files: a systemd unit running the launcher (Linux), a start-up task (Windows)', async () => {

@@ -1,4 +1,4 @@
-import { loadWasmCodecs } from '@radflow/dicom';
+import { decodeJpegImage, encodeJpeg, loadWasmCodecs } from '@radflow/dicom';
 import { loadRouterConfig } from '../config.js';
 import { reportHealthy } from './health.js';
 import { embeddedReleaseKeys } from './release-keys.js';
@@ -23,6 +23,10 @@ async function entry(argv: readonly string[]): Promise<void> {
     // The image codecs of the offline viewer (WASM files beside the bundle): an update that could
     // not decode a compressed study is not taken.
     await loadWasmCodecs();
+    // …and make the JPEG of a rendered frame or a print: a tiny picture there and back.
+    const picture = { width: 2, height: 2, channels: 1 as const, pixels: new Uint8Array([0, 85, 170, 255]) };
+    const back = await decodeJpegImage(await encodeJpeg(picture, 90));
+    if (back.width !== 2 || back.height !== 2) throw new Error('This build cannot make JPEG images');
     // The bundle is one file, so reaching here means all of it parsed and this Node runs it; the
     // router itself is not started (the running version holds its ports).
     process.stdout.write(

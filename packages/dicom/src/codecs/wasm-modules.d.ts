@@ -59,3 +59,20 @@ declare module '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs' {
   const factory: WasmFactory<WasmModule & { JPEGDecoder: new () => WasmDecoder }>;
   export default factory;
 }
+
+declare module '@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs' {
+  import type { WasmFactory, WasmFrameInfo, WasmModule } from '@cornerstonejs/codec-wasm-common';
+  export interface JpegEncoder {
+    /** The input pixels' place in the WASM heap, sized for `info` (8-bit, interleaved). */
+    getDecodedBuffer(info: WasmFrameInfo): Uint8Array;
+    /** 1-100. */
+    setQuality(quality: number): void;
+    /** 1 (the default): progressive; 0: baseline. */
+    setProgressive(progressive: number): void;
+    encode(): void;
+    getEncodedBuffer(): Uint8Array;
+    delete(): void;
+  }
+  const factory: WasmFactory<WasmModule & { JPEGEncoder: new () => JpegEncoder }>;
+  export default factory;
+}

@@ -12,6 +12,7 @@
 import type { WasmDecoder, WasmFrameInfo } from '@cornerstonejs/codec-wasm-common';
 import type { JpegLsDecoder } from '@cornerstonejs/codec-charls/decodewasmjs';
 import type { HtJ2kDecoder } from '@cornerstonejs/codec-openjph/wasmjs';
+import type { JpegEncoder } from '@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs';
 
 // Emscripten prints codec logs (OpenJPEG's "[INFO] …" lines) to stdout by default: keep them
 // out of the server's log stream. A new object per factory: Emscripten makes it the module object
@@ -52,6 +53,22 @@ export const loadJpeg8 = once(async (): Promise<WasmDecoder> => {
 });
 
 /**
+ * libjpeg-turbo's full build: its encoder (the decoder above is the decode-only build's). `fresh`:
+ * a new instance of the module, for after a failed encode (its heap is not to be trusted).
+ */
+let jpegEncoder: Promise<JpegEncoder> | null = null;
+export function loadJpegEncoder(opts: { fresh?: boolean } = {}): Promise<JpegEncoder> {
+  if (opts.fresh) jpegEncoder = null;
+  jpegEncoder ??= import('@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs')
+    .then(async ({ default: factory }) => new (await factory(quiet())).JPEGEncoder())
+    .catch((error: unknown) => {
+      jpegEncoder = null;
+      throw error;
+    });
+  return jpegEncoder;
+}
+
+/**
  * The codec modules above (import specifiers): a one-file bundle of a program that decodes (the
  * packaged router, apps/router/packaging/build.ts) ships each one's .wasm, which the module reads
  * from the file of the same name beside itself.
@@ -61,11 +78,12 @@ export const WASM_CODEC_MODULES = [
   '@cornerstonejs/codec-openjpeg/decodewasmjs',
   '@cornerstonejs/codec-openjph/wasmjs',
   '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs',
+  '@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs',
 ] as const;
 
 /** Loads every WASM codec (a program's self-test: each .wasm is found and compiles on this Node). */
 export async function loadWasmCodecs(): Promise<void> {
-  await Promise.all([loadJpegLs(), loadJ2k(), loadHtJ2k(), loadJpeg8()]);
+  await Promise.all([loadJpegLs(), loadJ2k(), loadHtJ2k(), loadJpeg8(), loadJpegEncoder()]);
 }
 
 /** The decoded samples copied out of the WASM heap, with what the codec says they are. */

@@ -364,12 +364,12 @@ export function charactersWithoutGlyph(text: string, context: string = text): st
 }
 
 /**
- * The font file of a face Word names (`wordFontsOf`'s names), as OpenType bytes: what the Word
- * file embeds. Only the regular face: Word draws bold from it where the bold is not embedded.
+ * The font file of a face Word names (`wordFontsOf`'s names), regular or bold, as OpenType bytes:
+ * what the Word file embeds.
  */
-export function wordFaceFile(wordName: string): Uint8Array | null {
+export function wordFaceFile(wordName: string, weight: 'regular' | 'bold' = 'regular'): Uint8Array | null {
   const face = FACES.find((f) => f.wordName === wordName);
-  return face ? readFontFile(face.regular()) : null;
+  return face ? readFontFile(weight === 'bold' ? face.bold() : face.regular()) : null;
 }
 
 /** Letters written right to left (Hebrew, Arabic and their presentation forms). */

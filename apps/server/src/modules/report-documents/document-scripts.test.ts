@@ -174,6 +174,52 @@ describe('the Word file carries the fonts it names', () => {
   );
 });
 
+describe('bold text in the Word file', () => {
+  const fontkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('fontkit') as {
+    create(buffer: Buffer): {
+      hasGlyphForCodePoint(codePoint: number): boolean;
+      'OS/2': { usWeightClass: number };
+    };
+  };
+
+  it.each(SCRIPT_CASES.filter((c) => c.word.eastAsia ?? c.word.cs))(
+    '$script: a bold run is bold in its own script, with the bold face embedded',
+    async ({ name, word }) => {
+      const zip = await JSZip.loadAsync(await renderWord(scriptParts(name, 'x')));
+      const read = (path: string) => zip.file(path)!.async('string');
+      const parser = new (documentWindow().DOMParser)();
+      const doc = parser.parseFromString(await read('word/document.xml'), 'application/xml');
+      // The patient's name in bold (the fixture's last paragraph): Word bolds a complex-script
+      // run by w:bCs, not w:b.
+      const run = Array.from(doc.getElementsByTagName('w:r')).find(
+        (r) =>
+          Array.from(r.getElementsByTagName('w:t'), (t) => t.textContent).join('') === name &&
+          r.getElementsByTagName('w:b').length > 0,
+      );
+      expect(run, 'the bold run of the name').toBeDefined();
+      if (word.cs) expect(run!.getElementsByTagName('w:bCs').length).toBe(1);
+      const face = (word.eastAsia ?? word.cs)!;
+      const table = parser.parseFromString(await read('word/fontTable.xml'), 'application/xml');
+      const rels = parser.parseFromString(await read('word/_rels/fontTable.xml.rels'), 'application/xml');
+      const embed = Array.from(table.getElementsByTagName('w:font'))
+        .find((f) => f.getAttribute('w:name') === face)
+        ?.getElementsByTagName('w:embedBold')[0];
+      expect(embed, `w:embedBold of ${face}`).toBeDefined();
+      const target = Array.from(rels.getElementsByTagName('Relationship'))
+        .find((r) => r.getAttribute('Id') === embed!.getAttribute('r:id'))
+        ?.getAttribute('Target');
+      const stored = await zip.file(`word/${target}`)!.async('uint8array');
+      const font = fontkit.create(Buffer.from(obfuscateFont(stored, embed!.getAttribute('w:fontKey')!)));
+      expect(font['OS/2'].usWeightClass).toBeGreaterThanOrEqual(600);
+      const own = Array.from(name).filter(
+        (c) => !/[\s\p{P}\p{Cf}]/u.test(c) && scriptRuns(c, name)[0]!.family,
+      );
+      for (const char of own) expect(font.hasGlyphForCodePoint(char.codePointAt(0)!), char).toBe(true);
+    },
+    30_000,
+  );
+});
+
 describe('a justified right-to-left paragraph', () => {
   const PARAGRAPHS = {
     Hebrew:

@@ -189,8 +189,9 @@ export async function renderWord(parts: TDocumentParts): Promise<Uint8Array> {
   const documentXml = zip.file('word/document.xml');
   if (!documentXml) return bytes;
   const textByFace = new Map<string, string>();
-  zip.file('word/document.xml', markScripts(await documentXml.async('string'), textByFace));
-  await embedWordFonts(zip, textByFace);
+  const boldTextByFace = new Map<string, string>();
+  zip.file('word/document.xml', markScripts(await documentXml.async('string'), textByFace, boldTextByFace));
+  await embedWordFonts(zip, textByFace, boldTextByFace);
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }
 
@@ -286,6 +287,13 @@ function childInOrder(parent: Element, name: string, order: string[]): Element {
   return made;
 }
 
+/** An on/off property (CT_OnOff, ECMA-376 Part 1 §17.17.4): present and not 0, false or off. */
+function isOn(element: Element | undefined): boolean {
+  if (!element) return false;
+  const value = element.getAttribute('w:val');
+  return value === null || !['0', 'false', 'off'].includes(value);
+}
+
 /** The element's first child w:`name` (w:rPr of a run, w:pPr of a paragraph), made first if missing. */
 function firstChild(parent: Element, name: string): Element {
   const existing = Array.from(parent.children).find((c) => c.localName === name);
@@ -307,9 +315,15 @@ export function paragraphOf(element: Element): Element | null {
  * run names its East Asian and complex-script faces (w:rFonts w:eastAsia / w:cs) and is marked
  * right to left (w:rtl) when it holds a right-to-left letter; a paragraph whose first strong letter
  * is right to left is a right-to-left paragraph (w:bidi). The text itself stays in logical order,
- * as Word stores it. `textByFace` gathers, per face named, the text of its runs (what to embed).
+ * as Word stores it. A bold run in a complex script is bold by w:bCs (Word ignores w:b there).
+ * `textByFace` gathers, per face named, the text of its runs, and `boldTextByFace` of its bold
+ * runs (what to embed of the regular and the bold face).
  */
-export function markScripts(xml: string, textByFace?: Map<string, string>): string {
+export function markScripts(
+  xml: string,
+  textByFace?: Map<string, string>,
+  boldTextByFace?: Map<string, string>,
+): string {
   const window = documentWindow();
   const doc = new window.DOMParser().parseFromString(xml, 'application/xml');
   if (doc.getElementsByTagName('parsererror').length > 0) return xml;
@@ -327,8 +341,13 @@ export function markScripts(xml: string, textByFace?: Map<string, string>): stri
       const fonts = wordFontsOf(texts[i]!, context);
       if (!fonts.eastAsia && !fonts.cs && !fonts.rtl) return;
       const properties = firstChild(run, 'rPr');
-      for (const face of [fonts.eastAsia, fonts.cs])
-        if (face && textByFace) textByFace.set(face, (textByFace.get(face) ?? '') + texts[i]!);
+      const bold = isOn(Array.from(properties.children).find((c) => c.localName === 'b'));
+      for (const face of [fonts.eastAsia, fonts.cs]) {
+        if (!face) continue;
+        textByFace?.set(face, (textByFace.get(face) ?? '') + texts[i]!);
+        if (bold) boldTextByFace?.set(face, (boldTextByFace.get(face) ?? '') + texts[i]!);
+      }
+      if (bold && fonts.cs) childInOrder(properties, 'bCs', RPR_ORDER);
       if (fonts.eastAsia || fonts.cs) {
         const rFonts = childInOrder(properties, 'rFonts', RPR_ORDER);
         if (fonts.eastAsia) {

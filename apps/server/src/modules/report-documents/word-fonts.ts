@@ -34,33 +34,59 @@ export function obfuscateFont(font: Uint8Array, fontKey: string): Uint8Array {
 
 /**
  * Embeds in a converted docx a subset of each face in `textByFace` (Word's font name → the text
- * the document writes in it). Faces without a file of ours are left to Word.
+ * the document writes in it), and of its bold face for the text of `boldTextByFace` (without it
+ * Word makes bold by smearing the regular one). Faces without a file of ours are left to Word.
  */
-export async function embedWordFonts(zip: JSZip, textByFace: Map<string, string>): Promise<void> {
+export async function embedWordFonts(
+  zip: JSZip,
+  textByFace: Map<string, string>,
+  boldTextByFace: Map<string, string> = new Map(),
+): Promise<void> {
   const fontTable = zip.file('word/fontTable.xml');
   const settings = zip.file('word/settings.xml');
   const types = zip.file('[Content_Types].xml');
   if (!fontTable || !settings || !types || textByFace.size === 0) return;
-  const embedded: Array<{ name: string; id: string; key: string }> = [];
-  for (const [name, text] of textByFace) {
-    const file = wordFaceFile(name);
-    if (!file) continue;
+  /** Each font part, in order (fontN.odttf, rIdFontN). */
+  const parts: Array<{ id: string; key: string }> = [];
+  const embedPart = async (file: Uint8Array, text: string) => {
     // The whole text of the runs: the face's own characters plus the spaces and digits between.
     const subset = await subsetFont()(Buffer.from(file), [...new Set(text)].join(''), {
       targetFormat: 'sfnt',
     });
     const key = `{${randomUUID().toUpperCase()}}`;
-    const index = embedded.length + 1;
+    const index = parts.length + 1;
     zip.file(`word/fonts/font${index}.odttf`, obfuscateFont(subset, key));
-    embedded.push({ name, id: `rIdFont${index}`, key });
+    const part = { id: `rIdFont${index}`, key };
+    parts.push(part);
+    return part;
+  };
+  const faces: Array<{
+    name: string;
+    regular: { id: string; key: string };
+    bold?: { id: string; key: string };
+  }> = [];
+  for (const [name, text] of textByFace) {
+    const file = wordFaceFile(name);
+    if (!file) continue;
+    const regular = await embedPart(file, text);
+    const boldText = boldTextByFace.get(name);
+    const boldFile = boldText ? wordFaceFile(name, 'bold') : null;
+    faces.push({
+      name,
+      regular,
+      ...(boldText && boldFile ? { bold: await embedPart(boldFile, boldText) } : {}),
+    });
   }
-  if (embedded.length === 0) return;
+  if (faces.length === 0) return;
   let table = await fontTable.async('string');
-  const entries = embedded
+  // CT_Font: …, embedRegular, embedBold, embedItalic, embedBoldItalic.
+  const entries = faces
     .map(
-      ({ name, id, key }) =>
+      ({ name, regular, bold }) =>
         `<w:font w:name="${escapeXml(name)}"><w:charset w:val="00"/><w:family w:val="auto"/>` +
-        `<w:pitch w:val="variable"/><w:embedRegular r:id="${id}" w:fontKey="${key}" w:subsetted="1"/></w:font>`,
+        `<w:pitch w:val="variable"/><w:embedRegular r:id="${regular.id}" w:fontKey="${regular.key}" w:subsetted="1"/>` +
+        (bold ? `<w:embedBold r:id="${bold.id}" w:fontKey="${bold.key}" w:subsetted="1"/>` : '') +
+        '</w:font>',
     )
     .join('');
   table = table.replace(/<\/w:fonts>\s*$/u, `${entries}</w:fonts>`);
@@ -74,7 +100,7 @@ export async function embedWordFonts(zip: JSZip, textByFace: Map<string, string>
     'word/_rels/fontTable.xml.rels',
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
       '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      embedded
+      parts
         .map(
           ({ id }, i) =>
             `<Relationship Id="${id}" Type="${FONT_RELATIONSHIP}" Target="fonts/font${i + 1}.odttf"/>`,

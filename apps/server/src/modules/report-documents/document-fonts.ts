@@ -18,6 +18,13 @@ interface TFontkitGlyph {
   codePoints: number[];
 }
 
+/** A glyph's outline and metrics as fontkit reads them (font units). */
+export interface TGlyphOutline {
+  path: { commands: Array<{ command: string; args: number[] }> };
+  bbox: { minX: number; minY: number; maxX: number; maxY: number };
+  advanceWidth: number;
+}
+
 interface TFontkitFont {
   hasGlyphForCodePoint(codePoint: number): boolean;
   getGlyph(id: number, codePoints?: number[]): TFontkitGlyph | null;
@@ -361,6 +368,12 @@ export function charactersWithoutGlyph(text: string, context: string = text): st
     }
   }
   return missing;
+}
+
+/** Each glyph of a font file, by id, as fontkit reads it (the documents' own font parser). */
+export function glyphOutlinesOf(bytes: Uint8Array): (id: number) => TGlyphOutline {
+  const font = fontkit().create(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  return (id) => font.getGlyph(id) as unknown as TGlyphOutline;
 }
 
 /**

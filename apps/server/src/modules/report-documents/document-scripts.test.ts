@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { RTL_LETTER, charactersWithoutGlyph, scriptRuns } from './document-fonts.js';
+import { RTL_LETTER, charactersWithoutGlyph, scriptRuns, wordFaceFile } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
 import { SCRIPT_CASES, scriptParts } from './document-scripts.fixtures.js';
 import { renderPdf } from './pdf-document.js';
@@ -133,9 +133,25 @@ describe('the Word file marks every script for Word', () => {
 
 describe('the Word file carries the fonts it names', () => {
   /** fontkit, as pdfkit loads it (the documents' own parser). */
-  const fontkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('fontkit') as {
-    create(buffer: Buffer): { hasGlyphForCodePoint(codePoint: number): boolean; familyName: string };
+  type TGlyph = {
+    advanceWidth: number;
+    bbox: { minX: number; minY: number; maxX: number; maxY: number };
+    path: { commands: Array<{ command: string; args: number[] }> };
   };
+  const fontkit = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('fontkit') as {
+    create(buffer: Buffer): {
+      hasGlyphForCodePoint(codePoint: number): boolean;
+      glyphForCodePoint(codePoint: number): TGlyph;
+      familyName: string;
+    };
+  };
+  /** Where each segment of a glyph's outline ends, rounded to font units. */
+  const segmentEnds = (glyph: TGlyph) =>
+    new Set(
+      glyph.path.commands
+        .filter((c) => c.args.length >= 2)
+        .map((c) => `${Math.round(c.args.at(-2)!)},${Math.round(c.args.at(-1)!)}`),
+    );
 
   it.each(SCRIPT_CASES.filter((c) => c.word.eastAsia ?? c.word.cs))(
     '$script: the face is embedded, obfuscated with its key, a font holding the name and the body',
@@ -162,11 +178,30 @@ describe('the Word file carries the fonts it names', () => {
       const stored = await zip.file(`word/${target}`)!.async('uint8array');
       // Obfuscated, it is no font; with the key undone, it is the face.
       expect(() => fontkit.create(Buffer.from(stored))).toThrow();
-      const font = fontkit.create(Buffer.from(obfuscateFont(stored, embed!.getAttribute('w:fontKey')!)));
+      const bytes = Buffer.from(obfuscateFont(stored, embed!.getAttribute('w:fontKey')!));
+      // TrueType outlines (sfnt version 1.0), which Word for Windows loads: not CFF ('OTTO').
+      expect(bytes.readUInt32BE(0).toString(16)).toBe('10000');
+      const font = fontkit.create(bytes);
+      const original = fontkit.create(Buffer.from(wordFaceFile(face)!));
       const own = (text: string) =>
         Array.from(text).filter((c) => !/[\s\p{P}\p{Cf}]/u.test(c) && scriptRuns(c, text)[0]!.family);
-      for (const char of [...own(name), ...own(body)])
+      for (const char of [...own(name), ...own(body)]) {
         expect(font.hasGlyphForCodePoint(char.codePointAt(0)!), `${char} in ${face}`).toBe(true);
+        // Each glyph as the face draws it: the same advance, the same box (within a font unit),
+        // every point where a segment of the face's outline ends.
+        const [ours, theirs] = [font, original].map((f) => f.glyphForCodePoint(char.codePointAt(0)!)) as [
+          TGlyph,
+          TGlyph,
+        ];
+        expect(ours.advanceWidth, char).toBe(theirs.advanceWidth);
+        for (const side of ['minX', 'minY', 'maxX', 'maxY'] as const)
+          expect(Math.abs(ours.bbox[side] - theirs.bbox[side]), `${char} ${side}`).toBeLessThanOrEqual(1);
+        const kept = segmentEnds(ours);
+        expect(
+          [...segmentEnds(theirs)].filter((p) => !kept.has(p)),
+          `${char}: points lost`,
+        ).toEqual([]);
+      }
       // A subset: kilobytes, not the whole face.
       expect(stored.length).toBeLessThan(400_000);
     },

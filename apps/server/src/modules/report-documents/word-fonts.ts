@@ -3,6 +3,7 @@ import type JSZip from 'jszip';
 import type subsetFontModule from 'subset-font';
 import { onFirstUse } from '../../on-first-use.js';
 import { wordFaceFile } from './document-fonts.js';
+import { trueTypeOutlines } from './truetype-outlines.js';
 
 const subsetFont = onFirstUse<typeof subsetFontModule>('subset-font');
 
@@ -13,7 +14,8 @@ const subsetFont = onFirstUse<typeof subsetFontModule>('subset-font');
  * by w:embedRegular in fontTable.xml, and settings.xml saying w:embedTrueTypeFonts and
  * w:saveSubsetFonts. Each face is a subset holding the characters the document writes in it, with
  * the glyphs its shaping reaches (HarfBuzz hb-subset, `subset-font`: conjuncts, Arabic joining
- * forms), so a Japanese name adds kilobytes, not the 4 MB face.
+ * forms), so a Japanese name adds kilobytes, not the 4 MB face; with TrueType outlines
+ * (truetype-outlines.ts).
  */
 
 const FONT_RELATIONSHIP = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/font';
@@ -50,9 +52,9 @@ export async function embedWordFonts(
   const parts: Array<{ id: string; key: string }> = [];
   const embedPart = async (file: Uint8Array, text: string) => {
     // The whole text of the runs: the face's own characters plus the spaces and digits between.
-    const subset = await subsetFont()(Buffer.from(file), [...new Set(text)].join(''), {
-      targetFormat: 'sfnt',
-    });
+    const subset = trueTypeOutlines(
+      await subsetFont()(Buffer.from(file), [...new Set(text)].join(''), { targetFormat: 'sfnt' }),
+    );
     const key = `{${randomUUID().toUpperCase()}}`;
     const index = parts.length + 1;
     zip.file(`word/fonts/font${index}.odttf`, obfuscateFont(subset, key));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type TReportSearchAnswer,
   type TRole,
+  type TStudyScope,
   calendarDayIn,
   nextCalendarDay,
   studyScopeOf,
@@ -84,6 +85,24 @@ async function search(browser: TestClient, body: Record<string, unknown>) {
   expect(res.statusCode, res.body).toBe(200);
   return res.json<TReportSearchAnswer>();
 }
+/** A search of the home group as `userId` with `scope`, no filters but `rest`: the repository's own. */
+const homeSearch = (
+  scope: TStudyScope,
+  userId: number,
+  words: string[][],
+  rest: Partial<TSearchQuery> = {},
+): TSearchQuery => ({
+  scope,
+  viewer: { userId, groupId: home.group.id },
+  words,
+  modality: '',
+  tag: '',
+  from: null,
+  to: null,
+  offset: 0,
+  limit: 20,
+  ...rest,
+});
 const idsOf = (a: TReportSearchAnswer) => a.hits.hits.map((h) => h.id).sort((x, y) => x - y);
 
 let mine: { id: number };
@@ -305,18 +324,8 @@ describe('the plans (DECISIONS.md "Plans")', () => {
     for (const caller of callers) {
       const scope = studyScopeOf({ ...caller, groupId: home.group.id, mobileNumber: null });
       for (const { keywords, ...rest } of searches) {
-        const q: TSearchQuery = {
-          scope,
-          viewer: { userId: caller.id, groupId: home.group.id },
-          words: await alternativesOf(t.db, home.group.id, wordsOf(keywords)),
-          modality: '',
-          tag: '',
-          from: null,
-          to: null,
-          offset: 0,
-          limit: 20,
-          ...rest,
-        };
+        const words = await alternativesOf(t.db, home.group.id, wordsOf(keywords));
+        const q = homeSearch(scope, caller.id, words, rest);
         const told = `${caller.roles[0]} ${caller.id || caller.centerId}: ${keywords}`;
         const rare = { rareWordEstimate: Number.POSITIVE_INFINITY };
         const walk = await searchPage(t.db, q, { rareWordEstimate: -1 });
@@ -345,24 +354,13 @@ describe('the plans (DECISIONS.md "Plans")', () => {
   });
 
   it('count by key lookups only for a caller who sees every match (the group, no modality or tag)', () => {
-    const q = (roles: TRole[], filters: Partial<TSearchQuery> = {}): TSearchQuery => ({
-      scope: studyScopeOf({
-        id: doctorId,
-        roles,
-        centerId: null,
-        groupId: home.group.id,
-        mobileNumber: null,
-      }),
-      viewer: { userId: doctorId, groupId: home.group.id },
-      words: [['normal']],
-      modality: '',
-      tag: '',
-      from: null,
-      to: null,
-      offset: 0,
-      limit: 20,
-      ...filters,
-    });
+    const q = (roles: TRole[], filters: Partial<TSearchQuery> = {}) =>
+      homeSearch(
+        studyScopeOf({ id: doctorId, roles, centerId: null, groupId: home.group.id, mobileNumber: null }),
+        doctorId,
+        [['normal']],
+        filters,
+      );
     expect(countsByLookups(q(['ROLE_ADMIN']))).toBe(true);
     expect(countsByLookups(q(['ROLE_ADMIN'], { from: new Date('2026-01-01') }))).toBe(true);
     expect(countsByLookups(q(['ROLE_ADMIN'], { modality: 'CT' }))).toBe(false);

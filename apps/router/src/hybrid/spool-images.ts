@@ -199,7 +199,7 @@ export class SpoolImages {
       const shown = options.viewport
         ? fitInside(display, options.viewport.width, options.viewport.height)
         : display;
-      return Buffer.from(await encodeJpeg(shown, 90));
+      return Buffer.from((await encodeJpeg(shown, 90)).bytes);
     } catch (error) {
       if (error instanceof FrameDecodeError) {
         throw new AppError('NOT_ACCEPTABLE', `The router cannot render this image: ${error.message}`);

@@ -3,6 +3,7 @@
 import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInstance } from '@radflow/dicom';
@@ -19,9 +20,10 @@ let images: Uint8Array[];
 async function testImages(): Promise<Uint8Array[]> {
   const gray = Buffer.alloc(60 * 40);
   for (let i = 0; i < gray.length; i++) gray[i] = Math.round(((i % 60) * 255) / 59);
-  const png = await sharp(gray, { raw: { width: 60, height: 40, channels: 1 } })
-    .png()
-    .toBuffer();
+  // A grey PNG (colour type 0): sharp would write it as RGB.
+  const grey = new PNG({ width: 60, height: 40, colorType: 0, inputColorType: 0, bitDepth: 8 });
+  grey.data = gray;
+  const png = PNG.sync.write(grey, { colorType: 0, inputColorType: 0, bitDepth: 8 });
   const jpeg = await sharp({ create: { width: 30, height: 50, channels: 3, background: '#c03030' } })
     .jpeg()
     .toBuffer();
@@ -139,6 +141,23 @@ describe('DICOM print to dcmprscp', () => {
   });
 });
 
+/** Each image of a PDF page (pdf-page.ts's objects): its /ColorSpace and its JPEG's components. */
+function pdfImages(pdf: Buffer): Array<{ colorSpace: string; components: number }> {
+  const found = [];
+  for (const m of pdf
+    .toString('latin1')
+    .matchAll(/\/ColorSpace \/(\w+) [^>]*\/Length (\d+) >>\nstream\n/gu)) {
+    const jpeg = pdf.subarray(m.index + m[0].length, m.index + m[0].length + Number(m[2]));
+    // The frame header (SOF0-2): FF Cn, length, precision, height, width, components.
+    let at = 2;
+    while (at < jpeg.length && !(jpeg[at] === 0xff && jpeg[at + 1]! >= 0xc0 && jpeg[at + 1]! <= 0xc2)) {
+      at += jpeg[at] === 0xff ? 2 + ((jpeg[at + 2]! << 8) | jpeg[at + 3]!) : 1;
+    }
+    found.push({ colorSpace: m[1]!, components: jpeg[at + 9] ?? 0 });
+  }
+  return found;
+}
+
 /** A stand-in for `lp`: writes its arguments and what it reads on stdin to files, or fails on demand. */
 function fakeCommand(out: string, fail = false) {
   const script = fail
@@ -168,6 +187,12 @@ describe('an ordinary printer through a command', () => {
       const operators = await page.getOperatorList();
       const painted = operators.fnArray.filter((fn) => fn === pdfjs.OPS.paintImageXObject);
       expect(painted).toHaveLength(2);
+      // Each image's colour space is what its JPEG holds (a grey one said RGB, or the reverse,
+      // draws wrong or not at all).
+      const spaces = pdfImages(await readFile(out));
+      expect(spaces.length).toBeGreaterThanOrEqual(2);
+      for (const { colorSpace, components } of spaces)
+        expect(components).toBe(colorSpace === 'DeviceGray' ? 1 : 3);
     } finally {
       await doc.destroy();
     }

@@ -170,5 +170,7 @@ async function toPdfImage(bytes: Uint8Array, index: number): Promise<PdfImage> {
     throw new PrintInputError(PRINT_MESSAGES.notAnImage(index + 1));
   });
   const jpeg = await encodeJpeg(picture, 92);
-  return { jpeg, width: picture.width, height: picture.height, channels: picture.channels };
+  // The components the JPEG holds, which the page's /ColorSpace states (gray stays gray, unless
+  // the JavaScript encoder made it: TJpeg).
+  return { jpeg: jpeg.bytes, width: picture.width, height: picture.height, channels: jpeg.components };
 }

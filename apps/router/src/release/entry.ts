@@ -25,7 +25,7 @@ async function entry(argv: readonly string[]): Promise<void> {
     await loadWasmCodecs();
     // …and make the JPEG of a rendered frame or a print: a tiny picture there and back.
     const picture = { width: 2, height: 2, channels: 1 as const, pixels: new Uint8Array([0, 85, 170, 255]) };
-    const back = await decodeJpegImage(await encodeJpeg(picture, 90));
+    const back = await decodeJpegImage((await encodeJpeg(picture, 90)).bytes);
     if (back.width !== 2 || back.height !== 2) throw new Error('This build cannot make JPEG images');
     // The bundle is one file, so reaching here means all of it parsed and this Node runs it; the
     // router itself is not started (the running version holds its ports).

@@ -15,4 +15,4 @@ export {
   type ReadElement,
 } from './display-image.js';
 export { WASM_CODEC_MODULES, loadWasmCodecs } from './wasm.js';
-export { type RasterImage, decodeJpegImage, encodeJpeg } from './jpeg-image.js';
+export { type RasterImage, type TJpeg, decodeJpegImage, encodeJpeg } from './jpeg-image.js';

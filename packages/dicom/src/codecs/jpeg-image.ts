@@ -22,14 +22,23 @@ export interface RasterImage {
 const WASM_ENCODE_MIN_SAMPLES = 64 * 64;
 
 /**
- * The image as a baseline JPEG (quality 1-100); one grey channel stays one. libjpeg-turbo's WASM
+ * A JPEG file and the colour components it holds (what a PDF's /ColorSpace must say): a grey image
+ * is one component, unless jpeg-js made it (below: three equal ones).
+ */
+export interface TJpeg {
+  bytes: Uint8Array;
+  components: 1 | 3;
+}
+
+/**
+ * The image as a baseline JPEG (quality 1-100); one grey channel stays one (but see TJpeg). libjpeg-turbo's WASM
  * build encodes (6-7 ms a 512×512 frame, ~20× jpeg-js), but it writes into a buffer the size of
  * the pixels with no room to grow (cornerstonejs codecs, JPEGEncoder.hpp): a JPEG larger than its
  * pixels (a tiny image, or noise at high quality) throws inside the module or runs past its buffer,
  * whose heap is then not trusted. That image is made by jpeg-js (JavaScript) instead, and the
  * module is loaded afresh for the next.
  */
-export async function encodeJpeg(image: RasterImage, quality: number): Promise<Uint8Array> {
+export async function encodeJpeg(image: RasterImage, quality: number): Promise<TJpeg> {
   const { width, height, channels, pixels } = image;
   if (pixels.length !== width * height * channels) {
     throw new RangeError(`${pixels.length} samples for a ${width}×${height}×${channels} image`);
@@ -48,13 +57,15 @@ export async function encodeJpeg(image: RasterImage, quality: number): Promise<U
       const jpeg = encoder.getEncodedBuffer();
       // Past the pixels' size libjpeg either throws or reports the length it wrote beyond the
       // buffer (an end of image marker, FF D9, then missing): either way, not this JPEG.
-      if (jpeg.length <= pixels.length && jpeg.at(-2) === 0xff && jpeg.at(-1) === 0xd9) return jpeg.slice();
+      if (jpeg.length <= pixels.length && jpeg.at(-2) === 0xff && jpeg.at(-1) === 0xd9) {
+        return { bytes: jpeg.slice(), components: channels };
+      }
     } catch {
       // Below: the same as an overrun.
     }
     void loadJpegEncoder({ fresh: true }).catch(() => undefined);
   }
-  return encodeWithJpegJs(image, q);
+  return { bytes: encodeWithJpegJs(image, q), components: 3 };
 }
 
 /** jpeg-js takes RGBA only: a grey image goes in as three equal channels (its JPEG is then colour). */

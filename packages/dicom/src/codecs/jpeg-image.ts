@@ -63,7 +63,7 @@ export async function encodeJpeg(image: RasterImage, quality: number): Promise<T
     } catch {
       // Below: the same as an overrun.
     }
-    void loadJpegEncoder({ fresh: true }).catch(() => undefined);
+    loadJpegEncoder.reset();
   }
   return { bytes: encodeWithJpegJs(image, q), components: 3 };
 }

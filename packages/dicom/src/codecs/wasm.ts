@@ -19,16 +19,15 @@ import type { JpegEncoder } from '@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs
 // and adds the codec's exports to it, so a shared one would mix two codecs' bindings.
 const quiet = () => ({ print: () => undefined, printErr: () => undefined });
 
-function once<T>(load: () => Promise<T>): () => Promise<T> {
+/** `load` run on first use and shared; a failed load is retried on the next call. `reset()`: load anew. */
+function once<T>(load: () => Promise<T>): (() => Promise<T>) & { reset(): void } {
   let pending: Promise<T> | null = null;
-  return () => {
-    // A failed load is retried on the next call rather than cached as a failure.
-    pending ??= load().catch((error: unknown) => {
+  const get = () =>
+    (pending ??= load().catch((error: unknown) => {
       pending = null;
       throw error;
-    });
-    return pending;
-  };
+    }));
+  return Object.assign(get, { reset: () => void (pending = null) });
 }
 
 export const loadJpegLs = once(async (): Promise<JpegLsDecoder> => {
@@ -53,20 +52,13 @@ export const loadJpeg8 = once(async (): Promise<WasmDecoder> => {
 });
 
 /**
- * libjpeg-turbo's full build: its encoder (the decoder above is the decode-only build's). `fresh`:
- * a new instance of the module, for after a failed encode (its heap is not to be trusted).
+ * libjpeg-turbo's full build: its encoder (the decoder above is the decode-only build's). After a
+ * failed encode its heap is not trusted: `loadJpegEncoder.reset()` makes the next call load anew.
  */
-let jpegEncoder: Promise<JpegEncoder> | null = null;
-export function loadJpegEncoder(opts: { fresh?: boolean } = {}): Promise<JpegEncoder> {
-  if (opts.fresh) jpegEncoder = null;
-  jpegEncoder ??= import('@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs')
-    .then(async ({ default: factory }) => new (await factory(quiet())).JPEGEncoder())
-    .catch((error: unknown) => {
-      jpegEncoder = null;
-      throw error;
-    });
-  return jpegEncoder;
-}
+export const loadJpegEncoder = once(async (): Promise<JpegEncoder> => {
+  const { default: factory } = await import('@cornerstonejs/codec-libjpeg-turbo-8bit/wasmjs');
+  return new (await factory(quiet())).JPEGEncoder();
+});
 
 /**
  * The codec modules above (import specifiers): a one-file bundle of a program that decodes (the

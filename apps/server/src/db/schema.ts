@@ -1566,6 +1566,13 @@ export const reportSearchDocuments = pgTable(
     document: tsvector('document')
       .notNull()
       .generatedAlwaysAs(sql`to_tsvector('english'::regconfig, content)`),
+    /**
+     * Whether the study row is signed off now, in this group: kept by the database (migration 0059,
+     * triggers on this table and on `report_statuses`), whatever is written here. The text stays
+     * while a study is unlocked or waits for a verifier; this says it is not to be found meanwhile,
+     * so a caller who sees the whole group searches this table alone (DECISIONS.md).
+     */
+    rowSignedOff: boolean('row_signed_off').notNull().default(true),
   },
   (t) => [
     // The partition key is in the key: a row is found by its id first (the deletes, the cascade).

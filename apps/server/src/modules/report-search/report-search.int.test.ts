@@ -18,7 +18,7 @@ import {
 import {
   type TSearchQuery,
   alternativesOf,
-  countsByLookups,
+  readsDocumentsAlone,
   searchPage,
   wordsOf,
 } from './report-search.repository.js';
@@ -319,6 +319,9 @@ describe('the plans (DECISIONS.md "Plans")', () => {
     const second = { browser: doctor2, id: doctor2Id };
     await reportStudy(home, second, '<p>Meningioma, recurrent.</p>');
     await reportStudy(home, second, '<p>Meningioma of the tentorium.</p>');
+    // Unlocked: its text stays, and no plan finds it.
+    const unlocked = await reportStudy(home, second, '<p>Meningioma, unlocked for a second look.</p>');
+    await ok(admin.post(`/api/report-status/unlock/${unlocked.id}`, {}), 'unlock');
     let found = 0;
     let morePast = 0;
     for (const caller of callers) {
@@ -330,20 +333,23 @@ describe('the plans (DECISIONS.md "Plans")', () => {
         const rare = { rareWordEstimate: Number.POSITIVE_INFINITY };
         const walk = await searchPage(t.db, q, { rareWordEstimate: -1 });
         expect(await searchPage(t.db, q, rare), told).toEqual(walk);
-        // The walk's count by the planner's join and by key lookups (countsByLookups), whoever asks.
-        for (const countsByLookups of [false, true]) {
-          expect(await searchPage(t.db, q, { rareWordEstimate: -1, countsByLookups }), told).toEqual(walk);
-        }
+        // A caller the documents alone answer gets what the rows' plan gives.
+        expect(await searchPage(t.db, q, { rareWordEstimate: -1, rowsRead: true }), told).toEqual(walk);
+        expect(await searchPage(t.db, q, { ...rare, rowsRead: true }), told).toEqual(walk);
+        expect(
+          walk.rows.map((r) => r.id),
+          told,
+        ).not.toContain(unlocked.id);
         found += walk.rows.length;
         // Past the count's limit (1 here: 'more than one'), the same page and the same 'more'.
         const past = { totalLimit: 1 };
         const walkPast = await searchPage(t.db, q, { rareWordEstimate: -1, ...past });
-        for (const countsByLookups of [false, true]) {
-          expect(await searchPage(t.db, q, { rareWordEstimate: -1, ...past, countsByLookups }), told).toEqual(
+        for (const rowsRead of [false, true]) {
+          expect(await searchPage(t.db, q, { rareWordEstimate: -1, ...past, rowsRead }), told).toEqual(
             walkPast,
           );
+          expect(await searchPage(t.db, q, { ...rare, ...past, rowsRead }), told).toEqual(walkPast);
         }
-        expect(await searchPage(t.db, q, { ...rare, ...past }), told).toEqual(walkPast);
         expect(walkPast.total, told).toBe(Math.min(walk.total, 2));
         morePast += walkPast.total > 1 ? 1 : 0;
       }
@@ -353,7 +359,7 @@ describe('the plans (DECISIONS.md "Plans")', () => {
     expect(morePast).toBeGreaterThan(5);
   });
 
-  it('count by key lookups only for a caller who sees every match (the group, no modality or tag)', () => {
+  it('the documents alone answer only a caller who sees the whole group (no modality or tag)', () => {
     const q = (roles: TRole[], filters: Partial<TSearchQuery> = {}) =>
       homeSearch(
         studyScopeOf({ id: doctorId, roles, centerId: null, groupId: home.group.id, mobileNumber: null }),
@@ -361,11 +367,11 @@ describe('the plans (DECISIONS.md "Plans")', () => {
         [['normal']],
         filters,
       );
-    expect(countsByLookups(q(['ROLE_ADMIN']))).toBe(true);
-    expect(countsByLookups(q(['ROLE_ADMIN'], { from: new Date('2026-01-01') }))).toBe(true);
-    expect(countsByLookups(q(['ROLE_ADMIN'], { modality: 'CT' }))).toBe(false);
-    expect(countsByLookups(q(['ROLE_ADMIN'], { tag: 'teaching' }))).toBe(false);
-    expect(countsByLookups(q(['ROLE_DOCTOR']))).toBe(false);
+    expect(readsDocumentsAlone(q(['ROLE_ADMIN']))).toBe(true);
+    expect(readsDocumentsAlone(q(['ROLE_ADMIN'], { from: new Date('2026-01-01') }))).toBe(true);
+    expect(readsDocumentsAlone(q(['ROLE_ADMIN'], { modality: 'CT' }))).toBe(false);
+    expect(readsDocumentsAlone(q(['ROLE_ADMIN'], { tag: 'teaching' }))).toBe(false);
+    expect(readsDocumentsAlone(q(['ROLE_DOCTOR']))).toBe(false);
   });
 });
 
@@ -413,6 +419,59 @@ describe('the search text follows the report', () => {
     await ok(doctor.post(`/api/report-status/rework/${study.id}`, {}), 'rework');
     expect(idsOf(await search(admin, { keywords: 'abscess' }))).toEqual([]);
     expect(idsOf(await search(admin, { keywords: 'malformation' }))).toEqual([]);
+  });
+});
+
+describe('a study that is not signed off now', () => {
+  it('is not found while unlocked, though its text stays, and is again once signed off', async () => {
+    const me = { browser: doctor, id: doctorId };
+    const study = await reportStudy(home, me, '<p>Craniopharyngioma with calcification.</p>');
+    const found = async () => ({
+      admin: idsOf(await search(admin, { keywords: 'craniopharyngioma' })),
+      doctor: idsOf(await search(doctor, { keywords: 'craniopharyngioma' })),
+    });
+    expect(await found()).toEqual({ admin: [study.id], doctor: [study.id] });
+    await ok(admin.post(`/api/report-status/unlock/${study.id}`, {}), 'unlock');
+    expect(await found()).toEqual({ admin: [], doctor: [] });
+    await ok(doctor.post(`/api/report/lock/${study.id}`, {}), 'lock');
+    await ok(
+      doctor.post(`/api/report/save/${study.id}`, {
+        name: 'MRI Brain',
+        content: '<p>Craniopharyngioma with calcification.</p>',
+        signOff: true,
+        baseVersion: study.savedVersion,
+      }),
+      'sign off again',
+    );
+    expect(await found()).toEqual({ admin: [study.id], doctor: [study.id] });
+  });
+
+  it('whatever changes its status, its text follows (the database keeps the flag)', async () => {
+    const me = { browser: doctor, id: doctorId };
+    const study = await reportStudy(home, me, '<p>Ependymoma of the fourth ventricle.</p>');
+    const flag = async () => {
+      const result = await t.db.execute(
+        sql`select row_signed_off from report_search_documents where report_status_id = ${study.id}`,
+      );
+      return (result as unknown as { rows: Array<{ row_signed_off: boolean }> }).rows.map(
+        (r) => r.row_signed_off,
+      );
+    };
+    expect(await flag()).toEqual([true]);
+    // A status written by any statement, not only the unlock's service.
+    await t.db.execute(sql`update report_statuses set status = 'HISTORY_CREATED' where id = ${study.id}`);
+    expect(await flag()).toEqual([false]);
+    // A text written while the row is not signed off is not found either.
+    await t.db.execute(
+      sql`update report_search_documents set content = content || ' Rewritten.' where report_status_id = ${study.id}`,
+    );
+    expect(await flag()).toEqual([false]);
+    await t.db.execute(sql`update report_statuses set status = 'SIGNED_OFF' where id = ${study.id}`);
+    expect(await flag()).toEqual([true]);
+    // Moved to another group: not the old group's to find.
+    await t.db.execute(sql`update report_statuses set group_id = ${other.group.id} where id = ${study.id}`);
+    expect(await flag()).toEqual([false]);
+    expect(idsOf(await search(admin, { keywords: 'ependymoma' }))).toEqual([]);
   });
 });
 

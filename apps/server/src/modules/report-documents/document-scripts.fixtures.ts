@@ -37,6 +37,24 @@ const SCRIPT_TABLE: readonly (readonly [string, string, string, string])[] = [
   ['Arabic', 'محمد عبد الله', 'سماكة خفيفة في الغشاء المخاطي للجيب الأيسر.', 'rtl:Noto Naskh Arabic'],
 ];
 
+/**
+ * More names and sentences of the Indic scripts (and Sinhala), read back from the PDF beside the
+ * table above: conjuncts, reph, split vowels, vowel signs drawn as glyphs of their own, chillu,
+ * joiners (Sinhala's ZWJ forms), words followed by a comma.
+ */
+export const MORE_INDIC_WORDS: readonly (readonly [string, string, string])[] = [
+  ['Devanagari', 'कृष्णमूर्ति त्रिपाठी', 'दाहिने फेफड़े में छोटी गांठ, हृदय सामान्य।'],
+  ['Bengali', 'শ্রীমতী সুস্মিতা বন্দ্যোপাধ্যায়', 'ডান ফুসফুসে ক্ষুদ্র নোডিউল, হৃদপিণ্ড স্বাভাবিক।'],
+  ['Tamil', 'ஸ்ரீநிவாசன் கிருஷ்ணமூர்த்தி', 'வலது நுரையீரலில் சிறிய கட்டி, இதயம் இயல்பு.'],
+  ['Telugu', 'కృష్ణమూర్తి శర్మ', 'కుడి ఊపిరితిత్తిలో చిన్న గడ్డ, గుండె సాధారణం.'],
+  ['Gujarati', 'ક્ષિતિજ ત્રિવેદી', 'જમણા ફેફસામાં નાની ગાંઠ, હૃદય સામાન્ય.'],
+  ['Kannada', 'ಶ್ರೀಕೃಷ್ಣ ಭಟ್', 'ಬಲ ಶ್ವಾಸಕೋಶದಲ್ಲಿ ಸಣ್ಣ ಗಂಟು, ಹೃದಯ ಸಾಮಾನ್ಯ.'],
+  ['Malayalam', 'കൃഷ്ണൻ നമ്പൂതിരി', 'വലത് ശ്വാസകോശത്തിൽ ചെറിയ മുഴ, ഹൃദയം സാധാരണം.'],
+  ['Odia', 'ଶ୍ରୀକାନ୍ତ ପଟ୍ଟନାୟକ', 'ଡାହାଣ ଫୁସଫୁସରେ ଛୋଟ ଗଣ୍ଠି।'],
+  ['Gurmukhi', 'ਗੁਰਪ੍ਰੀਤ ਕੌਰ', 'ਸੱਜੇ ਫੇਫੜੇ ਵਿੱਚ ਛੋਟੀ ਗੰਢ।'],
+  ['Sinhala', 'ශ්‍රී ලක්ෂ්මන් ප්‍රනාන්දු', 'දකුණු පෙණහලුවේ කුඩා ගැටිත්තක්.'],
+];
+
 function wordNeeds(spec: string): TScriptCase['word'] {
   const [kind, font] = spec.split(':');
   if (kind === 'ea') return { eastAsia: font };

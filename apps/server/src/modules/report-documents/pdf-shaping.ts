@@ -57,6 +57,15 @@ interface TGlyph {
   id: number;
   codePoints: number[];
   advanceWidth: number;
+  path: { commands: unknown[] };
+}
+
+/** A glyph's place as fontkit shapes it and pdfkit scales it (1000 units to the size). */
+interface TPosition {
+  xAdvance: number;
+  advanceWidth: number;
+  xOffset?: number;
+  yOffset?: number;
 }
 
 interface TGlyphRun {
@@ -281,6 +290,25 @@ function reorderByLevel<T extends { level: number }>(units: T[]): T[] {
 }
 
 /** 3. Glyphs mapped to the characters they show, in the order a reader extracts them. */
+let plainEncoding: { proto: TEmbeddedFont; encode: TEmbeddedFont['encode'] } | null = null;
+
+/**
+ * Runs `render` with pdfkit's own glyph encoding, without the read-back mapping of 3 (pieces,
+ * carriers, advances moved between glyphs): for the test that the mapping changes what a reader
+ * reads and never what is drawn. Not for documents.
+ */
+export async function withoutReadBackMapping<T>(render: () => Promise<T>): Promise<T> {
+  if (!plainEncoding) throw new Error('the script shaping is not installed yet');
+  const { proto, encode } = plainEncoding;
+  const mapped = proto.encode;
+  proto.encode = encode;
+  try {
+    return await render();
+  } finally {
+    proto.encode = mapped;
+  }
+}
+
 function installClusterMapping(proto: TEmbeddedFont): void {
   // fontkit 2.0.4 fails on some Indic mark anchors (Noto Sans Telugu 'abvm': a null anchor), which
   // failed the whole document: such a word is shaped again without mark positioning, then plain.
@@ -307,6 +335,7 @@ function installClusterMapping(proto: TEmbeddedFont): void {
     });
   };
   const encode = proto.encode;
+  plainEncoding = { proto, encode };
   proto.encode = function (this: TEmbeddedFont, text: string, features?: unknown) {
     if (!COMPLEX.test(text)) return encode.call(this, text, features);
     const hex: string[] = [];
@@ -324,26 +353,41 @@ function installClusterMapping(proto: TEmbeddedFont): void {
         inOrder.flatMap((glyph) => glyph.codePoints),
         characters,
       );
-      const mapping = simple
+      const shapedPositions = run.positions as TPosition[];
+      let advances = shapedPositions.map((p) => p.xAdvance);
+      let mapping = simple
         ? run.glyphs.map((glyph) => (rtl ? [...glyph.codePoints].reverse() : glyph.codePoints))
-        : wordMapping(
-            word,
-            run.glyphs,
-            run.positions.map((p) => (p as { xAdvance: number }).xAdvance),
-            rtl,
-          );
+        : wordMapping(word, run.glyphs, advances, rtl);
       // Right to left, the marks of a glyph would have to go before it: not done (Arabic marks are
       // glyphs of their own).
       const carrier = rtl ? null : markCarrier(this);
+      if (carrier && mapping.some((piece, i) => (advances[i] ?? 0) > 0 && readsBackBadly(piece))) {
+        const reading = markSafeReading(word, run.glyphs, shapedPositions);
+        if (reading) ({ mapping, advances } = reading);
+      }
+      // How far the pen is from where the shaping put it, after advances moved between glyphs.
+      let penShift = 0;
       run.glyphs.forEach((glyph, i) => {
-        const position = run.positions[i] as { xAdvance: number };
-        // pdfjs takes a glyph whose text holds a nonspacing mark for one of zero width: an
-        // advancing glyph's marks ride on a zero-width glyph drawn after it (its ZWJ).
-        const [own, marks] = carrier && position.xAdvance > 0 ? splitMarks(mapping[i]!) : [mapping[i]!, []];
-        hex.push(`0000${glyphFor(this, glyph, own).toString(16)}`.slice(-4));
+        const shaped = shapedPositions[i]!;
+        const xAdvance = advances[i]!;
+        const placed =
+          xAdvance === shaped.xAdvance && penShift === 0
+            ? shaped
+            : { ...shaped, xAdvance, xOffset: (shaped.xOffset ?? 0) - penShift };
+        penShift += xAdvance - shaped.xAdvance;
+        // An advancing glyph reads as its piece up to the first nonspacing mark, and the rest
+        // rides on the carrier, a zero-width glyph drawn after it (headAndTail says why).
+        const [own, marks] = carrier && xAdvance > 0 ? headAndTail(mapping[i]!) : [mapping[i]!, []];
+        // A glyph the shaping widened (a Bengali conjunct's 'dist' spacing; one that took a
+        // folded glyph's advance) is drawn with a width of its advance here: pdfkit would write
+        // the difference as a TJ adjustment, and pdfjs takes a step forward of over a tenth of the
+        // size after a glyph for a word gap.
+        const widened = placed.xAdvance > placed.advanceWidth && !placed.xOffset && !placed.yOffset;
+        const position = widened ? { ...placed, advanceWidth: placed.xAdvance } : placed;
+        hex.push(`0000${glyphFor(this, glyph, own, position.advanceWidth).toString(16)}`.slice(-4));
         positions.push(position);
         if (marks.length > 0 && carrier) {
-          hex.push(`0000${glyphFor(this, carrier, marks).toString(16)}`.slice(-4));
+          hex.push(`0000${glyphFor(this, carrier, marks, 0).toString(16)}`.slice(-4));
           positions.push({ xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: 0 });
         }
       });
@@ -399,22 +443,103 @@ function wordMapping(word: string, glyphs: TGlyph[], advances: number[], rtl: bo
 }
 const WORD_JOINER = 0x2060;
 
-/** The font's zero-width joiner glyph, if it has one that draws nothing and does not advance. */
-function markCarrier(font: TEmbeddedFont): TGlyph | null {
-  if (font.markCarrier !== undefined) return font.markCarrier;
-  const glyph = font.font.hasGlyphForCodePoint(0x200d) ? font.font.glyphForCodePoint(0x200d) : null;
-  font.markCarrier = glyph && glyph.advanceWidth === 0 ? glyph : null;
-  return font.markCarrier;
+const isNonspacingMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
+const isFormatCharacter = (codePoint: number) => /^\p{Cf}$/u.test(String.fromCodePoint(codePoint));
+
+/**
+ * What an advancing glyph reads as (`head`: its piece up to the first nonspacing mark) and what the
+ * zero-width carrier drawn after it reads as (`tail`: the rest, from that mark on). pdfjs (4.10,
+ * `getCharUnicodeCategory`) takes a glyph whose text holds a nonspacing mark anywhere for a
+ * zero-width diacritic and does not advance past it, so the next absolute position (a glyph drawn
+ * at a GPOS offset, the next run) looked like a word gap: 'পুরুত্ব ।', 'অর্ পিতা', 'ದಪ್ಪ .'. On the
+ * carrier, which does not advance, that reading is right, and its text joins the word.
+ */
+function headAndTail(piece: number[]): [number[], number[]] {
+  const firstMark = piece.findIndex(isNonspacingMark);
+  // None, or the piece starts with one: nothing for the glyph to read as (readsBackBadly).
+  if (firstMark <= 0) return [piece, []];
+  return [piece.slice(0, firstMark), piece.slice(firstMark)];
 }
 
-/** A piece cut into what its glyph reads as (no nonspacing mark, unless all are) and its marks. */
-function splitMarks(piece: number[]): [number[], number[]] {
-  const isMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
-  const own = piece.filter((c) => !isMark(c));
-  // Marks move after the letters they follow: a mark only before a letter keeps the piece whole.
-  if (own.length === 0 || piece.findIndex(isMark) < piece.findLastIndex((c) => !isMark(c)))
-    return [piece, []];
-  return [own, piece.filter(isMark)];
+/**
+ * Whether an advancing glyph's piece reads back wrong even cut by headAndTail: it starts with a
+ * nonspacing mark (the glyph reads as zero width), or it ends with a format character (a joiner):
+ * pdfjs skips a glyph whose text ends with one, text and advance both.
+ */
+function readsBackBadly(piece: number[]): boolean {
+  return piece.length > 0 && (isNonspacingMark(piece[0]!) || isFormatCharacter(piece.at(-1)!));
+}
+
+/**
+ * What each glyph of a word (left to right) reads back as, and how far it advances, so that no
+ * advancing glyph reads back badly (readsBackBadly): each advancing glyph takes one or more whole
+ * units, a unit being a letter with the nonspacing marks after it and the joiners before it; a
+ * glyph that does not advance reads as WORD JOINER. With more units than advancing glyphs the
+ * first units join; with fewer (a spacing vowel sign drawn as a glyph of its own, Malayalam 'മുഴ'),
+ * such a glyph, its code points all marks, gives its advance to the glyph before it and is drawn
+ * back where it was. Reading order is the word's; which glyph holds which letter is approximate,
+ * as in wordMapping. Null when the word cannot be cut so (it starts with a mark or ends with a
+ * joiner, or no glyph can give way).
+ */
+function markSafeReading(
+  word: string,
+  glyphs: TGlyph[],
+  positions: TPosition[],
+): { mapping: number[][]; advances: number[] } | null {
+  const spaces = /\s*$/u.exec(word)![0].length;
+  if (spaces >= glyphs.length) return null;
+  const coreLength = glyphs.length - spaces;
+  const core = word.slice(0, word.length - spaces);
+  for (const form of [core, core.normalize('NFD')]) {
+    const characters = Array.from(form, (c) => c.codePointAt(0)!);
+    if (characters.length === 0 || isNonspacingMark(characters[0]!)) continue;
+    const units: number[][] = [];
+    let joiners: number[] = [];
+    for (const c of characters) {
+      if (isFormatCharacter(c)) joiners.push(c);
+      else if (isNonspacingMark(c) && joiners.length === 0) units.at(-1)!.push(c);
+      else {
+        units.push([...joiners, c]);
+        joiners = [];
+      }
+    }
+    if (joiners.length > 0) continue;
+    const advances = positions.map((p) => p.xAdvance);
+    const advancing = () => advances.slice(0, coreLength).filter((a) => a > 0).length;
+    for (let i = coreLength - 1; i > 0 && advancing() > units.length; i--) {
+      const before = positions[i - 1]!;
+      const marksOnly = glyphs[i]!.codePoints.length > 0 && glyphs[i]!.codePoints.every(isNonspacingMark);
+      if (!marksOnly || advances[i]! <= 0 || advances[i - 1]! <= 0 || before.xOffset || before.yOffset)
+        continue;
+      advances[i - 1]! += advances[i]!;
+      advances[i] = 0;
+    }
+    const count = advancing();
+    if (count === 0 || count > units.length) continue;
+    const pieces = units.slice(units.length - count + 1);
+    pieces.unshift(units.slice(0, units.length - count + 1).flat());
+    let next = 0;
+    const mapping = glyphs.map((glyph, i) =>
+      i >= coreLength ? glyph.codePoints : advances[i]! > 0 ? pieces[next++]! : [WORD_JOINER],
+    );
+    return { mapping, advances };
+  }
+  return null;
+}
+
+/**
+ * A glyph that draws nothing, for the carrier: the font's zero-width joiner when it does not
+ * advance, else its space (drawn with a width of 0, glyphFor).
+ */
+function markCarrier(font: TEmbeddedFont): TGlyph | null {
+  if (font.markCarrier !== undefined) return font.markCarrier;
+  const blank = (codePoint: number) => {
+    const glyph = font.font.hasGlyphForCodePoint(codePoint) ? font.font.glyphForCodePoint(codePoint) : null;
+    return glyph && glyph.path.commands.length === 0 ? glyph : null;
+  };
+  const joiner = blank(0x200d);
+  font.markCarrier = joiner && joiner.advanceWidth === 0 ? joiner : blank(0x20);
+  return font.markCarrier;
 }
 
 function sameNumbers(a: number[], b: number[]): boolean {
@@ -422,26 +547,29 @@ function sameNumbers(a: number[], b: number[]): boolean {
 }
 
 /**
- * The subset glyph id that draws `glyph` and reads back as `codePoints`. The ToUnicode map is one
- * entry per glyph id, so a glyph that must read back differently here than elsewhere is added to
- * the subset again (the same outline under a second id).
+ * The subset glyph id that draws `glyph` with `width` (its advance) and reads back as `codePoints`.
+ * The ToUnicode map and the widths are one entry per glyph id, so a glyph that must read back or
+ * advance differently here than elsewhere is added to the subset again (the same outline under a
+ * second id).
  */
-function glyphFor(font: TEmbeddedFont, glyph: TGlyph, codePoints: number[]): number {
+function glyphFor(
+  font: TEmbeddedFont,
+  glyph: TGlyph,
+  codePoints: number[],
+  width: number = glyph.advanceWidth * font.scale,
+): number {
   const gid = font.subset.includeGlyph(glyph.id);
   if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
-  const mapped = font.unicode[gid];
-  if (mapped == null) {
-    font.unicode[gid] = codePoints;
-    return gid;
-  }
-  if (sameNumbers(mapped, codePoints)) return gid;
+  // Every id of the subset needs its text (pdfkit writes the ToUnicode map from them all).
+  font.unicode[gid] ??= codePoints;
+  if (sameNumbers(font.unicode[gid], codePoints) && font.widths[gid] === width) return gid;
   font.extraGlyphs ??= new Map();
-  const key = `${glyph.id}:${codePoints.join(',')}`;
+  const key = `${glyph.id}:${codePoints.join(',')}:${width}`;
   let extra = font.extraGlyphs.get(key);
   if (extra === undefined) {
     font.subset.glyphs.push(glyph.id);
     extra = font.subset.glyphs.length - 1;
-    font.widths[extra] = glyph.advanceWidth * font.scale;
+    font.widths[extra] = width;
     font.unicode[extra] = codePoints;
     font.extraGlyphs.set(key, extra);
   }

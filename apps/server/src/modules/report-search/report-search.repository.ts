@@ -2,6 +2,7 @@ import { type SQL, and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { REPORT_SEARCH_TOTAL_LIMIT, type TStudyScope, isGroupWide } from '@radflow/core';
 import type { DbOrTx } from '../../db/client.js';
 import { rowModalities } from '../../db/row-modalities.js';
+import { withSerialPlans } from '../../db/serial-plans.js';
 import {
   centers,
   reportSearchDocuments,
@@ -224,22 +225,17 @@ export async function searchPage(
   q: TSearchQuery,
   opts: { rareWordEstimate?: number; totalLimit?: number; rowsRead?: boolean } = {},
 ): Promise<{ rows: TFoundRow[]; total: number }> {
-  // No parallel workers: each is a new process that maps every shared-buffer page it reads afresh
-  // and builds its bitmap in new shared memory. Counting a common word's 10,001 matches took
-  // 400-530 ms with two workers and 80-130 ms without, on 1,000,000 studies (DECISIONS.md).
-  // No JIT: the rare-word statement's estimate (a key lookup per match) passes jit_above_cost, and
-  // compiling it took 26 ms of a 65 ms statement, more on a new connection (DECISIONS.md).
-  return db.transaction(async (tx) => {
-    // One round trip: set_config(…, true) is `set local`.
-    await tx.execute(
-      sql`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true)`,
-    );
-    return pageOf(tx, q, {
+  // No parallel workers: counting a common word's 10,001 matches took 400-530 ms with two workers
+  // and 80-130 ms without, on 1,000,000 studies. No JIT: the rare-word statement's estimate (a key
+  // lookup per match) passes jit_above_cost, and compiling it took 26 ms of a 65 ms statement
+  // (DECISIONS.md).
+  return withSerialPlans(db, (tx) =>
+    pageOf(tx, q, {
       ...opts,
       rareWordEstimate: opts.rareWordEstimate ?? RARE_WORD_ESTIMATE,
       totalLimit: opts.totalLimit ?? REPORT_SEARCH_TOTAL_LIMIT,
-    });
-  });
+    }),
+  );
 }
 
 async function pageOf(

@@ -36,6 +36,7 @@ import {
   csvLine,
 } from '@radflow/core';
 import type { Db } from '../../db/client.js';
+import { withSerialPlans } from '../../db/serial-plans.js';
 import type { TAuth } from '../../plugins/auth.js';
 import { loadUserPreferences } from '../preferences/preferences.js';
 import { scopeOfAuth } from '../studies/study-access.js';
@@ -218,9 +219,11 @@ export async function advancedSummary(
     return { startDay: startTime, endDay: endTime, ...summaryRangeInstants(startTime, endTime, zone) };
   });
   const windows = [query, ...rolling];
+  // Serial plans: the doctor's 180 days took 437 ms p95 with parallel workers at 1,000,000
+  // studies, 273 without (db/serial-plans.ts).
   const [page, aggregates] = await Promise.all([
-    pageOf(db, caller, query, request),
-    findSummaryAggregates(db, query, windows),
+    withSerialPlans(db, (tx) => pageOf(tx, caller, query, request)),
+    withSerialPlans(db, (tx) => findSummaryAggregates(tx, query, windows)),
   ]);
   return {
     ...page,

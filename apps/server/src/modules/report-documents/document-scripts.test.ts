@@ -348,3 +348,51 @@ describe('a justified right-to-left paragraph', () => {
     30_000,
   );
 });
+
+describe('punctuation and digits beside right-to-left words, in a face of their own', () => {
+  /** The line's text items (pdfjs) holding `marker`, left to right, with their left and right edges. */
+  async function lineOf(body: string, marker: string) {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await pdfjs.getDocument({
+      data: await renderPdf(scriptParts('X', body)),
+      useSystemFonts: false,
+    }).promise;
+    try {
+      const content = await (await doc.getPage(1)).getTextContent();
+      const items = content.items.flatMap((item) =>
+        'str' in item && item.str.trim() !== ''
+          ? [
+              {
+                text: item.str,
+                y: item.transform[5] as number,
+                left: item.transform[4] as number,
+                right: (item.transform[4] as number) + item.width,
+              },
+            ]
+          : [],
+      );
+      const y = items.find((item) => item.text.includes(marker))!.y;
+      return items.filter((item) => Math.abs(item.y - y) < 1).sort((a, b) => a.left - b.left);
+    } finally {
+      await doc.destroy();
+    }
+  }
+
+  it("Hebrew 'word, word': the comma against the word before it, the space after the comma", async () => {
+    // Noto Sans Hebrew has no comma: ', ' is a Roboto run between two Hebrew runs.
+    const line = await lineOf('דוד כהן, שרה לוי', 'דוד');
+    const before = line.find((item) => item.text.includes('דוד'))!;
+    const comma = line.find((item) => item.text === ',')!;
+    const after = line.find((item) => item.text.includes('שרה'))!;
+    expect(before.left - comma.right, 'between the comma and the word it follows').toBeLessThan(0.5);
+    expect(comma.left - after.right, 'the space after the comma').toBeGreaterThan(1.5);
+  }, 30_000);
+
+  it("Arabic '(45) -': brackets mirrored and in visual order, digits left to right", async () => {
+    const line = await lineOf('أحمد (45) - فحص.', '45');
+    // Left to right on the page, as a right-to-left reader takes it from the right: 'فحص.', '-',
+    // '(45)', 'أحمد'. The run is drawn as '- (45)'; in reading order its '(' comes first, drawn
+    // mirrored at the right.
+    expect(line.find((item) => item.text.includes('45'))!.text).toBe('- (45)');
+  }, 30_000);
+});

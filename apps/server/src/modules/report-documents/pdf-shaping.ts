@@ -195,12 +195,17 @@ function visualOrder(line: TLine, rtl: boolean): void {
   const { levels } = bidi.getEmbeddingLevels(text, rtl ? 'rtl' : 'ltr');
   const base = rtl ? 1 : 0;
   let offset = 0;
+  const starts: number[] = [];
   const units = logical.map((inline, index) => {
     const strong = inline.text.search(/\S/u);
     const level = strong < 0 ? base : (levels[offset + strong] ?? base);
+    starts.push(offset);
     offset += inline.text.length;
     return { inline, index, level };
   });
+  // The characters a run draws, left to right (drawnText): a right-to-left face's run is put in
+  // visual order by its shaping, any other run here.
+  const drawn = (inline: TInline, start: number) => drawnText(inline.text, levels, start);
   const visual = reorderByLevel(units);
   // The cut spaces of the line's ends: a right-to-left word carries its trailing space on its left.
   const first = visual[0]!;
@@ -231,11 +236,17 @@ function visualOrder(line: TLine, rtl: boolean): void {
     else if (rtl && inline.alignment !== 'center') inline.alignment = 'right';
   }
   // Justified words stay inlines of their own, in reading order (what readers take them in).
-  if (justified) return;
+  if (justified) {
+    logical.forEach((inline, i) => {
+      inline.text = drawn(inline, starts[i]!);
+    });
+    return;
+  }
   // Neighbouring words of one style become one inline, drawn as one run (visualWords): a reader
   // (pdfjs) puts the words of one run in reading order, not those of separate runs.
   const merged: TInline[] = [];
-  for (const inline of logical) {
+  const mergedStarts: number[] = [];
+  logical.forEach((inline, i) => {
     const previous = merged.at(-1);
     if (previous && sameStyle(previous, inline)) {
       merged[merged.length - 1] = {
@@ -247,9 +258,40 @@ function visualOrder(line: TLine, rtl: boolean): void {
         lineEnd: inline.lineEnd,
         noNewLine: inline.noNewLine,
       };
-    } else merged.push(inline);
-  }
+    } else {
+      merged.push(inline);
+      mergedStarts.push(starts[i]!);
+    }
+  });
+  merged.forEach((inline, i) => {
+    inline.text = drawn(inline, mergedStarts[i]!);
+  });
   line.inlines = merged;
+}
+
+/**
+ * The text of a run as it must be drawn from the left. A run with a right-to-left letter is shaped
+ * right to left by fontkit (its words put in visual order by visualWords): as is. Any other run
+ * drawn at a right-to-left level (punctuation, spaces, digits and brackets beside right-to-left
+ * words, in a face of their own, Roboto) would be drawn left to right in reading order: 'שלום, '
+ * put its space between the word and the comma, '(45) -' read as '- (45)'. Its characters are put
+ * in visual order by their levels (UAX #9 L2: digits stay left to right inside) and those at a
+ * right-to-left level mirrored (L4: '(' drawn as ')').
+ */
+function drawnText(text: string, levels: Uint8Array, start: number): string {
+  if (RTL.test(text)) return text;
+  const characters: Array<{ character: string; level: number }> = [];
+  let at = start;
+  for (const character of text) {
+    characters.push({ character, level: levels[at] ?? 0 });
+    at += character.length;
+  }
+  if (!characters.some((c) => c.level % 2 === 1)) return text;
+  return reorderByLevel(characters)
+    .map(({ character, level }) =>
+      level % 2 === 1 ? (bidi.getMirroredCharacter(character) ?? character) : character,
+    )
+    .join('');
 }
 
 /**

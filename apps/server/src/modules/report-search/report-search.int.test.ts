@@ -80,6 +80,19 @@ async function reportStudy(
   return { id: row.id, savedVersion: JSON.parse(saved.body).savedVersion as number };
 }
 
+/** The doctor's report of `study` saved again with `html` and signed off (a re-sign-off). */
+async function signOffAgain(study: { id: number; savedVersion: number }, html: string) {
+  await ok(
+    doctor.post(`/api/report/save/${study.id}`, {
+      name: 'MRI Brain',
+      content: html,
+      signOff: true,
+      baseVersion: study.savedVersion,
+    }),
+    'sign off again',
+  );
+}
+
 async function search(browser: TestClient, body: Record<string, unknown>) {
   const res = await browser.post('/api/query/search', body);
   expect(res.statusCode, res.body).toBe(200);
@@ -399,15 +412,7 @@ describe('the search text follows the report', () => {
     const me = { browser: doctor, id: doctorId };
     const study = await reportStudy(home, me, '<p>Small aneurysm of the anterior communicating artery.</p>');
     expect(idsOf(await search(doctor, { keywords: 'aneurysm' }))).toEqual([study.id]);
-    await ok(
-      doctor.post(`/api/report/save/${study.id}`, {
-        name: 'MRI Brain',
-        content: '<p>A V malformation of the left parietal lobe.</p>',
-        signOff: true,
-        baseVersion: study.savedVersion,
-      }),
-      're-sign-off',
-    );
+    await signOffAgain(study, '<p>A V malformation of the left parietal lobe.</p>');
     expect(idsOf(await search(doctor, { keywords: 'aneurysm' }))).toEqual([]);
     expect(idsOf(await search(doctor, { keywords: 'malformation' }))).toEqual([study.id]);
     await ok(
@@ -434,15 +439,7 @@ describe('a study that is not signed off now', () => {
     await ok(admin.post(`/api/report-status/unlock/${study.id}`, {}), 'unlock');
     expect(await found()).toEqual({ admin: [], doctor: [] });
     await ok(doctor.post(`/api/report/lock/${study.id}`, {}), 'lock');
-    await ok(
-      doctor.post(`/api/report/save/${study.id}`, {
-        name: 'MRI Brain',
-        content: '<p>Craniopharyngioma with calcification.</p>',
-        signOff: true,
-        baseVersion: study.savedVersion,
-      }),
-      'sign off again',
-    );
+    await signOffAgain(study, '<p>Craniopharyngioma with calcification.</p>');
     expect(await found()).toEqual({ admin: [study.id], doctor: [study.id] });
   });
 

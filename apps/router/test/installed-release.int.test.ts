@@ -4,7 +4,6 @@
  * C-STORE (DCMTK's storescu) and draws its frame for a hybrid doctor the real cloud signed in. The
  * release's own bundle decodes it: its WASM codecs and its JPEG writer, not the repository's.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestUser } from '../../server/test/test-app.js';
 import { buildRouterRelease } from '../packaging/build.js';
 import { ROUTER_DICOMWEB_ROOT } from '../src/api/dicomweb-routes.js';
-import { removeTempDirs, tempDir, testKey } from '../src/release/test-release.helpers.js';
+import {
+  removeTempDirs,
+  startUnpackedRouter,
+  tempDir,
+  testKey,
+} from '../src/release/test-release.helpers.js';
 import { startTestCloud, type TestCloud } from './cloud.js';
 
 /** A computed radiograph in JPEG 2000 (lossy, 1760 × 1760), from the dicom package's corpus. */
@@ -61,31 +65,15 @@ describe('an installed router release', () => {
     });
     // No API token: the uploads are refused, so the study stays on the router as while the link
     // is down; the sign-in goes to the cloud.
-    const child = spawn(process.execPath, [main], {
-      env: {
-        PATH: process.env.PATH,
-        ROUTER_PORT: '0',
-        ROUTER_DICOM_PORT: '0',
-        ROUTER_DICOM_HOST: '127.0.0.1',
-        ROUTER_DATA_DIR: await tempDir('router-release-data'),
-        ROUTER_SERVER_URL: `http://127.0.0.1:${cloud.port}`,
-        ROUTER_ANNOUNCE_PORT: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, ...ports } = await startUnpackedRouter(main, {
+      ROUTER_PORT: '0',
+      ROUTER_DICOM_PORT: '0',
+      ROUTER_DICOM_HOST: '127.0.0.1',
+      ROUTER_DATA_DIR: await tempDir('router-release-data'),
+      ROUTER_SERVER_URL: `http://127.0.0.1:${cloud.port}`,
+      ROUTER_ANNOUNCE_PORT: '1',
     });
     try {
-      const ports = await new Promise<{ api: string; dicom: string }>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const api = /ROUTER_PORT=(\d+)/.exec(out)?.[1];
-          const dicom = /ROUTER_DICOM_PORT=(\d+)/.exec(out)?.[1];
-          if (api && dicom) resolve({ api, dicom });
-        });
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('exit', (code) => reject(new Error(`the router exited (${code}): ${err}`)));
-      });
       const sent = await runStorescu({
         host: '127.0.0.1',
         port: Number(ports.dicom),

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -6,7 +6,7 @@ import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRouterRelease, type TBuiltArtefact } from '../../packaging/build.js';
 import { sha256File, verifyReleaseManifest } from './signature.js';
-import { tempDir, testKey, removeTempDirs } from './test-release.helpers.js';
+import { startUnpackedRouter, tempDir, testKey, removeTempDirs } from './test-release.helpers.js';
 import { ROUTER_VERSION } from './version.js';
 
 const run = promisify(execFile);
@@ -125,9 +125,9 @@ describe('packaging/build.ts', () => {
       ]),
     );
     const dataDir = await tempDir('router-release-data');
-    const child = spawn(process.execPath, [path.join(unpacked, 'radflow-router/app/main.js')], {
-      env: {
-        PATH: process.env.PATH,
+    const { child, api: port } = await startUnpackedRouter(
+      path.join(unpacked, 'radflow-router/app/main.js'),
+      {
         ROUTER_PORT: '0',
         ROUTER_DICOM_PORT: '0',
         ROUTER_DICOM_HOST: '127.0.0.1',
@@ -135,20 +135,8 @@ describe('packaging/build.ts', () => {
         ROUTER_SERVER_URL: 'http://127.0.0.1:9',
         ROUTER_ANNOUNCE_PORT: '1',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     try {
-      const port = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /ROUTER_PORT=(\d+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('exit', (code) => reject(new Error(`the router exited (${code}): ${err}`)));
-      });
       const page = await fetch(`http://localhost:${port}/hybrid-study-list`);
       expect(page.status).toBe(200);
       const html = await page.text();

@@ -1,3 +1,4 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { generateKeyPairSync, createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -121,4 +122,28 @@ export function cloudServing(offer: TRouterLatest | null, artefact: Uint8Array) 
     return new Response('not found', { status: 404 });
   };
   return { fetchFromCloud, calls };
+}
+
+/**
+ * Starts an unpacked release's program (`main.js`) on plain Node with `env` (and PATH only), and
+ * waits for the ports it announces on stdout: its local API and its C-STORE SCP.
+ */
+export async function startUnpackedRouter(
+  main: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcessWithoutNullStreams; api: string; dicom: string }> {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, ...env } });
+  const ports = await new Promise<{ api: string; dicom: string }>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const api = /ROUTER_PORT=(\d+)/.exec(out)?.[1];
+      const dicom = /ROUTER_DICOM_PORT=(\d+)/.exec(out)?.[1];
+      if (api && dicom) resolve({ api, dicom });
+    });
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`the router exited (${code}): ${err}`)));
+  });
+  return { child, ...ports };
 }

@@ -470,12 +470,11 @@ function wordMapping(word: string, glyphs: TGlyph[], advances: number[], rtl: bo
     shares = shares.map((_, i) => (i < count - 1 ? 1 : characters.length - count + 1));
   }
   // Boundaries between pieces; a lone nonspacing mark moves its boundary.
-  const isMark = (codePoint: number) => /^\p{Mn}$/u.test(String.fromCodePoint(codePoint));
   const bounds = [0];
   for (const share of shares) bounds.push(bounds.at(-1)! + share);
   for (let i = 0; i < count; i++) {
     const [from, to] = [bounds[i]!, bounds[i + 1]!];
-    if (to - from !== 1 || !isMark(characters[from]!)) continue;
+    if (to - from !== 1 || !isNonspacingMark(characters[from]!)) continue;
     if (i > 0 && from - bounds[i - 1]! > 1) bounds[i] = from - 1;
     else if (i < count - 1 && bounds[i + 2]! - to > 1) bounds[i + 1] = to + 1;
   }

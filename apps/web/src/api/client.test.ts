@@ -165,6 +165,27 @@ describe('apiRequest', () => {
     expect(failures).toEqual([{ kind: 'message', text: NETWORK_ERROR_MESSAGE }]);
   });
 
+  it('treats a call cancelled while its answer is read as cancelled, not as a broken answer', async () => {
+    // React Query cancels a list call when its screen moves on; the answer's headers may have come.
+    const controller = new AbortController();
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const body = new ReadableStream<Uint8Array>({
+      start(stream) {
+        stream.enqueue(new TextEncoder().encode('{"rows":['));
+        controller.signal.addEventListener('abort', () => stream.error(controller.signal.reason));
+      },
+    });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response(body, { status: 200 })));
+    const { ZTeleInfo } = await import('@radflow/core');
+    const answer = apiRequest('/api/user/tele-info', { schema: ZTeleInfo, signal: controller.signal });
+    controller.abort();
+    const error = await answer.catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).name).toBe('AbortError');
+    expect(failures).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
   it('rejects an answer that breaks the contract', async () => {
     fakeApi({ 'GET /api/user/tele-info': { body: { teleUser: 'yes' } } });
     const { ZTeleInfo } = await import('@radflow/core');

@@ -137,6 +137,9 @@ export async function apiRequest<T = unknown>(path: string, options: TRequestOpt
   }
 
   const payload = await readBody(response);
+  // Cancelled while the answer was being read (a list the screen no longer needs): the body is cut,
+  // which says nothing about the server; the caller gets the cancellation, the user sees nothing.
+  options.signal?.throwIfAborted();
   if (!response.ok) throw failedRequest(response.status, payload, options.quiet);
   if (options.schema) {
     const parsed = options.schema.safeParse(payload);

@@ -52,10 +52,12 @@ export interface SyntheticStudyOptions {
   /** Requested Procedure Priority (0040,1003), e.g. 'STAT'. */
   readonly priority?: string;
   readonly patientId?: string;
+  /** The study's UID, when it must be one the cloud has already (else a fresh one). */
+  readonly studyInstanceUid?: string;
 }
 
 export function buildStudy(options: SyntheticStudyOptions): SyntheticStudy {
-  const studyInstanceUid = freshUid();
+  const studyInstanceUid = options.studyInstanceUid ?? freshUid();
   const seriesInstanceUid = freshUid();
   const matrix = options.matrix ?? 64;
   const instances = Array.from({ length: options.count }, (_, i) => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, ZRenderViewport, ZRenderWindow } from '@radflow/core';
+import { AppError, HYBRID_PATHS, ROUTER_VIEWER_COOKIE, ZRenderViewport, ZRenderWindow } from '@radflow/core';
 import { parseInput } from './http.js';
 import { hybridUser } from './hybrid-routes.js';
 import type { OfflineImages } from './ports.js';
@@ -34,6 +34,29 @@ const ZFrameNumber = z.coerce
 
 type TParams = { study: string; series: string; sop: string; frame: string };
 
+/**
+ * The viewer cookie's attributes: sent back to this router's image reads only (its path), never by
+ * another site's page (SameSite=Strict), out of the page's scripts' reach (HttpOnly); it lasts as
+ * long as the browser's session, and the router session it names can end sooner (logout, expiry).
+ */
+const VIEWER_COOKIE_ATTRIBUTES = `Path=${ROUTER_DICOMWEB_ROOT}; HttpOnly; SameSite=Strict`;
+
+/** The Set-Cookie that ends the viewer cookie (logout). */
+export const CLEAR_VIEWER_COOKIE = `${ROUTER_VIEWER_COOKIE}=; ${VIEWER_COOKIE_ATTRIBUTES}; Max-Age=0`;
+
+/**
+ * The router session a viewer cookie carries, for a GET under the DICOMweb root only: every other
+ * call still needs the bearer token, so the cookie can only read images, never write.
+ */
+export function viewerCookieOf(request: FastifyRequest): string | undefined {
+  if (request.method !== 'GET' || !request.url.startsWith(`${ROUTER_DICOMWEB_ROOT}/`)) return undefined;
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === ROUTER_VIEWER_COOKIE && value.length > 0) return value.join('=') || undefined;
+  }
+  return undefined;
+}
+
 const json = (reply: FastifyReply, body: unknown) =>
   reply.header('content-type', DICOM_JSON).header('cache-control', 'no-store').send(body);
 
@@ -44,6 +67,15 @@ export function registerOfflineDicomweb(app: FastifyInstance, images: OfflineIma
   const root = ROUTER_DICOMWEB_ROOT;
   const series = `${root}/studies/:study/series/:series`;
   const instance = `${series}/instances/:sop`;
+
+  // The diagnostic viewer's image loaders (Cornerstone's, the thumbnails' <img>) cannot add the
+  // bearer header: the page trades it for the cookie above before it opens the viewer.
+  app.post(HYBRID_PATHS.viewerSession, async (request, reply) => {
+    hybridUser(request);
+    return reply
+      .header('set-cookie', `${ROUTER_VIEWER_COOKIE}=${request.routerToken}; ${VIEWER_COOKIE_ATTRIBUTES}`)
+      .send({ ok: true });
+  });
 
   app.get(`${root}/studies`, async (request, reply) => {
     hybridUser(request);

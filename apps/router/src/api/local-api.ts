@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError, ROUTER_PATHS } from '@radflow/core';
-import { registerOfflineDicomweb } from './dicomweb-routes.js';
+import { registerOfflineDicomweb, viewerCookieOf } from './dicomweb-routes.js';
 import { registerEvents } from './events.js';
 import { registerHybridRoutes } from './hybrid-routes.js';
 import { MESSAGE_SIGN_IN, toErrorBody, type LocalApiOptions } from './http.js';
@@ -64,7 +64,7 @@ export async function buildLocalApi(options: LocalApiOptions): Promise<FastifyIn
       request.routeOptions.url === ROUTER_PATHS.events
         ? (request.query as Record<string, string | undefined>).session
         : undefined;
-    request.routerToken = bearerOf(request) ?? fromQuery;
+    request.routerToken = bearerOf(request) ?? fromQuery ?? viewerCookieOf(request);
     request.routerUser = sessions.find(request.routerToken);
     if (!request.routerUser && request.routeOptions.config.isPublic !== true) {
       throw new AppError('UNAUTHORIZED', MESSAGE_SIGN_IN);

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppError, MESSAGE_HYBRID_ONLY, ZRouterLoginAnswer } from '@radflow/core';
+import {
+  AppError,
+  HYBRID_PATHS,
+  MESSAGE_HYBRID_ONLY,
+  ROUTER_VIEWER_COOKIE,
+  ZRouterLoginAnswer,
+} from '@radflow/core';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -183,6 +189,54 @@ describe('the offline viewer’s DICOMweb reads (issue 27 §4)', () => {
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });
     expect((await get(`/studies/${study.studyInstanceUid}/series`, null)).status).toBe(401);
+  });
+
+  it('lets the diagnostic viewer read images with a cookie its session set, and nothing else', async () => {
+    const study = await heldStudy(1);
+    const token = await signIn(HYBRID);
+    const seriesPath = `${base}${ROUTER_DICOMWEB_ROOT}/studies/${study.studyInstanceUid}/series`;
+    const traded = await fetch(`${base}${HYBRID_PATHS.viewerSession}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(traded.status).toBe(200);
+    const setCookie = traded.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(
+      new RegExp(`^${ROUTER_VIEWER_COOKIE}=[^;]+; Path=/api/dicomweb; HttpOnly; SameSite=Strict$`),
+    );
+    const cookie = setCookie.split(';')[0]!;
+
+    expect((await fetch(seriesPath, { headers: { cookie } })).status).toBe(200);
+    // Only image reads: the hybrid calls and every write still need the bearer token.
+    expect((await fetch(`${base}${HYBRID_PATHS.studies}`, { headers: { cookie } })).status).toBe(401);
+    const asWrite = await fetch(`${base}${HYBRID_PATHS.viewerSession}`, {
+      method: 'POST',
+      headers: { cookie },
+    });
+    expect(asWrite.status).toBe(401);
+    // No session, no cookie: a bearer-less caller is asked to sign in; a forged cookie too.
+    expect((await fetch(`${base}${HYBRID_PATHS.viewerSession}`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(seriesPath, { headers: { cookie: `${ROUTER_VIEWER_COOKIE}=forged` } })).status).toBe(
+      401,
+    );
+
+    // The cookie is the session: it ends with it, and logout clears it.
+    const out = await fetch(`${base}/logout`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(out.headers.get('set-cookie')).toMatch(new RegExp(`^${ROUTER_VIEWER_COOKIE}=;.*Max-Age=0`));
+    expect((await fetch(seriesPath, { headers: { cookie } })).status).toBe(401);
+  });
+
+  it('trades no cookie to a center user’s session', async () => {
+    const center = await signIn(CENTER);
+    const refused = await fetch(`${base}${HYBRID_PATHS.viewerSession}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${center}` },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('set-cookie')).toBeNull();
   });
 
   it('forgets a study’s images once the router deletes it', async () => {

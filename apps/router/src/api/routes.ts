@@ -11,6 +11,7 @@ import {
   type TRouterInfo,
   type TRouterLoginAnswer,
 } from '@radflow/core';
+import { CLEAR_VIEWER_COOKIE } from './dicomweb-routes.js';
 import { MESSAGE_SIGN_IN, parseInput, type LocalApiOptions } from './http.js';
 import type { PrintImage, VerifiedUser } from './ports.js';
 import type { RouterSessions } from './sessions.js';
@@ -82,8 +83,9 @@ export function registerRoutes(
     },
   );
 
-  app.post(ROUTER_PATHS.logout, { config: { isPublic: true } }, async (request) => {
+  app.post(ROUTER_PATHS.logout, { config: { isPublic: true } }, async (request, reply) => {
     sessions.end(request.routerToken);
+    void reply.header('set-cookie', CLEAR_VIEWER_COOKIE);
     return { ok: true as const };
   });
 

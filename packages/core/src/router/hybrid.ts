@@ -124,7 +124,18 @@ export const HYBRID_PATHS = {
   report: '/hybrid/report',
   resolve: '/hybrid/resolve',
   templates: '/hybrid/templates',
+  /**
+   * POST: the router-served page's diagnostic viewer reads images with a cookie (HYBRID.md "The
+   * diagnostic viewer offline"): this call, with the session's bearer token, sets it.
+   */
+  viewerSession: '/hybrid/viewer-session',
 } as const;
+
+/**
+ * The cookie that carries the router session to the offline viewer's image reads (GETs under the
+ * router's /api/dicomweb only): its image loaders fetch on their own and cannot add a bearer header.
+ */
+export const ROUTER_VIEWER_COOKIE = 'radflow_router_viewer';
 
 /**
  * The cloud's list of the caller's and the group's report templates (GET, optional modality, bodyPart

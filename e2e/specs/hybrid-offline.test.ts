@@ -16,6 +16,7 @@ import { InstanceQueue } from '../../apps/router/src/queue/queue.js';
 import { buildStudy } from '../../apps/router/test/study-builder.js';
 import { openBrowser, type TBrowserSession } from '../support/browser.js';
 import { eventually } from '../support/pages.js';
+import { ViewerScreen } from '../support/viewer.js';
 import { storyServer } from '../support/server.js';
 import { DEMO_PASSWORD } from '../support/worklist.js';
 
@@ -127,6 +128,32 @@ describe('offline hybrid reporting on the router', () => {
     await images.getByRole('img', { name: 'Image 2 of 2' }).waitFor();
     await images.getByRole('button', { name: 'Close' }).click();
     await images.waitFor({ state: 'hidden' });
+
+    // The diagnostic viewer on the router's page: Cornerstone reads the router's images (with the
+    // cookie the session was traded for), and its tools work with no cloud.
+    await row.getByRole('button', { name: /^Viewer / }).click();
+    await page.waitForURL(/\/offline-viewer\//);
+    const viewer = new ViewerScreen(page);
+    const shown = await viewer.waitForImage();
+    await viewer.expectOverlay('HYBRID-1');
+    const thumbnail = page.getByRole('list', { name: 'Series' }).getByRole('img').first();
+    await eventually(() =>
+      thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+    ).toBe(true);
+    await viewer.drag(); // window/level, the default tool
+    await eventually(async () => (await viewer.pixels()).sum).not.toBe(shown.sum);
+    // A length is measured on screen; nothing asks the cloud's annotation calls (not there offline).
+    const viewerCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/viewer/')) viewerCalls.push(request.url());
+    });
+    await page.keyboard.press('l');
+    await viewer.drag(0, [0.3, 0.3], [0.6, 0.6]);
+    await eventually(() => viewer.annotationLabels().count(), 'the length is drawn').toBe(1);
+    expect(await viewer.annotationLabels().first().textContent()).toMatch(/mm|px/);
+    await page.getByRole('button', { name: 'Close viewer' }).click();
+    await row.getByText('Not reported').waitFor();
+    expect(viewerCalls).toEqual([]);
 
     await row.getByRole('button', { name: /^Report / }).click();
     const dialog = page.getByRole('dialog');

@@ -1,8 +1,9 @@
 import type { THybridStudy, TOfflineReport, TReportTemplate, TRouterInfo } from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderScreen } from '../../test/render';
+import { renderRoutes, renderScreen } from '../../test/render';
 import { HYBRID_STATE_LABELS, HybridStudyListScreen } from './HybridStudyList';
+import { offlineViewerPath } from './offline-viewer';
 import type { TDicomJson } from '../viewer/data-source/dicom-json';
 import type { RouterClient } from './router-client';
 import { stubEditorLayout } from '../../test/editor-layout';
@@ -121,6 +122,7 @@ function fakeRouter(
     })),
     dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
     image: vi.fn(async (_url: string) => new Blob()),
+    openViewerSession: vi.fn(async () => undefined),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
         report({ ...save, localVersion: 2, signedOff: save.signOff }),
@@ -439,5 +441,26 @@ describe('the hybrid study list (issue 27 §4)', () => {
       expect(within(dialog).queryByText(/Restored the text/)).toBeNull();
       expect(readDraftAt(KEY)?.name).toBe('Someone else’s');
     });
+  });
+  it('opens a study in the diagnostic viewer on the router’s own page, and only there', async () => {
+    const served = { ...fakeRouter({ studies: [study()] }), baseUrl: window.location.origin };
+    const view = renderRoutes(
+      [
+        { path: '/hybrid-study-list', element: <HybridStudyListScreen client={served} knownEmail={null} /> },
+        { path: '/offline-viewer/:uid', element: <p>viewer page</p> },
+      ],
+      '/hybrid-study-list',
+    );
+    await screen.findByText('DOE^JANE');
+    fireEvent.click(screen.getByRole('button', { name: 'Viewer DOE^JANE' }));
+    await screen.findByText('viewer page');
+    expect(view.router.state.location.pathname).toBe(offlineViewerPath(study().studyInstanceUid));
+    view.unmount();
+
+    // From the cloud's page the router is another origin: its images need the cloud's own viewer.
+    renderScreen(<HybridStudyListScreen client={fakeRouter({ studies: [study()] })} knownEmail={EMAIL} />);
+    await screen.findByText('DOE^JANE');
+    expect(screen.getByRole('button', { name: 'Images DOE^JANE' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Viewer DOE^JANE' })).toBeNull();
   });
 });

@@ -13,8 +13,10 @@ import Typography from '@mui/material/Typography';
 import { type THybridStudy, type TOfflineReportState } from '@radflow/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { OfflineImagesDialog } from './OfflineImagesDialog';
+import { offlineViewerPath } from './offline-viewer';
 import { OfflineReportDialog } from './OfflineReportDialog';
 import type { RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
@@ -76,6 +78,10 @@ export function HybridStudyListScreen({
   const [filters, setFilters] = useState({ patient: '', study: '' });
   const [open, setOpen] = useState<THybridStudy | null>(null);
   const [viewing, setViewing] = useState<THybridStudy | null>(null);
+  const navigate = useNavigate();
+  // The diagnostic viewer reads the router's images with a cookie of the router's own origin: it is
+  // offered on the page the router serves, not on the cloud's (which has its own viewer).
+  const servedByThisRouter = client.baseUrl === window.location.origin;
   const studies = useQuery({
     queryKey: ['hybrid-studies', client.baseUrl],
     queryFn: () => client.hybridStudies(),
@@ -195,6 +201,15 @@ export function HybridStudyListScreen({
                       onClick={() => setViewing(s)}
                     >
                       Images
+                    </Button>
+                  )}
+                  {s.images > 0 && servedByThisRouter && (
+                    <Button
+                      size="small"
+                      aria-label={`Viewer ${s.patientName ?? s.studyInstanceUid}`}
+                      onClick={() => void navigate(offlineViewerPath(s.studyInstanceUid))}
+                    >
+                      Viewer
                     </Button>
                   )}
                   <Button

@@ -33,7 +33,8 @@ const STAGE_CSS = 512;
  * The images of a study the router holds (apps/router HYBRID.md "The viewer offline"): the light
  * viewer's stack (its series order, stack order and rendered-frame URLs, viewer/light) read from the
  * router's DICOMweb with the router session. Each frame is fetched with the session and shown from
- * memory: an `<img>` cannot send the bearer token, and the router session is never a cookie.
+ * memory: an `<img>` cannot send the bearer token, and from the cloud's page the router's viewer
+ * cookie (HYBRID.md) would be a third-party one.
  */
 export function OfflineImagesDialog({
   client,

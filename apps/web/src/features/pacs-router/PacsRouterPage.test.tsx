@@ -72,6 +72,7 @@ function fakeRouter(
     hybridStudies: vi.fn(async () => []),
     dicomJson: vi.fn(async () => []),
     image: vi.fn(async () => new Blob()),
+    openViewerSession: vi.fn(async () => undefined),
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');
     }),

@@ -90,6 +90,11 @@ export interface RouterClient {
   dicomJson(url: string): Promise<TDicomJson[]>;
   /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
   image(url: string): Promise<Blob>;
+  /**
+   * Trades the session for the router's viewer cookie, which its image reads only accept (HYBRID.md
+   * "The diagnostic viewer offline"): for the page the router itself serves, same origin.
+   */
+  openViewerSession(): Promise<void>;
 }
 
 /** Where the router session lives: per router address, across tabs, until sign-out. */
@@ -103,7 +108,7 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
   async function call<T>(
     path: string,
     schema: TSchema<T> | null,
-    init: { method?: 'GET' | 'POST'; json?: unknown; form?: FormData } = {},
+    init: { method?: 'GET' | 'POST'; json?: unknown; form?: FormData; takeCookie?: boolean } = {},
   ): Promise<T> {
     const headers = new Headers(deviceHeaders());
     const session = token();
@@ -121,8 +126,9 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
         method: init.method ?? (body === undefined ? 'GET' : 'POST'),
         headers,
         body,
-        // The router session is a bearer token, never a cookie: no credentials cross to localhost.
-        credentials: 'omit',
+        // The router session is a bearer token: no credentials cross to localhost. The one cookie,
+        // the viewer's, is taken on the router's own page (same origin), where it is needed.
+        credentials: init.takeCookie ? 'same-origin' : 'omit',
       });
     } catch {
       throw new RouterError(0, MESSAGE_ROUTER_UNREACHABLE);
@@ -205,6 +211,9 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
       return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);
     },
     image: async (url) => (await read(url, 'image/jpeg')).blob(),
+    openViewerSession: async () => {
+      await call(HYBRID_PATHS.viewerSession, null, { method: 'POST', takeCookie: true });
+    },
     openEvents({ onOpen, onError, onEvent }) {
       // EventSource cannot send headers: the session goes in the query (the router's API.md).
       const url = new URL(`${baseUrl}${ROUTER_PATHS.events}`);

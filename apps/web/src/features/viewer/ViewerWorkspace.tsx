@@ -36,7 +36,7 @@ import { useMpr } from './mpr/useMpr';
 import { useKeyImages } from './useKeyImages';
 import { openAtOf, sliceIndexOf } from './open-at-image';
 import { useExternalViewers } from './useExternalViewers';
-import { useWeasisLaunch } from './viewer-api';
+import { keepsAnnotations, useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
 import { WINDOW_PRESETS } from './viewer-shortcuts';
 import { preloadable } from '../../lib/preloadable';
@@ -59,6 +59,61 @@ export default function ViewerWorkspace({
   popup?: boolean;
 }) {
   const session = useSignedInSession();
+  const external = useExternalViewers(context);
+  return (
+    <ReadingScreen
+      context={context}
+      showEditor={showEditor}
+      popup={popup}
+      userEmail={session.user.email}
+      external={external}
+      offline={null}
+    />
+  );
+}
+
+/**
+ * The same screen on the page the router serves with the cloud unreachable (apps/router/HYBRID.md
+ * "The diagnostic viewer offline"): the study's images from the router with every tool that needs
+ * no cloud. Its context's id is 0 (no cloud row: `keepsAnnotations`), so measurements are drawn and
+ * never saved, and nothing saved in the cloud is asked for; no priors, editor or external viewers.
+ */
+export function OfflineViewerWorkspace({
+  context,
+  userEmail,
+  onClose,
+}: {
+  context: TViewerContext;
+  userEmail: string;
+  onClose: () => void;
+}) {
+  return (
+    <ReadingScreen
+      context={context}
+      showEditor={false}
+      popup={false}
+      userEmail={userEmail}
+      external={null}
+      offline={{ onClose }}
+    />
+  );
+}
+
+function ReadingScreen({
+  context,
+  showEditor,
+  popup,
+  userEmail,
+  external,
+  offline,
+}: {
+  context: TViewerContext;
+  showEditor: boolean;
+  popup: boolean;
+  userEmail: string;
+  external: ReturnType<typeof useExternalViewers> | null;
+  offline: { onClose: () => void } | null;
+}) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { showError } = useFeedback();
@@ -75,7 +130,7 @@ export default function ViewerWorkspace({
   const [activeFrame, setActiveFrame] = useState<TFrameRef | null>(null);
   const [prior, setPrior] = useState<TPriorStudy | null>(null);
   const [arrowLabel, setArrowLabel] = useState<TArrowLabelRequest | null>(null);
-  const { onSeriesShown: syncAnnotations } = useAnnotationSync(context, engine, session.user.email);
+  const { onSeriesShown: syncAnnotations } = useAnnotationSync(context, engine, userEmail);
   // A chat message's image link (?series=&sop=&frame=): that series first, at that slice, once.
   const [search] = useSearchParams();
   const openAt = useMemo(() => openAtOf(search), [search]);
@@ -92,7 +147,6 @@ export default function ViewerWorkspace({
   );
   const keyImages = useKeyImages(context);
   const weasis = useWeasisLaunch(context.id);
-  const external = useExternalViewers(context);
   useSyncedPrior(engine, prior !== null && grid.layout === '1x2');
   useEffect(() => engine?.setArrowLabelPrompt((initial, done) => setArrowLabel({ initial, done })), [engine]);
 
@@ -253,7 +307,8 @@ export default function ViewerWorkspace({
     });
 
   const close = () => {
-    if (viewerCloseAction(popup, Boolean(window.opener)) === 'close-window') window.close();
+    if (offline) offline.onClose();
+    else if (viewerCloseAction(popup, Boolean(window.opener)) === 'close-window') window.close();
     else void navigate('/');
   };
 
@@ -269,9 +324,9 @@ export default function ViewerWorkspace({
           canAnnotate={context.canAnnotate}
           layout={grid.layout}
           isKeyImage={activeFrame !== null && isKeyImage(activeFrame)}
-          canMarkKeyImage={context.canAnnotate && isMainFrame}
+          canMarkKeyImage={context.canAnnotate && keepsAnnotations(context.id) && isMainFrame}
           openInWeasis={context.openInWeasis}
-          externalViewers={external.viewers}
+          externalViewers={external?.viewers ?? []}
           onTool={selectTool}
           onPreset={(index) => runCommand({ kind: 'preset', index })}
           onView={runView}
@@ -282,7 +337,7 @@ export default function ViewerWorkspace({
           onToggleKeyImage={toggleKeyImage}
           onShortcuts={() => setShortcutsOpen(true)}
           onWeasis={openWeasis}
-          onExternalViewer={external.open}
+          onExternalViewer={(viewer) => external?.open(viewer)}
           mprButton={
             <MprButton availability={mpr.availability} on={mpr.shown !== null} onToggle={mpr.toggle} />
           }
@@ -305,7 +360,7 @@ export default function ViewerWorkspace({
               onOpen={(content) => setGrid((g) => showSeries(g, g.active, content))}
             />
           )}
-          <PriorsPanel id={context.id} onOpen={(p) => void openPrior(p)} />
+          {!offline && <PriorsPanel id={context.id} onOpen={(p) => void openPrior(p)} />}
         </>
       }
     >
@@ -367,7 +422,7 @@ export default function ViewerWorkspace({
       )}
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       <ArrowLabelDialog request={arrowLabel} onClose={() => setArrowLabel(null)} />
-      {external.dialog}
+      {external?.dialog}
     </ViewerFrame>
   );
 }

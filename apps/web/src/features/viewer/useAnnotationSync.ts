@@ -10,7 +10,7 @@ import { toCornerstoneAnnotation, toSavedAnnotation } from './annotations-sync';
 import type { TLoadedSeries } from './data-source/dicomweb-source';
 import { dicomwebRoot } from './data-source/image-ids';
 import type { ViewerEngine } from './engine/viewer-engine';
-import { useDeleteAnnotation, useSaveAnnotation, useViewerAnnotations } from './viewer-api';
+import { keepsAnnotations, useDeleteAnnotation, useSaveAnnotation, useViewerAnnotations } from './viewer-api';
 
 type TAnnotationEvent = CustomEvent<{ annotation: ToolTypes.Annotation; changeType?: string }>;
 
@@ -37,7 +37,7 @@ export function useAnnotationSync(
   removeRef.current = remove.mutate;
 
   useEffect(() => {
-    if (!engine || !context.canAnnotate) return undefined;
+    if (!engine || !context.canAnnotate || !keepsAnnotations(context.id)) return undefined;
     const timers = new Map<string, number>();
     const persist = (annotation: ToolTypes.Annotation) => {
       const body = toSavedAnnotation(annotation, context.studyInstanceUid);
@@ -71,7 +71,7 @@ export function useAnnotationSync(
       eventTarget.removeEventListener(ANNOTATION_REMOVED, onRemoved);
       for (const timer of timers.values()) window.clearTimeout(timer);
     };
-  }, [engine, context.canAnnotate, context.studyInstanceUid]);
+  }, [engine, context.canAnnotate, context.id, context.studyInstanceUid]);
 
   // Cornerstone's annotation state is global: what this viewer put in goes when it closes, after the
   // listeners above are gone (so nothing is deleted on the server).

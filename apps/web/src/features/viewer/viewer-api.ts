@@ -98,11 +98,18 @@ export function useViewerContext(id: number): UseQueryResult<TViewerContext> {
   });
 }
 
+/**
+ * Whether the study has a row in the cloud to keep its annotations and key images on. The viewer on
+ * the router's page (no cloud) opens with id 0: measurements are drawn there, never saved or asked for.
+ */
+export const keepsAnnotations = (id: number) => id > 0;
+
 /** The study's saved measurements, arrows and key images. */
 export function useViewerAnnotations(id: number): UseQueryResult<TViewerAnnotations> {
   return useQuery({
     queryKey: viewerAnnotationsQueryKey(id),
     queryFn: ({ signal }) => fetchViewerAnnotations(id, signal),
+    enabled: keepsAnnotations(id),
     retry: retryUnlessRefused,
   });
 }

@@ -1,0 +1,47 @@
+import { ZViewerContext, type THybridStudy } from '@radflow/core';
+import { describe, expect, it } from 'vitest';
+import { offlineViewerContext, offlineViewerPath, offlineViewerStudyOf } from './offline-viewer';
+
+const held: THybridStudy = {
+  studyInstanceUid: '1.2.840.99.1',
+  reportStatusId: 41,
+  patientName: 'DOE^JANE',
+  patientId: 'P-7',
+  modality: 'CT',
+  studyDate: '20261127',
+  studyDescription: 'CT Head',
+  urgent: false,
+  receivedAt: '2026-11-27T10:00:00.000Z',
+  images: 12,
+  uploaded: true,
+  report: null,
+};
+
+describe('the offline viewer’s address and context', () => {
+  it('reads back the study its path names, and nothing from other paths', () => {
+    expect(offlineViewerStudyOf(offlineViewerPath('1.2.840.99.1'))).toBe('1.2.840.99.1');
+    expect(offlineViewerStudyOf('/offline-viewer/1.2.3/')).toBe('1.2.3');
+    expect(offlineViewerStudyOf('/hybrid-study-list')).toBeNull();
+    expect(offlineViewerStudyOf('/offline-viewer/')).toBeNull();
+    expect(offlineViewerStudyOf('/offline-viewer/1.2/3')).toBeNull();
+    expect(offlineViewerStudyOf('/offline-viewer/%E0%A4%A')).toBeNull();
+  });
+
+  it('is a viewer context that asks nothing of the cloud, even for a study the cloud has', () => {
+    const context = offlineViewerContext(held);
+    expect(ZViewerContext.parse(context)).toEqual(context);
+    // Not the cloud row's id (41): id 0 turns off the calls for saved annotations and key images;
+    // the measuring tools stay (drawn, never saved).
+    expect(context).toMatchObject({
+      id: 0,
+      studyInstanceUid: '1.2.840.99.1',
+      patientName: 'DOE^JANE',
+      modalities: ['CT'],
+      entry: { allowed: true },
+      canAnnotate: true,
+      openInWeasis: false,
+    });
+    const bare = offlineViewerContext({ ...held, patientName: null, modality: null, studyDate: null });
+    expect(bare).toMatchObject({ patientName: '', modalities: [], studyDate: '' });
+  });
+});

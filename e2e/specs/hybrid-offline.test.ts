@@ -172,5 +172,12 @@ describe('offline hybrid reporting on the router', () => {
       authorEmail: HYBRID_EMAIL,
     });
     expect(store.report(study.studyInstanceUid)?.content).toContain('No acute bleed.');
+
+    // Its versions, as the router keeps them.
+    await row.getByRole('button', { name: /^Report / }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Versions' }).click();
+    const versions = page.getByRole('table', { name: 'Versions' });
+    await versions.getByText('Signed off on the router, not sent yet').waitFor();
+    expect(await versions.getByRole('row').count()).toBe(2); // the header and version 1
   });
 });

@@ -11,6 +11,7 @@ import {
   ROUTER_SERVED_META,
   ZHybridStudies,
   ZOfflineReport,
+  ZOfflineVersions,
   ZRouterLoginAnswer,
 } from '@radflow/core';
 import type { FastifyInstance } from 'fastify';
@@ -174,6 +175,18 @@ describe('the hybrid calls (issue 27 §4)', () => {
     });
     const one = await call(`${HYBRID_PATHS.report}?studyInstanceUid=${study.studyInstanceUid}`, token);
     expect(ZOfflineReport.parse(await one.json()).localVersion).toBe(1);
+
+    // Its versions, as the report dialog's Versions lists them.
+    const second = reportOf(study.studyInstanceUid, { content: '<p>Two.</p>', baseLocalVersion: 1 });
+    expect((await call(HYBRID_PATHS.report, token, second)).status).toBe(200);
+    const versions = await call(`${HYBRID_PATHS.versions}?studyInstanceUid=${study.studyInstanceUid}`, token);
+    expect(ZOfflineVersions.parse(await versions.json())).toMatchObject([
+      { localVersion: 1, content: '<p>Offline.</p>', state: 'WAITING', authorEmail: HYBRID.email },
+      { localVersion: 2, content: '<p>Two.</p>', state: 'WAITING' },
+    ]);
+    const unnamed = await call(HYBRID_PATHS.versions, token);
+    expect(unnamed.status).toBe(400);
+    expect(await unnamed.json()).toMatchObject({ additionalInfo: 'studyInstanceUid' });
   });
 
   it('refuses a stale version 409, an unknown study 404, a bad body 400 naming the field', async () => {
@@ -191,7 +204,8 @@ describe('the hybrid calls (issue 27 §4)', () => {
 
   it('is for hybrid users: a center user gets 403, no session 401', async () => {
     const token = await signIn(CENTER);
-    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates]) {
+    const versions = `${HYBRID_PATHS.versions}?studyInstanceUid=1.2.3`;
+    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates, versions]) {
       const refused = await call(path, token);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });

@@ -9,6 +9,7 @@ import {
   type THybridStudy,
   type TOfflineReport,
   type TOfflineTemplates,
+  type TOfflineVersion,
 } from '@radflow/core';
 import { MESSAGE_SIGN_IN, parseInput } from './http.js';
 import type { HybridReports, VerifiedUser } from './ports.js';
@@ -22,7 +23,8 @@ export const hybridUser = (request: FastifyRequest): VerifiedUser => {
 };
 
 /**
- * GET /hybrid/studies, GET and POST /hybrid/report, POST /hybrid/resolve, GET /hybrid/templates
+ * GET /hybrid/studies, GET and POST /hybrid/report, GET /hybrid/report/versions, POST /hybrid/resolve,
+ * GET /hybrid/templates
  * (HYBRID.md "Calls"). `templatesOf`: the signed-in doctor's templates kept at their online sign-in.
  */
 export function registerHybridRoutes(
@@ -44,6 +46,12 @@ export function registerHybridRoutes(
     hybridUser(request);
     const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.query);
     return hybrid.report(studyInstanceUid);
+  });
+
+  app.get(HYBRID_PATHS.versions, async (request): Promise<TOfflineVersion[]> => {
+    hybridUser(request);
+    const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.query);
+    return hybrid.versions(studyInstanceUid);
   });
 
   app.post(HYBRID_PATHS.report, async (request): Promise<TOfflineReport> => {

@@ -1,6 +1,7 @@
 import type {
   THybridStudy,
   TOfflineReport,
+  TOfflineVersion,
   TOfflineReportSave,
   TOfflineResolve,
   TPendingCase,
@@ -86,6 +87,8 @@ export interface VerifiedUser {
 export interface HybridReports {
   studies(): Promise<THybridStudy[]>;
   report(studyInstanceUid: string): TOfflineReport | null;
+  /** The versions of the study's offline report the router keeps, oldest first. */
+  versions(studyInstanceUid: string): TOfflineVersion[];
   /** Durable before it resolves; the sync is told at once. CONFLICT as the store refuses. */
   save(input: TOfflineReportSave, author: VerifiedUser): Promise<TOfflineReport>;
   /** A choice for a study in CONFLICT: durable before it resolves, sent when the link allows. */

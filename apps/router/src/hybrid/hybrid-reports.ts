@@ -54,6 +54,7 @@ export function hybridReportsOf(
       return rows;
     },
     report: (studyInstanceUid) => store.report(studyInstanceUid),
+    versions: (studyInstanceUid) => store.versions(studyInstanceUid),
     async save(input, author) {
       const cases = await queue.pendingCases();
       if (!cases.some((c) => c.studyInstanceUid === input.studyInstanceUid)) {

@@ -308,6 +308,33 @@ describe('resolving a conflict on the router (issue 27 §4)', () => {
     expect(await readFile(reportJournalPath(dir), 'utf8')).toContain('<p>Mine.</p>');
   });
 
+  it('lists the versions it keeps: set aside, from the cloud, in the cloud and waiting, across a restart', async () => {
+    const dir = await dataDir();
+    const store = await inConflict(dir);
+    expect(store.versions(UID).map((v) => [v.localVersion, v.state])).toEqual([[1, 'WAITING']]);
+    await store.resolve(UID, 'KEEP_CLOUD', author);
+    await store.markResolved(store.nextResolution()!.id, cloudAnswer);
+    await store.save(save({ content: '<p>After.</p>', baseLocalVersion: 2, signOff: true }));
+    const expected = [
+      { localVersion: 1, state: 'SET_ASIDE', content: '<p>Mine.</p>', cloudVersion: null },
+      { localVersion: 2, state: 'FROM_CLOUD', content: '<p>The cloud’s.</p>', cloudVersion: 3 },
+      { localVersion: 3, state: 'WAITING', content: '<p>After.</p>', signedOff: true, cloudVersion: null },
+    ];
+    expect(store.versions(UID)).toMatchObject(expected);
+    expect(store.versions(UID)[2]).toMatchObject({
+      authorEmail: author.email,
+      authorName: author.identifier,
+    });
+    await store.close();
+
+    const again = await openStore(dir);
+    expect(again.versions(UID)).toMatchObject(expected);
+    const next = again.nextToSync()!;
+    await again.markSynced(next.write.id, { reportStatusId: 7, savedVersion: 4 });
+    expect(again.versions(UID).at(-1)).toMatchObject({ state: 'IN_CLOUD', cloudVersion: 4 });
+    expect(again.versions('1.2.999')).toEqual([]);
+  });
+
   it('keeps the conflict, with the cloud’s reason, when the cloud refuses the addendum', async () => {
     const dir = await dataDir();
     const store = await inConflict(dir);

@@ -23,6 +23,8 @@ import {
   type TOfflineReport,
   type TOfflineResolution,
   type TOfflineResolveResult,
+  type TOfflineVersion,
+  type TOfflineVersionState,
 } from '@radflow/core';
 import { fsyncDir } from '../queue/fs-durable.js';
 import { Journal, type TRewriteStep } from '../queue/journal.js';
@@ -342,6 +344,35 @@ export class OfflineReportStore {
           ? { ...study.resolved, state: 'DONE' }
           : null,
     };
+  }
+
+  /**
+   * Every version of the study's report the router keeps, oldest first: its writes (a version the
+   * cloud took and a newer one replaced may have been compacted away: it is in the cloud) and the
+   * texts a resolution set aside.
+   */
+  versions(studyInstanceUid: string): TOfflineVersion[] {
+    const study = this.studies.get(studyInstanceUid);
+    if (!study) return [];
+    // The cloud's text a resolution brought is the write with the resolution's id.
+    const resolutions = new Set(study.log.filter((r) => r.t === 'R').map((r) => r.id));
+    const version = (write: TOfflineWrite, state: TOfflineVersionState): TOfflineVersion => ({
+      localVersion: write.localVersion,
+      name: write.name,
+      content: write.content,
+      signedOff: write.signOff,
+      authorEmail: write.authorEmail,
+      authorName: write.authorName,
+      writtenAt: write.writtenAt,
+      state,
+      cloudVersion: study.synced.get(write.id)?.savedVersion ?? null,
+    });
+    return [
+      ...study.history.map((w) => version(w, 'SET_ASIDE')),
+      ...study.writes.map((w) =>
+        version(w, resolutions.has(w.id) ? 'FROM_CLOUD' : study.synced.has(w.id) ? 'IN_CLOUD' : 'WAITING'),
+      ),
+    ].sort((a, b) => a.localVersion - b.localVersion);
   }
 
   /** The offline texts a resolution set aside (oldest first): kept, never sent. */

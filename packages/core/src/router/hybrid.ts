@@ -124,6 +124,8 @@ export const HYBRID_PATHS = {
   report: '/hybrid/report',
   resolve: '/hybrid/resolve',
   templates: '/hybrid/templates',
+  /** GET ?studyInstanceUid=: the versions of a study's offline report the router keeps. */
+  versions: '/hybrid/report/versions',
   /**
    * POST: the router-served page's diagnostic viewer reads images with a cookie (HYBRID.md "The
    * diagnostic viewer offline"): this call, with the session's bearer token, sets it.
@@ -195,6 +197,30 @@ export const ZOfflineReport = z.object({
     .nullable(),
 });
 export type TOfflineReport = z.infer<typeof ZOfflineReport>;
+
+/**
+ * Where a version kept on the router stands: written here and not taken by the cloud yet, taken by
+ * it, the cloud's own text a conflict's resolution brought here, or an offline text that resolution
+ * set aside (kept, never sent).
+ */
+export const OFFLINE_VERSION_STATES = ['WAITING', 'IN_CLOUD', 'FROM_CLOUD', 'SET_ASIDE'] as const;
+export type TOfflineVersionState = (typeof OFFLINE_VERSION_STATES)[number];
+
+/** One version of GET /hybrid/report/versions, oldest first. */
+export const ZOfflineVersion = z.object({
+  localVersion: z.number().int(),
+  name: z.string(),
+  content: z.string(),
+  signedOff: z.boolean(),
+  authorEmail: z.string(),
+  authorName: z.string(),
+  writtenAt: z.string(),
+  state: z.enum(OFFLINE_VERSION_STATES),
+  /** The cloud's version number, once it took this one. */
+  cloudVersion: z.number().int().nullable(),
+});
+export type TOfflineVersion = z.infer<typeof ZOfflineVersion>;
+export const ZOfflineVersions = z.array(ZOfflineVersion);
 
 /** POST /hybrid/report: one offline save (as the cloud's save call: name, content, signOff). */
 export const ZOfflineReportSave = ZReportSaveRequest.pick({

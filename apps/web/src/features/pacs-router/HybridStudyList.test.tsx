@@ -1,4 +1,10 @@
-import type { THybridStudy, TOfflineReport, TReportTemplate, TRouterInfo } from '@radflow/core';
+import type {
+  THybridStudy,
+  TOfflineReport,
+  TOfflineVersion,
+  TReportTemplate,
+  TRouterInfo,
+} from '@radflow/core';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderRoutes, renderScreen } from '../../test/render';
@@ -81,6 +87,7 @@ function fakeRouter(
     templates?: TReportTemplate[];
     /** The router session's user, when not EMAIL. */
     sessionEmail?: string;
+    versions?: TOfflineVersion[];
   } = {},
 ) {
   let signedIn = options.signedIn ?? true;
@@ -123,6 +130,7 @@ function fakeRouter(
     dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
     image: vi.fn(async (_url: string) => new Blob()),
     openViewerSession: vi.fn(async () => undefined),
+    offlineVersions: vi.fn(async (_uid: string): Promise<TOfflineVersion[]> => options.versions ?? []),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
         report({ ...save, localVersion: 2, signedOff: save.signOff }),
@@ -462,5 +470,41 @@ describe('the hybrid study list (issue 27 §4)', () => {
     await screen.findByText('DOE^JANE');
     expect(screen.getByRole('button', { name: 'Images DOE^JANE' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Viewer DOE^JANE' })).toBeNull();
+  });
+  it('lists the versions the router keeps of a report, and compares two of them', async () => {
+    const version = (n: number, state: TOfflineVersion['state'], content: string): TOfflineVersion => ({
+      localVersion: n,
+      name: 'CT Head',
+      content,
+      signedOff: false,
+      authorEmail: EMAIL,
+      authorName: 'Dr Hybrid',
+      writtenAt: `2026-11-27T10:0${n}:00.000Z`,
+      state,
+      cloudVersion: state === 'IN_CLOUD' || state === 'FROM_CLOUD' ? n + 10 : null,
+    });
+    const client = fakeRouter({
+      studies: [study({ report: report({ localVersion: 3, state: 'SYNCED' }) })],
+      versions: [
+        version(1, 'SET_ASIDE', '<p>Mine.</p>'),
+        version(2, 'FROM_CLOUD', '<p>Small bleed.</p>'),
+        version(3, 'WAITING', '<p>Small bleed, stable.</p>'),
+      ],
+    });
+    renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Report DOE^JANE' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Versions' }));
+    const table = await screen.findByRole('table', { name: 'Versions' });
+    expect(client.offlineVersions).toHaveBeenCalledWith(study().studyInstanceUid);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[2]!.textContent)).toEqual([
+      'Set aside by the resolution, never sent',
+      'The cloud’s text, kept when the conflict was resolved',
+      'Saved on the router, not sent yet',
+    ]);
+    // By default the two newest of the report itself, not the text set aside.
+    expect(screen.getByRole('region', { name: 'Older: v2' }).textContent).toContain('Small bleed');
+    const newer = screen.getByRole('region', { name: 'Newer: v3' });
+    expect(newer.querySelector('ins')?.textContent).toContain('stable.');
   });
 });

@@ -15,10 +15,12 @@ import {
   type TOfflineResolution,
 } from '@radflow/core';
 import type { Editor } from '@tiptap/react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { ReportEditor } from '../report-editor/ReportEditor';
 import { TemplatesButton } from '../report-editor/TemplatesButton';
+import { VersionListDialog } from '../report-editor/VersionsDialog';
+import { offlineVersionRefs } from './offline-versions';
 import type { TTemplateSource } from '../report-templates';
 import type { RouterClient } from './router-client';
 import { errorText } from '../../lib/error-text';
@@ -182,6 +184,12 @@ export function OfflineReportDialog({
   const [name, setName] = useState(takenAtOnce ? kept.name : saved.name);
   const [content, setContent] = useState(takenAtOnce ? kept.content : saved.content);
   const [editor, setEditor] = useState<Editor | null>(null);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  const versions = useQuery({
+    queryKey: ['offline-versions', client.baseUrl, study.studyInstanceUid, report?.localVersion ?? 0],
+    queryFn: () => client.offlineVersions(study.studyInstanceUid),
+    enabled: versionsOpen,
+  });
   const unsaved = name !== saved.name || content !== saved.content;
   /** Every change goes to this device at once; a text equal to the router's needs no copy. */
   const keep = (next: { name: string; content: string }) => {
@@ -311,6 +319,9 @@ export function OfflineReportDialog({
         )}
       </DialogContent>
       <DialogActions>
+        <Button disabled={report === null} onClick={() => setVersionsOpen(true)} sx={{ mr: 'auto' }}>
+          Versions
+        </Button>
         <Button onClick={onClose}>Close</Button>
         {!locked && (
           <>
@@ -327,6 +338,19 @@ export function OfflineReportDialog({
           </>
         )}
       </DialogActions>
+      {versionsOpen &&
+        (versions.isError ? (
+          <Alert severity="error" onClose={() => setVersionsOpen(false)}>
+            {errorText(versions.error)}
+          </Alert>
+        ) : (
+          <VersionListDialog
+            open={versions.isSuccess}
+            refs={offlineVersionRefs(versions.data ?? [])}
+            note="The versions this router keeps of the report. A version the cloud took and a newer one replaced is in the cloud's versions."
+            onClose={() => setVersionsOpen(false)}
+          />
+        ))}
     </Dialog>
   );
 }

@@ -73,6 +73,7 @@ function fakeRouter(
     dicomJson: vi.fn(async () => []),
     image: vi.fn(async () => new Blob()),
     openViewerSession: vi.fn(async () => undefined),
+    offlineVersions: vi.fn(async () => []),
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');
     }),

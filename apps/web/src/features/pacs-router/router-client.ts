@@ -3,11 +3,13 @@ import {
   ZHybridStudies,
   ZOfflineReport,
   ZOfflineTemplates,
+  ZOfflineVersions,
   type THybridStudy,
   type TOfflineReport,
   type TOfflineReportSave,
   type TOfflineResolve,
   type TOfflineTemplates,
+  type TOfflineVersion,
   ROUTER_EVENTS_SESSION_PARAM,
   ROUTER_PATHS,
   ROUTER_RETRY_PATH,
@@ -86,6 +88,8 @@ export interface RouterClient {
   resolveOfflineConflict(choice: TOfflineResolve): Promise<TOfflineReport>;
   /** The signed-in doctor's report templates as kept at their last online sign-in (HYBRID.md). */
   hybridTemplates(): Promise<TOfflineTemplates>;
+  /** The versions of a study's offline report the router keeps, oldest first. */
+  offlineVersions(studyInstanceUid: string): Promise<TOfflineVersion[]>;
   /** A QIDO-RS / WADO-RS metadata read of the router's DICOMweb (the offline viewer; 204: none). */
   dicomJson(url: string): Promise<TDicomJson[]>;
   /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
@@ -206,6 +210,11 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
     saveOfflineReport: (save) => call(HYBRID_PATHS.report, ZOfflineReport, { json: save }),
     resolveOfflineConflict: (choice) => call(HYBRID_PATHS.resolve, ZOfflineReport, { json: choice }),
     hybridTemplates: () => call(HYBRID_PATHS.templates, ZOfflineTemplates),
+    offlineVersions: (studyInstanceUid) =>
+      call(
+        `${HYBRID_PATHS.versions}?${new URLSearchParams({ studyInstanceUid }).toString()}`,
+        ZOfflineVersions,
+      ),
     async dicomJson(url) {
       const response = await read(url, 'application/dicom+json');
       return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);

@@ -29,11 +29,17 @@ const KIND_LABELS: Record<TReportVersionKind, string> = {
   ADDENDUM: 'Addendum',
 };
 
-interface TVersionRef {
+/** One row of the dialog: a version, its label in the pickers, and where it stands. */
+export interface TVersionRef {
   key: string;
   label: string;
-  report: TReport;
-  version: TReportVersion;
+  /** The Report column: the version's name, or what kind of text it is (an addendum). */
+  reportLabel: string;
+  /** The Kind column. */
+  kindLabel: string;
+  /** Versions of the main report are compared by default (not an addendum's, not a set-aside one). */
+  main: boolean;
+  version: Pick<TReportVersion, 'version' | 'content' | 'savedBy' | 'savedByName' | 'savedAt'>;
 }
 
 function versionRefsOf(reports: readonly TReport[]): TVersionRef[] {
@@ -41,7 +47,9 @@ function versionRefsOf(reports: readonly TReport[]): TVersionRef[] {
     report.versions.map((version) => ({
       key: `${report.id}:${version.version}`,
       label: `${report.isAddendum ? `${report.name} ` : ''}v${version.version} · ${KIND_LABELS[version.kind]} · ${formatTimestamp(version.savedAt)}`,
-      report,
+      reportLabel: report.isAddendum ? 'Addendum' : version.name,
+      kindLabel: KIND_LABELS[version.kind],
+      main: !report.isAddendum,
       version,
     })),
   );
@@ -110,9 +118,28 @@ export function VersionsDialog({
   reports: readonly TReport[];
   onClose: () => void;
 }) {
-  const titleId = useId();
   const refs = useMemo(() => versionRefsOf(reports), [reports]);
-  const mainRefs = refs.filter((r) => !r.report.isAddendum);
+  return <VersionListDialog open={open} refs={refs} onClose={onClose} />;
+}
+
+/**
+ * The dialog over any list of versions: the cloud's reports (above) or the versions a router keeps
+ * of an offline report (pacs-router/OfflineReportDialog.tsx), so both compare the same way.
+ */
+export function VersionListDialog({
+  open,
+  refs,
+  onClose,
+  note,
+}: {
+  open: boolean;
+  refs: readonly TVersionRef[];
+  onClose: () => void;
+  /** A line above the table (what the list holds). */
+  note?: string;
+}) {
+  const titleId = useId();
+  const mainRefs = refs.filter((r) => r.main);
   const [olderKey, setOlderKey] = useState<string | null>(null);
   const [newerKey, setNewerKey] = useState<string | null>(null);
   const older = refs.find((r) => r.key === olderKey) ?? mainRefs[mainRefs.length - 2] ?? refs[0] ?? null;
@@ -143,6 +170,11 @@ export function VersionsDialog({
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="lg">
       <DialogTitle id={titleId}>Report versions</DialogTitle>
       <DialogContent>
+        {note && (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {note}
+          </Typography>
+        )}
         {refs.length === 0 ? (
           <Typography>No version has been saved yet.</Typography>
         ) : (
@@ -160,9 +192,9 @@ export function VersionsDialog({
               <TableBody>
                 {refs.map((r) => (
                   <TableRow key={r.key}>
-                    <TableCell>{r.report.isAddendum ? 'Addendum' : r.version.name}</TableCell>
+                    <TableCell>{r.reportLabel}</TableCell>
                     <TableCell>{r.version.version}</TableCell>
-                    <TableCell>{KIND_LABELS[r.version.kind]}</TableCell>
+                    <TableCell>{r.kindLabel}</TableCell>
                     <TableCell>{r.version.savedByName ?? r.version.savedBy ?? '—'}</TableCell>
                     <TableCell>{formatTimestamp(r.version.savedAt)}</TableCell>
                   </TableRow>

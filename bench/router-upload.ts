@@ -18,6 +18,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { sendRetryingWhenShed } from '@radflow/core';
 import { runStorescu, stopProcess } from '@radflow/dicom/test-support';
 import { startFaultProxy, type FaultProxy } from '../apps/router/test/fault-proxy.js';
 import { buildStudy, writeStudy, type SyntheticStudy } from '../apps/router/test/study-builder.js';
@@ -98,11 +99,13 @@ async function startRouterProcess(env: Record<string, string>): Promise<RunningR
 }
 
 async function cloudInstances(baseUrl: string, token: string, study: SyntheticStudy): Promise<string[]> {
-  const response = await fetch(
-    `${baseUrl}/api/dicomweb/studies/${study.studyInstanceUid}/instances?limit=10000`,
-    {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/dicom+json' },
-    },
+  // A server busy with the upload may shed the poll (503): asked again as the web client asks.
+  const response = await sendRetryingWhenShed(
+    () =>
+      fetch(`${baseUrl}/api/dicomweb/studies/${study.studyInstanceUid}/instances?limit=10000`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/dicom+json' },
+      }),
+    (shed) => shed.body?.cancel(),
   );
   if (response.status === 204 || response.status === 404) return [];
   if (!response.ok) throw new Error(`QIDO ${response.status} ${await response.text()}`);

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { sendRetryingWhenShed } from '@radflow/core';
 import { freePort, stopProcess, waitForPort } from '@radflow/dicom/test-support';
 
 /**
@@ -101,11 +102,16 @@ export async function startBuiltServer(options: TBuiltServerOptions): Promise<TB
 
 /** Signs in (`POST /api/do-login`) and answers the session cookie header. */
 export async function signIn(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
-  const login = await fetch(`${baseUrl}/api/do-login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
-    body: JSON.stringify({ email, password }),
-  });
+  // Asked as the web client asks: a server busy just after its start sheds the call (503).
+  const login = await sendRetryingWhenShed(
+    () =>
+      fetch(`${baseUrl}/api/do-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...BENCH_DEVICE_HEADERS },
+        body: JSON.stringify({ email, password }),
+      }),
+    (shed) => shed.body?.cancel(),
+  );
   if (!login.ok) throw new Error(`sign-in ${email}: ${login.status} ${await login.text()}`);
   return login.headers
     .getSetCookie()
@@ -116,7 +122,10 @@ export async function signIn(baseUrl: string, email: string, password = DEMO_PAS
 /** The user's API token (`GET /api/user/token`), for DICOMweb clients that send a bearer token. */
 export async function bearerToken(baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<string> {
   const cookie = await signIn(baseUrl, email, password);
-  const token = await fetch(`${baseUrl}/api/user/token`, { headers: { cookie } });
+  const token = await sendRetryingWhenShed(
+    () => fetch(`${baseUrl}/api/user/token`, { headers: { cookie } }),
+    (shed) => shed.body?.cancel(),
+  );
   if (!token.ok) throw new Error(`GET /api/user/token: ${token.status} ${await token.text()}`);
   return ((await token.json()) as { token: string }).token;
 }

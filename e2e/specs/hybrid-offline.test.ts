@@ -1,26 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCloudLogin } from '../../apps/router/src/api/cloud-login.js';
-import { startLocalApi } from '../../apps/router/src/api/local-api.js';
-import { OfflineCredentials, withOfflineSignIn } from '../../apps/router/src/api/offline-sign-in.js';
-import type { CloudLogin } from '../../apps/router/src/api/ports.js';
-import { uploadQueueOf } from '../../apps/router/src/api/queue-adapter.js';
-import { settingsOf } from '../../apps/router/src/api/settings.js';
-import { hybridReportsOf } from '../../apps/router/src/hybrid/hybrid-reports.js';
-import { OfflineReportStore } from '../../apps/router/src/hybrid/report-store.js';
-import { SpoolImages } from '../../apps/router/src/hybrid/spool-images.js';
-import { InstanceQueue } from '../../apps/router/src/queue/queue.js';
 import { buildStudy } from '../../apps/router/test/study-builder.js';
 import { openBrowser, type TBrowserSession } from '../support/browser.js';
+import { HYBRID_EMAIL, startHybridRouter, type THybridRouter } from '../support/hybrid-router.js';
 import { eventually } from '../support/pages.js';
 import { ViewerScreen } from '../support/viewer.js';
-import { storyServer } from '../support/server.js';
-import { DEMO_PASSWORD } from '../support/worklist.js';
-
-const HYBRID_EMAIL = 'offline-hybrid@demo.local';
 
 /**
  * Issue 27 §4 as a hybrid user sees it with the link down: the router serves the web app itself at
@@ -31,73 +14,27 @@ const HYBRID_EMAIL = 'offline-hybrid@demo.local';
  */
 describe('offline hybrid reporting on the router', () => {
   let browser: TBrowserSession;
-  let dataDir: string;
-  let queue: InstanceQueue;
-  let store: OfflineReportStore;
-  let router: Awaited<ReturnType<typeof startLocalApi>>;
-  let cloudUp = true;
+  let router: THybridRouter;
   const study = buildStudy({ count: 2, patientId: 'HYBRID-1' });
 
   beforeAll(async () => {
-    const { baseURL } = storyServer();
-    dataDir = await mkdtemp(join(tmpdir(), 'e2e-hybrid-'));
-    queue = await InstanceQueue.open({ dataDir });
-    store = await OfflineReportStore.open(dataDir);
-    const online = createCloudLogin({ serverUrl: baseURL });
-    const unreachable = createCloudLogin({ serverUrl: 'http://127.0.0.1:9' });
-    const cloud: CloudLogin = { verify: (c) => (cloudUp ? online : unreachable).verify(c) };
-    const unused = () => Promise.reject(new Error('not in this story'));
-    router = await startLocalApi({
-      port: 0,
-      version: '0.1.0',
-      serverUrl: baseURL,
-      incomingDir: queue.tempDir,
-      queue: uploadQueueOf(queue),
-      cloudLogin: withOfflineSignIn(cloud, await OfflineCredentials.open(dataDir)),
-      settings: settingsOf({ ROUTER_PORT: 0, ROUTER_SERVER_URL: baseURL }),
-      sendJobs: { get: async () => [], run: unused },
-      printer: { print: unused },
-      releases: { checkVersion: unused, update: unused },
-      hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => undefined),
-      offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
-      webDir: fileURLToPath(new URL('../../apps/web/dist', import.meta.url)),
-    });
-    for (const instance of study.instances) await queue.enqueueFile(instance.bytes);
-
+    router = await startHybridRouter();
+    for (const instance of study.instances) await router.queue.enqueueFile(instance.bytes);
     // Once, online: the hybrid user signs in to the router, which keeps a verifier of the password.
-    const form = new FormData();
-    form.set('email', HYBRID_EMAIL);
-    form.set('password', DEMO_PASSWORD);
-    const first = await fetch(`${router.url.replace('127.0.0.1', 'localhost')}/login`, {
-      method: 'POST',
-      body: form,
-    });
-    expect(first.status, await first.text()).toBe(200);
-    cloudUp = false;
+    await router.signInOnline(HYBRID_EMAIL);
+    router.link.up = false;
     browser = await openBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await router?.app.close();
-    await store?.close();
-    await queue?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await router?.close();
   });
 
   it('opens the app from the router, signs in offline and signs off a report kept on the router', async () => {
     const { page } = browser;
-    const port = new URL(router.url).port;
-    await page.goto(`http://localhost:${port}/hybrid-study-list`);
-    const form = page.getByRole('form', { name: 'Sign in to the router' });
-    await form.getByLabel('Email').fill(HYBRID_EMAIL);
-    await form.getByLabel('Password').fill(DEMO_PASSWORD);
-    await form.getByRole('button', { name: 'Sign in to router' }).click();
-
-    const row = page
-      .getByRole('table', { name: 'Hybrid study list' })
-      .getByRole('row')
-      .filter({ hasText: 'HYBRID-1' });
+    // Signed in with the password the router learnt online: the link is down.
+    const row = (await router.openList(page)).getByRole('row').filter({ hasText: 'HYBRID-1' });
     await row.getByText('Not reported').waitFor();
 
     // The images, read from the router's spool and drawn by it: a real picture, not a blank.
@@ -165,13 +102,13 @@ describe('offline hybrid reporting on the router', () => {
 
     await row.getByText('Saved on the router, waiting for the link').waitFor();
     await eventually(() => row.textContent()).toContain('Signed off');
-    expect(store.report(study.studyInstanceUid)).toMatchObject({
+    expect(router.store.report(study.studyInstanceUid)).toMatchObject({
       state: 'PENDING',
       signedOff: true,
       name: 'CT Head',
       authorEmail: HYBRID_EMAIL,
     });
-    expect(store.report(study.studyInstanceUid)?.content).toContain('No acute bleed.');
+    expect(router.store.report(study.studyInstanceUid)?.content).toContain('No acute bleed.');
 
     // Its versions, as the router keeps them.
     await row.getByRole('button', { name: /^Report / }).click();

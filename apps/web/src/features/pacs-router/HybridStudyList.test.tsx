@@ -1,3 +1,4 @@
+import { ROUTER_SERVED_META } from '@radflow/core';
 import type {
   THybridStudy,
   TOfflineReport,
@@ -451,6 +452,11 @@ describe('the hybrid study list (issue 27 §4)', () => {
     });
   });
   it('opens a study in the diagnostic viewer on the router’s own page, and only there', async () => {
+    // The page the router serves carries its meta tag (core ROUTER_SERVED_META).
+    const meta = document.createElement('meta');
+    meta.name = ROUTER_SERVED_META.name;
+    meta.content = ROUTER_SERVED_META.content;
+    document.head.append(meta);
     const served = { ...fakeRouter({ studies: [study()] }), baseUrl: window.location.origin };
     const view = renderRoutes(
       [
@@ -464,6 +470,7 @@ describe('the hybrid study list (issue 27 §4)', () => {
     await screen.findByText('viewer page');
     expect(view.router.state.location.pathname).toBe(offlineViewerPath(study().studyInstanceUid));
     view.unmount();
+    meta.remove();
 
     // From the cloud's page the router is another origin: its images need the cloud's own viewer.
     renderScreen(<HybridStudyListScreen client={fakeRouter({ studies: [study()] })} knownEmail={EMAIL} />);

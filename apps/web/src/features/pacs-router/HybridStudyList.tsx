@@ -17,8 +17,9 @@ import { useNavigate } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
 import { OfflineImagesDialog } from './OfflineImagesDialog';
 import { offlineViewerPath } from './offline-viewer';
+import { isServedByRouter } from './served-by-router';
 import { OfflineReportDialog } from './OfflineReportDialog';
-import type { RouterClient } from './router-client';
+import { hybridStudiesQueryKey, routerInfoQueryKey, type RouterClient } from './router-client';
 import { RouterSignInForm } from './RouterSignInForm';
 import { errorText } from '../../lib/error-text';
 
@@ -81,18 +82,19 @@ export function HybridStudyListScreen({
   const navigate = useNavigate();
   // The diagnostic viewer reads the router's images with a cookie of the router's own origin: it is
   // offered on the page the router serves, not on the cloud's (which has its own viewer).
-  const servedByThisRouter = client.baseUrl === window.location.origin;
+  const servedByThisRouter = isServedByRouter();
   const studies = useQuery({
-    queryKey: ['hybrid-studies', client.baseUrl],
+    queryKey: hybridStudiesQueryKey(client.baseUrl),
     queryFn: () => client.hybridStudies(),
     enabled: signedIn,
     refetchInterval: HYBRID_REFRESH_MS,
   });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['hybrid-studies', client.baseUrl] });
+  const refresh = () =>
+    void queryClient.invalidateQueries({ queryKey: hybridStudiesQueryKey(client.baseUrl) });
   // Whose session this is (it may be another user's than the cloud page's): the device copies of
   // unsaved text are theirs. The page's user only when the router cannot say.
   const routerInfo = useQuery({
-    queryKey: ['router-info', client.baseUrl],
+    queryKey: routerInfoQueryKey(client.baseUrl),
     queryFn: () => client.info(),
     enabled: signedIn,
   });
@@ -108,7 +110,7 @@ export function HybridStudyListScreen({
           onSignedIn={() => {
             // Whoever signed in now, maybe not the user whose session ended: their router info
             // (the key of the device copies of unsaved text) and their list, asked anew.
-            void queryClient.resetQueries({ queryKey: ['router-info', client.baseUrl] });
+            void queryClient.resetQueries({ queryKey: routerInfoQueryKey(client.baseUrl) });
             refresh();
             setSignedIn(true);
           }}

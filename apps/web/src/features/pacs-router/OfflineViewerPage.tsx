@@ -6,7 +6,7 @@ import { Suspense, lazy, useMemo } from 'react';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { errorText } from '../../lib/error-text';
 import { offlineViewerContext } from './offline-viewer';
-import type { RouterClient } from './router-client';
+import { hybridStudiesQueryKey, routerInfoQueryKey, type RouterClient } from './router-client';
 
 // The viewer's code (Cornerstone) loads only when a study is opened, as in the cloud.
 const OfflineViewerWorkspace = lazy(() =>
@@ -33,12 +33,12 @@ export function OfflineViewerPage({
 }) {
   const signedIn = client.hasSession();
   const studies = useQuery({
-    queryKey: ['hybrid-studies', client.baseUrl],
+    queryKey: hybridStudiesQueryKey(client.baseUrl),
     queryFn: () => client.hybridStudies(),
     enabled: signedIn,
   });
   const info = useQuery({
-    queryKey: ['router-info', client.baseUrl],
+    queryKey: routerInfoQueryKey(client.baseUrl),
     queryFn: () => client.info(),
     enabled: signedIn,
   });

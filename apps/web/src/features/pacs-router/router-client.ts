@@ -101,6 +101,10 @@ export interface RouterClient {
   openViewerSession(): Promise<void>;
 }
 
+/** The router's hybrid study list and its info, cached per router address (the list and the viewer). */
+export const hybridStudiesQueryKey = (baseUrl: string) => ['hybrid-studies', baseUrl] as const;
+export const routerInfoQueryKey = (baseUrl: string) => ['router-info', baseUrl] as const;
+
 /** Where the router session lives: per router address, across tabs, until sign-out. */
 const sessionKey = (baseUrl: string) => `radflow.routerSession:${baseUrl}`;
 

@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { sendRetryingWhenShed } from '@radflow/core';
 import { runStorescu, stopProcess } from '@radflow/dicom/test-support';
+import { ROUTER_NODE_ARGS } from '../apps/router/src/release/node-runtime.js';
 import { startFaultProxy, type FaultProxy } from '../apps/router/test/fault-proxy.js';
 import { buildStudy, writeStudy, type SyntheticStudy } from '../apps/router/test/study-builder.js';
 import { bearerToken, REPO_ROOT, startBuiltServer } from './lib/radflow-server.js';
@@ -52,10 +53,18 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const ROUTER_AET = 'BENCH_ROUTER';
 const MODALITY_AET = 'BENCH_CT';
 
+/** The router's RSS, its maximum over the run and per phase (kB; anon = RssAnon, the heap and buffers). */
+interface RssTrace {
+  maxKb: number;
+  samples: number;
+  phase: string;
+  readonly byPhase: Map<string, { maxKb: number; maxAnonKb: number }>;
+}
+
 interface RunningRouter {
   readonly process: ChildProcess;
   readonly port: number;
-  readonly rss: { maxKb: number; samples: number };
+  readonly rss: RssTrace;
   stop(): Promise<void>;
 }
 
@@ -64,7 +73,7 @@ async function startRouterProcess(env: Record<string, string>): Promise<RunningR
   await stat(bundle).catch(() => {
     throw new Error(`${bundle} is missing: run npm run build -w @radflow/router first`);
   });
-  const child = spawn(process.execPath, [bundle], {
+  const child = spawn(process.execPath, [...ROUTER_NODE_ARGS, bundle], {
     env: { ...process.env, ...env, ROUTER_ANNOUNCE_PORT: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -77,13 +86,19 @@ async function startRouterProcess(env: Record<string, string>): Promise<RunningR
     });
     child.once('exit', (code) => fail(new Error(`router exited (${code}): ${log}`)));
   });
-  const rss = { maxKb: 0, samples: 0 };
+  const rss: RssTrace = { maxKb: 0, samples: 0, phase: 'idle', byPhase: new Map() };
   const timer = setInterval(() => {
     void readFile(`/proc/${child.pid}/status`, 'utf8')
       .then((status) => {
         const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        const anonKb = Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? 0);
         rss.maxKb = Math.max(rss.maxKb, kb);
         rss.samples++;
+        const phase = rss.byPhase.get(rss.phase) ?? { maxKb: 0, maxAnonKb: 0 };
+        rss.byPhase.set(rss.phase, {
+          maxKb: Math.max(phase.maxKb, kb),
+          maxAnonKb: Math.max(phase.maxAnonKb, anonKb),
+        });
       })
       .catch(() => undefined);
   }, 200);
@@ -176,7 +191,9 @@ try {
   const tputBytes = tput.instances.reduce((n, i) => n + i.bytes.length, 0);
   const upBefore = proxy.stats.bytesUp;
   let started = performance.now();
+  router.rss.phase = 'throughput: receiving';
   await send(tput, 'tput');
+  router.rss.phase = 'throughput: uploading';
   let found = await waitForAll(server.baseUrl, token, tput, 600_000);
   let seconds = (performance.now() - started) / 1000;
   results.throughput = {
@@ -199,7 +216,9 @@ try {
     else if (cuts.length === 1 && done >= 2 / 3 && !proxy!.isCut()) cuts.push(proxy!.cut(cutSeconds * 1000));
   }, 20);
   started = performance.now();
+  router.rss.phase = 'CT: receiving';
   await send(ct, 'ct');
+  router.rss.phase = 'CT: uploading';
   found = await waitForAll(server.baseUrl, token, ct, 1_800_000);
   seconds = (performance.now() - started) / 1000;
   clearInterval(watcher);
@@ -224,6 +243,12 @@ try {
   };
   results.routerRssMaxMb = +(router.rss.maxKb / 1024).toFixed(1);
   results.rssSamples = router.rss.samples;
+  results.routerRssByPhaseMb = Object.fromEntries(
+    [...router.rss.byPhase].map(([phase, { maxKb, maxAnonKb }]) => [
+      phase,
+      { rss: +(maxKb / 1024).toFixed(1), anon: +(maxAnonKb / 1024).toFixed(1) },
+    ]),
+  );
 } finally {
   await router?.stop();
   await proxy?.close();
@@ -249,4 +274,8 @@ else {
   out(
     `| router RSS, max while uploading | ${results.routerRssMaxMb} MB (${results.rssSamples} samples) | ≤ 150 MB |`,
   );
+  const byPhase = results.routerRssByPhaseMb as Record<string, { rss: number; anon: number }>;
+  for (const [phase, { rss, anon }] of Object.entries(byPhase)) {
+    out(`| router RSS, ${phase} | ${rss} MB (anonymous ${anon} MB) | ≤ 150 MB |`);
+  }
 }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Launcher } from './launcher.js';
+import { ROUTER_NODE_ARGS } from './node-runtime.js';
 
 /**
  * The service's entry (bundled to launcher.mjs at the top of the install directory): runs the version
@@ -16,7 +17,7 @@ const installDir =
 const launcher = new Launcher({
   installDir,
   spawnVersion: (mainJs, env) => {
-    const child = spawn(process.execPath, [mainJs], { env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...ROUTER_NODE_ARGS, mainJs], { env, stdio: 'inherit' });
     // A failed spawn must not take the launcher down: the health wait times out and rolls back.
     child.on('error', (error) =>
       console.error(`Radflow router: could not start ${mainJs}: ${error.message}`),

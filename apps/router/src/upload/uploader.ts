@@ -8,10 +8,9 @@
  * holds that instance with its reason until the center retries the study; a transient one of an
  * instance backs off its study only.
  */
-import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import type { InstanceQueue, TQueuedFile } from '../queue/queue.js';
 import { backoffDelay, retryAfterMs, type BackoffOptions } from './backoff.js';
+import { BatchReader } from './batch-reader.js';
 import { probeCloud, stowBatch, type StowPart } from './stow-client.js';
 import { TokenBucket } from './token-bucket.js';
 import { isUploadTime, msUntilUploadTime, type HoursRange } from './upload-hours.js';
@@ -120,6 +119,8 @@ export class Uploader {
   }
 
   private async work(): Promise<void> {
+    // Each worker reads its batches into a buffer of its own, reused once a batch's request is over.
+    const reader = new BatchReader(this.options.batchBytes);
     while (this.running) {
       const closedFor = msUntilUploadTime(this.options.uploadHours, this.now());
       if (closedFor > 0) {
@@ -142,7 +143,7 @@ export class Uploader {
         continue;
       }
       try {
-        await this.send(batch);
+        await this.send(batch, reader);
       } catch (error) {
         // Never leave a batch taken: give it back and back off the link.
         this.queue.release(batch.map((f) => f.key));
@@ -151,30 +152,13 @@ export class Uploader {
     }
   }
 
-  private async send(batch: TQueuedFile[]): Promise<void> {
+  private async send(batch: TQueuedFile[], reader: BatchReader): Promise<void> {
     const transform = this.options.uploadTransform ? await this.options.uploadTransform() : null;
-    const parts: StowPart[] = [];
-    const damaged: TQueuedFile[] = [];
-    for (const file of batch) {
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file.path);
-      } catch (error) {
-        await this.queue.markFailed(
-          [file.key],
-          `The spool file cannot be read: ${(error as Error).message}`,
-          {
-            permanent: true,
-          },
-        );
-        continue;
-      }
-      if (createHash('sha256').update(bytes).digest('hex') !== file.sha256) {
-        damaged.push(file);
-        continue;
-      }
-      // Checked as received, then changed as the group asks (the cloud keeps what it was sent).
-      parts.push({ sopInstanceUid: file.sopInstanceUid, bytes: transform ? transform(bytes) : bytes });
+    const { intact, unreadable, damaged } = await reader.read(batch);
+    for (const { file, reason } of unreadable) {
+      await this.queue.markFailed([file.key], `The spool file cannot be read: ${reason}`, {
+        permanent: true,
+      });
     }
     if (damaged.length > 0) {
       await this.queue.markFailed(
@@ -183,8 +167,13 @@ export class Uploader {
         { permanent: true },
       );
     }
+    // Checked as received, then changed as the group asks (the cloud keeps what it was sent).
+    const parts: StowPart[] = intact.map(({ file, bytes }) => ({
+      sopInstanceUid: file.sopInstanceUid,
+      bytes: transform ? transform(bytes) : bytes,
+    }));
     if (parts.length === 0) return;
-    const sentFiles = batch.filter((f) => parts.some((p) => p.sopInstanceUid === f.sopInstanceUid));
+    const sentFiles = intact.map(({ file }) => file);
     const studyInstanceUid = batch[0]!.studyInstanceUid;
     const result = await stowBatch(studyInstanceUid, parts, {
       serverUrl: this.options.serverUrl,

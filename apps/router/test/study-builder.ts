@@ -52,6 +52,10 @@ export interface SyntheticStudyOptions {
   /** Requested Procedure Priority (0040,1003), e.g. 'STAT'. */
   readonly priority?: string;
   readonly patientId?: string;
+  /** Patient's Sex (0010,0040), Birth Date (0010,0030) and Age (0010,1010), each left out when not given. */
+  readonly patientSex?: string;
+  readonly patientBirthDate?: string;
+  readonly patientAge?: string;
   /** The study's UID, when it must be one the cloud has already (else a fresh one). */
   readonly studyInstanceUid?: string;
 }
@@ -83,6 +87,9 @@ export function buildStudy(options: SyntheticStudyOptions): SyntheticStudy {
       [0x00280103, us(0)],
     ];
     if (options.priority) elements.push([0x00401003, text('SH', options.priority)]);
+    if (options.patientBirthDate) elements.push([0x00100030, text('DA', options.patientBirthDate)]);
+    if (options.patientSex) elements.push([0x00100040, text('CS', options.patientSex)]);
+    if (options.patientAge) elements.push([0x00101010, text('AS', options.patientAge)]);
     elements.sort(([a], [b]) => a - b);
     const pixels = randomBytes(matrix * matrix * 2);
     const bytes = Buffer.concat([

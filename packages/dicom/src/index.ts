@@ -29,3 +29,4 @@ export * from './file-meta.js';
 export { anonymizeDataset, anonymizePart10, remapUid, type AnonymizeOptions } from './anonymize.js';
 export * from './codecs/index.js';
 export { blankTopLevelText } from './blank-element.js';
+export { computePatientAge, patientAgeOf } from './patient-age.js';

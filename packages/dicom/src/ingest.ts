@@ -14,3 +14,4 @@ export {
 } from './parse.js';
 export { locateFrames, type FrameLocation } from './frames.js';
 export { toDicomJson } from './dicom-json.js';
+export { computePatientAge, patientAgeOf } from './patient-age.js';

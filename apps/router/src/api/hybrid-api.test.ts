@@ -130,7 +130,8 @@ async function signIn(user: VerifiedUser): Promise<string> {
 }
 
 async function heldStudy() {
-  const study = buildStudy({ count: 2 });
+  // Born 1981-03-15, scanned 2026-11-27 (the builder's study date): 45 years old.
+  const study = buildStudy({ count: 2, patientSex: 'F', patientBirthDate: '19810315' });
   for (const instance of study.instances) await queue.enqueueFile(instance.bytes);
   return study;
 }
@@ -152,6 +153,8 @@ describe('the hybrid calls (issue 27 §4)', () => {
     expect(before).toEqual([
       expect.objectContaining({
         studyInstanceUid: study.studyInstanceUid,
+        patientSex: 'F',
+        patientAge: '045Y',
         images: 2,
         uploaded: false,
         report: null,

@@ -16,6 +16,8 @@ export function toPendingCase(study: TQueueCase, retryAt: string | undefined): T
     studyInstanceUid: study.studyInstanceUid,
     patientName: study.patientName,
     patientId: study.patientId,
+    patientSex: study.patientSex,
+    patientAge: study.patientAge,
     modality: study.modality,
     studyDate: study.studyDate,
     studyDescription: study.studyDescription,

@@ -66,6 +66,28 @@ describe('the durable queue', () => {
     await reopened.close();
   });
 
+  it("keeps the patient's sex and age, and reads a journal written before it kept them", async () => {
+    const dir = await dataDir();
+    const study = buildStudy({ count: 2, patientSex: 'M', patientAge: '007M' });
+    const queue = await InstanceQueue.open({ dataDir: dir });
+    for (const instance of study.instances) await queue.enqueueFile(instance.bytes);
+    await queue.close();
+    const reopened = await InstanceQueue.open({ dataDir: dir });
+    expect(reopened.pendingCases()).toMatchObject([{ patientSex: 'M', patientAge: '007M' }]);
+    await reopened.close();
+
+    // The same journal as an older router wrote it: queue records without sex and age.
+    const journal = join(dir, 'spool', 'journal.log');
+    const { records } = parseJournal<Record<string, unknown>>(await readFile(journal));
+    const older = records.map(({ sex: _sex, age: _age, ...rest }) => encodeRecord(rest));
+    await writeFile(journal, Buffer.concat(older));
+    const upgraded = await InstanceQueue.open({ dataDir: dir });
+    expect(upgraded.pendingCases()).toMatchObject([
+      { studyInstanceUid: study.studyInstanceUid, total: 2, patientSex: null, patientAge: null },
+    ]);
+    await upgraded.close();
+  });
+
   it('adopts an instance file written before its record, drops half-written temp files', async () => {
     const dir = await dataDir();
     const study = buildStudy({ count: 1 });

@@ -14,7 +14,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseInstance } from '@radflow/dicom/ingest';
+import { parseInstance, patientAgeOf } from '@radflow/dicom/ingest';
 import { moveFileDurably, writeFileDurably } from './fs-durable.js';
 import { Journal } from './journal.js';
 
@@ -42,6 +42,9 @@ export interface TPendingCase {
   readonly studyInstanceUid: string;
   readonly patientName: string | null;
   readonly patientId: string | null;
+  readonly patientSex: string | null;
+  /** Patient's Age as DICOM writes it (AS: '045Y'), carried or computed from the birth date. */
+  readonly patientAge: string | null;
   readonly modality: string | null;
   readonly studyDate: string | null;
   readonly studyDescription: string | null;
@@ -126,6 +129,8 @@ export interface TInstanceHeader {
   readonly seriesInstanceUid: string;
   readonly patientName: string | null;
   readonly patientId: string | null;
+  readonly patientSex: string | null;
+  readonly patientAge: string | null;
   readonly modality: string | null;
   readonly studyDate: string | null;
   readonly studyDescription: string | null;
@@ -161,6 +166,9 @@ interface QRecord {
   mod: string | null;
   date: string | null;
   desc: string | null;
+  /** Patient's Sex and Age: absent from records written before the router kept them. */
+  sex?: string | null;
+  age?: string | null;
 }
 type JournalRecord =
   | QRecord
@@ -211,11 +219,28 @@ export function readInstanceHeader(bytes: Uint8Array, callingAet: string | null)
     seriesInstanceUid: parsed.seriesInstanceUid,
     patientName: parsed.index.patientName,
     patientId: parsed.index.patientId,
+    patientSex: parsed.index.patientSex,
+    patientAge: patientAgeOf(parsed.index),
     modality: parsed.index.modality,
     studyDate: parsed.index.studyDate,
     studyDescription: parsed.index.studyDescription,
     priority: text('x00401003') ?? text('x00400009'),
     callingAet,
+  };
+}
+
+/** What a queue record keeps of the study and patient an instance belongs to (the lists show it). */
+function describedBy(
+  header: TInstanceHeader,
+): Pick<QRecord, 'pn' | 'pid' | 'mod' | 'date' | 'desc' | 'sex' | 'age'> {
+  return {
+    pn: header.patientName,
+    pid: header.patientId,
+    mod: header.modality,
+    date: header.studyDate,
+    desc: header.studyDescription,
+    sex: header.patientSex,
+    age: header.patientAge,
   };
 }
 
@@ -468,11 +493,7 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
       at: new Date().toISOString(),
       source,
       ae: header.callingAet,
-      pn: header.patientName,
-      pid: header.patientId,
-      mod: header.modality,
-      date: header.studyDate,
-      desc: header.studyDescription,
+      ...describedBy(header),
     };
     await this.append(record);
     this.apply(record);
@@ -726,11 +747,7 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
           at: new Date().toISOString(),
           source: 'dimse',
           ae: null,
-          pn: header.patientName,
-          pid: header.patientId,
-          mod: header.modality,
-          date: header.studyDate,
-          desc: header.studyDescription,
+          ...describedBy(header),
         };
         await this.append(record);
         this.apply(record);
@@ -772,6 +789,8 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
       studyInstanceUid: study.uid,
       patientName: first.pn,
       patientId: first.pid,
+      patientSex: first.sex ?? null,
+      patientAge: first.age ?? null,
       modality: first.mod,
       studyDate: first.date,
       studyDescription: first.desc,

@@ -241,6 +241,9 @@ export const ZHybridStudy = z.object({
   reportStatusId: z.number().int().nullable(),
   patientName: z.string().nullable(),
   patientId: z.string().nullable(),
+  patientSex: z.string().nullable(),
+  /** DICOM AS, as in the pending case (local-api.ts). */
+  patientAge: z.string().nullable(),
   modality: z.string().nullable(),
   studyDate: z.string().nullable(),
   studyDescription: z.string().nullable(),

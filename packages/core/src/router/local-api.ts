@@ -92,6 +92,9 @@ export const ZPendingCase = z.object({
   studyInstanceUid: z.string(),
   patientName: z.string().nullable(),
   patientId: z.string().nullable(),
+  patientSex: z.string().nullable(),
+  /** DICOM AS ('045Y'): the instance's own, or computed from the birth date at the study date. */
+  patientAge: z.string().nullable(),
   modality: z.string().nullable(),
   studyDate: z.string().nullable(),
   studyDescription: z.string().nullable(),

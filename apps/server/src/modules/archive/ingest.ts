@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { patientAgeOf } from '@radflow/dicom/ingest';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { instanceIndexOf } from '../../db/client.js';
@@ -20,7 +21,6 @@ import {
   parseForIngest,
   withoutNul,
 } from './ingest-prepare.js';
-import { computePatientAge } from './patient-age.js';
 
 /**
  * Ingest of one DICOM instance, whichever way it came in (STOW-RS, C-STORE, browser upload, router).
@@ -116,7 +116,7 @@ const int32 = (value: number | null | undefined) =>
 /** The worklist fields an instance brings to its study (spec-core §3 study row). */
 function studyFields(parsed: PreparedInstance) {
   const index = parsed.index;
-  const age = text(index.patientAge) || computePatientAge(index.patientBirthDate, index.studyDate) || '';
+  const age = patientAgeOf(index) ?? '';
   return {
     patientName: text(index.patientName),
     patientId: text(index.patientId),

@@ -56,6 +56,8 @@ const study = (overrides: Partial<THybridStudy> = {}): THybridStudy => ({
   reportStatusId: null,
   patientName: 'DOE^JANE',
   patientId: 'P-1',
+  patientSex: 'F',
+  patientAge: '045Y',
   modality: 'CT',
   studyDate: '20261127',
   studyDescription: 'CT head plain',

@@ -20,6 +20,8 @@ const study = (overrides: Partial<TPendingCase> = {}): TPendingCase => ({
   studyInstanceUid: '1.2.3',
   patientName: 'Router^Test',
   patientId: 'P1',
+  patientSex: 'F',
+  patientAge: '045Y',
   modality: 'CT',
   studyDate: '20261127',
   studyDescription: 'CT head',

@@ -7,6 +7,8 @@ const held: THybridStudy = {
   reportStatusId: 41,
   patientName: 'DOE^JANE',
   patientId: 'P-7',
+  patientSex: 'F',
+  patientAge: '045Y',
   modality: 'CT',
   studyDate: '20261127',
   studyDescription: 'CT Head',
@@ -36,12 +38,27 @@ describe('the offline viewer’s address and context', () => {
       id: 0,
       studyInstanceUid: '1.2.840.99.1',
       patientName: 'DOE^JANE',
+      patientSex: 'F',
+      patientAge: '045Y',
       modalities: ['CT'],
       entry: { allowed: true },
       canAnnotate: true,
       openInWeasis: false,
     });
-    const bare = offlineViewerContext({ ...held, patientName: null, modality: null, studyDate: null });
-    expect(bare).toMatchObject({ patientName: '', modalities: [], studyDate: '' });
+    const bare = offlineViewerContext({
+      ...held,
+      patientName: null,
+      patientSex: null,
+      patientAge: null,
+      modality: null,
+      studyDate: null,
+    });
+    expect(bare).toMatchObject({
+      patientName: '',
+      patientSex: '',
+      patientAge: '',
+      modalities: [],
+      studyDate: '',
+    });
   });
 });

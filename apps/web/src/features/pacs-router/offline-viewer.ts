@@ -22,7 +22,6 @@ export function offlineViewerStudyOf(pathname: string): string | null {
  * The viewer's context for a study the router holds, built from the router's list, with no cloud to
  * ask: id 0, even when the cloud has the study (no saved annotations, key images or priors are asked
  * for; measurements are drawn and never saved: viewer-api `keepsAnnotations`), the images all here.
- * The router's list carries no sex or age, so the viewer's corners leave them out.
  */
 export function offlineViewerContext(study: THybridStudy): TViewerContext {
   return {
@@ -31,8 +30,8 @@ export function offlineViewerContext(study: THybridStudy): TViewerContext {
     apiVersion: 2,
     patientName: study.patientName ?? '',
     patientId: study.patientId ?? '',
-    patientSex: '',
-    patientAge: '',
+    patientSex: study.patientSex ?? '',
+    patientAge: study.patientAge ?? '',
     studyDate: study.studyDate ?? '',
     studyDescription: study.studyDescription ?? '',
     modalities: study.modality ? [study.modality] : [],

@@ -28,3 +28,17 @@ export function computePatientAge(birthDate: string | null, studyDate: string | 
   const days = Math.round((at.getTime() - born.getTime()) / 86_400_000);
   return days >= 7 ? `${pad3(Math.floor(days / 7))}W` : `${pad3(days)}D`;
 }
+
+/**
+ * The age to show for an instance: its Patient's Age (0010,1010) when it carries one, else the age
+ * computed from its birth date at its study date (computePatientAge); null when neither is known.
+ * The cloud's ingest and the router's list both show this.
+ */
+export function patientAgeOf(index: {
+  readonly patientAge: string | null;
+  readonly patientBirthDate: string | null;
+  readonly studyDate: string | null;
+}): string | null {
+  const carried = index.patientAge?.replace(/\0/g, '').trim();
+  return carried || computePatientAge(index.patientBirthDate, index.studyDate);
+}

@@ -8,14 +8,21 @@ import { ViewerScreen } from '../support/viewer.js';
 /**
  * Issue 27 §4 as a hybrid user sees it with the link down: the router serves the web app itself at
  * localhost, the user signs in with the password the router learnt while online, opens a study the
- * router holds, looks at its images (read and drawn by the router) and signs a report off; the
+ * router holds, looks at its images (read and drawn by the router), measures a length the router
+ * keeps, and signs a report off; the
  * router keeps it, waiting for the link. The taking up to
  * the cloud is the router's integration test (apps/router/test/hybrid-sync.int.test.ts).
  */
 describe('offline hybrid reporting on the router', () => {
   let browser: TBrowserSession;
   let router: THybridRouter;
-  const study = buildStudy({ count: 2, patientId: 'HYBRID-1' });
+  // Born 1981-03-15, scanned 2026-11-27 (the builder's study date): 45 years old.
+  const study = buildStudy({
+    count: 2,
+    patientId: 'HYBRID-1',
+    patientSex: 'F',
+    patientBirthDate: '19810315',
+  });
 
   beforeAll(async () => {
     router = await startHybridRouter();
@@ -73,21 +80,44 @@ describe('offline hybrid reporting on the router', () => {
     const viewer = new ViewerScreen(page);
     const shown = await viewer.waitForImage();
     await viewer.expectOverlay('HYBRID-1');
+    await viewer.expectOverlay('F / 045Y');
     const thumbnail = page.getByRole('list', { name: 'Series' }).getByRole('img').first();
     await eventually(() =>
       thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
     ).toBe(true);
     await viewer.drag(); // window/level, the default tool
     await eventually(async () => (await viewer.pixels()).sum).not.toBe(shown.sum);
-    // A length is measured on screen; nothing asks the cloud's annotation calls (not there offline).
+    // A length is measured and kept on the router; nothing asks the cloud's annotation calls.
     const viewerCalls: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/viewer/')) viewerCalls.push(request.url());
     });
     await page.keyboard.press('l');
+    const keeping = page.waitForResponse(
+      (res) => res.request().method() === 'POST' && new URL(res.url()).pathname === '/hybrid/annotations',
+    );
     await viewer.drag(0, [0.3, 0.3], [0.6, 0.6]);
+    expect((await keeping).status()).toBe(200);
     await eventually(() => viewer.annotationLabels().count(), 'the length is drawn').toBe(1);
     expect(await viewer.annotationLabels().first().textContent()).toMatch(/mm|px/);
+    expect(router.annotations.list(study.studyInstanceUid).annotations).toMatchObject([
+      { toolName: 'Length', createdBy: HYBRID_EMAIL },
+    ]);
+    await page.getByRole('button', { name: 'Close viewer' }).click();
+    await row.getByText('Not reported').waitFor();
+    // Opened again, the router's copy of the length is drawn where it was.
+    await row.getByRole('button', { name: /^Viewer / }).click();
+    await viewer.waitForImage();
+    await eventually(() => viewer.annotationLabels().count(), 'the kept length is drawn again').toBe(1);
+    // The images carry no pixel spacing: the length is in image pixels, between the kept points.
+    const keptLength = () => {
+      const [again] = router.annotations.list(study.studyInstanceUid).annotations;
+      const [from, to] = (again!.data as { handles: { points: number[][] } }).handles.points;
+      return `${Math.hypot(to![0]! - from![0]!, to![1]! - from![1]!).toFixed(1)} px`;
+    };
+    await eventually(
+      async () => (await viewer.annotationLabels().first().textContent()) === keptLength(),
+    ).toBe(true);
     await page.getByRole('button', { name: 'Close viewer' }).click();
     await row.getByText('Not reported').waitFor();
     expect(viewerCalls).toEqual([]);

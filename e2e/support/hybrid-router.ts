@@ -11,6 +11,7 @@ import type { CloudLogin } from '../../apps/router/src/api/ports.js';
 import { uploadQueueOf } from '../../apps/router/src/api/queue-adapter.js';
 import { settingsOf } from '../../apps/router/src/api/settings.js';
 import { hybridReportsOf } from '../../apps/router/src/hybrid/hybrid-reports.js';
+import { OfflineAnnotationStore } from '../../apps/router/src/hybrid/annotation-store.js';
 import { OfflineReportStore } from '../../apps/router/src/hybrid/report-store.js';
 import { SpoolImages } from '../../apps/router/src/hybrid/spool-images.js';
 import { InstanceQueue } from '../../apps/router/src/queue/queue.js';
@@ -25,6 +26,7 @@ export interface THybridRouter {
   readonly origin: string;
   readonly queue: InstanceQueue;
   readonly store: OfflineReportStore;
+  readonly annotations: OfflineAnnotationStore;
   readonly credentials: OfflineCredentials;
   /** The link to the cloud: down, the router's sign-in and `linkFetch` cannot reach it. */
   readonly link: { up: boolean };
@@ -47,6 +49,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
   const dataDir = await mkdtemp(join(tmpdir(), 'e2e-hybrid-'));
   const queue = await InstanceQueue.open({ dataDir });
   const store = await OfflineReportStore.open(dataDir);
+  const annotations = await OfflineAnnotationStore.open(dataDir);
   const credentials = await OfflineCredentials.open(dataDir);
   const link = { up: true };
   const online = createCloudLogin({ serverUrl: baseURL });
@@ -64,7 +67,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
     sendJobs: { get: async () => [], run: unused },
     printer: { print: unused },
     releases: { checkVersion: unused, update: unused },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => options.onSaved?.()),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => options.onSaved?.()),
     offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
     webDir: fileURLToPath(new URL('../../apps/web/dist', import.meta.url)),
   });
@@ -74,6 +77,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
     origin,
     queue,
     store,
+    annotations,
     credentials,
     link,
     linkFetch: (input, init) =>
@@ -96,6 +100,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
     async close() {
       await api.app.close();
       await store.close();
+      await annotations.close();
       await queue.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -18,6 +18,7 @@ import { QueueStudySource } from './forward/local-study-source.js';
 import { SendJobs } from './forward/send-jobs.js';
 import { FirstStudySource } from './forward/study-source.js';
 import { hybridReportsOf } from './hybrid/hybrid-reports.js';
+import { OfflineAnnotationStore } from './hybrid/annotation-store.js';
 import { OfflineReportStore } from './hybrid/report-store.js';
 import { ReportSync } from './hybrid/report-sync.js';
 import { SpoolImages } from './hybrid/spool-images.js';
@@ -102,6 +103,13 @@ export async function startRouter(
     },
   );
   undo.push(() => offlineReports.close());
+  const offlineAnnotations = await OfflineAnnotationStore.open(config.ROUTER_DATA_DIR).catch(
+    async (error: unknown) => {
+      await unwind();
+      throw error;
+    },
+  );
+  undo.push(() => offlineAnnotations.close());
   const credentials = await OfflineCredentials.open(config.ROUTER_DATA_DIR).catch(async (error: unknown) => {
     await unwind();
     throw error;
@@ -160,7 +168,7 @@ export async function startRouter(
       releases: releasesPort(updater, log),
       cloudLogin: withOfflineSignIn(createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }), credentials),
       settings: settingsOf(config),
-      hybrid: hybridReportsOf(uploadQueue, offlineReports, () => reportSync.kick()),
+      hybrid: hybridReportsOf(uploadQueue, offlineReports, offlineAnnotations, () => reportSync.kick()),
       hybridTemplates: (email) => credentials.templatesOf(email),
       offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
       ...(config.ROUTER_WEB_DIR ? { webDir: config.ROUTER_WEB_DIR } : {}),
@@ -193,6 +201,7 @@ export async function startRouter(
       await uploader.stop();
       await reportSync.stop();
       await offlineReports.close();
+      await offlineAnnotations.close();
       await queue.close();
     })();
     return stopped;

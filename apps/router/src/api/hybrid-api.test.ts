@@ -13,11 +13,15 @@ import {
   ZOfflineReport,
   ZOfflineVersions,
   ZRouterLoginAnswer,
+  ZViewerAnnotation,
+  ZViewerAnnotations,
+  MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS,
 } from '@radflow/core';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStudy } from '../../test/study-builder.js';
 import { hybridReportsOf } from '../hybrid/hybrid-reports.js';
+import { OfflineAnnotationStore } from '../hybrid/annotation-store.js';
 import { OfflineReportStore } from '../hybrid/report-store.js';
 import { InstanceQueue } from '../queue/queue.js';
 import { startLocalApi } from './local-api.js';
@@ -31,6 +35,7 @@ import { uploadQueueOf } from './queue-adapter.js';
 
 const APP_ORIGIN = 'https://cloud.radflow.example';
 const HYBRID: VerifiedUser = { email: 'dr@radflow.example', identifier: 'Dr Hybrid', hybrid: true };
+const SECOND: VerifiedUser = { email: 'dr2@radflow.example', identifier: 'Dr Second', hybrid: true };
 const CENTER: VerifiedUser = { email: 'center@radflow.example', identifier: 'City Scans', hybrid: false };
 const PASSWORD = 'pw';
 const TEMPLATE = {
@@ -49,6 +54,7 @@ const TEMPLATE = {
 let dataDir: string;
 let queue: InstanceQueue;
 let store: OfflineReportStore;
+let annotations: OfflineAnnotationStore;
 let app: FastifyInstance;
 let base: string;
 let port: number;
@@ -65,10 +71,16 @@ beforeEach(async () => {
   await writeFile(join(webDir, 'assets', 'app-1.js'), 'console.log(1)');
   queue = await InstanceQueue.open({ dataDir });
   store = await OfflineReportStore.open(dataDir);
+  annotations = await OfflineAnnotationStore.open(dataDir);
   kicks = 0;
+  await startApi();
+});
+
+/** The local API on the stores of this test (again after a test reopens them). */
+async function startApi() {
   const cloudLogin: CloudLogin = {
     async verify({ email, password }) {
-      const user = [HYBRID, CENTER].find((u) => u.email === email);
+      const user = [HYBRID, SECOND, CENTER].find((u) => u.email === email);
       if (user && password === PASSWORD) return user;
       throw new AppError('UNAUTHORIZED', 'Invalid credentials');
     },
@@ -85,22 +97,23 @@ beforeEach(async () => {
     releases: { checkVersion: unused, update: unused },
     cloudLogin,
     settings: { settings: () => ({}) },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => kicks++),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => kicks++),
     // What offline-sign-in.ts keeps of each doctor's online sign-in.
     hybridTemplates: (email) => ({
       savedAt: '2026-11-02T10:00:00.000Z',
       templates: email === HYBRID.email ? [TEMPLATE] : [],
     }),
-    webDir,
+    webDir: join(dataDir, 'web'),
   });
   app = started.app;
   port = Number(new URL(started.url).port);
   base = `http://localhost:${port}`;
-});
+}
 
 afterEach(async () => {
   await app.close();
   await store.close();
+  await annotations.close();
   await queue.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -208,12 +221,93 @@ describe('the hybrid calls (issue 27 §4)', () => {
   it('is for hybrid users: a center user gets 403, no session 401', async () => {
     const token = await signIn(CENTER);
     const versions = `${HYBRID_PATHS.versions}?studyInstanceUid=1.2.3`;
-    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates, versions]) {
+    const annotations = `${HYBRID_PATHS.annotations}?studyInstanceUid=1.2.3`;
+    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates, versions, annotations]) {
       const refused = await call(path, token);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });
       expect((await fetch(`${base}${path}`)).status).toBe(401);
     }
+  });
+
+  it('keeps the measurements drawn offline per study, changed or deleted by their author only', async () => {
+    const study = await heldStudy();
+    const uid = study.studyInstanceUid;
+    const token = await signIn(HYBRID);
+    const listed = async (as = token) =>
+      ZViewerAnnotations.parse(
+        await (await call(`${HYBRID_PATHS.annotations}?studyInstanceUid=${uid}`, as)).json(),
+      );
+    expect(await listed()).toEqual({ annotations: [], keyImages: [] });
+
+    const length = {
+      annotationUid: 'a-1',
+      toolName: 'Length',
+      seriesInstanceUid: study.seriesInstanceUid,
+      sopInstanceUid: study.instances[0]!.sopInstanceUid,
+      frameNumber: 1,
+      data: {
+        handles: {
+          points: [
+            [0, 0, 0],
+            [10, 0, 0],
+          ],
+        },
+        label: '',
+      },
+    };
+    const saved = await call(HYBRID_PATHS.annotations, token, { studyInstanceUid: uid, annotation: length });
+    expect(saved.status).toBe(200);
+    expect(ZViewerAnnotation.parse(await saved.json())).toMatchObject({ ...length, createdBy: HYBRID.email });
+    const moved = {
+      ...length,
+      data: {
+        handles: {
+          points: [
+            [0, 0, 0],
+            [20, 0, 0],
+          ],
+        },
+        label: '',
+      },
+    };
+    expect(
+      (await call(HYBRID_PATHS.annotations, token, { studyInstanceUid: uid, annotation: moved })).status,
+    ).toBe(200);
+    expect((await listed()).annotations).toMatchObject([moved]);
+
+    // Another hybrid doctor sees it but may not change or delete it.
+    const second = await signIn(SECOND);
+    expect((await listed(second)).annotations).toHaveLength(1);
+    const taken = await call(HYBRID_PATHS.annotations, second, { studyInstanceUid: uid, annotation: length });
+    expect(taken.status).toBe(403);
+    expect(await taken.json()).toMatchObject({ errorDescription: MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS });
+    const ref = { studyInstanceUid: uid, annotationUid: 'a-1' };
+    expect((await call(HYBRID_PATHS.annotationDelete, second, ref)).status).toBe(403);
+
+    // Kept durably: a restart of the store reads them back.
+    await annotations.close();
+    annotations = await OfflineAnnotationStore.open(dataDir);
+    await app.close();
+    await startApi();
+    const again = await signIn(HYBRID);
+    expect((await listed(again)).annotations).toMatchObject([{ ...moved, createdBy: HYBRID.email }]);
+
+    expect((await call(HYBRID_PATHS.annotationDelete, again, ref)).status).toBe(200);
+    expect((await listed(again)).annotations).toEqual([]);
+    expect((await call(HYBRID_PATHS.annotationDelete, again, ref)).status).toBe(404);
+
+    // A study the router does not hold, a tool the viewer does not save, no study: refused, nothing kept.
+    const other = { studyInstanceUid: '1.2.3.999', annotation: length };
+    expect((await call(HYBRID_PATHS.annotations, again, other)).status).toBe(404);
+    const bad = await call(HYBRID_PATHS.annotations, again, {
+      studyInstanceUid: uid,
+      annotation: { ...length, toolName: 'Probe' },
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ additionalInfo: 'annotation.toolName' });
+    expect((await call(HYBRID_PATHS.annotations, again)).status).toBe(400);
+    expect((await listed(again)).annotations).toEqual([]);
   });
 
   it("answers the signed-in doctor's own templates, as kept at their online sign-in", async () => {

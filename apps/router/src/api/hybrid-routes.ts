@@ -4,12 +4,16 @@ import {
   HYBRID_PATHS,
   MESSAGE_HYBRID_ONLY,
   ZHybridStudyQuery,
+  ZOfflineAnnotationRef,
+  ZOfflineAnnotationSave,
   ZOfflineReportSave,
   ZOfflineResolve,
   type THybridStudy,
   type TOfflineReport,
   type TOfflineTemplates,
   type TOfflineVersion,
+  type TViewerAnnotation,
+  type TViewerAnnotations,
 } from '@radflow/core';
 import { MESSAGE_SIGN_IN, parseInput } from './http.js';
 import type { HybridReports, VerifiedUser } from './ports.js';
@@ -24,7 +28,7 @@ export const hybridUser = (request: FastifyRequest): VerifiedUser => {
 
 /**
  * GET /hybrid/studies, GET and POST /hybrid/report, GET /hybrid/report/versions, POST /hybrid/resolve,
- * GET /hybrid/templates
+ * GET /hybrid/templates, GET and POST /hybrid/annotations, POST /hybrid/annotations/delete
  * (HYBRID.md "Calls"). `templatesOf`: the signed-in doctor's templates kept at their online sign-in.
  */
 export function registerHybridRoutes(
@@ -64,5 +68,22 @@ export function registerHybridRoutes(
     const user = hybridUser(request);
     const input = parseInput(ZOfflineResolve, request.body);
     return hybrid.resolve(input, user);
+  });
+
+  app.get(HYBRID_PATHS.annotations, async (request): Promise<TViewerAnnotations> => {
+    hybridUser(request);
+    const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.query);
+    return hybrid.annotations(studyInstanceUid);
+  });
+
+  app.post(HYBRID_PATHS.annotations, async (request): Promise<TViewerAnnotation> => {
+    const user = hybridUser(request);
+    return hybrid.saveAnnotation(parseInput(ZOfflineAnnotationSave, request.body), user);
+  });
+
+  app.post(HYBRID_PATHS.annotationDelete, async (request): Promise<Record<string, never>> => {
+    const user = hybridUser(request);
+    await hybrid.deleteAnnotation(parseInput(ZOfflineAnnotationRef, request.body), user);
+    return {};
   });
 }

@@ -13,6 +13,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStudy } from '../../test/study-builder.js';
 import { hybridReportsOf } from '../hybrid/hybrid-reports.js';
+import { OfflineAnnotationStore } from '../hybrid/annotation-store.js';
 import { OfflineReportStore } from '../hybrid/report-store.js';
 import { SpoolImages } from '../hybrid/spool-images.js';
 import { InstanceQueue } from '../queue/queue.js';
@@ -33,6 +34,7 @@ const PASSWORD = 'pw';
 let dataDir: string;
 let queue: InstanceQueue;
 let store: OfflineReportStore;
+let annotations: OfflineAnnotationStore;
 let app: FastifyInstance;
 let base: string;
 
@@ -40,6 +42,7 @@ beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'router-offline-dicomweb-'));
   queue = await InstanceQueue.open({ dataDir });
   store = await OfflineReportStore.open(dataDir);
+  annotations = await OfflineAnnotationStore.open(dataDir);
   const cloudLogin: CloudLogin = {
     async verify({ email, password }) {
       const user = [HYBRID, CENTER].find((u) => u.email === email);
@@ -59,7 +62,7 @@ beforeEach(async () => {
     releases: { checkVersion: unused, update: unused },
     cloudLogin,
     settings: { settings: () => ({}) },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, () => undefined),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => undefined),
     offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
   });
   app = started.app;
@@ -69,6 +72,7 @@ beforeEach(async () => {
 afterEach(async () => {
   await app.close();
   await store.close();
+  await annotations.close();
   await queue.close();
   await rm(dataDir, { recursive: true, force: true });
 });

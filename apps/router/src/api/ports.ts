@@ -1,5 +1,7 @@
 import type {
   THybridStudy,
+  TOfflineAnnotationRef,
+  TOfflineAnnotationSave,
   TOfflineReport,
   TOfflineVersion,
   TOfflineReportSave,
@@ -15,6 +17,8 @@ import type {
   TRenderWindow,
   TSendJobRunRequest,
   TReportTemplate,
+  TViewerAnnotation,
+  TViewerAnnotations,
 } from '@radflow/core';
 import type { DicomJsonDataset } from '@radflow/dicom';
 
@@ -93,6 +97,11 @@ export interface HybridReports {
   save(input: TOfflineReportSave, author: VerifiedUser): Promise<TOfflineReport>;
   /** A choice for a study in CONFLICT: durable before it resolves, sent when the link allows. */
   resolve(input: TOfflineResolve, user: VerifiedUser): Promise<TOfflineReport>;
+  /** The measurements drawn offline on a study the router holds (NOT_FOUND for another). */
+  annotations(studyInstanceUid: string): Promise<TViewerAnnotations>;
+  /** Durable before it resolves; FORBIDDEN for another doctor's, CONFLICT past the per-study cap. */
+  saveAnnotation(input: TOfflineAnnotationSave, author: VerifiedUser): Promise<TViewerAnnotation>;
+  deleteAnnotation(ref: TOfflineAnnotationRef, author: VerifiedUser): Promise<void>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { AppError, type THybridStudy } from '@radflow/core';
 import type { HybridReports, UploadQueue } from '../api/ports.js';
 import { MESSAGE_STUDY_NOT_FOUND } from '../api/queue-adapter.js';
+import type { OfflineAnnotationStore } from './annotation-store.js';
 import type { OfflineReportStore } from './report-store.js';
 
 /**
@@ -11,8 +12,16 @@ import type { OfflineReportStore } from './report-store.js';
 export function hybridReportsOf(
   queue: Pick<UploadQueue, 'pendingCases'>,
   store: OfflineReportStore,
+  annotations: OfflineAnnotationStore,
   onSaved: () => void,
 ): HybridReports {
+  /** NOT_FOUND unless the router holds the study's images. */
+  const assertHeld = async (studyInstanceUid: string) => {
+    const cases = await queue.pendingCases();
+    if (!cases.some((c) => c.studyInstanceUid === studyInstanceUid)) {
+      throw new AppError('NOT_FOUND', MESSAGE_STUDY_NOT_FOUND, 'studyInstanceUid');
+    }
+  };
   return {
     async studies() {
       const cases = await queue.pendingCases();
@@ -60,10 +69,7 @@ export function hybridReportsOf(
     report: (studyInstanceUid) => store.report(studyInstanceUid),
     versions: (studyInstanceUid) => store.versions(studyInstanceUid),
     async save(input, author) {
-      const cases = await queue.pendingCases();
-      if (!cases.some((c) => c.studyInstanceUid === input.studyInstanceUid)) {
-        throw new AppError('NOT_FOUND', MESSAGE_STUDY_NOT_FOUND, 'studyInstanceUid');
-      }
+      await assertHeld(input.studyInstanceUid);
       const saved = await store.save({ ...input, author });
       onSaved();
       return saved;
@@ -73,5 +79,15 @@ export function hybridReportsOf(
       onSaved();
       return report;
     },
+    async annotations(studyInstanceUid) {
+      await assertHeld(studyInstanceUid);
+      return annotations.list(studyInstanceUid);
+    },
+    async saveAnnotation(input, author) {
+      await assertHeld(input.studyInstanceUid);
+      return annotations.save(input.studyInstanceUid, input.annotation, author.email);
+    },
+    deleteAnnotation: (ref, author) =>
+      annotations.remove(ref.studyInstanceUid, ref.annotationUid, author.email),
   };
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ZStudyInstanceUid } from '../dicom/uid-schema.js';
 import { ZReportSaveRequest, ZReportTemplate } from '../reporting/schemas.js';
+import { ZAnnotationUid, ZViewerAnnotationInput } from '../viewer/schemas.js';
 
 /** The cloud's call the router takes offline reports up with (API token, ROLE_CENTER owner). */
 export const OFFLINE_REPORT_UPLOAD_PATH = '/api/router/offline-report';
@@ -131,6 +132,13 @@ export const HYBRID_PATHS = {
    * diagnostic viewer offline"): this call, with the session's bearer token, sets it.
    */
   viewerSession: '/hybrid/viewer-session',
+  /**
+   * The measurements drawn in the offline viewer, kept on the router per study: GET
+   * ?studyInstanceUid= (the viewer's ZViewerAnnotations, no key images), POST one
+   * (ZOfflineAnnotationSave), POST …/delete one (ZOfflineAnnotationRef).
+   */
+  annotations: '/hybrid/annotations',
+  annotationDelete: '/hybrid/annotations/delete',
 } as const;
 
 /**
@@ -172,6 +180,26 @@ export const MESSAGE_IN_CONFLICT =
   'The cloud refused this report: open the study in the cloud to compare and report it there';
 
 export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZStudyInstanceUid });
+
+/** POST /hybrid/annotations: a measurement drawn in the offline viewer (created or replaced). */
+export const ZOfflineAnnotationSave = z.object({
+  studyInstanceUid: ZStudyInstanceUid,
+  annotation: ZViewerAnnotationInput,
+});
+export type TOfflineAnnotationSave = z.infer<typeof ZOfflineAnnotationSave>;
+
+/** POST /hybrid/annotations/delete. */
+export const ZOfflineAnnotationRef = z.object({
+  studyInstanceUid: ZStudyInstanceUid,
+  annotationUid: ZAnnotationUid,
+});
+export type TOfflineAnnotationRef = z.infer<typeof ZOfflineAnnotationRef>;
+
+/** The measurements the router keeps per study: a bound on one study's journal records. */
+export const OFFLINE_ANNOTATIONS_PER_STUDY_MAX = 500;
+export const MESSAGE_OFFLINE_ANNOTATIONS_FULL = `The router keeps at most ${OFFLINE_ANNOTATIONS_PER_STUDY_MAX} measurements per study`;
+export const MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS = 'Only the doctor who drew this measurement may change it';
+export const MESSAGE_OFFLINE_ANNOTATION_NOT_FOUND = 'The router keeps no such measurement';
 
 /** One offline report as the router holds it (the newest version written on the router). */
 export const ZOfflineReport = z.object({

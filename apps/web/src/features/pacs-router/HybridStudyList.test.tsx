@@ -133,6 +133,9 @@ function fakeRouter(
     dicomJson: vi.fn(async (_url: string): Promise<TDicomJson[]> => []),
     image: vi.fn(async (_url: string) => new Blob()),
     openViewerSession: vi.fn(async () => undefined),
+    offlineAnnotations: vi.fn(async (_uid: string) => ({ annotations: [], keyImages: [] })),
+    saveOfflineAnnotation: vi.fn(async () => Promise.reject(new Error('not in this test'))),
+    deleteOfflineAnnotation: vi.fn(async () => undefined),
     offlineVersions: vi.fn(async (_uid: string): Promise<TOfflineVersion[]> => options.versions ?? []),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>

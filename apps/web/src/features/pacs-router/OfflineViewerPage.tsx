@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo } from 'react';
 import { FullPageMessage } from '../../components/FullPageMessage';
 import { errorText } from '../../lib/error-text';
-import { offlineViewerContext } from './offline-viewer';
+import { offlineViewerContext, routerAnnotationStore } from './offline-viewer';
 import { hybridStudiesQueryKey, routerInfoQueryKey, type RouterClient } from './router-client';
 
 // The viewer's code (Cornerstone) loads only when a study is opened, as in the cloud.
@@ -57,6 +57,10 @@ export function OfflineViewerPage({
     [studies.data, studyInstanceUid],
   );
   const context = useMemo(() => (study ? offlineViewerContext(study) : null), [study]);
+  const annotations = useMemo(
+    () => routerAnnotationStore(client, studyInstanceUid),
+    [client, studyInstanceUid],
+  );
 
   const refusal = !signedIn
     ? 'Please sign in to the router first.'
@@ -80,7 +84,12 @@ export function OfflineViewerPage({
   if (!context || !cookie.isSuccess || !info.isSuccess) return <FullPageMessage text="Opening the study…" />;
   return (
     <Suspense fallback={<FullPageMessage text="Opening the study…" />}>
-      <OfflineViewerWorkspace context={context} userEmail={info.data.user?.email ?? ''} onClose={onClose} />
+      <OfflineViewerWorkspace
+        context={context}
+        userEmail={info.data.user?.email ?? ''}
+        annotations={annotations}
+        onClose={onClose}
+      />
     </Suspense>
   );
 }

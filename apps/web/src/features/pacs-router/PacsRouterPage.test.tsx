@@ -75,6 +75,9 @@ function fakeRouter(
     dicomJson: vi.fn(async () => []),
     image: vi.fn(async () => new Blob()),
     openViewerSession: vi.fn(async () => undefined),
+    offlineAnnotations: vi.fn(async () => ({ annotations: [], keyImages: [] })),
+    saveOfflineAnnotation: vi.fn(async () => Promise.reject(new Error('not in this test'))),
+    deleteOfflineAnnotation: vi.fn(async () => undefined),
     offlineVersions: vi.fn(async () => []),
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');

@@ -1,6 +1,12 @@
 import { ZViewerContext, type THybridStudy } from '@radflow/core';
-import { describe, expect, it } from 'vitest';
-import { offlineViewerContext, offlineViewerPath, offlineViewerStudyOf } from './offline-viewer';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  offlineViewerContext,
+  offlineViewerPath,
+  offlineViewerStudyOf,
+  routerAnnotationStore,
+} from './offline-viewer';
+import type { RouterClient } from './router-client';
 
 const held: THybridStudy = {
   studyInstanceUid: '1.2.840.99.1',
@@ -60,5 +66,38 @@ describe('the offline viewer’s address and context', () => {
       modalities: [],
       studyDate: '',
     });
+  });
+});
+
+describe('the offline viewer’s measurements', () => {
+  it('are kept on the router per study, sent without the fields the router sets', async () => {
+    const drawn = {
+      annotationUid: 'a-1',
+      toolName: 'Length' as const,
+      seriesInstanceUid: '1.2.3.1',
+      sopInstanceUid: '1.2.3.1.1',
+      frameNumber: 1,
+      data: { handles: { points: [] } },
+    };
+    const client = {
+      baseUrl: 'http://localhost:8090',
+      offlineAnnotations: vi.fn(async () => ({ annotations: [], keyImages: [] })),
+      saveOfflineAnnotation: vi.fn(async () => ({ ...drawn, createdBy: 'dr@x.example' })),
+      deleteOfflineAnnotation: vi.fn(async () => undefined),
+    };
+    const store = routerAnnotationStore(client as unknown as RouterClient, '1.2.3');
+    await store.list();
+    await store.save({ ...drawn, createdBy: 'someone@else.example', createdAt: '2026-11-29T10:00:00Z' });
+    await store.remove('a-1');
+    expect(client.offlineAnnotations).toHaveBeenCalledWith('1.2.3');
+    expect(client.saveOfflineAnnotation).toHaveBeenCalledWith({
+      studyInstanceUid: '1.2.3',
+      annotation: drawn,
+    });
+    expect(client.deleteOfflineAnnotation).toHaveBeenCalledWith({
+      studyInstanceUid: '1.2.3',
+      annotationUid: 'a-1',
+    });
+    expect(store.queryKey).toEqual(['router-annotations', 'http://localhost:8090', '1.2.3']);
   });
 });

@@ -1,4 +1,6 @@
 import type { THybridStudy, TViewerContext } from '@radflow/core';
+import type { AnnotationStore } from '../viewer/viewer-api';
+import type { RouterClient } from './router-client';
 
 /** Where the router's own page opens a study in the diagnostic viewer (HYBRID.md). */
 export const OFFLINE_VIEWER_PREFIX = '/offline-viewer/';
@@ -20,8 +22,9 @@ export function offlineViewerStudyOf(pathname: string): string | null {
 
 /**
  * The viewer's context for a study the router holds, built from the router's list, with no cloud to
- * ask: id 0, even when the cloud has the study (no saved annotations, key images or priors are asked
- * for; measurements are drawn and never saved: viewer-api `keepsAnnotations`), the images all here.
+ * ask: id 0, even when the cloud has the study (nothing saved in the cloud — annotations, key images,
+ * priors — is asked for: viewer-api `keepsAnnotations`), the images all here. Its measurements are
+ * kept on the router ({@link routerAnnotationStore}).
  */
 export function offlineViewerContext(study: THybridStudy): TViewerContext {
   return {
@@ -42,5 +45,18 @@ export function offlineViewerContext(study: THybridStudy): TViewerContext {
     seriesNames: [],
     canAnnotate: true,
     openInWeasis: false,
+  };
+}
+
+/** Where the offline viewer keeps the study's measurements: the router (HYBRID.md "Measurements offline"). */
+export function routerAnnotationStore(client: RouterClient, studyInstanceUid: string): AnnotationStore {
+  return {
+    queryKey: ['router-annotations', client.baseUrl, studyInstanceUid],
+    list: () => client.offlineAnnotations(studyInstanceUid),
+    save: (annotation) => {
+      const { createdBy: _by, createdAt: _at, ...drawn } = annotation;
+      return client.saveOfflineAnnotation({ studyInstanceUid, annotation: drawn });
+    },
+    remove: (annotationUid) => client.deleteOfflineAnnotation({ studyInstanceUid, annotationUid }),
   };
 }

@@ -4,7 +4,11 @@ import {
   ZOfflineReport,
   ZOfflineTemplates,
   ZOfflineVersions,
+  ZViewerAnnotation,
+  ZViewerAnnotations,
   type THybridStudy,
+  type TOfflineAnnotationRef,
+  type TOfflineAnnotationSave,
   type TOfflineReport,
   type TOfflineReportSave,
   type TOfflineResolve,
@@ -32,6 +36,8 @@ import {
   type TRouterUpdateAnswer,
   type TRouterVersionCheck,
   type TUploadAnswer,
+  type TViewerAnnotation,
+  type TViewerAnnotations,
 } from '@radflow/core';
 import type { TSchema } from '../../api/client';
 import type { TDicomJson } from '../viewer/data-source/dicom-json';
@@ -90,6 +96,11 @@ export interface RouterClient {
   hybridTemplates(): Promise<TOfflineTemplates>;
   /** The versions of a study's offline report the router keeps, oldest first. */
   offlineVersions(studyInstanceUid: string): Promise<TOfflineVersion[]>;
+  /** The measurements drawn in the offline viewer on a study, kept on the router. */
+  offlineAnnotations(studyInstanceUid: string): Promise<TViewerAnnotations>;
+  /** Creates or replaces one; durable on the router when it resolves. */
+  saveOfflineAnnotation(save: TOfflineAnnotationSave): Promise<TViewerAnnotation>;
+  deleteOfflineAnnotation(ref: TOfflineAnnotationRef): Promise<void>;
   /** A QIDO-RS / WADO-RS metadata read of the router's DICOMweb (the offline viewer; 204: none). */
   dicomJson(url: string): Promise<TDicomJson[]>;
   /** A rendered frame or thumbnail of the router's DICOMweb (an `<img>` cannot send the session). */
@@ -219,6 +230,15 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
         `${HYBRID_PATHS.versions}?${new URLSearchParams({ studyInstanceUid }).toString()}`,
         ZOfflineVersions,
       ),
+    offlineAnnotations: (studyInstanceUid) =>
+      call(
+        `${HYBRID_PATHS.annotations}?${new URLSearchParams({ studyInstanceUid }).toString()}`,
+        ZViewerAnnotations,
+      ),
+    saveOfflineAnnotation: (save) => call(HYBRID_PATHS.annotations, ZViewerAnnotation, { json: save }),
+    deleteOfflineAnnotation: async (ref) => {
+      await call(HYBRID_PATHS.annotationDelete, null, { json: ref });
+    },
     async dicomJson(url) {
       const response = await read(url, 'application/dicom+json');
       return response.status === 204 ? [] : ((await response.json()) as TDicomJson[]);

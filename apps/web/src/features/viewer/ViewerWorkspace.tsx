@@ -36,7 +36,7 @@ import { useMpr } from './mpr/useMpr';
 import { useKeyImages } from './useKeyImages';
 import { openAtOf, sliceIndexOf } from './open-at-image';
 import { useExternalViewers } from './useExternalViewers';
-import { keepsAnnotations, useWeasisLaunch } from './viewer-api';
+import { type AnnotationStore, cloudAnnotationStore, keepsAnnotations, useWeasisLaunch } from './viewer-api';
 import type { TToolKey, TViewerCommand } from './viewer-keys';
 import { WINDOW_PRESETS } from './viewer-shortcuts';
 import { preloadable } from '../../lib/preloadable';
@@ -75,16 +75,19 @@ export default function ViewerWorkspace({
 /**
  * The same screen on the page the router serves with the cloud unreachable (apps/router/HYBRID.md
  * "The diagnostic viewer offline"): the study's images from the router with every tool that needs
- * no cloud. Its context's id is 0 (no cloud row: `keepsAnnotations`), so measurements are drawn and
- * never saved, and nothing saved in the cloud is asked for; no priors, editor or external viewers.
+ * no cloud, its measurements kept on the router (`annotations`). Its context's id is 0 (no cloud
+ * row: `keepsAnnotations`), so nothing saved in the cloud is asked for and there are no key images;
+ * no priors, editor or external viewers.
  */
 export function OfflineViewerWorkspace({
   context,
   userEmail,
+  annotations,
   onClose,
 }: {
   context: TViewerContext;
   userEmail: string;
+  annotations: AnnotationStore;
   onClose: () => void;
 }) {
   return (
@@ -94,7 +97,7 @@ export function OfflineViewerWorkspace({
       popup={false}
       userEmail={userEmail}
       external={null}
-      offline={{ onClose }}
+      offline={{ onClose, annotations }}
     />
   );
 }
@@ -112,7 +115,7 @@ function ReadingScreen({
   popup: boolean;
   userEmail: string;
   external: ReturnType<typeof useExternalViewers> | null;
-  offline: { onClose: () => void } | null;
+  offline: { onClose: () => void; annotations: AnnotationStore } | null;
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -130,7 +133,12 @@ function ReadingScreen({
   const [activeFrame, setActiveFrame] = useState<TFrameRef | null>(null);
   const [prior, setPrior] = useState<TPriorStudy | null>(null);
   const [arrowLabel, setArrowLabel] = useState<TArrowLabelRequest | null>(null);
-  const { onSeriesShown: syncAnnotations } = useAnnotationSync(context, engine, userEmail);
+  const offlineAnnotations = offline?.annotations;
+  const annotationStore = useMemo(
+    () => offlineAnnotations ?? cloudAnnotationStore(context.id),
+    [offlineAnnotations, context.id],
+  );
+  const { onSeriesShown: syncAnnotations } = useAnnotationSync(context, engine, userEmail, annotationStore);
   // A chat message's image link (?series=&sop=&frame=): that series first, at that slice, once.
   const [search] = useSearchParams();
   const openAt = useMemo(() => openAtOf(search), [search]);

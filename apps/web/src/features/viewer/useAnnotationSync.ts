@@ -10,7 +10,12 @@ import { toCornerstoneAnnotation, toSavedAnnotation } from './annotations-sync';
 import type { TLoadedSeries } from './data-source/dicomweb-source';
 import { dicomwebRoot } from './data-source/image-ids';
 import type { ViewerEngine } from './engine/viewer-engine';
-import { keepsAnnotations, useDeleteAnnotation, useSaveAnnotation, useViewerAnnotations } from './viewer-api';
+import {
+  type AnnotationStore,
+  useDeleteAnnotation,
+  useSaveAnnotation,
+  useStoredAnnotations,
+} from './viewer-api';
 
 type TAnnotationEvent = CustomEvent<{ annotation: ToolTypes.Annotation; changeType?: string }>;
 
@@ -18,18 +23,21 @@ type TAnnotationEvent = CustomEvent<{ annotation: ToolTypes.Annotation; changeTy
 const MODIFY_SAVE_DELAY_MS = 500;
 
 /**
- * Keeps Cornerstone's annotations and the server's in step (issue 5 §2 "measurements and arrows
+ * Keeps Cornerstone's annotations and the store's in step (issue 5 §2 "measurements and arrows
  * saved per study and shown again when it is reopened"): completed, modified and removed drawings
  * are saved or deleted; the saved ones are put back on the images of each series a viewport shows.
+ * `store`: the cloud's row of the study, or the router offline; null keeps nothing.
  */
 export function useAnnotationSync(
   context: TViewerContext,
   engine: ViewerEngine | null,
   userEmail: string,
+  store: AnnotationStore | null,
 ): { onSeriesShown: (viewportId: string, series: TLoadedSeries) => void } {
-  const saved = useViewerAnnotations(context.id);
-  const save = useSaveAnnotation(context.id);
-  const remove = useDeleteAnnotation(context.id);
+  const saved = useStoredAnnotations(store);
+  const save = useSaveAnnotation(store);
+  const remove = useDeleteAnnotation(store);
+  const keeps = store !== null;
   const shownRef = useRef(new Map<string, TLoadedSeries>());
   const saveRef = useRef(save.mutate);
   const removeRef = useRef(remove.mutate);
@@ -37,7 +45,7 @@ export function useAnnotationSync(
   removeRef.current = remove.mutate;
 
   useEffect(() => {
-    if (!engine || !context.canAnnotate || !keepsAnnotations(context.id)) return undefined;
+    if (!engine || !context.canAnnotate || !keeps) return undefined;
     const timers = new Map<string, number>();
     const persist = (annotation: ToolTypes.Annotation) => {
       const body = toSavedAnnotation(annotation, context.studyInstanceUid);
@@ -71,7 +79,7 @@ export function useAnnotationSync(
       eventTarget.removeEventListener(ANNOTATION_REMOVED, onRemoved);
       for (const timer of timers.values()) window.clearTimeout(timer);
     };
-  }, [engine, context.canAnnotate, context.id, context.studyInstanceUid]);
+  }, [engine, context.canAnnotate, keeps, context.studyInstanceUid]);
 
   // Cornerstone's annotation state is global: what this viewer put in goes when it closes, after the
   // listeners above are gone (so nothing is deleted on the server).

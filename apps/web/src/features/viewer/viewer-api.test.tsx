@@ -6,6 +6,7 @@ import type { TViewerAnnotation, TViewerAnnotations } from '@radflow/core';
 import { fakeApi } from '../../test/fake-api';
 import {
   useMarkKeyImage,
+  cloudAnnotationStore,
   useSaveAnnotation,
   useSharePaymentPolling,
   useUnmarkKeyImage,
@@ -42,9 +43,12 @@ describe('viewer-api', () => {
       'GET /api/viewer/7/annotations': { body: { annotations: [], keyImages: [] } },
       'PUT /api/viewer/7/annotations/uid-1': { body: saved },
     });
-    const { result } = renderHook(() => ({ list: useViewerAnnotations(7), save: useSaveAnnotation(7) }), {
-      wrapper: wrapper(),
-    });
+    const { result } = renderHook(
+      () => ({ list: useViewerAnnotations(7), save: useSaveAnnotation(cloudAnnotationStore(7)) }),
+      {
+        wrapper: wrapper(),
+      },
+    );
     await waitFor(() => expect(result.current.list.data).toEqual({ annotations: [], keyImages: [] }));
     await act(() => result.current.save.mutateAsync(annotation));
 

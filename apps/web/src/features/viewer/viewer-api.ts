@@ -100,36 +100,67 @@ export function useViewerContext(id: number): UseQueryResult<TViewerContext> {
 
 /**
  * Whether the study has a row in the cloud to keep its annotations and key images on. The viewer on
- * the router's page (no cloud) opens with id 0: measurements are drawn there, never saved or asked for.
+ * the router's page (no cloud) opens with id 0: its measurements are kept on the router instead
+ * (pacs-router `routerAnnotationStore`), and it has no key images.
  */
 export const keepsAnnotations = (id: number) => id > 0;
 
-/** The study's saved measurements, arrows and key images. */
-export function useViewerAnnotations(id: number): UseQueryResult<TViewerAnnotations> {
-  return useQuery({
+/**
+ * Where the viewer keeps a study's measurements and arrows: the cloud's row of the study
+ * ({@link cloudAnnotationStore}) or, on the router's page with the cloud unreachable, the router.
+ * `queryKey` caches the list; saves and deletes change that cache in place.
+ */
+export interface AnnotationStore {
+  readonly queryKey: readonly unknown[];
+  list(signal?: AbortSignal): Promise<TViewerAnnotations>;
+  save(annotation: TViewerAnnotation): Promise<TViewerAnnotation>;
+  remove(annotationUid: string): Promise<unknown>;
+}
+
+/** The cloud row's annotations, or null for a study with no cloud row (id 0). */
+export function cloudAnnotationStore(id: number): AnnotationStore | null {
+  if (!keepsAnnotations(id)) return null;
+  return {
     queryKey: viewerAnnotationsQueryKey(id),
-    queryFn: ({ signal }) => fetchViewerAnnotations(id, signal),
-    enabled: keepsAnnotations(id),
+    list: (signal) => fetchViewerAnnotations(id, signal),
+    save: (annotation) => saveViewerAnnotation(id, annotation),
+    remove: (annotationUid) => deleteViewerAnnotation(id, annotationUid),
+  };
+}
+
+const NO_STORE_KEY = ['viewer', 'no-annotation-store'] as const;
+
+/** The study's saved measurements and arrows (and, in the cloud, key images); idle without a store. */
+export function useStoredAnnotations(store: AnnotationStore | null): UseQueryResult<TViewerAnnotations> {
+  return useQuery({
+    queryKey: store?.queryKey ?? NO_STORE_KEY,
+    queryFn: ({ signal }) => (store ? store.list(signal) : Promise.resolve(EMPTY)),
+    enabled: store !== null,
     retry: retryUnlessRefused,
   });
+}
+
+/** The cloud row's saved measurements, arrows and key images. */
+export function useViewerAnnotations(id: number): UseQueryResult<TViewerAnnotations> {
+  return useStoredAnnotations(cloudAnnotationStore(id));
 }
 
 const EMPTY: TViewerAnnotations = { annotations: [], keyImages: [] };
 
 /** Changes the cached annotations in place, so the viewer does not refetch after each drawing. */
-function useUpdateAnnotations(id: number) {
+function useUpdateAnnotations(queryKey: readonly unknown[]) {
   const queryClient = useQueryClient();
   return (change: (current: TViewerAnnotations) => TViewerAnnotations) =>
-    queryClient.setQueryData<TViewerAnnotations>(viewerAnnotationsQueryKey(id), (current) =>
-      change(current ?? EMPTY),
-    );
+    queryClient.setQueryData<TViewerAnnotations>(queryKey, (current) => change(current ?? EMPTY));
 }
 
+const noStore = () => Promise.reject(new Error('This study keeps no annotations'));
+
 /** Saves (creates or replaces) one annotation; the answer replaces the cached one. */
-export function useSaveAnnotation(id: number) {
-  const update = useUpdateAnnotations(id);
+export function useSaveAnnotation(store: AnnotationStore | null) {
+  const update = useUpdateAnnotations(store?.queryKey ?? NO_STORE_KEY);
   return useMutation({
-    mutationFn: (annotation: TViewerAnnotation) => saveViewerAnnotation(id, annotation),
+    mutationFn: (annotation: TViewerAnnotation) => (store ? store.save(annotation) : noStore()),
     onSuccess: (saved) =>
       update((current) => ({
         ...current,
@@ -139,10 +170,10 @@ export function useSaveAnnotation(id: number) {
 }
 
 /** Deletes one annotation by its uid. */
-export function useDeleteAnnotation(id: number) {
-  const update = useUpdateAnnotations(id);
+export function useDeleteAnnotation(store: AnnotationStore | null) {
+  const update = useUpdateAnnotations(store?.queryKey ?? NO_STORE_KEY);
   return useMutation({
-    mutationFn: (annotationUid: string) => deleteViewerAnnotation(id, annotationUid),
+    mutationFn: (annotationUid: string) => (store ? store.remove(annotationUid) : noStore()),
     onSuccess: (_answer, annotationUid) =>
       update((current) => ({
         ...current,
@@ -156,7 +187,7 @@ const sameFrame = (a: Pick<TKeyImage, 'sopInstanceUid' | 'frameNumber'>, b: type
 
 /** Marks a frame as a key image (idempotent). */
 export function useMarkKeyImage(id: number) {
-  const update = useUpdateAnnotations(id);
+  const update = useUpdateAnnotations(viewerAnnotationsQueryKey(id));
   return useMutation({
     mutationFn: (keyImage: TKeyImageInput) => markViewerKeyImage(id, keyImage),
     onSuccess: (marked) =>
@@ -169,7 +200,7 @@ export function useMarkKeyImage(id: number) {
 
 /** Unmarks a key image. */
 export function useUnmarkKeyImage(id: number) {
-  const update = useUpdateAnnotations(id);
+  const update = useUpdateAnnotations(viewerAnnotationsQueryKey(id));
   return useMutation({
     mutationFn: (keyImage: Pick<TKeyImageInput, 'sopInstanceUid' | 'frameNumber'>) =>
       unmarkViewerKeyImage(id, keyImage),

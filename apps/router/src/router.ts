@@ -118,6 +118,7 @@ export async function startRouter(
     serverUrl: config.ROUTER_SERVER_URL,
     apiToken: config.ROUTER_API_TOKEN,
     grantOf: (email) => credentials.grantOf(email),
+    annotations: offlineAnnotations,
     probeMs: config.ROUTER_LINK_PROBE_MS,
     backoff: { baseMs: config.ROUTER_RETRY_BASE_MS, maxMs: config.ROUTER_RETRY_MAX_MS },
     log,

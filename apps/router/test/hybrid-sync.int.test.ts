@@ -10,10 +10,18 @@ import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_REPORT_GRANT_PATH, OFFLINE_REPORT_MESSAGES } from '@radflow/core';
-import { reportStatuses, reports, reportVersions, studies } from '../../server/src/db/schema.js';
+import {
+  reportStatuses,
+  reports,
+  reportVersions,
+  studies,
+  users,
+  viewerAnnotations,
+} from '../../server/src/db/schema.js';
 import { TEST_PASSWORD, signInAs, createTestUser } from '../../server/test/test-app.js';
 import { createCloudLogin } from '../src/api/cloud-login.js';
 import { createTestStudy } from '../../server/test/worklist-test-data.js';
+import { OfflineAnnotationStore } from '../src/hybrid/annotation-store.js';
 import { OfflineReportStore } from '../src/hybrid/report-store.js';
 import { ReportSync, type ReportSyncOptions } from '../src/hybrid/report-sync.js';
 import { startTestCloud, waitFor, type TestCloud } from './cloud.js';
@@ -30,11 +38,12 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-const running: { sync: ReportSync; store: OfflineReportStore }[] = [];
+const running: { sync: ReportSync; store: OfflineReportStore; annotations: OfflineAnnotationStore }[] = [];
 afterEach(async () => {
-  for (const { sync, store } of running.splice(0)) {
+  for (const { sync, store, annotations } of running.splice(0)) {
     await sync.stop();
     await store.close();
+    await annotations.close();
   }
 });
 
@@ -45,7 +54,9 @@ let n = 0;
 /** A router's store and sync on a data directory (a new one unless given: a restart reuses its own). */
 async function offlineRouter(options: Partial<ReportSyncOptions> = {}, dir = join(work, `router-${++n}`)) {
   const store = await OfflineReportStore.open(dir);
+  const annotations = await OfflineAnnotationStore.open(dir);
   const sync = new ReportSync(store, {
+    annotations,
     serverUrl: `http://127.0.0.1:${cloud.port}`,
     apiToken: cloud.token,
     probeMs: 50,
@@ -54,8 +65,8 @@ async function offlineRouter(options: Partial<ReportSyncOptions> = {}, dir = joi
     grantOf: (email) => grants.get(email),
     ...options,
   });
-  running.push({ sync, store });
-  return { store, sync };
+  running.push({ sync, store, annotations });
+  return { store, sync, annotations };
 }
 
 async function hybridDoctor({ signedInOnline = true } = {}) {
@@ -271,6 +282,71 @@ describe('offline reports go up when the link returns (issue 27 §4)', () => {
     await signInOnline(user);
     await waitFor('the write to be taken up', () => store.report(uid)?.state === 'SYNCED');
     expect(await cloudVersions(row.id)).toEqual([{ version: 1, content: '<p>Mine.</p>', by: author.id }]);
+  });
+});
+
+describe("the offline viewer's measurements go up too (HYBRID.md 'Measurements offline')", () => {
+  const length = (uid: string, x = 10) => ({
+    annotationUid: uid,
+    toolName: 'Length' as const,
+    seriesInstanceUid: '1.2.3.1',
+    sopInstanceUid: '1.2.3.1.1',
+    frameNumber: 1,
+    data: {
+      handles: {
+        points: [
+          [0, 0, 0],
+          [x, 0, 0],
+        ],
+      },
+    },
+  });
+  const cloudAnnotations = (reportStatusId: number) =>
+    cloud.t.db
+      .select({ uid: viewerAnnotations.annotationUid, data: viewerAnnotations.data, by: users.email })
+      .from(viewerAnnotations)
+      .leftJoin(users, eq(users.id, viewerAnnotations.createdByUserId))
+      .where(eq(viewerAnnotations.reportStatusId, reportStatusId))
+      .orderBy(asc(viewerAnnotations.annotationUid));
+
+  it("as their author on the study's row; deleted ones never arrive; another user's uid is kept here", async () => {
+    const author = await hybridDoctor();
+    const { study, row } = await cloudStudy();
+    const uid = study.studyInstanceUid;
+    // A colleague measured in the cloud with the uid the router's drawing has (a uid clash).
+    const colleague = await createTestUser(cloud.t.db, { roles: ['ROLE_DOCTOR'], groupId: cloud.groupId });
+    const theirs = await signInAs(cloud.t, colleague);
+    const put = await theirs.request({
+      method: 'PUT',
+      url: `/api/viewer/${row.id}/annotations/clash`,
+      payload: length('clash'),
+    });
+    expect(put.statusCode, put.body).toBe(200);
+
+    const { sync, annotations } = await offlineRouter();
+    await annotations.save(uid, length('kept'), author.email);
+    await annotations.save(uid, length('kept', 30), author.email);
+    await annotations.save(uid, length('gone'), author.email);
+    await annotations.remove(uid, 'gone', author.email);
+    await annotations.save(uid, length('clash', 77), author.email);
+
+    sync.start();
+    await waitFor(
+      'the measurements to be taken up',
+      () =>
+        JSON.stringify(annotations.cloudStates(uid)) ===
+        JSON.stringify({ kept: 'IN_CLOUD', clash: 'REFUSED' }),
+    );
+    expect(await cloudAnnotations(row.id)).toEqual([
+      { uid: 'clash', data: length('clash').data, by: colleague.email },
+      { uid: 'kept', data: length('kept', 30).data, by: author.email },
+    ]);
+    // Both stay on the router as drawn; a change of the kept one goes up again, a delete too.
+    expect(annotations.list(uid).annotations.map((a) => a.annotationUid)).toEqual(['kept', 'clash']);
+    await annotations.remove(uid, 'kept', author.email);
+    sync.kick();
+    await waitFor('the delete to be taken up', () => !('kept' in annotations.cloudStates(uid)));
+    expect((await cloudAnnotations(row.id)).map((a) => a.uid)).toEqual(['clash']);
   });
 });
 

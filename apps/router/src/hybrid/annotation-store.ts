@@ -1,14 +1,18 @@
 /**
  * Measurements drawn in the offline viewer (issue 27 §4, HYBRID.md "Measurements offline"), kept on
  * the router per study so that they are there when the study is opened again, on this page or after
- * a restart. Like the offline reports (report-store.ts), every change is one record of an
- * append-only, checksummed journal (`<ROUTER_DATA_DIR>/hybrid/annotations.journal`, fsynced before
- * the change is answered; a torn last record is cut off at start-up).
+ * a restart, and taken up to the cloud when the link returns (report-sync.ts). Like the offline
+ * reports (report-store.ts), every change is one record of an append-only, checksummed journal
+ * (`<ROUTER_DATA_DIR>/hybrid/annotations.journal`, fsynced before the change is answered; a torn
+ * last record is cut off at start-up).
  *
- * Records: A (saved: the study, the annotation as the viewer sends it, its author, when), D (deleted).
+ * Records: A (saved: the study, the annotation as the viewer sends it, its author, when, its version
+ * id `v`), D (deleted: kept as a tombstone until the cloud has deleted it too), U (the cloud took
+ * version `v`), X (the cloud refused version `v`, with its reason: kept here, never sent again).
  * A measurement is changed or deleted only by the doctor who drew it, as in the cloud for everyone
  * but a group admin (core canChangeAnnotation), and the router has no admins.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -27,6 +31,15 @@ import { Journal } from '../queue/journal.js';
 /** Compact once the journal holds this many records and at least twice the live ones. */
 const COMPACT_AFTER_RECORDS = 256;
 
+/** Where a kept version stands with the cloud. */
+type TCloudState = 'PENDING' | 'IN_CLOUD' | 'REFUSED';
+
+interface TRef {
+  studyInstanceUid: string;
+  annotationUid: string;
+  v: string;
+}
+
 type TRecord =
   | {
       t: 'A';
@@ -34,20 +47,37 @@ type TRecord =
       annotation: TViewerAnnotationInput;
       authorEmail: string;
       at: string;
+      v: string;
+      /** Written by compaction only: where the version stood. */
+      state?: TCloudState;
     }
-  | { t: 'D'; studyInstanceUid: string; annotationUid: string };
+  | ({ t: 'D'; authorEmail: string } & TRef)
+  | ({ t: 'U' } & TRef)
+  | ({ t: 'X'; reason: string } & TRef);
 
 interface TKept {
-  readonly annotation: TViewerAnnotationInput;
+  /** Null: deleted here, the cloud not told yet (a tombstone, not listed). */
+  readonly annotation: TViewerAnnotationInput | null;
   readonly authorEmail: string;
   /** When it was first drawn (a change keeps it, as the cloud keeps createdAt). */
   readonly createdAt: string;
+  readonly v: string;
+  readonly state: TCloudState;
+}
+
+/** A change the cloud has not taken yet: a save, or a delete (`annotation` null). */
+export interface TAnnotationToSync {
+  readonly studyInstanceUid: string;
+  readonly annotationUid: string;
+  readonly annotation: TViewerAnnotationInput | null;
+  readonly authorEmail: string;
+  readonly v: string;
 }
 
 export const annotationJournalPath = (dataDir: string) => join(dataDir, 'hybrid', 'annotations.journal');
 
 export class OfflineAnnotationStore {
-  /** Study → annotation uid → the kept annotation, in the order they were first drawn. */
+  /** Study → annotation uid → the kept version, in the order they were first drawn. */
   private readonly studies = new Map<string, Map<string, TKept>>();
   private recordCount = 0;
 
@@ -69,11 +99,20 @@ export class OfflineAnnotationStore {
 
   /** The study's measurements as the viewer reads them (no key images offline). */
   list(studyInstanceUid: string): TViewerAnnotations {
-    const kept = this.studies.get(studyInstanceUid);
-    return {
-      annotations: kept ? [...kept.values()].map(asViewerAnnotation) : [],
-      keyImages: [],
-    };
+    const annotations: TViewerAnnotation[] = [];
+    for (const kept of this.studies.get(studyInstanceUid)?.values() ?? []) {
+      if (kept.annotation) {
+        annotations.push({ ...kept.annotation, createdBy: kept.authorEmail, createdAt: kept.createdAt });
+      }
+    }
+    return { annotations, keyImages: [] };
+  }
+
+  /** Where the study's measurements stand with the cloud (uid → state), deleted ones included. */
+  cloudStates(studyInstanceUid: string): Record<string, TCloudState> {
+    const states: Record<string, TCloudState> = {};
+    for (const [uid, kept] of this.studies.get(studyInstanceUid) ?? []) states[uid] = kept.state;
+    return states;
   }
 
   /** Creates or replaces one; durable before it resolves. FORBIDDEN for another doctor's. */
@@ -84,35 +123,65 @@ export class OfflineAnnotationStore {
   ): Promise<TViewerAnnotation> {
     const kept = this.studies.get(studyInstanceUid);
     const existing = kept?.get(annotation.annotationUid);
-    if (existing && existing.authorEmail !== authorEmail) {
+    if (existing?.annotation && existing.authorEmail !== authorEmail) {
       throw new AppError('FORBIDDEN', MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS);
     }
-    if (!existing && (kept?.size ?? 0) >= OFFLINE_ANNOTATIONS_PER_STUDY_MAX) {
+    const shown = [...(kept?.values() ?? [])].filter((k) => k.annotation).length;
+    if (!existing?.annotation && shown >= OFFLINE_ANNOTATIONS_PER_STUDY_MAX) {
       throw new AppError('CONFLICT', MESSAGE_OFFLINE_ANNOTATIONS_FULL);
     }
-    const record: TRecord = {
-      t: 'A',
-      studyInstanceUid,
-      annotation,
-      authorEmail,
-      at: this.now().toISOString(),
-    };
-    await this.append(record);
-    return asViewerAnnotation(this.studies.get(studyInstanceUid)!.get(annotation.annotationUid)!);
+    const at = this.now().toISOString();
+    await this.append({ t: 'A', studyInstanceUid, annotation, authorEmail, at, v: randomUUID() });
+    const saved = this.studies.get(studyInstanceUid)!.get(annotation.annotationUid)!;
+    return { ...annotation, createdBy: authorEmail, createdAt: saved.createdAt };
   }
 
   /** Deletes one; durable before it resolves. NOT_FOUND when not kept, FORBIDDEN for another doctor's. */
   async remove(studyInstanceUid: string, annotationUid: string, authorEmail: string): Promise<void> {
     const existing = this.studies.get(studyInstanceUid)?.get(annotationUid);
-    if (!existing) throw new AppError('NOT_FOUND', MESSAGE_OFFLINE_ANNOTATION_NOT_FOUND, 'annotationUid');
+    if (!existing?.annotation) {
+      throw new AppError('NOT_FOUND', MESSAGE_OFFLINE_ANNOTATION_NOT_FOUND, 'annotationUid');
+    }
     if (existing.authorEmail !== authorEmail) {
       throw new AppError('FORBIDDEN', MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS);
     }
-    await this.append({ t: 'D', studyInstanceUid, annotationUid });
+    await this.append({ t: 'D', studyInstanceUid, annotationUid, authorEmail, v: randomUUID() });
+  }
+
+  /** The oldest change the cloud has not taken, outside the studies `skip` names. */
+  nextToSync(skip: ReadonlySet<string>): TAnnotationToSync | null {
+    for (const [studyInstanceUid, kept] of this.studies) {
+      if (skip.has(studyInstanceUid)) continue;
+      for (const [annotationUid, k] of kept) {
+        if (k.state !== 'PENDING') continue;
+        return {
+          studyInstanceUid,
+          annotationUid,
+          annotation: k.annotation,
+          authorEmail: k.authorEmail,
+          v: k.v,
+        };
+      }
+    }
+    return null;
+  }
+
+  /** The cloud took version `v`; a newer change made meanwhile stays PENDING. */
+  async markTakenUp(ref: TRef): Promise<void> {
+    if (this.current(ref)) await this.append({ t: 'U', ...ref });
+  }
+
+  /** The cloud refused version `v` for good: kept here, not sent again (a newer change is sent). */
+  async markRefused(ref: TRef, reason: string): Promise<void> {
+    if (this.current(ref)) await this.append({ t: 'X', ...ref, reason });
   }
 
   close(): Promise<void> {
     return this.journal.close();
+  }
+
+  private current(ref: TRef): boolean {
+    return this.studies.get(ref.studyInstanceUid)?.get(ref.annotationUid)?.v === ref.v;
   }
 
   private async append(record: TRecord): Promise<void> {
@@ -124,29 +193,58 @@ export class OfflineAnnotationStore {
 
   private apply(record: TRecord): void {
     let kept = this.studies.get(record.studyInstanceUid);
-    if (record.t === 'D') {
-      kept?.delete(record.annotationUid);
-      if (kept?.size === 0) this.studies.delete(record.studyInstanceUid);
-      return;
-    }
     if (!kept) {
       kept = new Map();
       this.studies.set(record.studyInstanceUid, kept);
     }
-    const uid = record.annotation.annotationUid;
-    kept.set(uid, {
-      annotation: record.annotation,
-      authorEmail: record.authorEmail,
-      createdAt: kept.get(uid)?.createdAt ?? record.at,
-    });
+    if (record.t === 'A') {
+      const uid = record.annotation.annotationUid;
+      const before = kept.get(uid);
+      kept.set(uid, {
+        annotation: record.annotation,
+        authorEmail: record.authorEmail,
+        createdAt: before?.annotation ? before.createdAt : record.at,
+        v: record.v,
+        state: record.state ?? 'PENDING',
+      });
+      return;
+    }
+    const existing = kept.get(record.annotationUid);
+    if (record.t === 'D') {
+      kept.set(record.annotationUid, {
+        annotation: null,
+        authorEmail: record.authorEmail,
+        createdAt: existing?.createdAt ?? '',
+        v: record.v,
+        state: 'PENDING',
+      });
+    } else if (existing?.v === record.v) {
+      // A delete the cloud took or refused is over; a save stays, with where it stands.
+      if (existing.annotation === null) kept.delete(record.annotationUid);
+      else kept.set(record.annotationUid, { ...existing, state: record.t === 'U' ? 'IN_CLOUD' : 'REFUSED' });
+    }
+    if (kept.size === 0) this.studies.delete(record.studyInstanceUid);
   }
 
-  /** One A record per kept annotation, dated when it was first drawn. */
+  /** One record per kept version, with where it stands. */
   private liveRecords(): TRecord[] {
     const live: TRecord[] = [];
     for (const [studyInstanceUid, kept] of this.studies) {
-      for (const { annotation, authorEmail, createdAt } of kept.values()) {
-        live.push({ t: 'A', studyInstanceUid, annotation, authorEmail, at: createdAt });
+      for (const [annotationUid, k] of kept) {
+        if (k.annotation) {
+          live.push({
+            t: 'A',
+            studyInstanceUid,
+            annotation: k.annotation,
+            authorEmail: k.authorEmail,
+            at: k.createdAt,
+            v: k.v,
+            state: k.state,
+          });
+        } else {
+          // A tombstone: the delete the cloud has not taken yet.
+          live.push({ t: 'D', studyInstanceUid, annotationUid, authorEmail: k.authorEmail, v: k.v });
+        }
       }
     }
     return live;
@@ -161,8 +259,4 @@ export class OfflineAnnotationStore {
     for (const record of live) this.apply(record);
     this.recordCount = live.length;
   }
-}
-
-function asViewerAnnotation(kept: TKept): TViewerAnnotation {
-  return { ...kept.annotation, createdBy: kept.authorEmail, createdAt: kept.createdAt };
 }

@@ -13,6 +13,7 @@ export function hybridReportsOf(
   queue: Pick<UploadQueue, 'pendingCases'>,
   store: OfflineReportStore,
   annotations: OfflineAnnotationStore,
+  /** Something to take up was written (a report save or resolution, a measurement): the sync looks now. */
   onSaved: () => void,
 ): HybridReports {
   /** NOT_FOUND unless the router holds the study's images. */
@@ -85,9 +86,13 @@ export function hybridReportsOf(
     },
     async saveAnnotation(input, author) {
       await assertHeld(input.studyInstanceUid);
-      return annotations.save(input.studyInstanceUid, input.annotation, author.email);
+      const saved = await annotations.save(input.studyInstanceUid, input.annotation, author.email);
+      onSaved();
+      return saved;
     },
-    deleteAnnotation: (ref, author) =>
-      annotations.remove(ref.studyInstanceUid, ref.annotationUid, author.email),
+    async deleteAnnotation(ref, author) {
+      await annotations.remove(ref.studyInstanceUid, ref.annotationUid, author.email);
+      onSaved();
+    },
   };
 }

@@ -12,23 +12,33 @@
  * | no answer (link down) | tried again every `probeMs` |
  * | 401, other 403, 429, 5xx | backoff (`backoffDelay`), Retry-After honoured |
  *
+ * Measurements drawn in the offline viewer (annotation-store.ts) go up after the reports, one at a
+ * time, through POST /api/router/offline-annotation: 200 → U record (taken); 403 the author may not
+ * annotate the study or the cloud's measurement of that uid is another user's, 400 → X record (kept
+ * on the router, not sent again); 404, no grant, link down and the rest as for a report.
+ *
  * A resolution chosen for a conflict (HYBRID.md "Resolving a conflict") goes first, through
  * POST /api/router/offline-resolve: 200 → X record (the copy shows the cloud's report, the conflict
  * ends); 409, 400, 403 naming the author or the addendum rule → F record (the conflict stays, with the
  * cloud's reason; the user may choose again); the rest as above.
  */
 import {
+  OFFLINE_ANNOTATION_MESSAGES,
+  OFFLINE_ANNOTATION_UPLOAD_PATH,
   OFFLINE_REPORT_MESSAGES,
   OFFLINE_REPORT_RESOLVE_PATH,
   OFFLINE_REPORT_UPLOAD_PATH,
   REPORTING_MESSAGES,
+  ZOfflineAnnotationUploadResult,
   ZOfflineReportUploadResult,
   ZOfflineResolveResult,
+  type TOfflineAnnotationUpload,
   type TOfflineReportUpload,
   type TOfflineResolveResult,
   type TOfflineResolveUpload,
 } from '@radflow/core';
 import { backoffDelay, retryAfterMs, type BackoffOptions } from '../upload/backoff.js';
+import type { OfflineAnnotationStore, TAnnotationToSync } from './annotation-store.js';
 import type { OfflineReportStore, TOfflineWrite } from './report-store.js';
 
 export interface ReportSyncOptions {
@@ -40,6 +50,8 @@ export interface ReportSyncOptions {
   readonly notInCloudMs?: number;
   /** The author's grant (offline-sign-in.ts grantOf): the cloud takes no save without it. */
   readonly grantOf: (authorEmail: string) => string | undefined;
+  /** The offline viewer's measurements, taken up after the reports (none: only reports go up). */
+  readonly annotations?: OfflineAnnotationStore;
   readonly fetch?: typeof fetch;
   readonly log?: (message: string, fields?: Record<string, unknown>) => void;
 }
@@ -47,6 +59,8 @@ export interface ReportSyncOptions {
 type TAttempt =
   | { kind: 'taken'; reportStatusId: number; savedVersion: number }
   | { kind: 'resolved'; answer: TOfflineResolveResult }
+  /** The cloud kept a measurement drawn offline. */
+  | { kind: 'accepted' }
   | { kind: 'refused'; reason: string }
   | { kind: 'notInCloud' }
   | { kind: 'unproven' }
@@ -57,6 +71,14 @@ const descriptionOf = (body: unknown, status: number): string =>
   typeof body === 'object' && body !== null && 'errorDescription' in body
     ? String((body as { errorDescription: unknown }).errorDescription)
     : `The cloud answered ${status}`;
+
+/** 403 reasons that no retry changes: the router keeps the text or drawing and stops sending it. */
+const REFUSED_FOR_GOOD: ReadonlySet<string> = new Set([
+  OFFLINE_REPORT_MESSAGES.authorNotHybrid,
+  REPORTING_MESSAGES.addendumNotYours,
+  OFFLINE_ANNOTATION_MESSAGES.notTheAuthors,
+  OFFLINE_ANNOTATION_MESSAGES.anothersMeasurement,
+]);
 
 export class ReportSync {
   private running = false;
@@ -111,27 +133,31 @@ export class ReportSync {
     while (this.running) {
       const resolution = this.store.nextResolution(this.deferred(Date.now()));
       if (resolution) {
-        await this.handle(
-          resolution.studyInstanceUid,
-          await this.resolve(resolution),
-          (answer) => this.store.markResolved(resolution.id, answer),
-          (reason) => this.store.markResolutionRefused(resolution.id, reason),
-        );
+        await this.handle(resolution.studyInstanceUid, await this.resolve(resolution), {
+          onResolved: (answer) => this.store.markResolved(resolution.id, answer),
+          onRefused: (reason) => this.store.markResolutionRefused(resolution.id, reason),
+        });
         continue;
       }
       const next = this.store.nextToSync(this.deferred(Date.now()));
-      if (!next) {
-        const soonest = Math.min(...this.deferredUntil.values());
-        await this.sleep(Number.isFinite(soonest) ? Math.max(10, soonest - Date.now()) : 60_000);
+      if (next) {
+        await this.handle(next.write.studyInstanceUid, await this.send(next.write, next.baseVersion), {
+          onRefused: (reason) => this.store.markConflict(next.write.studyInstanceUid, reason),
+          onTaken: (taken) => this.store.markSynced(next.write.id, taken),
+        });
         continue;
       }
-      await this.handle(
-        next.write.studyInstanceUid,
-        await this.send(next.write, next.baseVersion),
-        undefined,
-        (reason) => this.store.markConflict(next.write.studyInstanceUid, reason),
-        (taken) => this.store.markSynced(next.write.id, taken),
-      );
+      const drawn = this.options.annotations?.nextToSync(this.deferred(Date.now()));
+      if (drawn) {
+        const annotations = this.options.annotations!;
+        await this.handle(drawn.studyInstanceUid, await this.sendAnnotation(drawn), {
+          onRefused: (reason) => annotations.markRefused(drawn, reason),
+          onAccepted: () => annotations.markTakenUp(drawn),
+        });
+        continue;
+      }
+      const soonest = Math.min(...this.deferredUntil.values());
+      await this.sleep(Number.isFinite(soonest) ? Math.max(10, soonest - Date.now()) : 60_000);
     }
   }
 
@@ -139,10 +165,14 @@ export class ReportSync {
   private async handle(
     studyInstanceUid: string,
     attempt: TAttempt,
-    onResolved: ((answer: TOfflineResolveResult) => Promise<void>) | undefined,
-    onRefused: (reason: string) => Promise<void>,
-    onTaken?: (taken: { reportStatusId: number; savedVersion: number }) => Promise<void>,
+    on: {
+      readonly onRefused: (reason: string) => Promise<void>;
+      readonly onTaken?: (taken: { reportStatusId: number; savedVersion: number }) => Promise<void>;
+      readonly onResolved?: (answer: TOfflineResolveResult) => Promise<void>;
+      readonly onAccepted?: () => Promise<void>;
+    },
   ): Promise<void> {
+    const { onRefused, onTaken, onResolved, onAccepted } = on;
     if (!this.running) return;
     this.linkUp = attempt.kind !== 'down';
     switch (attempt.kind) {
@@ -153,6 +183,10 @@ export class ReportSync {
       case 'resolved':
         this.failures = 0;
         await onResolved?.(attempt.answer);
+        break;
+      case 'accepted':
+        this.failures = 0;
+        await onAccepted?.();
         break;
       case 'refused':
         this.failures = 0;
@@ -220,6 +254,19 @@ export class ReportSync {
     });
   }
 
+  private async sendAnnotation(drawn: TAnnotationToSync): Promise<TAttempt> {
+    const body: TOfflineAnnotationUpload = {
+      studyInstanceUid: drawn.studyInstanceUid,
+      authorEmail: drawn.authorEmail,
+      authorGrant: this.options.grantOf(drawn.authorEmail) ?? '',
+      annotationUid: drawn.annotationUid,
+      annotation: drawn.annotation,
+    };
+    return this.post(OFFLINE_ANNOTATION_UPLOAD_PATH, body, (answer) =>
+      ZOfflineAnnotationUploadResult.safeParse(answer).success ? { kind: 'accepted' } : null,
+    );
+  }
+
   /** One call to the cloud, its answer sorted (the table above); `ok` reads a 2xx body. */
   private async post(
     path: string,
@@ -247,11 +294,7 @@ export class ReportSync {
     if (response.status === 409 || response.status === 400) return { kind: 'refused', reason };
     if (response.status === 403 && reason === OFFLINE_REPORT_MESSAGES.authorNotProven)
       return { kind: 'unproven' };
-    if (
-      response.status === 403 &&
-      (reason === OFFLINE_REPORT_MESSAGES.authorNotHybrid || reason === REPORTING_MESSAGES.addendumNotYours)
-    )
-      return { kind: 'refused', reason };
+    if (response.status === 403 && REFUSED_FOR_GOOD.has(reason)) return { kind: 'refused', reason };
     return {
       kind: 'failed',
       status: response.status,

@@ -78,6 +78,8 @@ export const API_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   '/api/router/offline-report',
   // Its conflicts resolved from the router (same owner and author rules).
   '/api/router/offline-resolve',
+  // Measurements drawn in its offline viewer (same owner and author rules, the viewer's own).
+  '/api/router/offline-annotation',
 ]);
 
 const takesApiToken = (routeUrl: string | undefined) =>

@@ -70,6 +70,34 @@ export const OFFLINE_REPORT_MESSAGES = {
   heldInCloud: 'The study was taken by another doctor in the cloud meanwhile',
 } as const;
 
+// ── Measurements drawn offline (HYBRID.md "Measurements offline") ───────────────────────────────
+
+/** The cloud's call the router takes a measurement drawn offline up with (API token, as the upload). */
+export const OFFLINE_ANNOTATION_UPLOAD_PATH = '/api/router/offline-annotation';
+
+/**
+ * One measurement drawn (or deleted) in the offline viewer, as the router sends it: saved on the
+ * study's cloud row as the named doctor, with the uid it was drawn with (a repeat replaces it with
+ * the same content); `annotation: null` deletes it (one the cloud does not have is already gone).
+ */
+export const ZOfflineAnnotationUpload = z.object({
+  ...OFFLINE_AUTHOR_FIELDS,
+  annotationUid: ZAnnotationUid,
+  annotation: ZViewerAnnotationInput.nullable(),
+});
+export type TOfflineAnnotationUpload = z.infer<typeof ZOfflineAnnotationUpload>;
+
+export const ZOfflineAnnotationUploadResult = z.object({ reportStatusId: z.number().int() });
+export type TOfflineAnnotationUploadResult = z.infer<typeof ZOfflineAnnotationUploadResult>;
+
+/** Why the cloud keeps none of an offline measurement (403): the router keeps it and stops sending it. */
+export const OFFLINE_ANNOTATION_MESSAGES = {
+  /** The author may not annotate the study in the cloud (not theirs to read there). */
+  notTheAuthors: 'The author may not annotate this study in the cloud',
+  /** The cloud's measurement of that uid is another user's. */
+  anothersMeasurement: "The cloud holds this measurement as another user's",
+} as const;
+
 // ── Resolving a conflict (HYBRID.md "Resolving a conflict") ─────────────────────────────────────
 
 /** The cloud's call that resolves a study held in CONFLICT on the router (API token, as the upload). */

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ZOfflineAnnotationUpload,
+  ZOfflineAnnotationUploadResult,
   ZOfflineReportGrant,
   ZOfflineReportUpload,
   ZOfflineReportUploadResult,
@@ -9,6 +11,7 @@ import {
 } from '@radflow/core';
 import { authOf } from '../../plugins/auth.js';
 import { SIGNED_IN, errorResponses } from '../http.js';
+import { acceptOfflineAnnotation } from './accept-offline-annotation.js';
 import { acceptOfflineReport } from './accept-offline-report.js';
 import { acceptOfflineResolve } from './accept-offline-resolve.js';
 import { mintOfflineGrant } from './offline-grants.js';
@@ -67,5 +70,22 @@ export const hybridReportsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     (request) => acceptOfflineResolve(app.ctx, authOf(request), request.body),
+  );
+
+  app.post(
+    '/router/offline-annotation',
+    {
+      onRequest: app.requirePermission(canDownloadRouter),
+      schema: {
+        tags: ['router-releases'],
+        security: SIGNED_IN,
+        summary: 'Take up one measurement drawn in the center router’s offline viewer',
+        description:
+          "Saves (annotation) or deletes (annotation: null) the measurement on the study's row as the named offline-hybrid doctor, through the viewer's annotation rules; a repeat saves the same content again, a delete of a measurement the cloud does not hold is done. 403 when the author may not annotate the study or the measurement is another user's; 404 while the study is not in the cloud.",
+        body: ZOfflineAnnotationUpload,
+        response: { 200: ZOfflineAnnotationUploadResult, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    (request) => acceptOfflineAnnotation(app.ctx, authOf(request), request.body),
   );
 };

@@ -1,6 +1,7 @@
 import { DEFAULT_BRAND, type TBrand, ZBrand } from '@radflow/core';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../api/client';
+import { isServedByRouter } from '../pacs-router/served-by-router';
 import { sendMultipart } from '../settings/settings-api';
 
 export const BRAND_PATH = '/api/brand-assets';
@@ -23,11 +24,15 @@ export function fetchBrand(scope: TBrandScope, signal?: AbortSignal): Promise<TB
   return apiRequest(`${BRAND_PATH}${query}`, { signal, quiet: true, schema: ZBrand });
 }
 
-/** The product name and logo to show; the product's own until (or unless) the answer comes. */
+/**
+ * The product name and logo to show; the product's own until (or unless) the answer comes. The page
+ * the center's router serves with the cloud unreachable asks nothing: the router keeps no brand.
+ */
 export function useBrand(scope: TBrandScope = { kind: 'session' }): TBrand {
   const { data } = useQuery({
     queryKey: brandQueryKey(scope),
     queryFn: ({ signal }) => fetchBrand(scope, signal),
+    enabled: !isServedByRouter(),
     staleTime: 5 * 60_000,
     retry: false,
     refetchOnWindowFocus: false,

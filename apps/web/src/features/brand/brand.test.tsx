@@ -1,12 +1,13 @@
-import { BRAND_MESSAGES, PRODUCT_NAME, type TBrand } from '@radflow/core';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { BRAND_MESSAGES, PRODUCT_NAME, ROUTER_SERVED_META, type TBrand } from '@radflow/core';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APP_ROUTES } from '../../app/routes';
 import { buildPreferences, buildUser, sessionHandlers } from '../../test/builders';
 import { errorBody, fakeApi, type TRecordedRequest } from '../../test/fake-api';
 import { renderRoutes, renderScreen, simulateWideScreen } from '../../test/render';
 import { LoginPage } from '../auth/LoginPage';
 import { SharePage } from '../share-page/SharePage';
+import { BrandLogo } from './BrandLogo';
 import { BRAND_PATH } from './brand-api';
 import { BRAND_TEXTS } from './BrandSettings';
 
@@ -25,6 +26,22 @@ const SLOW = { timeout: 15_000 };
 beforeEach(() => simulateWideScreen());
 
 describe('the brand a page shows', () => {
+  afterEach(() => document.head.querySelector(`meta[name="${ROUTER_SERVED_META.name}"]`)?.remove());
+
+  it("the page the center's router serves shows the product's own, asking the router nothing", async () => {
+    // The router answers no brand call (it would be a 404 in the page's error log).
+    const meta = document.createElement('meta');
+    meta.name = ROUTER_SERVED_META.name;
+    meta.content = ROUTER_SERVED_META.content;
+    document.head.append(meta);
+    const api = fakeApi({ [`GET ${BRAND_PATH}`]: { body: SUNRISE } });
+    renderScreen(<BrandLogo />, { path: '/hybrid-study-list' });
+    expect(await screen.findByText(PRODUCT_NAME)).toBeTruthy();
+    // The effects that would ask have run: a call would be recorded by now.
+    await act(async () => undefined);
+    expect(api.calls('GET', BRAND_PATH)).toHaveLength(0);
+  });
+
   it("the sign-in page shows the address's group name and logo, asked without a share link", async () => {
     const api = fakeApi({ [`GET ${BRAND_PATH}`]: { body: SUNRISE } });
     renderScreen(<LoginPage />, { path: '/login-page' });

@@ -127,6 +127,10 @@ describe('offline hybrid reporting on the router', () => {
     await dialog.getByLabel('Report name').fill('CT Head');
     await dialog.getByRole('textbox', { name: 'Report', exact: true }).click();
     await page.keyboard.type('No acute bleed.');
+    // Unsaved, the text is kept on the router too once typing rests (another PC would find it).
+    await eventually(
+      () => router.drafts.draft(study.studyInstanceUid, HYBRID_EMAIL)?.content ?? '',
+    ).toContain('No acute bleed.');
     await dialog.getByRole('button', { name: 'Sign off' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
@@ -138,6 +142,8 @@ describe('offline hybrid reporting on the router', () => {
       name: 'CT Head',
       authorEmail: HYBRID_EMAIL,
     });
+    // The sign-off took the text: the router's draft is gone.
+    expect(router.drafts.draft(study.studyInstanceUid, HYBRID_EMAIL)).toBeNull();
     expect(router.store.report(study.studyInstanceUid)?.content).toContain('No acute bleed.');
 
     // Its versions, as the router keeps them.

@@ -12,6 +12,7 @@ import { uploadQueueOf } from '../../apps/router/src/api/queue-adapter.js';
 import { settingsOf } from '../../apps/router/src/api/settings.js';
 import { hybridReportsOf } from '../../apps/router/src/hybrid/hybrid-reports.js';
 import { OfflineAnnotationStore } from '../../apps/router/src/hybrid/annotation-store.js';
+import { OfflineDraftStore } from '../../apps/router/src/hybrid/draft-store.js';
 import { OfflineReportStore } from '../../apps/router/src/hybrid/report-store.js';
 import { SpoolImages } from '../../apps/router/src/hybrid/spool-images.js';
 import { InstanceQueue } from '../../apps/router/src/queue/queue.js';
@@ -27,6 +28,7 @@ export interface THybridRouter {
   readonly queue: InstanceQueue;
   readonly store: OfflineReportStore;
   readonly annotations: OfflineAnnotationStore;
+  readonly drafts: OfflineDraftStore;
   readonly credentials: OfflineCredentials;
   /** The link to the cloud: down, the router's sign-in and `linkFetch` cannot reach it. */
   readonly link: { up: boolean };
@@ -50,6 +52,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
   const queue = await InstanceQueue.open({ dataDir });
   const store = await OfflineReportStore.open(dataDir);
   const annotations = await OfflineAnnotationStore.open(dataDir);
+  const drafts = await OfflineDraftStore.open(dataDir);
   const credentials = await OfflineCredentials.open(dataDir);
   const link = { up: true };
   const online = createCloudLogin({ serverUrl: baseURL });
@@ -67,7 +70,9 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
     sendJobs: { get: async () => [], run: unused },
     printer: { print: unused },
     releases: { checkVersion: unused, update: unused },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => options.onSaved?.()),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), { reports: store, annotations, drafts }, () =>
+      options.onSaved?.(),
+    ),
     offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
     webDir: fileURLToPath(new URL('../../apps/web/dist', import.meta.url)),
   });
@@ -78,6 +83,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
     queue,
     store,
     annotations,
+    drafts,
     credentials,
     link,
     linkFetch: (input, init) =>
@@ -101,6 +107,7 @@ export async function startHybridRouter(options: { onSaved?: () => void } = {}):
       await api.app.close();
       await store.close();
       await annotations.close();
+      await drafts.close();
       await queue.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -19,6 +19,7 @@ import { SendJobs } from './forward/send-jobs.js';
 import { FirstStudySource } from './forward/study-source.js';
 import { hybridReportsOf } from './hybrid/hybrid-reports.js';
 import { OfflineAnnotationStore } from './hybrid/annotation-store.js';
+import { OfflineDraftStore } from './hybrid/draft-store.js';
 import { OfflineReportStore } from './hybrid/report-store.js';
 import { ReportSync } from './hybrid/report-sync.js';
 import { SpoolImages } from './hybrid/spool-images.js';
@@ -110,6 +111,11 @@ export async function startRouter(
     },
   );
   undo.push(() => offlineAnnotations.close());
+  const offlineDrafts = await OfflineDraftStore.open(config.ROUTER_DATA_DIR).catch(async (error: unknown) => {
+    await unwind();
+    throw error;
+  });
+  undo.push(() => offlineDrafts.close());
   const credentials = await OfflineCredentials.open(config.ROUTER_DATA_DIR).catch(async (error: unknown) => {
     await unwind();
     throw error;
@@ -169,7 +175,11 @@ export async function startRouter(
       releases: releasesPort(updater, log),
       cloudLogin: withOfflineSignIn(createCloudLogin({ serverUrl: config.ROUTER_SERVER_URL }), credentials),
       settings: settingsOf(config),
-      hybrid: hybridReportsOf(uploadQueue, offlineReports, offlineAnnotations, () => reportSync.kick()),
+      hybrid: hybridReportsOf(
+        uploadQueue,
+        { reports: offlineReports, annotations: offlineAnnotations, drafts: offlineDrafts },
+        () => reportSync.kick(),
+      ),
       hybridTemplates: (email) => credentials.templatesOf(email),
       offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
       ...(config.ROUTER_WEB_DIR ? { webDir: config.ROUTER_WEB_DIR } : {}),
@@ -203,6 +213,7 @@ export async function startRouter(
       await reportSync.stop();
       await offlineReports.close();
       await offlineAnnotations.close();
+      await offlineDrafts.close();
       await queue.close();
     })();
     return stopped;

@@ -13,6 +13,7 @@ import {
   ZOfflineReport,
   ZOfflineVersions,
   ZRouterLoginAnswer,
+  ZReportDraft,
   ZViewerAnnotation,
   ZViewerAnnotations,
   MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS,
@@ -22,6 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStudy } from '../../test/study-builder.js';
 import { hybridReportsOf } from '../hybrid/hybrid-reports.js';
 import { OfflineAnnotationStore } from '../hybrid/annotation-store.js';
+import { OfflineDraftStore } from '../hybrid/draft-store.js';
 import { OfflineReportStore } from '../hybrid/report-store.js';
 import { InstanceQueue } from '../queue/queue.js';
 import { startLocalApi } from './local-api.js';
@@ -55,6 +57,7 @@ let dataDir: string;
 let queue: InstanceQueue;
 let store: OfflineReportStore;
 let annotations: OfflineAnnotationStore;
+let drafts: OfflineDraftStore;
 let app: FastifyInstance;
 let base: string;
 let port: number;
@@ -72,6 +75,7 @@ beforeEach(async () => {
   queue = await InstanceQueue.open({ dataDir });
   store = await OfflineReportStore.open(dataDir);
   annotations = await OfflineAnnotationStore.open(dataDir);
+  drafts = await OfflineDraftStore.open(dataDir);
   kicks = 0;
   await startApi();
 });
@@ -97,7 +101,7 @@ async function startApi() {
     releases: { checkVersion: unused, update: unused },
     cloudLogin,
     settings: { settings: () => ({}) },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => kicks++),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), { reports: store, annotations, drafts }, () => kicks++),
     // What offline-sign-in.ts keeps of each doctor's online sign-in.
     hybridTemplates: (email) => ({
       savedAt: '2026-11-02T10:00:00.000Z',
@@ -114,6 +118,7 @@ afterEach(async () => {
   await app.close();
   await store.close();
   await annotations.close();
+  await drafts.close();
   await queue.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -308,6 +313,55 @@ describe('the hybrid calls (issue 27 §4)', () => {
     expect(await bad.json()).toMatchObject({ additionalInfo: 'annotation.toolName' });
     expect((await call(HYBRID_PATHS.annotations, again)).status).toBe(400);
     expect((await listed(again)).annotations).toEqual([]);
+  });
+
+  it("keeps each doctor's unsaved text of a study's report, until their save takes it", async () => {
+    const study = await heldStudy();
+    const uid = study.studyInstanceUid;
+    const token = await signIn(HYBRID);
+    const second = await signIn(SECOND);
+    const draftOf = async (as: string) =>
+      (await call(`${HYBRID_PATHS.draft}?studyInstanceUid=${uid}`, as)).json() as Promise<unknown>;
+    expect(await draftOf(token)).toBeNull();
+
+    const typed = await call(HYBRID_PATHS.draft, token, {
+      studyInstanceUid: uid,
+      name: 'CT Head',
+      content: '<p>Typing…</p>',
+      baseVersion: null,
+    });
+    expect(typed.status).toBe(200);
+    expect(ZReportDraft.parse(await typed.json())).toMatchObject({
+      content: '<p>Typing…</p>',
+      baseVersion: null,
+    });
+    expect(ZReportDraft.parse(await draftOf(token))).toMatchObject({
+      name: 'CT Head',
+      content: '<p>Typing…</p>',
+    });
+    // Another doctor's are theirs: none here.
+    expect(await draftOf(second)).toBeNull();
+
+    // A save on the router takes the text: the draft is gone (as the cloud's save removes it).
+    expect((await call(HYBRID_PATHS.report, token, reportOf(uid))).status).toBe(200);
+    expect(await draftOf(token)).toBeNull();
+
+    await call(HYBRID_PATHS.draft, token, {
+      studyInstanceUid: uid,
+      content: '<p>Again.</p>',
+      baseVersion: 1,
+    });
+    expect((await call(HYBRID_PATHS.draftDelete, token, { studyInstanceUid: uid })).status).toBe(200);
+    expect(await draftOf(token)).toBeNull();
+
+    const elsewhere = await call(HYBRID_PATHS.draft, token, {
+      studyInstanceUid: '1.2.3.999',
+      content: '<p>x</p>',
+    });
+    expect(elsewhere.status).toBe(404);
+    const bad = await call(HYBRID_PATHS.draft, token, { studyInstanceUid: uid, content: 7 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ additionalInfo: 'content' });
   });
 
   it("answers the signed-in doctor's own templates, as kept at their online sign-in", async () => {

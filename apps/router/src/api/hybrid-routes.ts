@@ -6,12 +6,14 @@ import {
   ZHybridStudyQuery,
   ZOfflineAnnotationRef,
   ZOfflineAnnotationSave,
+  ZOfflineDraftSave,
   ZOfflineReportSave,
   ZOfflineResolve,
   type THybridStudy,
   type TOfflineReport,
   type TOfflineTemplates,
   type TOfflineVersion,
+  type TReportDraft,
   type TViewerAnnotation,
   type TViewerAnnotations,
 } from '@radflow/core';
@@ -28,7 +30,8 @@ export const hybridUser = (request: FastifyRequest): VerifiedUser => {
 
 /**
  * GET /hybrid/studies, GET and POST /hybrid/report, GET /hybrid/report/versions, POST /hybrid/resolve,
- * GET /hybrid/templates, GET and POST /hybrid/annotations, POST /hybrid/annotations/delete
+ * GET /hybrid/templates, GET and POST /hybrid/annotations, POST /hybrid/annotations/delete,
+ * GET and POST /hybrid/report/draft, POST /hybrid/report/draft/delete
  * (HYBRID.md "Calls"). `templatesOf`: the signed-in doctor's templates kept at their online sign-in.
  */
 export function registerHybridRoutes(
@@ -79,6 +82,24 @@ export function registerHybridRoutes(
   app.post(HYBRID_PATHS.annotations, async (request): Promise<TViewerAnnotation> => {
     const user = hybridUser(request);
     return hybrid.saveAnnotation(parseInput(ZOfflineAnnotationSave, request.body), user);
+  });
+
+  app.get(HYBRID_PATHS.draft, async (request): Promise<TReportDraft | null> => {
+    const user = hybridUser(request);
+    const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.query);
+    return hybrid.draft(studyInstanceUid, user);
+  });
+
+  app.post(HYBRID_PATHS.draft, async (request): Promise<TReportDraft> => {
+    const user = hybridUser(request);
+    return hybrid.saveDraft(parseInput(ZOfflineDraftSave, request.body), user);
+  });
+
+  app.post(HYBRID_PATHS.draftDelete, async (request): Promise<Record<string, never>> => {
+    const user = hybridUser(request);
+    const { studyInstanceUid } = parseInput(ZHybridStudyQuery, request.body);
+    await hybrid.deleteDraft(studyInstanceUid, user);
+    return {};
   });
 
   app.post(HYBRID_PATHS.annotationDelete, async (request): Promise<Record<string, never>> => {

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildStudy } from '../../test/study-builder.js';
 import { hybridReportsOf } from '../hybrid/hybrid-reports.js';
 import { OfflineAnnotationStore } from '../hybrid/annotation-store.js';
+import { OfflineDraftStore } from '../hybrid/draft-store.js';
 import { OfflineReportStore } from '../hybrid/report-store.js';
 import { SpoolImages } from '../hybrid/spool-images.js';
 import { InstanceQueue } from '../queue/queue.js';
@@ -35,6 +36,7 @@ let dataDir: string;
 let queue: InstanceQueue;
 let store: OfflineReportStore;
 let annotations: OfflineAnnotationStore;
+let drafts: OfflineDraftStore;
 let app: FastifyInstance;
 let base: string;
 
@@ -43,6 +45,7 @@ beforeEach(async () => {
   queue = await InstanceQueue.open({ dataDir });
   store = await OfflineReportStore.open(dataDir);
   annotations = await OfflineAnnotationStore.open(dataDir);
+  drafts = await OfflineDraftStore.open(dataDir);
   const cloudLogin: CloudLogin = {
     async verify({ email, password }) {
       const user = [HYBRID, CENTER].find((u) => u.email === email);
@@ -62,7 +65,7 @@ beforeEach(async () => {
     releases: { checkVersion: unused, update: unused },
     cloudLogin,
     settings: { settings: () => ({}) },
-    hybrid: hybridReportsOf(uploadQueueOf(queue), store, annotations, () => undefined),
+    hybrid: hybridReportsOf(uploadQueueOf(queue), { reports: store, annotations, drafts }, () => undefined),
     offlineImages: new SpoolImages((uid) => queue.studyFiles(uid)),
   });
   app = started.app;
@@ -73,6 +76,7 @@ afterEach(async () => {
   await app.close();
   await store.close();
   await annotations.close();
+  await drafts.close();
   await queue.close();
   await rm(dataDir, { recursive: true, force: true });
 });

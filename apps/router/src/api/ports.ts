@@ -2,6 +2,7 @@ import type {
   THybridStudy,
   TOfflineAnnotationRef,
   TOfflineAnnotationSave,
+  TOfflineDraftSave,
   TOfflineReport,
   TOfflineVersion,
   TOfflineReportSave,
@@ -16,6 +17,7 @@ import type {
   TRenderViewport,
   TRenderWindow,
   TSendJobRunRequest,
+  TReportDraft,
   TReportTemplate,
   TViewerAnnotation,
   TViewerAnnotations,
@@ -102,6 +104,11 @@ export interface HybridReports {
   /** Durable before it resolves; FORBIDDEN for another doctor's, CONFLICT past the per-study cap. */
   saveAnnotation(input: TOfflineAnnotationSave, author: VerifiedUser): Promise<TViewerAnnotation>;
   deleteAnnotation(ref: TOfflineAnnotationRef, author: VerifiedUser): Promise<void>;
+  /** The user's unsaved text of the study's offline report, or null. */
+  draft(studyInstanceUid: string, user: VerifiedUser): TReportDraft | null;
+  /** Durable before it resolves; NOT_FOUND for a study the router does not hold. */
+  saveDraft(input: TOfflineDraftSave, user: VerifiedUser): Promise<TReportDraft>;
+  deleteDraft(studyInstanceUid: string, user: VerifiedUser): Promise<void>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { AppError, type THybridStudy } from '@radflow/core';
 import type { HybridReports, UploadQueue } from '../api/ports.js';
 import { MESSAGE_STUDY_NOT_FOUND } from '../api/queue-adapter.js';
 import type { OfflineAnnotationStore } from './annotation-store.js';
+import type { OfflineDraftStore } from './draft-store.js';
 import type { OfflineReportStore } from './report-store.js';
 
 /**
@@ -11,8 +12,15 @@ import type { OfflineReportStore } from './report-store.js';
  */
 export function hybridReportsOf(
   queue: Pick<UploadQueue, 'pendingCases'>,
-  store: OfflineReportStore,
-  annotations: OfflineAnnotationStore,
+  {
+    reports: store,
+    annotations,
+    drafts,
+  }: {
+    readonly reports: OfflineReportStore;
+    readonly annotations: OfflineAnnotationStore;
+    readonly drafts: OfflineDraftStore;
+  },
   /** Something to take up was written (a report save or resolution, a measurement): the sync looks now. */
   onSaved: () => void,
 ): HybridReports {
@@ -72,6 +80,8 @@ export function hybridReportsOf(
     async save(input, author) {
       await assertHeld(input.studyInstanceUid);
       const saved = await store.save({ ...input, author });
+      // A save takes the text the draft held (as the cloud's save removes the writer's draft).
+      await drafts.remove(input.studyInstanceUid, author.email);
       onSaved();
       return saved;
     },
@@ -94,5 +104,11 @@ export function hybridReportsOf(
       await annotations.remove(ref.studyInstanceUid, ref.annotationUid, author.email);
       onSaved();
     },
+    draft: (studyInstanceUid, user) => drafts.draft(studyInstanceUid, user.email),
+    async saveDraft({ studyInstanceUid, name, content, baseVersion }, user) {
+      await assertHeld(studyInstanceUid);
+      return drafts.save(studyInstanceUid, user.email, { name, content, baseVersion });
+    },
+    deleteDraft: (studyInstanceUid, user) => drafts.remove(studyInstanceUid, user.email),
   };
 }

@@ -55,7 +55,7 @@ const time = (iso: string) => {
 };
 
 /** The newer of two draft copies (the device wins a tie: it is written first). */
-function newerDraft(
+export function newerDraft(
   device: TDraftCopy | null,
   server: TDraftCopy | null,
 ): { draft: TDraftCopy; from: 'DEVICE' | 'SERVER' } | null {

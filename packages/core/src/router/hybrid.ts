@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ZStudyInstanceUid } from '../dicom/uid-schema.js';
+import { ZReportDraftRequest } from '../reporting/drafts.js';
 import { ZReportSaveRequest, ZReportTemplate } from '../reporting/schemas.js';
 import { ZAnnotationUid, ZViewerAnnotationInput } from '../viewer/schemas.js';
 
@@ -167,6 +168,13 @@ export const HYBRID_PATHS = {
    */
   annotations: '/hybrid/annotations',
   annotationDelete: '/hybrid/annotations/delete',
+  /**
+   * The signed-in doctor's unsaved text of a study's offline report, kept on the router as the cloud
+   * keeps its server draft: GET ?studyInstanceUid= (core ZReportDraft or null), POST one
+   * (ZOfflineDraftSave), POST …/delete ({studyInstanceUid}). A save on the router removes it.
+   */
+  draft: '/hybrid/report/draft',
+  draftDelete: '/hybrid/report/draft/delete',
 } as const;
 
 /**
@@ -208,6 +216,10 @@ export const MESSAGE_IN_CONFLICT =
   'The cloud refused this report: open the study in the cloud to compare and report it there';
 
 export const ZHybridStudyQuery = z.object({ studyInstanceUid: ZStudyInstanceUid });
+
+/** POST /hybrid/report/draft: the doctor's unsaved text of the study's offline report. */
+export const ZOfflineDraftSave = ZReportDraftRequest.extend({ studyInstanceUid: ZStudyInstanceUid });
+export type TOfflineDraftSave = z.infer<typeof ZOfflineDraftSave>;
 
 /** POST /hybrid/annotations: a measurement drawn in the offline viewer (created or replaced). */
 export const ZOfflineAnnotationSave = z.object({

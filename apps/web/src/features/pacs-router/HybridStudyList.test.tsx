@@ -3,6 +3,7 @@ import type {
   THybridStudy,
   TOfflineReport,
   TOfflineVersion,
+  TReportDraft,
   TReportTemplate,
   TRouterInfo,
 } from '@radflow/core';
@@ -136,6 +137,14 @@ function fakeRouter(
     offlineAnnotations: vi.fn(async (_uid: string) => ({ annotations: [], keyImages: [] })),
     saveOfflineAnnotation: vi.fn(async () => Promise.reject(new Error('not in this test'))),
     deleteOfflineAnnotation: vi.fn(async () => undefined),
+    offlineDraft: vi.fn(async (_uid: string): Promise<TReportDraft | null> => null),
+    saveOfflineDraft: vi.fn(async (save: { name: string; content: string; baseVersion: number | null }) => ({
+      name: save.name,
+      content: save.content,
+      baseVersion: save.baseVersion,
+      updatedAt: new Date().toISOString(),
+    })),
+    deleteOfflineDraft: vi.fn(async (_uid: string) => undefined),
     offlineVersions: vi.fn(async (_uid: string): Promise<TOfflineVersion[]> => options.versions ?? []),
     saveOfflineReport: vi.fn(
       async (save: { studyInstanceUid: string; name: string; content: string; signOff: boolean }) =>
@@ -360,6 +369,38 @@ describe('the hybrid study list (issue 27 §4)', () => {
       );
       await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
       expect(readDraftAt(KEY)).toBeNull();
+    });
+
+    it('goes to the router too, and comes back from it on a device that has no copy', async () => {
+      const client = fakeRouter({ studies: [study({ report: report() })] });
+      renderScreen(<HybridStudyListScreen client={client} knownEmail={EMAIL} />);
+      const dialog = await openReport();
+      fireEvent.change(nameField(dialog), { target: { value: 'CT Head, typed on PC 1' } });
+      // Closing sends what waited for the typing to rest.
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+      await waitFor(() =>
+        expect(client.saveOfflineDraft).toHaveBeenCalledWith({
+          studyInstanceUid: '1.2.3',
+          name: 'CT Head, typed on PC 1',
+          content: '<p>No bleed.</p>',
+          baseVersion: 1,
+        }),
+      );
+
+      // Another PC of the center: no copy on its device, the router's comes back.
+      window.localStorage.clear();
+      client.offlineDraft.mockResolvedValue({
+        name: 'CT Head, typed on PC 1',
+        content: '<p>No bleed.</p>',
+        baseVersion: 1,
+        updatedAt: '2026-11-27T10:40:00.000Z',
+      });
+      const again = await openReport();
+      expect(nameField(again).value).toBe('CT Head, typed on PC 1');
+      expect(within(again).getByText(/Restored the text you typed on the router/)).toBeTruthy();
+      fireEvent.click(within(again).getByRole('button', { name: 'Discard it' }));
+      expect(nameField(again).value).toBe('CT Head');
+      await waitFor(() => expect(client.deleteOfflineDraft).toHaveBeenCalledWith('1.2.3'));
     });
 
     it('is discarded on request: the router’s text comes back and the copy is gone', async () => {

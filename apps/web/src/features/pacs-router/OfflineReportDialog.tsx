@@ -9,14 +9,16 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   formatDisplayTime,
+  newerDraft,
   templateFits,
   type THybridStudy,
+  type TReportDraft,
   type TOfflineReport,
   type TOfflineResolution,
 } from '@radflow/core';
 import type { Editor } from '@tiptap/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ReportEditor } from '../report-editor/ReportEditor';
 import { TemplatesButton } from '../report-editor/TemplatesButton';
 import { VersionListDialog } from '../report-editor/VersionsDialog';
@@ -143,40 +145,89 @@ function KeptTextNotice({
   );
 }
 
+/** How long typing rests before the unsaved text goes to the router (the cloud editor's 2 s). */
+const ROUTER_DRAFT_DELAY_MS = 2_000;
+
+interface TOfflineReportDialogProps {
+  client: RouterClient;
+  study: THybridStudy;
+  /** The signed-in user: the copies of unsaved text are theirs alone (none when unknown). */
+  userEmail: string | null;
+  onClose: () => void;
+  onSaved: () => void;
+}
+
 /**
  * A study's report written on the router (issue 27 §4; HYBRID.md): the name and the editor with the
  * router's templates, Save (a version on the router) and Sign off, a conflict's two ways out, and
- * the device copy of text typed and not saved.
+ * the copies of text typed and not saved: on this device at once, on the router a moment later
+ * (HYBRID.md "Unsaved text offline"). The router's copy is asked for before the editor opens.
  */
-export function OfflineReportDialog({
+export function OfflineReportDialog(props: TOfflineReportDialogProps) {
+  const { client, study, userEmail } = props;
+  const routerDraft = useQuery({
+    queryKey: ['offline-draft', client.baseUrl, study.studyInstanceUid, userEmail],
+    queryFn: () => client.offlineDraft(study.studyInstanceUid),
+    enabled: userEmail !== null,
+    retry: false,
+    gcTime: 0,
+  });
+  // The router is on this PC: its answer comes in milliseconds, so the dialog simply opens with it.
+  if (routerDraft.isLoading) return null;
+  // A router that cannot answer it (an older version, a failure) has no copy to offer.
+  return <OfflineReportForm {...props} routerDraft={routerDraft.data ?? null} />;
+}
+
+function OfflineReportForm({
   client,
   study,
   userEmail,
   onClose,
   onSaved,
-}: {
-  client: RouterClient;
-  study: THybridStudy;
-  /** The signed-in user: the device copies of unsaved text are theirs alone (none when unknown). */
-  userEmail: string | null;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
+  routerDraft,
+}: TOfflineReportDialogProps & { routerDraft: TReportDraft | null }) {
   const [report, setReport] = useState(study.report);
   const saved = { name: report?.name ?? study.studyDescription ?? '', content: report?.content ?? '' };
   const locked = report?.state === 'CONFLICT' || report?.signedOff === true;
   const draftKey = userEmail ? offlineDraftKey(client.baseUrl, study.studyInstanceUid, userEmail) : null;
-  // What this device kept of text typed and not saved on the router (a closed tab, a closed dialog,
-  // a lost sign-in), read once at opening. Taken back at once when the router's text has not moved
-  // since it was typed; offered when the router has a newer version.
-  const [kept, setKept] = useState(() => {
-    const copy = draftKey && !locked ? readDraftAt(draftKey) : null;
-    if (copy && copy.name === saved.name && copy.content === saved.content) {
+  // The newer of what this device and the router kept of text typed and not saved (a closed tab,
+  // a closed dialog, a lost sign-in, another PC), read once at opening. Taken back at once when the
+  // router's text has not moved since it was typed; offered when the router has a newer version.
+  const [keptCopy, setKept] = useState(() => {
+    const copy = draftKey && !locked ? newerDraft(readDraftAt(draftKey), routerDraft) : null;
+    if (copy && copy.draft.name === saved.name && copy.draft.content === saved.content) {
       clearDraftAt(draftKey!);
       return null;
     }
     return copy;
   });
+  const kept = keptCopy?.draft ?? null;
+  const keptWhere = keptCopy?.from === 'SERVER' ? 'on the router' : 'on this device';
+  // The router's copy follows the device's after a rest; what is pending goes when the dialog closes.
+  const pendingDraft = useRef<{ timer: number; send: () => void } | null>(null);
+  const cancelRouterDraft = () => {
+    if (pendingDraft.current) window.clearTimeout(pendingDraft.current.timer);
+    pendingDraft.current = null;
+  };
+  const toRouterSoon = (send: () => Promise<unknown>) => {
+    cancelRouterDraft();
+    const once = () => {
+      pendingDraft.current = null;
+      // Best-effort: the device copy holds the text meanwhile.
+      send().catch(() => undefined);
+    };
+    pendingDraft.current = { timer: window.setTimeout(once, ROUTER_DRAFT_DELAY_MS), send: once };
+  };
+  useEffect(
+    () => () => {
+      const pending = pendingDraft.current;
+      if (pending) {
+        window.clearTimeout(pending.timer);
+        pending.send();
+      }
+    },
+    [],
+  );
   const takenAtOnce = kept !== null && kept.baseVersion === (report?.localVersion ?? null);
   const [notice, setNotice] = useState<'restored' | 'older' | null>(
     kept ? (takenAtOnce ? 'restored' : 'older') : null,
@@ -191,16 +242,23 @@ export function OfflineReportDialog({
     enabled: versionsOpen,
   });
   const unsaved = name !== saved.name || content !== saved.content;
-  /** Every change goes to this device at once; a text equal to the router's needs no copy. */
+  const uid = study.studyInstanceUid;
+  /** Every change goes to this device at once and to the router after a rest; a text equal to the router's saved one needs no copy. */
   const keep = (next: { name: string; content: string }) => {
     if (!draftKey) return;
-    if (next.name === saved.name && next.content === saved.content) clearDraftAt(draftKey);
-    else
-      writeDraftAt(draftKey, {
-        ...next,
-        baseVersion: report?.localVersion ?? null,
-        updatedAt: new Date().toISOString(),
-      });
+    const baseVersion = report?.localVersion ?? null;
+    if (next.name === saved.name && next.content === saved.content) {
+      clearDraftAt(draftKey);
+      toRouterSoon(() => client.deleteOfflineDraft(uid));
+    } else {
+      writeDraftAt(draftKey, { ...next, baseVersion, updatedAt: new Date().toISOString() });
+      toRouterSoon(() => client.saveOfflineDraft({ studyInstanceUid: uid, ...next, baseVersion }));
+    }
+  };
+  /** Both copies go: the text was saved, or the doctor discarded it. */
+  const dropCopies = () => {
+    cancelRouterDraft();
+    if (draftKey) clearDraftAt(draftKey);
   };
   const showText = (text: { name: string; content: string }) => {
     setName(text.name);
@@ -208,6 +266,8 @@ export function OfflineReportDialog({
     editor?.commands.setContent(text.content, { emitUpdate: false });
   };
   const save = useMutation({
+    // The router removes its copy with the save; one pending must not bring it back.
+    onMutate: cancelRouterDraft,
     mutationFn: (signOff: boolean) =>
       client.saveOfflineReport({
         studyInstanceUid: study.studyInstanceUid,
@@ -217,7 +277,7 @@ export function OfflineReportDialog({
         baseLocalVersion: report?.localVersion ?? null,
       }),
     onSuccess: () => {
-      if (draftKey) clearDraftAt(draftKey);
+      dropCopies();
       onSaved();
       onClose();
     },
@@ -254,13 +314,13 @@ export function OfflineReportDialog({
             action="Discard it"
             onAction={() => {
               showText(saved);
-              if (draftKey) clearDraftAt(draftKey);
+              dropCopies();
+              void client.deleteOfflineDraft(uid).catch(() => undefined);
               setKept(null);
               setNotice(null);
             }}
           >
-            Restored the text you typed on this device on {formatDisplayTime(kept.updatedAt)} and had not
-            saved.
+            Restored the text you typed {keptWhere} on {formatDisplayTime(kept.updatedAt)} and had not saved.
           </KeptTextNotice>
         )}
         {notice === 'older' && kept && (
@@ -273,8 +333,9 @@ export function OfflineReportDialog({
               setNotice('restored');
             }}
           >
-            This device kept text you typed on {formatDisplayTime(kept.updatedAt)} and had not saved, from an
-            earlier version: the router now has a newer one.
+            {keptCopy?.from === 'SERVER' ? 'The router' : 'This device'} kept text you typed on{' '}
+            {formatDisplayTime(kept.updatedAt)} and had not saved, from an earlier version: the router now has
+            a newer one.
           </KeptTextNotice>
         )}
         <TextField

@@ -1,4 +1,10 @@
-import type { TPendingCase, TRouterEvent, TRouterInfo, TRouterVersionCheck } from '@radflow/core';
+import type {
+  TPendingCase,
+  TReportDraft,
+  TRouterEvent,
+  TRouterInfo,
+  TRouterVersionCheck,
+} from '@radflow/core';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../test/render';
@@ -78,6 +84,14 @@ function fakeRouter(
     offlineAnnotations: vi.fn(async () => ({ annotations: [], keyImages: [] })),
     saveOfflineAnnotation: vi.fn(async () => Promise.reject(new Error('not in this test'))),
     deleteOfflineAnnotation: vi.fn(async () => undefined),
+    offlineDraft: vi.fn(async (_uid: string): Promise<TReportDraft | null> => null),
+    saveOfflineDraft: vi.fn(async (save: { name: string; content: string; baseVersion: number | null }) => ({
+      name: save.name,
+      content: save.content,
+      baseVersion: save.baseVersion,
+      updatedAt: new Date().toISOString(),
+    })),
+    deleteOfflineDraft: vi.fn(async (_uid: string) => undefined),
     offlineVersions: vi.fn(async () => []),
     saveOfflineReport: vi.fn(async () => {
       throw new Error('not in this test');

@@ -4,11 +4,13 @@ import {
   ZOfflineReport,
   ZOfflineTemplates,
   ZOfflineVersions,
+  ZReportDraft,
   ZViewerAnnotation,
   ZViewerAnnotations,
   type THybridStudy,
   type TOfflineAnnotationRef,
   type TOfflineAnnotationSave,
+  type TOfflineDraftSave,
   type TOfflineReport,
   type TOfflineReportSave,
   type TOfflineResolve,
@@ -35,6 +37,7 @@ import {
   type TRouterSettings,
   type TRouterUpdateAnswer,
   type TRouterVersionCheck,
+  type TReportDraft,
   type TUploadAnswer,
   type TViewerAnnotation,
   type TViewerAnnotations,
@@ -96,6 +99,10 @@ export interface RouterClient {
   hybridTemplates(): Promise<TOfflineTemplates>;
   /** The versions of a study's offline report the router keeps, oldest first. */
   offlineVersions(studyInstanceUid: string): Promise<TOfflineVersion[]>;
+  /** The signed-in user's unsaved text of a study's offline report, kept on the router, or null. */
+  offlineDraft(studyInstanceUid: string): Promise<TReportDraft | null>;
+  saveOfflineDraft(save: TOfflineDraftSave): Promise<TReportDraft>;
+  deleteOfflineDraft(studyInstanceUid: string): Promise<void>;
   /** The measurements drawn in the offline viewer on a study, kept on the router. */
   offlineAnnotations(studyInstanceUid: string): Promise<TViewerAnnotations>;
   /** Creates or replaces one; durable on the router when it resolves. */
@@ -230,6 +237,15 @@ export function createRouterClient(baseUrl: string, storage: Storage = window.lo
         `${HYBRID_PATHS.versions}?${new URLSearchParams({ studyInstanceUid }).toString()}`,
         ZOfflineVersions,
       ),
+    offlineDraft: (studyInstanceUid) =>
+      call(
+        `${HYBRID_PATHS.draft}?${new URLSearchParams({ studyInstanceUid }).toString()}`,
+        ZReportDraft.nullable(),
+      ),
+    saveOfflineDraft: (save) => call(HYBRID_PATHS.draft, ZReportDraft, { json: save }),
+    deleteOfflineDraft: async (studyInstanceUid) => {
+      await call(HYBRID_PATHS.draftDelete, null, { json: { studyInstanceUid } });
+    },
     offlineAnnotations: (studyInstanceUid) =>
       call(
         `${HYBRID_PATHS.annotations}?${new URLSearchParams({ studyInstanceUid }).toString()}`,

@@ -13,7 +13,6 @@
  * but a group admin (core canChangeAnnotation), and the router has no admins.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AppError,
@@ -25,8 +24,7 @@ import {
   type TViewerAnnotationInput,
   type TViewerAnnotations,
 } from '@radflow/core';
-import { fsyncDir } from '../queue/fs-durable.js';
-import { Journal } from '../queue/journal.js';
+import { JournaledState } from './journaled-state.js';
 
 /** Compact once the journal holds this many records and at least twice the live ones. */
 const COMPACT_AFTER_RECORDS = 256;
@@ -79,21 +77,21 @@ export const annotationJournalPath = (dataDir: string) => join(dataDir, 'hybrid'
 export class OfflineAnnotationStore {
   /** Study → annotation uid → the kept version, in the order they were first drawn. */
   private readonly studies = new Map<string, Map<string, TKept>>();
-  private recordCount = 0;
+  private journal!: JournaledState<TRecord>;
 
-  private constructor(
-    private readonly journal: Journal,
-    private readonly now: () => Date,
-  ) {}
+  private constructor(private readonly now: () => Date) {}
 
   static async open(dataDir: string, now: () => Date = () => new Date()): Promise<OfflineAnnotationStore> {
-    await mkdir(join(dataDir, 'hybrid'), { recursive: true });
-    await fsyncDir(dataDir);
-    const { journal, read } = await Journal.open<TRecord>(annotationJournalPath(dataDir));
-    const store = new OfflineAnnotationStore(journal, now);
-    for (const record of read.records) store.apply(record);
-    store.recordCount = read.records.length;
-    await store.compactIfLarge();
+    const store = new OfflineAnnotationStore(now);
+    store.journal = await JournaledState.open<TRecord>(
+      annotationJournalPath(dataDir),
+      {
+        apply: (record) => store.apply(record),
+        liveRecords: () => store.liveRecords(),
+        clear: () => store.studies.clear(),
+      },
+      COMPACT_AFTER_RECORDS,
+    );
     return store;
   }
 
@@ -131,7 +129,7 @@ export class OfflineAnnotationStore {
       throw new AppError('CONFLICT', MESSAGE_OFFLINE_ANNOTATIONS_FULL);
     }
     const at = this.now().toISOString();
-    await this.append({ t: 'A', studyInstanceUid, annotation, authorEmail, at, v: randomUUID() });
+    await this.journal.append({ t: 'A', studyInstanceUid, annotation, authorEmail, at, v: randomUUID() });
     const saved = this.studies.get(studyInstanceUid)!.get(annotation.annotationUid)!;
     return { ...annotation, createdBy: authorEmail, createdAt: saved.createdAt };
   }
@@ -145,7 +143,7 @@ export class OfflineAnnotationStore {
     if (existing.authorEmail !== authorEmail) {
       throw new AppError('FORBIDDEN', MESSAGE_OFFLINE_ANNOTATION_NOT_YOURS);
     }
-    await this.append({ t: 'D', studyInstanceUid, annotationUid, authorEmail, v: randomUUID() });
+    await this.journal.append({ t: 'D', studyInstanceUid, annotationUid, authorEmail, v: randomUUID() });
   }
 
   /** The oldest change the cloud has not taken, outside the studies `skip` names. */
@@ -168,12 +166,12 @@ export class OfflineAnnotationStore {
 
   /** The cloud took version `v`; a newer change made meanwhile stays PENDING. */
   async markTakenUp(ref: TRef): Promise<void> {
-    if (this.current(ref)) await this.append({ t: 'U', ...ref });
+    if (this.current(ref)) await this.journal.append({ t: 'U', ...ref });
   }
 
   /** The cloud refused version `v` for good: kept here, not sent again (a newer change is sent). */
   async markRefused(ref: TRef, reason: string): Promise<void> {
-    if (this.current(ref)) await this.append({ t: 'X', ...ref, reason });
+    if (this.current(ref)) await this.journal.append({ t: 'X', ...ref, reason });
   }
 
   close(): Promise<void> {
@@ -182,13 +180,6 @@ export class OfflineAnnotationStore {
 
   private current(ref: TRef): boolean {
     return this.studies.get(ref.studyInstanceUid)?.get(ref.annotationUid)?.v === ref.v;
-  }
-
-  private async append(record: TRecord): Promise<void> {
-    await this.journal.append(record);
-    this.apply(record);
-    this.recordCount++;
-    await this.compactIfLarge();
   }
 
   private apply(record: TRecord): void {
@@ -248,15 +239,5 @@ export class OfflineAnnotationStore {
       }
     }
     return live;
-  }
-
-  private async compactIfLarge(): Promise<void> {
-    if (this.recordCount < COMPACT_AFTER_RECORDS) return;
-    if (this.recordCount < this.liveRecords().length * 2) return;
-    let live: TRecord[] = [];
-    await this.journal.rewrite(() => (live = this.liveRecords()));
-    this.studies.clear();
-    for (const record of live) this.apply(record);
-    this.recordCount = live.length;
   }
 }

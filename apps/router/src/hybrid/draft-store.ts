@@ -10,11 +10,9 @@
  * torn last record cut off at start-up): T (typed: study, doctor, name, content, baseVersion, when),
  * Z (removed).
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TReportDraft } from '@radflow/core';
-import { fsyncDir } from '../queue/fs-durable.js';
-import { Journal } from '../queue/journal.js';
+import { JournaledState } from './journaled-state.js';
 
 /** Compact once the journal holds this many records and at least twice the live ones. */
 const COMPACT_AFTER_RECORDS = 128;
@@ -32,21 +30,21 @@ export class OfflineDraftStore {
     string,
     { studyInstanceUid: string; email: string; draft: TReportDraft }
   >();
-  private recordCount = 0;
+  private journal!: JournaledState<TRecord>;
 
-  private constructor(
-    private readonly journal: Journal,
-    private readonly now: () => Date,
-  ) {}
+  private constructor(private readonly now: () => Date) {}
 
   static async open(dataDir: string, now: () => Date = () => new Date()): Promise<OfflineDraftStore> {
-    await mkdir(join(dataDir, 'hybrid'), { recursive: true });
-    await fsyncDir(dataDir);
-    const { journal, read } = await Journal.open<TRecord>(draftJournalPath(dataDir));
-    const store = new OfflineDraftStore(journal, now);
-    for (const record of read.records) store.apply(record);
-    store.recordCount = read.records.length;
-    await store.compactIfLarge();
+    const store = new OfflineDraftStore(now);
+    store.journal = await JournaledState.open<TRecord>(
+      draftJournalPath(dataDir),
+      {
+        apply: (record) => store.apply(record),
+        liveRecords: () => store.liveRecords(),
+        clear: () => store.drafts.clear(),
+      },
+      COMPACT_AFTER_RECORDS,
+    );
     return store;
   }
 
@@ -62,25 +60,18 @@ export class OfflineDraftStore {
     typed: Omit<TReportDraft, 'updatedAt'>,
   ): Promise<TReportDraft> {
     const draft: TReportDraft = { ...typed, updatedAt: this.now().toISOString() };
-    await this.append({ t: 'T', studyInstanceUid, email, ...draft });
+    await this.journal.append({ t: 'T', studyInstanceUid, email, ...draft });
     return draft;
   }
 
   /** Removes the doctor's draft (none: nothing written). */
   async remove(studyInstanceUid: string, email: string): Promise<void> {
     if (!this.drafts.has(keyOf(studyInstanceUid, email))) return;
-    await this.append({ t: 'Z', studyInstanceUid, email });
+    await this.journal.append({ t: 'Z', studyInstanceUid, email });
   }
 
   close(): Promise<void> {
     return this.journal.close();
-  }
-
-  private async append(record: TRecord): Promise<void> {
-    await this.journal.append(record);
-    this.apply(record);
-    this.recordCount++;
-    await this.compactIfLarge();
   }
 
   private apply(record: TRecord): void {
@@ -104,15 +95,5 @@ export class OfflineDraftStore {
       email,
       ...draft,
     }));
-  }
-
-  private async compactIfLarge(): Promise<void> {
-    if (this.recordCount < COMPACT_AFTER_RECORDS) return;
-    if (this.recordCount < this.liveRecords().length * 2) return;
-    let live: TRecord[] = [];
-    await this.journal.rewrite(() => (live = this.liveRecords()));
-    this.drafts.clear();
-    for (const record of live) this.apply(record);
-    this.recordCount = live.length;
   }
 }

@@ -324,9 +324,3 @@ export const ZHybridStudy = z.object({
 });
 export type THybridStudy = z.infer<typeof ZHybridStudy>;
 export const ZHybridStudies = z.array(ZHybridStudy);
-
-/**
- * The meta tag the router adds to the web app's index.html when it serves the app itself
- * (HYBRID.md): the app then talks to its own origin's local API (the router), not the cloud.
- */
-export const ROUTER_SERVED_META = { name: 'radflow-served-by', content: 'router' } as const;

@@ -2,3 +2,4 @@
 export * from './local-api.js';
 export * from './cloud-settings.js';
 export * from './hybrid.js';
+export * from './served-meta.js';

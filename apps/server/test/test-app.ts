@@ -9,6 +9,8 @@ import { expect, inject } from 'vitest';
 import {
   CENTER_ROLES,
   SESSION_COOKIE_NAME,
+  calendarDayIn,
+  startOfDayIn,
   type TGroupFlags,
   type TPreferenceSection,
   type TRole,
@@ -377,4 +379,14 @@ export async function signedInApp(
   const place = await createTestWorld(t.db, flags);
   const first = await signInAt(t, place, roles);
   return { ...t, ...place, ...first, signIn: (r, o) => signInAt(t, place, r, o) };
+}
+
+/**
+ * Moves the app's clock to noon of today in `timeZone` (it runs on from there). A test that
+ * compares the days it computes with the days the server computes then cannot straddle that zone's
+ * midnight: in CI the two once fell on either side of it, seconds apart.
+ */
+export function clockAtNoonIn(t: TestApp, timeZone: string): void {
+  const day = calendarDayIn(new Date(), timeZone);
+  t.clock.now = new Date(startOfDayIn(day, timeZone).getTime() + 12 * 3_600_000);
 }

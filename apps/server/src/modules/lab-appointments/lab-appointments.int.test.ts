@@ -11,6 +11,7 @@ import { labBillTests } from '../../db/schema.js';
 import {
   type TestApp,
   type TestClient,
+  clockAtNoonIn,
   createTestApp,
   createTestCenter,
   signIn,
@@ -36,6 +37,7 @@ import {
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  clockAtNoonIn(t, ZONE);
 });
 afterAll(() => t.close());
 

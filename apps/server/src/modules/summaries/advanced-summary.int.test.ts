@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUMMARY_MESSAGES, type TAdvancedSummaryPage, calendarDayIn } from '@radflow/core';
+import {
+  DEFAULT_DISPLAY_TIME_ZONE,
+  SUMMARY_MESSAGES,
+  type TAdvancedSummaryPage,
+  calendarDayIn,
+} from '@radflow/core';
 import {
   type TestApp,
   type TestClient,
+  clockAtNoonIn,
   createTestApp,
   createTestCenter,
   createTestWorld,
@@ -18,6 +24,8 @@ import { createTestStudy, signedInAt } from '../../../test/worklist-test-data.js
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // The rolling windows are days of the group's zone, counted by the server's clock.
+  clockAtNoonIn(t, DEFAULT_DISPLAY_TIME_ZONE);
 });
 afterAll(() => t.close());
 
@@ -79,7 +87,7 @@ describe('the Advanced Search Report Summary', () => {
       row: { createdAt: ON_THE_6TH },
     });
     // Center A recently: today, three days ago, twenty days ago.
-    const now = Date.now();
+    const now = t.app.ctx.now().getTime();
     for (const ago of [60_000, 3 * DAY_MS, 20 * DAY_MS]) {
       await createTestStudy(t.db, { ...a, row: { createdAt: new Date(now - ago) } });
     }

@@ -34,6 +34,8 @@ import type { DicomJsonDataset } from '@radflow/dicom';
 export interface UploadQueue {
   /** Every study the router holds (uploaded ones until deleted), urgent first, then oldest. */
   pendingCases(): Promise<TPendingCase[]>;
+  /** Whether the router holds the study (one of pendingCases), without building the cases. */
+  holds(studyInstanceUid: string): boolean;
   /**
    * Takes one DICOM Part 10 file from the browser into the queue; resolves once it is durable (a
    * repeat of a queued instance is acknowledged). Not DICOM: BAD_REQUEST naming why; the router's

@@ -65,6 +65,7 @@ export function uploadQueueOf(queue: InstanceQueue, now: () => Date = () => new 
       // Every study in the spool, uploaded ones too: the screen shows the queue draining to done.
       return queue.allCases().map((c) => toPendingCase(c, queue.studyProgress(c.studyInstanceUid)?.retryAt));
     },
+    holds: (studyInstanceUid) => queue.holds(studyInstanceUid),
     async enqueueFile(bytes) {
       const result = await queue.enqueueFile(bytes, {});
       if (result.status === 'refused') {

@@ -11,7 +11,7 @@ import type { OfflineReportStore } from './report-store.js';
  * offline report is not taken up yet stays listed, so a conflict is never hidden.
  */
 export function hybridReportsOf(
-  queue: Pick<UploadQueue, 'pendingCases'>,
+  queue: Pick<UploadQueue, 'pendingCases' | 'holds'>,
   {
     reports: store,
     annotations,
@@ -24,10 +24,12 @@ export function hybridReportsOf(
   /** Something to take up was written (a report save or resolution, a measurement): the sync looks now. */
   onSaved: () => void,
 ): HybridReports {
-  /** NOT_FOUND unless the router holds the study's images. */
-  const assertHeld = async (studyInstanceUid: string) => {
-    const cases = await queue.pendingCases();
-    if (!cases.some((c) => c.studyInstanceUid === studyInstanceUid)) {
+  /**
+   * NOT_FOUND unless the router holds the study's images. Asked on every measurement and draft
+   * save: a lookup, not the whole list of cases.
+   */
+  const assertHeld = (studyInstanceUid: string) => {
+    if (!queue.holds(studyInstanceUid)) {
       throw new AppError('NOT_FOUND', MESSAGE_STUDY_NOT_FOUND, 'studyInstanceUid');
     }
   };
@@ -78,7 +80,7 @@ export function hybridReportsOf(
     report: (studyInstanceUid) => store.report(studyInstanceUid),
     versions: (studyInstanceUid) => store.versions(studyInstanceUid),
     async save(input, author) {
-      await assertHeld(input.studyInstanceUid);
+      assertHeld(input.studyInstanceUid);
       const saved = await store.save({ ...input, author });
       // A save takes the text the draft held (as the cloud's save removes the writer's draft).
       await drafts.remove(input.studyInstanceUid, author.email);
@@ -91,11 +93,11 @@ export function hybridReportsOf(
       return report;
     },
     async annotations(studyInstanceUid) {
-      await assertHeld(studyInstanceUid);
+      assertHeld(studyInstanceUid);
       return annotations.list(studyInstanceUid);
     },
     async saveAnnotation(input, author) {
-      await assertHeld(input.studyInstanceUid);
+      assertHeld(input.studyInstanceUid);
       const saved = await annotations.save(input.studyInstanceUid, input.annotation, author.email);
       onSaved();
       return saved;
@@ -106,7 +108,7 @@ export function hybridReportsOf(
     },
     draft: (studyInstanceUid, user) => drafts.draft(studyInstanceUid, user.email),
     async saveDraft({ studyInstanceUid, name, content, baseVersion }, user) {
-      await assertHeld(studyInstanceUid);
+      assertHeld(studyInstanceUid);
       return drafts.save(studyInstanceUid, user.email, { name, content, baseVersion });
     },
     deleteDraft: (studyInstanceUid, user) => drafts.remove(studyInstanceUid, user.email),

@@ -190,7 +190,7 @@ export class ReportSync {
         break;
       case 'refused':
         this.failures = 0;
-        this.options.log?.('offline report refused by the cloud', {
+        this.options.log?.('refused by the cloud for good: kept on the router, not sent again', {
           study: studyInstanceUid,
           reason: attempt.reason,
         });

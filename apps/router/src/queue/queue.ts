@@ -320,6 +320,11 @@ export class InstanceQueue extends EventEmitter<TQueueEvents> {
     return [...study.entries.values()].map((e) => this.pathOf(e.q.key));
   }
 
+  /** Whether the spool holds the study (uploaded or not, until deleted). */
+  holds(studyInstanceUid: string): boolean {
+    return this.studies.has(studyInstanceUid);
+  }
+
   studyProgress(studyInstanceUid: string): TStudyProgress | undefined {
     const study = this.studies.get(studyInstanceUid);
     if (!study) return undefined;

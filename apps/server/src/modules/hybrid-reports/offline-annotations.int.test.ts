@@ -3,14 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OFFLINE_ANNOTATION_MESSAGES,
   OFFLINE_ANNOTATION_UPLOAD_PATH,
-  OFFLINE_REPORT_GRANT_PATH,
   OFFLINE_REPORT_MESSAGES,
 } from '@radflow/core';
 import { users, viewerAnnotations } from '../../db/schema.js';
-import { apiTokenFor } from '../../../test/api-token.helpers.js';
-import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
+import { hybridFixtures, type THybridWorld } from '../../../test/hybrid.fixtures.js';
 import { type TestApp, createTestApp, createTestUser, signInAs } from '../../../test/test-app.js';
-import { createTestStudy } from '../../../test/worklist-test-data.js';
 
 /*
  * apps/router/HYBRID.md "Measurements offline", the cloud's side: the router takes up a measurement
@@ -24,27 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { createWorld } = studyActionFixtures(() => t);
-
-async function hybridWorld() {
-  const world = await createWorld();
-  const center = await createTestUser(t.db, {
-    roles: ['ROLE_CENTER'],
-    groupId: world.group.id,
-    centerId: world.center.id,
-  });
-  const token = await apiTokenFor(t, center);
-  const author = await createTestUser(t.db, {
-    roles: ['ROLE_DOCTOR'],
-    groupId: world.group.id,
-    hybridModeOn: true,
-  });
-  const browser = await signInAs(t, author);
-  const granted = await browser.post(OFFLINE_REPORT_GRANT_PATH);
-  expect(granted.statusCode, granted.body).toBe(200);
-  const { study, row } = await createTestStudy(t.db, { groupId: world.group.id, centerId: world.center.id });
-  return { world, token, author, grant: (granted.json() as { grant: string }).grant, study, row };
-}
+const { hybridWorld } = hybridFixtures(() => t);
 
 const length = (uid: string, x = 10) => ({
   annotationUid: uid,
@@ -62,9 +39,7 @@ const length = (uid: string, x = 10) => ({
   },
 });
 
-type TWorld = Awaited<ReturnType<typeof hybridWorld>>;
-
-const upload = (w: TWorld, body: Record<string, unknown>) =>
+const upload = (w: THybridWorld, body: Record<string, unknown>) =>
   t.app.inject({
     method: 'POST',
     url: OFFLINE_ANNOTATION_UPLOAD_PATH,

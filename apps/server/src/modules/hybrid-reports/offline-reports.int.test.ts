@@ -10,16 +10,10 @@ import {
 } from '@radflow/core';
 import { offlineReportGrants, reportVersions } from '../../db/schema.js';
 import { apiTokenFor } from '../../../test/api-token.helpers.js';
+import { hybridFixtures, type THybridWorld } from '../../../test/hybrid.fixtures.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
-import {
-  type TTestUser,
-  type TestApp,
-  createTestApp,
-  createTestUser,
-  signInAs,
-} from '../../../test/test-app.js';
-import { createTestStudy } from '../../../test/worklist-test-data.js';
+import { type TestApp, createTestApp, createTestUser, signInAs } from '../../../test/test-app.js';
 
 /*
  * Issue 27 §4, the cloud's side: the router takes up reports written offline with the center's API
@@ -34,34 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const { createWorld, readRow } = studyActionFixtures(() => t);
+const { readRow } = studyActionFixtures(() => t);
 const { lock, save, readReports, reportRowsOf } = reportingCalls(() => t);
 
-async function hybridWorld() {
-  const world = await createWorld();
-  const center = await createTestUser(t.db, {
-    roles: ['ROLE_CENTER'],
-    groupId: world.group.id,
-    centerId: world.center.id,
-  });
-  const token = await apiTokenFor(t, center);
-  const author = await createTestUser(t.db, {
-    roles: ['ROLE_DOCTOR'],
-    groupId: world.group.id,
-    hybridModeOn: true,
-  });
-  const grant = await grantOf(author);
-  const { study, row } = await createTestStudy(t.db, { groupId: world.group.id, centerId: world.center.id });
-  return { world, center, token, author, grant, study, row };
-}
-
-/** What the router gets for a hybrid doctor's online sign-in: a grant, asked with their own session. */
-async function grantOf(user: TTestUser): Promise<string> {
-  const browser = await signInAs(t, user);
-  const res = await browser.post(OFFLINE_REPORT_GRANT_PATH);
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { grant: string }).grant;
-}
+const { hybridWorld, grantOf } = hybridFixtures(() => t);
 
 const upload = (token: string, body: Record<string, unknown>) =>
   t.app.inject({
@@ -71,7 +41,7 @@ const upload = (token: string, body: Record<string, unknown>) =>
     payload: body,
   });
 
-const offlineSave = (w: Awaited<ReturnType<typeof hybridWorld>>, extra: Record<string, unknown> = {}) => ({
+const offlineSave = (w: THybridWorld, extra: Record<string, unknown> = {}) => ({
   writeId: randomUUID(),
   studyInstanceUid: w.study.studyInstanceUid,
   authorEmail: w.author.email,
@@ -85,7 +55,7 @@ const offlineSave = (w: Awaited<ReturnType<typeof hybridWorld>>, extra: Record<s
 });
 
 /** A cloud doctor locks the study and saves '<p>Cloud report.</p>' (version 1); their browser. */
-async function reportedInCloud(w: Awaited<ReturnType<typeof hybridWorld>>) {
+async function reportedInCloud(w: THybridWorld) {
   const { browser: doctor } = await studyActionFixtures(() => t).signIn(w.world, ['ROLE_DOCTOR']);
   saved(await lock(doctor, w.row.id));
   saved(await save(doctor, w.row.id, { content: '<p>Cloud report.</p>', baseVersion: null }));
@@ -243,7 +213,7 @@ describe('POST /api/router/offline-resolve (issue 27 §4)', () => {
       payload: body,
     });
   const resolution = (
-    w: Awaited<ReturnType<typeof hybridWorld>>,
+    w: THybridWorld,
     action: 'KEEP_CLOUD' | 'ADDENDUM',
     extra: Record<string, unknown> = {},
   ) => ({

@@ -227,7 +227,8 @@ describe('the hybrid calls (issue 27 §4)', () => {
     const token = await signIn(CENTER);
     const versions = `${HYBRID_PATHS.versions}?studyInstanceUid=1.2.3`;
     const annotations = `${HYBRID_PATHS.annotations}?studyInstanceUid=1.2.3`;
-    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates, versions, annotations]) {
+    const draft = `${HYBRID_PATHS.draft}?studyInstanceUid=1.2.3`;
+    for (const path of [HYBRID_PATHS.studies, HYBRID_PATHS.templates, versions, annotations, draft]) {
       const refused = await call(path, token);
       expect(refused.status).toBe(403);
       expect(await refused.json()).toMatchObject({ errorDescription: MESSAGE_HYBRID_ONLY });

@@ -12,6 +12,7 @@ import { insertBill, pdfText } from '../../../test/lab-docs-data.js';
 import {
   type TestApp,
   type TestClient,
+  clockAtNoonIn,
   createTestApp,
   createTestCenter,
   createTestWorld,
@@ -29,6 +30,8 @@ import { readXlsxRows } from '../../../test/xlsx-read.js';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // A bill made through the API is dated by the app's clock: at noon, today is the day it was made.
+  clockAtNoonIn(t, DEFAULT_DISPLAY_TIME_ZONE);
 });
 afterAll(() => t.close());
 
@@ -240,7 +243,7 @@ describe('POST /api/lab/summary/search', () => {
     // z: never paid: last whatever the order.
     const z = await bill(L.bala);
 
-    const today = calendarDayIn(t.clock.now, DEFAULT_DISPLAY_TIME_ZONE);
+    const today = calendarDayIn(t.app.ctx.now(), DEFAULT_DISPLAY_TIME_ZONE);
     const range = { startTime: today, endTime: today, sortType: 'PAYMENT_RECORDED_BY' };
     const ids = async (sortOrder: string) =>
       (await search(L.supervisor.browser, { ...range, sortOrder })).content.map((r) => r.id);

@@ -25,6 +25,7 @@ import {
 import {
   type TestApp,
   type TestClient,
+  clockAtNoonIn,
   createTestApp,
   createTestCenter,
   createTestGroup,
@@ -62,7 +63,10 @@ async function operatorUser(roles: TRole[]) {
   return signInAs(t, await createTestUser(t.db, { roles, groupId: group.id }));
 }
 
-/** A customer group with a center, a doctor signed in, and `signedOff` studies first signed off at `at`. */
+/**
+ * A customer group with a center, a doctor signed in, and `signedOff` studies first signed off at
+ * `at`, made (received) at the app's now: the month the server counts them in, not the database's.
+ */
 async function customerGroup(opts: { signedOff?: number; at?: Date } = {}) {
   const group = await createTestGroup(t.db);
   const center = await createTestCenter(t.db, { groupId: group.id });
@@ -70,7 +74,7 @@ async function customerGroup(opts: { signedOff?: number; at?: Date } = {}) {
     await createTestStudies(t.db, opts.signedOff, {
       groupId: group.id,
       centerId: center.id,
-      row: { status: 'SIGNED_OFF', signedOffAt: opts.at, firstSignedOffAt: opts.at },
+      row: { status: 'SIGNED_OFF', createdAt: now(), signedOffAt: opts.at, firstSignedOffAt: opts.at },
     });
   }
   const user = await signInAs(t, await createTestUser(t.db, { roles: ['ROLE_DOCTOR'], groupId: group.id }));
@@ -105,6 +109,9 @@ const setPlan = async (groupId: number, planCode: string, version: number | null
 
 beforeAll(async () => {
   t = await createTestApp();
+  // "This month" and "last month" are months of the platform's zone by the app's clock: at noon, the
+  // test and the server read the same month, whichever reads first.
+  clockAtNoonIn(t, PLATFORM_TIME_ZONE);
   biller = await operatorUser(['ROLE_ADMIN_BILLER']);
   sales = await operatorUser(['ROLE_RADFLOW_SALES']);
 });
@@ -399,9 +406,14 @@ describe('the dashboards', () => {
     );
     const ledgerTotal = Number((rows as unknown as { rows: Array<{ total: string }> }).rows[0]!.total);
     expect(toPaise(dash.revenueByMonth.find((r) => r.period === period)!.invoiced)).toBe(ledgerTotal);
-    const groupsCount = (await t.db.select({ id: groups.id }).from(groups)).length;
-    expect(dash.groupsByPlan.reduce((n, p) => n + p.groups, 0)).toBe(groupsCount);
-    expect(dash.signUpsByMonth.find((s) => s.period === current)!.groups).toBe(groupsCount);
+    const allGroups = await t.db.select({ createdAt: groups.createdAt }).from(groups);
+    expect(dash.groupsByPlan.reduce((n, p) => n + p.groups, 0)).toBe(allGroups.length);
+    // Every group was made during this run: this month's, unless the run crossed the month's end
+    // (the rows are dated by the database's clock, not the app's).
+    const madeThisMonth = allGroups.filter(
+      (g) => calendarDayIn(g.createdAt, PLATFORM_TIME_ZONE).slice(0, 7) === current,
+    );
+    expect(dash.signUpsByMonth.find((s) => s.period === current)!.groups).toBe(madeThisMonth.length);
     expect(dash.usageByMonth.find((u) => u.period === period)!.signedOff).toBeGreaterThanOrEqual(2);
     expect(dash.overdue.count).toBe(0);
     // Usage per group: signed off last month, received (the rows were made) this month.
@@ -463,7 +475,10 @@ describe('usage of closed months (usage-months.ts)', () => {
     const past = monthFrom(current, -6);
     const g = await customerGroup();
     await studiesAt(g, 3, past.middle);
-    await createTestStudies(t.db, 1, { groupId: g.group.id, centerId: g.center.id }); // made now
+    // Made (received) at the app's now, the clock the open month is the server's by.
+    const madeNow = () =>
+      createTestStudies(t.db, 1, { groupId: g.group.id, centerId: g.center.id, row: { createdAt: now() } });
+    await madeNow();
     const name = g.group.name;
     const expected = [
       { groupId: g.group.id, groupName: name, period: past.period, received: 3, signedOff: 3 },
@@ -491,7 +506,7 @@ describe('usage of closed months (usage-months.ts)', () => {
     // A row made now counts at once in the open month. One written into the closed month afterwards
     // (nothing in the product backdates a row) is not counted again: that month was closed.
     await studiesAt(g, 1, past.middle);
-    await createTestStudies(t.db, 1, { groupId: g.group.id, centerId: g.center.id });
+    await madeNow();
     expect(await usageOf(g.group.id, past.period, current)).toEqual([
       expected[0],
       { ...expected[1], received: 2 },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_DISPLAY_TIME_ZONE,
   type TReportSearchAnswer,
   type TRole,
   type TStudyScope,
@@ -8,7 +9,13 @@ import {
   nextCalendarDay,
   studyScopeOf,
 } from '@radflow/core';
-import { type TestApp, type TestClient, createTestApp, createTestCenter } from '../../../test/test-app.js';
+import {
+  type TestApp,
+  type TestClient,
+  clockAtNoonIn,
+  createTestApp,
+  createTestCenter,
+} from '../../../test/test-app.js';
 import {
   addTestTag,
   createTestStudy,
@@ -126,6 +133,8 @@ let pancreas: { id: number };
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Sign-off days are days of the group's zone by the app's clock: today's reports stay today's.
+  clockAtNoonIn(t, DEFAULT_DISPLAY_TIME_ZONE);
   home = await createTestWorld(t.db, { enableReportSearch: true, enableReportRework: true });
   centerB = await createTestCenter(t.db, { groupId: home.group.id });
   other = await createTestWorld(t.db, { enableReportSearch: true });
@@ -269,14 +278,14 @@ describe('filters and paging', () => {
 
   it('dates are signed-off days of the group display zone (+05:30)', async () => {
     // Signed off at 18:45Z on 9 March: 00:15 on 10 March in +05:30.
-    const realNow = Date.now();
-    t.clock.now = new Date(t.clock.now.getTime() - (realNow - Date.parse('2026-03-09T18:45:00Z')));
+    const back = t.app.ctx.now().getTime() - Date.parse('2026-03-09T18:45:00Z');
+    t.clock.now = new Date(t.clock.now.getTime() - back);
     const late = await reportStudy(
       home,
       { browser: doctor, id: doctorId },
       '<p>Osteochondroma of the distal femur.</p>',
     );
-    t.clock.now = new Date(t.clock.now.getTime() + (Date.now() - Date.parse('2026-03-09T18:45:00Z')));
+    t.clock.now = new Date(t.clock.now.getTime() + back);
     expect(
       idsOf(
         await search(doctor, { keywords: 'osteochondroma', startTime: '2026-03-10', endTime: '2026-03-10' }),
@@ -284,7 +293,7 @@ describe('filters and paging', () => {
     ).toEqual([late.id]);
     expect(idsOf(await search(doctor, { keywords: 'osteochondroma', endTime: '2026-03-09' }))).toEqual([]);
     expect(idsOf(await search(doctor, { keywords: 'osteochondroma', startTime: '2026-03-11' }))).toEqual([]);
-    const today = calendarDayIn(new Date());
+    const today = calendarDayIn(t.app.ctx.now());
     expect(
       idsOf(
         await search(doctor, { keywords: 'pancreatitis', startTime: today, endTime: nextCalendarDay(today) }),
@@ -325,7 +334,11 @@ describe('the plans (DECISIONS.md "Plans")', () => {
       { keywords: 'hepatocellular carcinoma', offset: 20, limit: 20 },
       { keywords: 'hepatocellular', limit: 50 },
       { keywords: 'carcinoma', tag: 'teaching' },
-      { keywords: 'lesion', from: new Date('2026-03-10T00:00:00Z'), to: new Date(Date.now() + 86_400_000) },
+      {
+        keywords: 'lesion',
+        from: new Date('2026-03-10T00:00:00Z'),
+        to: new Date(t.app.ctx.now().getTime() + 86_400_000),
+      },
     ];
     // A second doctor with three of the group's four meningiomas: the first two matches the index
     // gives are not all theirs, so a count past the limit cannot be read off those two.

@@ -128,6 +128,28 @@ describe('the Advanced Search Report Summary', () => {
     expect(windowOf(await advanced(elsewhere.browser), 'CUSTOM').group.totalCases).toBe(1);
   });
 
+  it("counts the rolling windows by the server's clock, not the machine's", async () => {
+    const home = await createTestWorld(t.db, { enableElasticReportSummary: true });
+    const before = t.clock.now;
+    // The app's clock ten days ahead of the machine's (as a server whose clock is set apart would be).
+    t.clock.advance(10 * 24 * 3600);
+    try {
+      const now = t.app.ctx.now();
+      await createTestStudy(t.db, {
+        groupId: home.group.id,
+        centerId: home.center.id,
+        row: { createdAt: new Date(now.getTime() - 60_000) },
+      });
+      const atCenter = await signedInAt(t, home, ['ROLE_CENTER']);
+      const lastDay = windowOf(await advanced(atCenter.browser), 'LAST_1_DAYS');
+      const today = calendarDayIn(now);
+      expect(lastDay).toMatchObject({ startTime: today, endTime: today });
+      expect(lastDay.group.totalCases).toBe(1);
+    } finally {
+      t.clock.now = before;
+    }
+  });
+
   it("is off ('You are not allowed to view this page') without enableElasticReportSummary", async () => {
     const home = await createTestWorld(t.db);
     const center = await signedInAt(t, home, ['ROLE_CENTER']);

@@ -75,7 +75,7 @@ export const summariesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       serializerCompiler: checkedSerializerCompiler,
     },
-    async (request) => advancedSummary(app.ctx.db, authOf(request), request.body),
+    async (request) => advancedSummary(app.ctx.db, authOf(request), request.body, app.ctx.now()),
   );
 
   app.post(

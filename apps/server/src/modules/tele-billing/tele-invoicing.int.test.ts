@@ -1,9 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DEFAULT_DISPLAY_TIME_ZONE,
   ROLES,
   type TBillingDocumentDetail,
   type TInvoicePreview,
+  calendarDayIn,
   canUseTeleBilling,
   formatRupees,
 } from '@radflow/core';
@@ -13,6 +15,7 @@ import { addPrice, saveBillingDetails, signedOffStudies } from '../../../test/te
 import {
   type TSignedIn,
   type TestApp,
+  clockAtNoonIn,
   createTestApp,
   createTestCenter,
   createTestWorld,
@@ -35,6 +38,9 @@ const MARCH = { periodStart: '2026-03-01', periodEnd: '2026-03-31' };
 
 beforeAll(async () => {
   t = await createTestApp();
+  // A number's year is that of the issue day in the group's zone, which the server reads from its
+  // clock once for the number and again for issuedAt: at noon, never on either side of New Year.
+  clockAtNoonIn(t, DEFAULT_DISPLAY_TIME_ZONE);
   place = await createTestWorld(t.db);
   centerB = await createTestCenter(t.db, { groupId: place.group.id });
   tele = await signInAt(t, place, ['ROLE_TELE_RADIOLOGY']);
@@ -196,7 +202,8 @@ describe('tele invoices', () => {
     expect(issued.statusCode, issued.body).toBe(200);
     invoice = issued.json() as TBillingDocumentDetail;
     expect(invoice).toMatchObject({
-      number: 'TI-' + invoice.issuedAt.slice(0, 4) + '-0001',
+      // The year of the group's zone, not of UTC: they differ on 31 December after 18:30 UTC.
+      number: `TI-${calendarDayIn(new Date(invoice.issuedAt), DEFAULT_DISPLAY_TIME_ZONE).slice(0, 4)}-0001`,
       status: 'ISSUED',
       subtotal: preview.subtotal,
       adjustment: preview.adjustment,

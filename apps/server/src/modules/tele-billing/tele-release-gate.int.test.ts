@@ -1,10 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TBillingDocumentDetail } from '@radflow/core';
+import { DEFAULT_DISPLAY_TIME_ZONE, type TBillingDocumentDetail } from '@radflow/core';
 import { reportStatuses, studyPayments, userSignatures } from '../../db/schema.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { addPrice, signedOffStudies } from '../../../test/tele-billing-data.js';
-import { type TestApp, createTestApp, createTestWorld, signInAt } from '../../../test/test-app.js';
+import {
+  type TestApp,
+  clockAtNoonIn,
+  createTestApp,
+  createTestWorld,
+  signInAt,
+} from '../../../test/test-app.js';
 import { createTestStudy } from '../../../test/worklist-test-data.js';
 
 /*
@@ -16,6 +22,9 @@ import { createTestStudy } from '../../../test/worklist-test-data.js';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // An invoice due the day it is issued is overdue from the next midnight of the group's zone: the
+  // sign-off right after the issue must not fall past it.
+  clockAtNoonIn(t, DEFAULT_DISPLAY_TIME_ZONE);
 });
 afterAll(() => t?.close());
 const { lock, signOff } = reportingCalls(() => t);

@@ -10,11 +10,38 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
   const pages: string[] = [];
   for (let n = 1; n <= doc.numPages; n += 1) {
     const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+    pages.push(textOfItems(content.items.filter((item) => 'str' in item)));
   }
   await doc.destroy();
-  // pdf.js returns each positioned run of text as an item, spaces included: one space between words.
   return pages.map((p) => p.replace(/\s+/g, ' ')).join('\n');
+}
+
+/** A run of text as pdf.js gives it: its text, where it starts (transform[4], [5]) and its width. */
+interface TTextRun {
+  str: string;
+  transform: number[];
+  width: number;
+}
+
+/**
+ * The page's text as a reader sees it: pdf.js returns each positioned run as an item, its own spaces
+ * included. A run that starts where the one before it ended, on the same line, continues its word:
+ * the layout cut one word into two runs (pdfmake cuts 'INV-ABC1' after the hyphen, where a line may
+ * break), which a reader still reads as one. Anything else is a word apart.
+ */
+function textOfItems(items: readonly TTextRun[]): string {
+  let text = '';
+  let previous: TTextRun | undefined;
+  for (const item of items) {
+    if (previous) {
+      const sameLine = Math.abs((item.transform[5] ?? 0) - (previous.transform[5] ?? 0)) < 0.5;
+      const gap = (item.transform[4] ?? 0) - ((previous.transform[4] ?? 0) + previous.width);
+      text += sameLine && Math.abs(gap) < 0.5 ? '' : ' ';
+    }
+    text += item.str;
+    previous = item;
+  }
+  return text;
 }
 
 /** One entry of a zip (a .docx is one), or undefined when the zip has no such entry. */

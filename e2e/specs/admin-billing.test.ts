@@ -23,7 +23,7 @@ async function demoGroup(page: Page): Promise<TPlatformGroup> {
 }
 
 beforeAll(async () => {
-  biller = await openSignedIn('admin-biller@demo.local');
+  biller = await openSignedIn('admin-biller@demo.local', { home: false });
   doctor = await openSignedIn('doctor@demo.local');
   // The demo group on a paid plan (whatever an earlier run left), so the biller can expire it.
   const group = await demoGroup(biller.page);

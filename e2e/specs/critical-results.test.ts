@@ -28,13 +28,13 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
   it('a doctor raises one while reporting; the center acknowledges it; the timeline shows the steps', async () => {
     const patient = `E2E Critical ${RUN}`;
     const finding = `Tension pneumothorax ${RUN}`;
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const [id] = await createStudiesViaApi(open.page, [patient]);
     const study = await studyRow(open.page, id!);
     await open.close();
 
     // The doctor, reporting the study, raises it.
-    open = await openSignedIn(DOCTOR);
+    open = await openSignedIn(DOCTOR, { home: false });
     const editor = new ReportEditorScreen(open.page);
     await editor.open(study);
     await editor.button('Critical result').click();
@@ -57,7 +57,7 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
     await open.close();
 
     // The center sees it at the top of its list and acknowledges it.
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const { page } = open;
     const list = new StudyList(page);
     await list.open('/status');
@@ -90,12 +90,12 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
   it('an unacknowledged one escalates to the group admin once its time has passed (test clock)', async () => {
     const patient = `E2E Escalation ${RUN}`;
     const finding = `Aortic dissection ${RUN}`;
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const [id] = await createStudiesViaApi(open.page, [patient]);
     await open.close();
 
     // The doctor raises it (the dialog is the story above); nobody acknowledges it.
-    open = await openSignedIn(DOCTOR);
+    open = await openSignedIn(DOCTOR, { home: false });
     const raised = await open.page.request.post('/api/critical-results', {
       data: { entityId: id, category: 'CRITICAL', finding },
     });
@@ -133,7 +133,7 @@ describe('Critical results: raised, acknowledged, on the timeline', () => {
     await open.close();
 
     // The study's history shows the escalation after the raise.
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const list = new StudyList(open.page);
     await list.open('/status');
     await list.selectTab('All');

@@ -60,7 +60,7 @@ describe('Requests from another origin of the same site are refused; the app sti
 
   beforeAll(async () => {
     attacker = await startAttackerSite();
-    victim = await openSignedIn('center@demo.local');
+    victim = await openSignedIn('center@demo.local', { home: false });
     [studyId] = (await createStudiesViaApi(victim.page, [prefix])) as [number];
   });
   afterAll(async () => {

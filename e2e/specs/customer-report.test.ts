@@ -24,16 +24,16 @@ describe("The patient's own page", () => {
   });
 
   it('a patient signs in with OTP, sees their report and downloads the PDF', async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     sessions.push(center);
     const [id] = await createStudiesViaApi(center.page, [PATIENT]);
-    const desk = await openSignedIn('center-customer@demo.local');
+    const desk = await openSignedIn('center-customer@demo.local', { home: false });
     sessions.push(desk);
     const mobile = await desk.page.request.post(`/api/manage-patient/mobile/${id}`, {
       data: { mobileNumber: CUSTOMER_MOBILE, previousMobileNumber: null },
     });
     expect(mobile.status(), await mobile.text()).toBe(200);
-    const doctor = await openSignedIn('doctor@demo.local');
+    const doctor = await openSignedIn('doctor@demo.local', { home: false });
     sessions.push(doctor);
     expect((await doctor.page.request.post(`/api/report/lock/${id}`, { data: {} })).status()).toBe(200);
     const save = await doctor.page.request.post(`/api/report/save/${id}`, {

@@ -14,13 +14,13 @@ const tag = uniqueTag();
 let viewer: TBrowserSession;
 beforeAll(async () => {
   // Two studies uploaded today at the demo center, so today's bar is there whatever ran before.
-  const center = await openSignedIn('center@demo.local');
+  const center = await openSignedIn('center@demo.local', { home: false });
   try {
     await createStudiesViaApi(center.page, [`DASH${tag}^ONE`, `DASH${tag}^TWO`]);
   } finally {
     await center.close();
   }
-  viewer = await openSignedIn('dashboard-viewer@demo.local');
+  viewer = await openSignedIn('dashboard-viewer@demo.local', { home: false });
 });
 afterAll(() => viewer?.close());
 

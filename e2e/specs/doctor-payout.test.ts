@@ -14,8 +14,8 @@ describe("a doctor's payout statement (issue 26 §2)", () => {
   let tele: TBrowserSession;
   let doctor: TBrowserSession;
   beforeAll(async () => {
-    tele = await openSignedIn('tele-radiology@demo.local');
-    doctor = await openSignedIn('doctor@demo.local');
+    tele = await openSignedIn('tele-radiology@demo.local', { home: false });
+    doctor = await openSignedIn('doctor@demo.local', { home: false });
   });
   afterAll(async () => {
     await tele?.close();

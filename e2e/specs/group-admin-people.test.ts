@@ -61,7 +61,7 @@ describe('the group admin brings their people (issue 21 §9)', () => {
     // retries, as real ones do, until the port has read the new title.
     await expect.poll(() => storeWithAe(AE_TITLE, PATIENT), { timeout: 30_000, interval: 500 }).toBe(0);
 
-    const assignor = await openSignedIn(ASSIGNOR);
+    const assignor = await openSignedIn(ASSIGNOR, { home: false });
     try {
       await eventually(async () => (await rowsOfPatient(assignor)).map((r) => r.radiologyCenter)).toEqual([
         CENTER_NAME,
@@ -79,7 +79,7 @@ describe('the group admin brings their people (issue 21 §9)', () => {
     await users.invite({ email: DOCTOR_EMAIL, name: `Dr. ${tag} Hilltop`, role: 'Doctor' });
     await users.row(DOCTOR_EMAIL).getByText('Invitation pending').waitFor();
 
-    const assignor = await openSignedIn(ASSIGNOR);
+    const assignor = await openSignedIn(ASSIGNOR, { home: false });
     try {
       const [row] = await rowsOfPatient(assignor);
       const assigned = await assignor.page.request.post('/api/report-status/assign', {

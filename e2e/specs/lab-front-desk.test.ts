@@ -61,7 +61,7 @@ describe('the receptionist registers, bills, prints, books and cancels (issue 25
     } finally {
       await center.dispose();
     }
-    desk = await openSignedIn(RECEPTIONIST);
+    desk = await openSignedIn(RECEPTIONIST, { home: false });
   });
   // The switches go back off at the end, as the settings stories leave them (the files after this
   // one on the same server start from the demo group's defaults).
@@ -230,7 +230,7 @@ describe('the supervisor builds the catalogue and reads the summary (issue 25 §
   const word = uniqueLetters();
   let supervisor: TBrowserSession;
   beforeAll(async () => {
-    supervisor = await openSignedIn(SUPERVISOR);
+    supervisor = await openSignedIn(SUPERVISOR, { home: false });
   });
   afterAll(() => supervisor?.close());
 

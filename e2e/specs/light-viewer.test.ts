@@ -56,7 +56,7 @@ describe('Light viewer on a phone (spec-core §2 Viewer entry: without d=1, the 
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       let id = 0;
       let uid = '';
@@ -124,7 +124,7 @@ describe('Light viewer on a phone (spec-core §2 Viewer entry: without d=1, the 
   });
 
   it('puts v right in the address when the link carries an old one', async () => {
-    open = await openSignedIn(REFERRING_DOCTOR);
+    open = await openSignedIn(REFERRING_DOCTOR, { home: false });
     const { page } = open;
     await page.setViewportSize(PHONE);
     await page.goto(`/viewer/${encodeURIComponent(study.uid)}/${study.id}?v=1`);

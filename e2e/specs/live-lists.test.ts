@@ -18,12 +18,12 @@ describe('Live lists', () => {
 
   it("an assignment made by the admin shows in the assignor's open list within seconds", async () => {
     const patient = `E2E Live ${RUN}`;
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     sessions.push(center);
     const [id] = await createStudiesViaApi(center.page, [patient]);
 
     // Open before the list is filtered: the assignment follows the filter's fetch at once.
-    const admin = await openSignedIn('admin@demo.local');
+    const admin = await openSignedIn('admin@demo.local', { home: false });
     sessions.push(admin);
     const assignor = await openSignedIn('assignor@demo.local');
     sessions.push(assignor);

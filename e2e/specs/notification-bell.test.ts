@@ -15,7 +15,7 @@ describe('The notification bell', () => {
 
   it('counts an assignment for the doctor and clears when the doctor reads it', async () => {
     const patient = `E2E Bell ${uniqueTag()}`;
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     sessions.push(center);
     const [reportId] = await createStudiesViaApi(center.page, [patient]);
 
@@ -25,7 +25,7 @@ describe('The notification bell', () => {
     // What other stories left for the demo doctor is read first: this story counts from zero.
     expect((await doctor.page.request.post('/api/notifications/all-seen')).status()).toBe(200);
 
-    const assignor = await openSignedIn('assignor@demo.local');
+    const assignor = await openSignedIn('assignor@demo.local', { home: false });
     sessions.push(assignor);
     const assigned = await assignor.page.request.post('/api/report-status/assign', {
       data: { reportId, assignedTo: 'doctor@demo.local' },

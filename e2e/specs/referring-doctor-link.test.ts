@@ -30,7 +30,7 @@ describe('Referring doctor: the center links a study, the referring doctor sees 
   }
 
   it('the center picks the referring doctor in Share and in Edit details; both links are saved', async () => {
-    open = await openSignedIn('center@demo.local');
+    open = await openSignedIn('center@demo.local', { home: false });
     const { page } = open;
     const [sharedId, detailedId] = await createStudiesViaApi(page, [shared, detailed]);
     const list = new StudyList(page);

@@ -32,7 +32,7 @@ describe('Report editor: two tabs of the same doctor', () => {
 
   it('the stale tab’s Save gets the conflict dialog; Keep mine keeps both texts', async () => {
     let study: TStudyRowFacts;
-    const center = await openSignedIn(CENTER);
+    const center = await openSignedIn(CENTER, { home: false });
     try {
       const [id] = await createStudiesViaApi(center.page, [`E2E Two tabs ${RUN}`]);
       study = await studyRow(center.page, id!);
@@ -40,7 +40,7 @@ describe('Report editor: two tabs of the same doctor', () => {
       await center.close();
     }
 
-    open = await openSignedIn(DOCTOR);
+    open = await openSignedIn(DOCTOR, { home: false });
     const tabA = new ReportEditorScreen(open.page);
     const tabB = new ReportEditorScreen(await open.context.newPage());
     await tabA.open(study);

@@ -67,7 +67,7 @@ describe('Report search', () => {
     });
     expect(login.status(), await login.text()).toBe(200);
 
-    const center = await openSignedIn(CENTER);
+    const center = await openSignedIn(CENTER, { home: false });
     const [mine, theirs] = await createStudiesViaApi(center.page, [MINE, THEIRS]);
     await center.close();
     doctor = await openSignedIn(DOCTOR);

@@ -56,7 +56,7 @@ describe('Reporting: from a template to the patient', () => {
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn(CENTER);
+    const center = await openSignedIn(CENTER, { home: false });
     try {
       study = await centerStudy(center, patient, mobile);
     } finally {
@@ -94,7 +94,7 @@ describe('Reporting: from a template to the patient', () => {
   });
 
   it('the center downloads the PDF (patient, report, doctor) and the Word file', async () => {
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const { page } = open;
     const signedBy = await signatureNameOf(page, study.id);
     const list = new StudyList(page);
@@ -130,7 +130,7 @@ describe('Reporting: from a template to the patient', () => {
   });
 
   it('a referring doctor reads the report and gets a 403 on edit', async () => {
-    const center = await openSignedIn(CENTER);
+    const center = await openSignedIn(CENTER, { home: false });
     try {
       const shared = await center.page.request.post('/api/report-status/save', {
         data: { reportStatusId: study.id, referringDoctorEmail: 'referring-doctor@demo.local' },
@@ -139,7 +139,7 @@ describe('Reporting: from a template to the patient', () => {
     } finally {
       await center.close();
     }
-    open = await openSignedIn('referring-doctor@demo.local');
+    open = await openSignedIn('referring-doctor@demo.local', { home: false });
     const { page } = open;
     const editor = new ReportEditorScreen(page);
     await editor.open(study);
@@ -154,8 +154,8 @@ describe('Reporting: from a template to the patient', () => {
   });
 
   it('re-sign-off is blocked while the group disables it', async () => {
-    const admin = await openSignedIn(GROUP_ADMIN);
-    open = await openSignedIn(DOCTOR);
+    const admin = await openSignedIn(GROUP_ADMIN, { home: false });
+    open = await openSignedIn(DOCTOR, { home: false });
     const editor = new ReportEditorScreen(open.page);
     try {
       await setGroupSection(admin.page, 'USER_ADMIN_VISIBLE_PREFERENCES', { disableReSignOffOfReport: true });
@@ -180,7 +180,7 @@ describe('Reporting: from a template to the patient', () => {
   });
 
   it('the center e-mails the report: it reaches the SMTP server with the PDF attached', async () => {
-    open = await openSignedIn(CENTER);
+    open = await openSignedIn(CENTER, { home: false });
     const { page } = open;
     const to = `patient-${RUN.toLowerCase()}@example.test`;
     const list = new StudyList(page);
@@ -221,7 +221,7 @@ describe('Reporting: from a template to the patient', () => {
 
   it('asks for the code sent to the patient when the group requires it', async () => {
     const link = (await shareLinkOf(study.id)) as string;
-    const admin = await openSignedIn(GROUP_ADMIN);
+    const admin = await openSignedIn(GROUP_ADMIN, { home: false });
     try {
       await setGroupSection(admin.page, 'GROUP_SWITCHES', { requireOtpForSharedReport: true });
       open = await openBrowser();
@@ -245,7 +245,7 @@ describe('Reporting: from a template to the patient', () => {
 
 /** The row's share link token (as the center sees it on the row). */
 async function shareLinkOf(id: number): Promise<string | null> {
-  const center = await openSignedIn(CENTER);
+  const center = await openSignedIn(CENTER, { home: false });
   try {
     const row = await studyRow(center.page, id);
     expect(row.shareLink, 'the study has a share link once shared').toBeTruthy();
@@ -263,14 +263,14 @@ describe('Reporting: typist → doctor → verifier', () => {
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn(CENTER);
+    const center = await openSignedIn(CENTER, { home: false });
     try {
       study = await centerStudy(center, patient, `8${String(Date.now()).slice(-9)}`);
     } finally {
       await center.close();
     }
     // A typist works on the studies of the doctors they type for: the assignor assigns it first.
-    const assignor = await openSignedIn('assignor@demo.local');
+    const assignor = await openSignedIn('assignor@demo.local', { home: false });
     try {
       const assigned = await assignor.page.request.post('/api/report-status/assign', {
         data: { reportId: study.id, assignedTo: DOCTOR },
@@ -279,7 +279,7 @@ describe('Reporting: typist → doctor → verifier', () => {
     } finally {
       await assignor.close();
     }
-    admin = await openSignedIn(GROUP_ADMIN);
+    admin = await openSignedIn(GROUP_ADMIN, { home: false });
     await setGroupSection(admin.page, 'VERIFICATION_SETTINGS', {
       needVerification: true,
       selectAllDoctorsAndCenters: true,
@@ -298,7 +298,7 @@ describe('Reporting: typist → doctor → verifier', () => {
   });
 
   it('the typist chooses the doctor, types and saves; there is no sign-off for a typist', async () => {
-    open = await openSignedIn('typist@demo.local');
+    open = await openSignedIn('typist@demo.local', { home: false });
     const { page } = open;
     const editor = new ReportEditorScreen(page);
     await page.goto(`/report-edit/${encodeURIComponent(study.instanceId)}/${study.id}`);
@@ -313,7 +313,7 @@ describe('Reporting: typist → doctor → verifier', () => {
   });
 
   it('the doctor signs off: it goes to the verifier instead', async () => {
-    open = await openSignedIn(DOCTOR);
+    open = await openSignedIn(DOCTOR, { home: false });
     const editor = new ReportEditorScreen(open.page);
     await editor.open(study);
     await eventually(() => editor.editor.innerText()).toContain(typed);
@@ -323,7 +323,7 @@ describe('Reporting: typist → doctor → verifier', () => {
   });
 
   it('the verifier signs it off', async () => {
-    open = await openSignedIn('verifier@demo.local');
+    open = await openSignedIn('verifier@demo.local', { home: false });
     const editor = new ReportEditorScreen(open.page);
     await editor.open(study);
     await editor.expectStatus(/Awaiting verification/);

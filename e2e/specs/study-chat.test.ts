@@ -22,7 +22,7 @@ describe('Study chat between a center and a doctor', () => {
 
   it('unseen count on the row, cleared by opening the panel, and a mention', async () => {
     const patient = `E2E Chat ${RUN}`;
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     open.push(center);
     await createStudiesViaApi(center.page, [patient]);
     const centerList = new StudyList(center.page);

@@ -37,7 +37,7 @@ async function sheetRows(file: Buffer): Promise<string[][]> {
 describe("Report summary: a center's range as Excel", () => {
   let session: TBrowserSession;
   beforeAll(async () => {
-    session = await openSignedIn('center@demo.local');
+    session = await openSignedIn('center@demo.local', { home: false });
   });
   afterAll(() => session.close());
 

@@ -15,7 +15,7 @@ const TELE = 'tele-radiology@demo.local';
 describe('the tele-radiology user prices, invoices, reads the PDF and records the payment (issue 26 §1)', () => {
   let tele: TBrowserSession;
   beforeAll(async () => {
-    tele = await openSignedIn(TELE);
+    tele = await openSignedIn(TELE, { home: false });
   });
   afterAll(async () => {
     await tele?.close();

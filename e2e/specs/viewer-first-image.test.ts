@@ -97,7 +97,7 @@ describe('Viewer: the first image before the tools', () => {
   let doctor: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       for (const path of NATIVE_CT) {
         const file = corpusCopy(path, `${RUN}-native`);
@@ -108,7 +108,7 @@ describe('Viewer: the first image before the tools', () => {
     } finally {
       await center.close();
     }
-    doctor = await openSignedIn('doctor@demo.local');
+    doctor = await openSignedIn('doctor@demo.local', { home: false });
     await doctor.page.addInitScript({ content: WATCH_PREVIEW });
   });
   afterAll(async () => {

@@ -68,7 +68,7 @@ describe('Viewer payment', () => {
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       const file = corpusCopy('ct/study_liver/ct_liver_01.dcm', RUN, { patientName: PATIENT });
       study = { uid: file.studyInstanceUid, id: await uploadFile(center.page, file) };
@@ -88,7 +88,7 @@ describe('Viewer payment', () => {
 
   it('sends the viewer to pay, and opens the study once paid', async () => {
     // The center requests the payment from its report list.
-    open = await openSignedIn('center@demo.local');
+    open = await openSignedIn('center@demo.local', { home: false });
     const list = new StudyList(open.page);
     await list.open('/status');
     const row = list.row(study.id);
@@ -99,7 +99,7 @@ describe('Viewer payment', () => {
     await open.close();
 
     // The viewer opens the study: 'Payment needed', then the payment page after 2 s.
-    open = await openSignedIn(VIEWER);
+    open = await openSignedIn(VIEWER, { home: false });
     const { page } = open;
     await page.addInitScript({ content: WATCH_IMAGES });
     await new ViewerScreen(page).open(study.uid, study.id);

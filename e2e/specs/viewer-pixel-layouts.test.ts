@@ -143,7 +143,7 @@ describe.skipIf(!hasDcmtk)('Viewer: pixel layouts Cornerstone alone drew wrong (
     const ct = corpusCopy('ct/study_liver/ct_liver_01.dcm', `${RUN}-be`);
     const bigEndianCt = withPrivateUnSequence(dcmconvBigEndian(ct.buffer));
     files.push(['big-endian-ct', asUpload(bigEndianCt, 'ct-be.dcm')]);
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       for (const [key, file] of files) {
         studies.set(key, { uid: file.studyInstanceUid, id: await uploadFile(center.page, file) });
@@ -151,7 +151,7 @@ describe.skipIf(!hasDcmtk)('Viewer: pixel layouts Cornerstone alone drew wrong (
     } finally {
       await center.close();
     }
-    doctor = await openSignedIn('doctor@demo.local');
+    doctor = await openSignedIn('doctor@demo.local', { home: false });
   });
   afterAll(async () => {
     await doctor?.close();

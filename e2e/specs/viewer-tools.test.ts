@@ -30,7 +30,7 @@ describe('Viewer tools (issue 5 §2, §3, §6)', () => {
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     const upload = (files: TGeneratedFile[]) => uploadStudy(center.page, files);
     const patient = { patientName: `T${RUN}`, patientId: `T-${RUN}`.slice(0, 16) };
     try {
@@ -79,7 +79,7 @@ describe('Viewer tools (issue 5 §2, §3, §6)', () => {
   });
 
   async function openViewer(name: string): Promise<ViewerScreen> {
-    open ??= await openSignedIn('doctor@demo.local');
+    open ??= await openSignedIn('doctor@demo.local', { home: false });
     const viewer = new ViewerScreen(open.page);
     const study = studies.get(name)!;
     await viewer.open(study.uid, study.id);
@@ -162,7 +162,7 @@ describe('Viewer tools (issue 5 §2, §3, §6)', () => {
   });
 
   it('says MPR could not be built when a slice fails to load, rather than showing a volume with a hole', async () => {
-    open = await openSignedIn('doctor@demo.local');
+    open = await openSignedIn('doctor@demo.local', { home: false });
     const page = open.page;
     // One slice's frames fail at the network (the browser's view of a server or disk failure).
     const failing = encodeURIComponent(generatedSopUid(`${RUN}-failing`, 1, 6));

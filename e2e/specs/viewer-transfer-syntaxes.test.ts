@@ -32,7 +32,7 @@ describe('Viewer: every decodable transfer-syntax family renders', () => {
   let doctor: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       for (const [family, path] of FAMILIES) {
         const file = corpusCopy(path, `${RUN}-${family}`);
@@ -49,7 +49,7 @@ describe('Viewer: every decodable transfer-syntax family renders', () => {
     } finally {
       await center.close();
     }
-    doctor = await openSignedIn('doctor@demo.local');
+    doctor = await openSignedIn('doctor@demo.local', { home: false });
   });
   afterAll(async () => {
     await doctor?.close();

@@ -23,7 +23,7 @@ describe('Viewer: a doctor reads a CT', () => {
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       for (const path of LIVER) {
         const file = corpusCopy(path, RUN, { patientName: PATIENT });
@@ -42,7 +42,7 @@ describe('Viewer: a doctor reads a CT', () => {
   });
 
   it('changes the pixels with each window preset key (1-6)', async () => {
-    open = await openSignedIn('doctor@demo.local');
+    open = await openSignedIn('doctor@demo.local', { home: false });
     const viewer = new ViewerScreen(open.page);
     await viewer.open(study.uid, study.id);
     let before = (await viewer.waitForImage()).sum;
@@ -58,7 +58,7 @@ describe('Viewer: a doctor reads a CT', () => {
   });
 
   it('draws a length with l and a drag, and shows it again after a reload', async () => {
-    open = await openSignedIn('doctor@demo.local');
+    open = await openSignedIn('doctor@demo.local', { home: false });
     const { page } = open;
     const viewer = new ViewerScreen(page);
     await viewer.open(study.uid, study.id);
@@ -78,7 +78,7 @@ describe('Viewer: a doctor reads a CT', () => {
   });
 
   it('draws an ellipse with e and an arrow with y; both are saved and drawn again after a reload', async () => {
-    open = await openSignedIn('doctor@demo.local');
+    open = await openSignedIn('doctor@demo.local', { home: false });
     const { page } = open;
     const viewer = new ViewerScreen(page);
     await viewer.open(study.uid, study.id);
@@ -119,7 +119,7 @@ describe('Viewer: a doctor reads a CT', () => {
   // A study whose upload has not been marked complete yet (no instance for UPLOAD_QUIET_SECONDS)
   // opens too, with the spec's warning: the images so far are readable.
   it('opens the study from the worklist and shows the image on the canvas', async () => {
-    open = await openSignedIn('doctor@demo.local');
+    open = await openSignedIn('doctor@demo.local', { home: false });
     const { page } = open;
     const list = new StudyList(page);
     await list.open('/');

@@ -79,7 +79,7 @@ describe('Worklist at 1280×720: the row actions on screen, a double click opens
   let open: TBrowserSession | undefined;
 
   beforeAll(async () => {
-    const center = await openSignedIn('center@demo.local');
+    const center = await openSignedIn('center@demo.local', { home: false });
     try {
       [signedId, openId] = (await createStudiesViaApi(center.page, [signedName, openName])) as [
         number,
@@ -89,7 +89,7 @@ describe('Worklist at 1280×720: the row actions on screen, a double click opens
       await center.close();
     }
     // The doctor reports and signs off the first study (the API the editor calls).
-    const doctor = await openSignedIn('doctor@demo.local');
+    const doctor = await openSignedIn('doctor@demo.local', { home: false });
     try {
       const locked = await doctor.page.request.post(`/api/report/lock/${signedId}`, { data: {} });
       expect(locked.status(), await locked.text()).toBe(200);

@@ -19,7 +19,7 @@ describe('Worklist table: paging and what survives a reload', () => {
   let urgentId: number;
 
   beforeAll(async () => {
-    session = await openSignedIn('center@demo.local');
+    session = await openSignedIn('center@demo.local', { home: false });
     const ids = await createStudiesViaApi(
       session.page,
       Array.from({ length: ROWS }, (_, i) => nameOf(i + 1)),

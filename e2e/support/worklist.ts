@@ -14,9 +14,12 @@ export const DEMO_PASSWORD = 'demo12345';
  * A fresh browser context signed in as a demo user, on their home screen. The session comes from
  * one sign-in through the API per user and server (signedInState); the form's own sign-in paths
  * have their stories (sign-in-each-role, otp-sign-in, device-approval, update-password).
+ * `home: false` leaves the page blank, for a story whose next step opens a page itself or calls the
+ * API only (`page.request`): loading the home screen first costs a whole app start and its list.
  */
-export async function openSignedIn(email: string): Promise<TBrowserSession> {
+export async function openSignedIn(email: string, { home = true } = {}): Promise<TBrowserSession> {
   const session = await openBrowser({ storageState: await signedInState(email) });
+  if (!home) return session;
   // The route the guard always sends to the user's first allowed path, as the form's sign-in does.
   await session.page.goto('/user/get-route');
   await session.page.waitForURL((url) => url.pathname !== '/user/get-route');

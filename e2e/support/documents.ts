@@ -7,41 +7,21 @@ import { storyServer } from './server.js';
 export async function pdfText(bytes: Uint8Array): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n += 1) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(textOfItems(content.items.filter((item) => 'str' in item)));
-  }
-  await doc.destroy();
-  return pages.map((p) => p.replace(/\s+/g, ' ')).join('\n');
-}
-
-/** A run of text as pdf.js gives it: its text, where it starts (transform[4], [5]) and its width. */
-interface TTextRun {
-  str: string;
-  transform: number[];
-  width: number;
-}
-
-/**
- * The page's text as a reader sees it: pdf.js returns each positioned run as an item, its own spaces
- * included. A run that starts where the one before it ended, on the same line, continues its word:
- * the layout cut one word into two runs (pdfmake cuts 'INV-ABC1' after the hyphen, where a line may
- * break), which a reader still reads as one. Anything else is a word apart.
- */
-function textOfItems(items: readonly TTextRun[]): string {
   let text = '';
-  let previous: TTextRun | undefined;
-  for (const item of items) {
-    if (previous) {
-      const sameLine = Math.abs((item.transform[5] ?? 0) - (previous.transform[5] ?? 0)) < 0.5;
-      const gap = (item.transform[4] ?? 0) - ((previous.transform[4] ?? 0) + previous.width);
-      text += sameLine && Math.abs(gap) < 0.5 ? '' : ' ';
+  try {
+    for (let n = 1; n <= doc.numPages; n += 1) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+      text += '\n';
     }
-    text += item.str;
-    previous = item;
+  } finally {
+    await doc.destroy();
   }
-  return text;
+  // The runs as pdf.js gives them, a line end where it marks one, whitespace runs as one space (the
+  // server's lab-docs-data.ts reads PDFs the same way). No space of our own between runs: pdfmake
+  // draws 'INV-ABC1' as two runs, cut after the hyphen where a line may break, and pdf.js already
+  // gives the gaps between words and cells as spaces.
+  return text.replace(/\s+/g, ' ');
 }
 
 /** One entry of a zip (a .docx is one), or undefined when the zip has no such entry. */

@@ -208,7 +208,8 @@ export async function advancedSummary(
   db: Db,
   auth: TAuth,
   request: TSummaryRequest,
-  now: Date = new Date(),
+  /** The app's clock (ctx.now()): the rolling windows are days of its today, never the machine's. */
+  now: Date,
 ): Promise<TAdvancedSummaryPage> {
   const caller = await summaryCaller(db, auth, advancedSummaryRefusal);
   const query = summaryQueryOf(caller, request);

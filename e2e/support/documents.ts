@@ -3,26 +3,8 @@ import { join } from 'node:path';
 import yauzl from 'yauzl';
 import { storyServer } from './server.js';
 
-/** The text of every page of a PDF, read back with pdf.js (what a person would see), pages joined. */
-export async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  let text = '';
-  try {
-    for (let n = 1; n <= doc.numPages; n += 1) {
-      const content = await (await doc.getPage(n)).getTextContent();
-      for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-      text += '\n';
-    }
-  } finally {
-    await doc.destroy();
-  }
-  // The runs as pdf.js gives them, a line end where it marks one, whitespace runs as one space (the
-  // server's lab-docs-data.ts reads PDFs the same way). No space of our own between runs: pdfmake
-  // draws 'INV-ABC1' as two runs, cut after the hyphen where a line may break, and pdf.js already
-  // gives the gaps between words and cells as spaces.
-  return text.replace(/\s+/g, ' ');
-}
+/** The text of every page of a PDF, read back with pdf.js as the server's tests read it. */
+export { pdfText } from '../../apps/server/test/pdf-text.js';
 
 /** One entry of a zip (a .docx is one), or undefined when the zip has no such entry. */
 export function zipEntry(buffer: Buffer, name: string): Promise<Buffer | undefined> {

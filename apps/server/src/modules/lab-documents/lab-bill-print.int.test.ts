@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TRole } from '@radflow/core';
 import { savePreferenceSection } from '../preferences/preferences.js';
-import { type TLabPlace, insertBill, pdfText } from '../../../test/lab-docs-data.js';
+import { type TLabPlace, insertBill } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import {
   type TestApp,
   type TestClient,

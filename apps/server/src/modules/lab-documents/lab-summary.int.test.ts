@@ -8,7 +8,8 @@ import {
   type TRole,
 } from '@radflow/core';
 import { centerLab, insertPatient, insertTest, put } from '../../../test/lab-bill-data.js';
-import { insertBill, pdfText } from '../../../test/lab-docs-data.js';
+import { insertBill } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import {
   type TestApp,
   type TestClient,

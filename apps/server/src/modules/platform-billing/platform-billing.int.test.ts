@@ -32,7 +32,7 @@ import {
   createTestUser,
   signInAs,
 } from '../../../test/test-app.js';
-import { pdfText } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import { createTestStudies } from '../../../test/worklist-test-data.js';
 import { startTrial } from './subscriptions.js';
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PLATFORM_TIME_ZONE, type TPlatformInvoice, calendarDayIn } from '@radflow/core';
 import { groups } from '../../db/schema.js';
-import { pdfText } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import { saveBillingDetails } from '../../../test/tele-billing-data.js';
 import {
   type TestApp,

@@ -10,7 +10,7 @@ import {
   formatRupees,
 } from '@radflow/core';
 import { billingAuditEvents, billingLines, messageOutbox, reportStatuses } from '../../db/schema.js';
-import { pdfText } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import { addPrice, saveBillingDetails, signedOffStudies } from '../../../test/tele-billing-data.js';
 import {
   type TSignedIn,

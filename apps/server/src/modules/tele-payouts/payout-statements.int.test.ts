@@ -12,7 +12,7 @@ import {
   formatRupees,
 } from '@radflow/core';
 import { billingAuditEvents, billingDocuments, billingLines, reports } from '../../db/schema.js';
-import { pdfText } from '../../../test/lab-docs-data.js';
+import { pdfText } from '../../../test/pdf-text.js';
 import { reportingCalls, saved } from '../../../test/reporting.fixtures.js';
 import { addPrice, signedOffStudies } from '../../../test/tele-billing-data.js';
 import {

@@ -67,6 +67,8 @@ function healthProbe(url: string) {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const times = [];
+    const askedAt = [];
+    const firstAsked = performance.now();
     let failures = 0;
     let stalled = 0;
     let eventLoopMax = null;
@@ -85,16 +87,18 @@ function healthProbe(url: string) {
           () => 0,
         );
         times.push(performance.now() - started);
+        askedAt.push((started - firstAsked) / 1000);
         if (status === 503) stalled += 1;
         else if (status !== 200) failures += 1;
         await new Promise((r) => setTimeout(r, 100));
       }
-      parentPort.postMessage({ times, failures, stalled, eventLoopMax });
+      parentPort.postMessage({ times, askedAt, failures, stalled, eventLoopMax });
     })();`,
     { eval: true, workerData: { url } },
   );
   const result = new Promise<{
     times: number[];
+    askedAt: number[];
     failures: number;
     stalled: number;
     eventLoopMax: number | null;
@@ -104,7 +108,7 @@ function healthProbe(url: string) {
   });
   return async () => {
     worker.postMessage('stop');
-    const { times, failures, stalled, eventLoopMax } = await result;
+    const { times, askedAt, failures, stalled, eventLoopMax } = await result;
     await worker.terminate();
     const sorted = [...times].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -116,6 +120,11 @@ function healthProbe(url: string) {
       p50: at(0.5),
       p99: at(0.99),
       max: sorted.at(-1) ?? 0,
+      // When the slowest check was asked, in seconds after the first: a stall at the load's start
+      // (every connection at once, a cold database) reads apart from one in its steady state.
+      worstAskedAtS: askedAt[times.indexOf(sorted.at(-1) ?? 0)] ?? null,
+      // The slowest check after the load's first 3 s.
+      steadyMax: Math.max(0, ...times.filter((_, i) => (askedAt[i] ?? 0) >= 3)),
     };
   };
 }

@@ -5,7 +5,7 @@ import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TSupportContact } from '@radflow/core';
 import { type TPlatformIssuer, type TProviders, createAppContext } from './context.js';
-import type { Db } from './db/client.js';
+import { acceptBetweenDatabaseTurns, type Db } from './db/client.js';
 import { archiveRoutes } from './modules/archive/archive.routes.js';
 import type { TUploadLimits } from './modules/archive/upload-zip.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -172,6 +172,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     providers: opts.providers,
   });
   app.decorate('ctx', ctx);
+  // A burst of new connections is accepted between two PGlite calls, not one per call.
+  const stopWatchingAccepts = acceptBetweenDatabaseTurns(opts.db, app.server);
+  app.addHook('onClose', async () => stopWatchingAccepts());
 
   // The txnId of the error body is also a response header, for bodies that are not JSON.
   app.addHook('onRequest', async (request, reply) => {

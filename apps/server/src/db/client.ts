@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { Server } from 'node:net';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,7 +20,7 @@ import { PgliteInstanceIndex } from './instance-index-pglite.js';
 import { PostgresInstanceIndex } from './instance-index-postgres.js';
 import { PgliteDurability, WAL_INSERT_POSITION } from './pglite-durability.js';
 import { extractPgliteTar, readPgliteTemplate } from './pglite-template.js';
-import { pingAhead, takeTurns } from './pglite-turns.js';
+import { databaseTurnsOf, pingAhead, takeTurns } from './pglite-turns.js';
 import * as schema from './schema.js';
 
 /** One database type for both drivers (ARCHITECTURE §3). */
@@ -241,6 +242,15 @@ export async function pingDatabase(db: Db): Promise<void> {
   const client = pgliteOf(db);
   if (client) await pingAhead(client);
   else await db.execute(sql`select 1`);
+}
+
+/**
+ * On PGlite, the database's turns leave the event loop room to accept `server`'s new connections
+ * before the next call (pglite-turns.ts); PostgreSQL's queries leave the loop free, nothing to do.
+ * Returns the way to stop.
+ */
+export function acceptBetweenDatabaseTurns(db: Db, server: Pick<Server, 'on' | 'off'>): () => void {
+  return databaseTurnsOf(pgliteOf(db))?.watchAccepts(server) ?? (() => undefined);
 }
 
 /** The archive's index of a database opened here (instance-index.ts), of its engine. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DatabaseTurns, databaseTurnsOf, takeTurns } from './pglite-turns.js';
 
 /**
@@ -93,6 +94,44 @@ describe('DatabaseTurns', () => {
   });
 });
 
+describe('the database time of one loop turn', () => {
+  /** A call that holds the thread as a PGlite statement does. */
+  const statement = (ms: number) => async () => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+  };
+
+  /** Runs `count` calls one after another (each asked when the last ended); how many ended before a timer set at once ran. */
+  async function endedBeforeATimer(turns: DatabaseTurns, count: number, ms: number) {
+    let ended = 0;
+    const timer = new Promise<number>((resolve) => setTimeout(() => resolve(ended), 0));
+    for (let i = 0; i < count; i += 1) {
+      await turns.run(statement(ms));
+      ended += 1;
+    }
+    return timer;
+  }
+
+  it('lets the loop turn between calls that follow one another once the turn has used its budget', async () => {
+    // Each call finds the database free: without a budget all ten ran before the timer (the requests
+    // of many sockets read in one turn did so too).
+    expect(await endedBeforeATimer(new DatabaseTurns(), 10, 3)).toBeLessThanOrEqual(2);
+  });
+
+  it('runs short calls that follow one another without waiting for a turn each', async () => {
+    const turns = new DatabaseTurns();
+    let turnsTaken = 0;
+    const counting = setInterval(() => (turnsTaken += 1), 0);
+    try {
+      for (let i = 0; i < 200; i += 1) await turns.run(async () => undefined);
+      // 200 calls of nothing fit in a budget or a few: not one loop turn (a 1 ms timer) each.
+      expect(turnsTaken).toBeLessThan(20);
+    } finally {
+      clearInterval(counting);
+    }
+  });
+});
+
 describe('a call asked ahead', () => {
   it('starts after the call that runs, before the calls already waiting', async () => {
     const turns = new DatabaseTurns();
@@ -116,5 +155,45 @@ describe('a call asked ahead', () => {
   it('starts at once when nothing runs', async () => {
     const turns = new DatabaseTurns();
     expect(await turns.run(async () => 'now', { ahead: true })).toBe('now');
+  });
+});
+
+describe('connections that arrive while calls wait', () => {
+  /**
+   * Node accepts one new connection per event-loop turn (libuv since 1.45), and each waiting call
+   * takes one turn: a burst of connections was accepted one per call (200 connections on the study
+   * list: new ones, a health check's included, waited ~10 s to be accepted though the loop kept
+   * turning). The turns now let the loop accept the whole burst before the next call.
+   */
+  it('are accepted all before the next call, not one per call', async () => {
+    const turns = new DatabaseTurns();
+    let finished = 0;
+    const acceptedAfter: number[] = [];
+    const accepted: Socket[] = [];
+    const server = createServer((socket) => {
+      acceptedAfter.push(finished);
+      accepted.push(socket);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const unwatch = turns.watchAccepts(server);
+    const { port } = server.address() as AddressInfo;
+    // A call holds the thread as a PGlite statement does.
+    const statement = () => {
+      const end = performance.now() + 3;
+      while (performance.now() < end);
+      finished += 1;
+    };
+    const calls = Array.from({ length: 40 }, () => turns.run(async () => statement()));
+    const clients = Array.from({ length: 20 }, () => connect(port, '127.0.0.1'));
+    try {
+      await vi.waitFor(() => expect(acceptedAfter).toHaveLength(20), { timeout: 5_000 });
+      await Promise.all(calls);
+      expect(finished).toBe(40);
+      expect(Math.max(...acceptedAfter) - Math.min(...acceptedAfter)).toBeLessThanOrEqual(2);
+    } finally {
+      unwatch();
+      for (const socket of [...clients, ...accepted]) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -6,6 +6,7 @@
  * C-FIND (find-scp.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configureDimse } from './library.js';
@@ -37,6 +38,8 @@ export interface StoreScp {
    * C-STORE on an accepted context is expected on the fast path.
    */
   readonly receivedBy: () => Readonly<ReceivePathCounts>;
+  /** The listening socket's server: for a caller that counts its accepted connections. */
+  readonly server: Pick<Server, 'on' | 'off'>;
   /**
    * Stops listening, waits up to `timeoutMs` (default 10 s) for open associations to end and their
    * `onInstance` calls to settle, then drops what is left and removes the temp dir it created.
@@ -98,6 +101,7 @@ export async function startStoreScp(options: StoreScpOptions): Promise<StoreScp>
   return {
     port,
     host,
+    server,
     activeAssociations: () => sockets.size,
     receivedBy: () => ({ ...receivedBy }),
     async close(timeoutMs = 10_000): Promise<void> {

@@ -6,6 +6,7 @@ import {
   startStoreScp,
 } from '@radflow/dicom/dimse';
 import type { AppContext } from '../../context.js';
+import { acceptBetweenDatabaseTurns } from '../../db/client.js';
 import { createAeTitleLookup } from './ae-titles.js';
 import { C_FIND_MAX_MATCHES, createFindService } from './c-find.js';
 import { MODALITY_WORKLIST_FIND, answerWorklistFind } from '../lab-worklist/modality-worklist.js';
@@ -160,5 +161,11 @@ export async function startDicomServices(
       return { status: STATUS_OF[result.failureCode], errorComment: result.reason };
     },
   });
-  return { port: scp.port, receivedBy: scp.receivedBy, close: () => scp.close() };
+  // Associations that arrive together are accepted between two PGlite calls, not one per call.
+  const stopWatchingAccepts = acceptBetweenDatabaseTurns(ctx.db, scp.server);
+  return {
+    port: scp.port,
+    receivedBy: scp.receivedBy,
+    close: () => (stopWatchingAccepts(), scp.close()),
+  };
 }

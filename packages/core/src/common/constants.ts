@@ -63,3 +63,9 @@ export const CUSTOMER_LOOKUP_MAX_PER_NUMBER = 5;
  * OTP limit of every code holds (OTP_MAX_REQUESTS_PER_MOBILE).
  */
 export const SIGNUP_OTP_MAX_PER_ADDRESS = 5;
+/**
+ * POST /api/user/generate-otp sends (or refuses for an unknown number) a client address this many
+ * sign-in codes within LOGIN_RATE_WINDOW_SECONDS: a 200 or a 404 tells whether a number has an
+ * account, so it is limited like the look-up. Per number the OTP limit of every code holds.
+ */
+export const SIGN_IN_OTP_MAX_PER_ADDRESS = 10;

@@ -134,6 +134,8 @@ export const LOGIN_EVENT_TYPES = [
   'CUSTOMER_LOOKUP',
   /** Ours: a sign-up code requested for a mobile number (POST /signup/otp; its rate limit counts these). */
   'SIGNUP_OTP_REQUEST',
+  /** Ours: a sign-in code requested (POST /user/generate-otp, any number; its rate limit counts these). */
+  'SIGN_IN_OTP_REQUEST',
   /** Ours: a new group signed itself up; the line of its first admin. */
   'SIGNED_UP',
 ] as const;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
-import { OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS } from '@radflow/core';
+import { OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS, SIGN_IN_OTP_MAX_PER_ADDRESS } from '@radflow/core';
 import { loginEvents, messageOutbox, otpCodes } from '../../db/schema.js';
 import {
   type TestApp,
@@ -46,6 +46,23 @@ describe('sign-in by mobile one-time code', () => {
     expect(res.json().errorDescription).toBe('No account is registered with this mobile number');
     const { mobile } = await userWithMobile({ active: false });
     expect((await new TestClient(t.app).post('/api/user/generate-otp', { mobile })).statusCode).toBe(404);
+  });
+
+  it('limits code requests per client address, for numbers without an account too', async () => {
+    // An address that tries number after number learns which have an account (200 against 404):
+    // the look-up limit of is-new must not have a door beside it.
+    const scanner = new TestClient(t.app);
+    for (let i = 0; i < SIGN_IN_OTP_MAX_PER_ADDRESS; i += 1) {
+      const res = await scanner.post('/api/user/generate-otp', { mobile: uniqueMobile() });
+      expect(res.statusCode, `request ${i + 1}`).toBe(404);
+    }
+    const { mobile } = await userWithMobile();
+    const refused = await scanner.post('/api/user/generate-otp', { mobile });
+    expect(refused.statusCode, refused.body).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await t.db.select().from(otpCodes).where(eq(otpCodes.mobile, mobile))).toEqual([]);
+    // Another address still gets its code.
+    expect((await new TestClient(t.app).post('/api/user/generate-otp', { mobile })).statusCode).toBe(200);
   });
 
   it('tells whether a mobile number is new', async () => {

@@ -1,11 +1,21 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { and, arrayContains, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { AppError, OTP_MAX_ATTEMPTS, OTP_TTL_SECONDS, PRODUCT_NAME } from '@radflow/core';
+import {
+  AppError,
+  OTP_MAX_ATTEMPTS,
+  OTP_TTL_SECONDS,
+  PRODUCT_NAME,
+  SIGN_IN_OTP_MAX_PER_ADDRESS,
+} from '@radflow/core';
 import type { AppContext } from '../../context.js';
 import { type TOtpPurpose, otpCodes, users } from '../../db/schema.js';
 import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { type TLoginEvent, recordLoginEvent } from './login-events.js';
-import { customerLookupRetryAfterSeconds } from './rate-limit.js';
+import {
+  type TRequestLimit,
+  customerLookupRetryAfterSeconds,
+  requestLimitRetryAfterSeconds,
+} from './rate-limit.js';
 
 /** At most this many codes per mobile number within the window (protects the SMS budget and the user). */
 export const OTP_MAX_REQUESTS_PER_MOBILE = 5;
@@ -28,14 +38,35 @@ export interface TRequestContext {
 }
 
 /**
+ * POST /api/user/generate-otp, per client address and per number. Counted before the account is
+ * looked up: its 200 or 404 says whether a number has an account, so an address that tries number
+ * after number is stopped as the look-up (is-new) stops it.
+ */
+export const SIGN_IN_OTP_LIMIT: TRequestLimit = {
+  eventType: 'SIGN_IN_OTP_REQUEST',
+  maxPerAddress: SIGN_IN_OTP_MAX_PER_ADDRESS,
+  maxPerNumber: OTP_MAX_REQUESTS_PER_MOBILE,
+  locks: { byAddress: 71_005, byNumber: 71_006 },
+};
+
+/**
  * POST /api/user/generate-otp: a fresh 6-digit code for the active account of `mobile`; earlier
- * codes die. The code is stored only as a keyed hash and sent through the SMS provider.
+ * codes die. The code is stored only as a keyed hash and sent through the SMS provider. Limited per
+ * address and per number (SIGN_IN_OTP_LIMIT), 429 past that.
  */
 export async function generateOtp(
   ctx: AppContext,
   mobile: string,
   req: TRequestContext,
 ): Promise<{ sent: true; expiresInSeconds: number }> {
+  const wait = await requestLimitRetryAfterSeconds(ctx.db, SIGN_IN_OTP_LIMIT, {
+    mobile,
+    ...req,
+    now: ctx.now(),
+  });
+  if (wait > 0) {
+    throw new TooManyRequestsError(`Too many codes requested. Please try again ${describeWait(wait)}.`, wait);
+  }
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)

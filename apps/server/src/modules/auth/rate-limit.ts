@@ -118,7 +118,7 @@ export function tooManyAttempts(waitSeconds: number): TooManyRequestsError {
  * the two keys (distinct per limit, so two limits never wait on each other).
  */
 export interface TRequestLimit {
-  eventType: 'CUSTOMER_LOOKUP' | 'SIGNUP_OTP_REQUEST';
+  eventType: 'CUSTOMER_LOOKUP' | 'SIGNUP_OTP_REQUEST' | 'SIGN_IN_OTP_REQUEST';
   maxPerAddress: number;
   maxPerNumber: number;
   locks: { byAddress: number; byNumber: number };

@@ -17,6 +17,7 @@ export const EVENT_LABELS: Record<TLoginEventType, string> = {
   PASSWORD_CHANGE_FAILED: 'Wrong current password on password change',
   CUSTOMER_LOOKUP: 'Mobile number look-up',
   SIGNUP_OTP_REQUEST: 'Sign-up code requested',
+  SIGN_IN_OTP_REQUEST: 'Sign-in code requested',
   SIGNED_UP: 'Signed up a new group',
 };
 

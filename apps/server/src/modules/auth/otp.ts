@@ -11,11 +11,7 @@ import type { AppContext } from '../../context.js';
 import { type TOtpPurpose, otpCodes, users } from '../../db/schema.js';
 import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { type TLoginEvent, recordLoginEvent } from './login-events.js';
-import {
-  type TRequestLimit,
-  customerLookupRetryAfterSeconds,
-  requestLimitRetryAfterSeconds,
-} from './rate-limit.js';
+import { CUSTOMER_LOOKUP_LIMIT, type TRequestLimit, countWithinLimit } from './rate-limit.js';
 
 /** At most this many codes per mobile number within the window (protects the SMS budget and the user). */
 export const OTP_MAX_REQUESTS_PER_MOBILE = 5;
@@ -59,14 +55,7 @@ export async function generateOtp(
   mobile: string,
   req: TRequestContext,
 ): Promise<{ sent: true; expiresInSeconds: number }> {
-  const wait = await requestLimitRetryAfterSeconds(ctx.db, SIGN_IN_OTP_LIMIT, {
-    mobile,
-    ...req,
-    now: ctx.now(),
-  });
-  if (wait > 0) {
-    throw new TooManyRequestsError(`Too many codes requested. Please try again ${describeWait(wait)}.`, wait);
-  }
+  await countWithinLimit(ctx.db, SIGN_IN_OTP_LIMIT, { mobile, ...req, now: ctx.now() }, 'codes requested');
   const [user] = await ctx.db
     .select({ id: users.id, email: users.email })
     .from(users)
@@ -198,14 +187,10 @@ export async function consumeOtp(
  * POST /api/user/customer/is-new: whether no customer account has this mobile number. Only customer
  * accounts count: a staff member's number answers as an unregistered one ({ isNew: true }), so the
  * call reveals no staff number; staff sign in by e-mail or the OTP they already know to ask for.
- * Limited per address and per number (rate-limit.ts customerLookupRetryAfterSeconds), 429 past that.
+ * Limited per address and per number (rate-limit.ts CUSTOMER_LOOKUP_LIMIT), 429 past that.
  */
 export async function isNewCustomer(ctx: AppContext, mobile: string, req: TRequestContext): Promise<boolean> {
-  const now = ctx.now();
-  const wait = await customerLookupRetryAfterSeconds(ctx.db, { mobile, ...req, now });
-  if (wait > 0) {
-    throw new TooManyRequestsError(`Too many look-ups. Please try again ${describeWait(wait)}.`, wait);
-  }
+  await countWithinLimit(ctx.db, CUSTOMER_LOOKUP_LIMIT, { mobile, ...req, now: ctx.now() }, 'look-ups');
   const [customer] = await ctx.db
     .select({ id: users.id })
     .from(users)

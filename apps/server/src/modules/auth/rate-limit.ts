@@ -140,9 +140,19 @@ export interface TRequestLimitInput {
   now: Date;
 }
 
-/** The customer look-up limit (CUSTOMER_LOOKUP_LIMIT, requestLimitRetryAfterSeconds). */
-export function customerLookupRetryAfterSeconds(db: DbOrTx, input: TRequestLimitInput): Promise<number> {
-  return requestLimitRetryAfterSeconds(db, CUSTOMER_LOOKUP_LIMIT, input);
+/**
+ * Counts one call against `limit` (requestLimitRetryAfterSeconds); past it, the 429 with
+ * Retry-After, `tooMany` naming what there was too much of ('look-ups', 'codes requested').
+ */
+export async function countWithinLimit(
+  db: DbOrTx,
+  limit: TRequestLimit,
+  input: TRequestLimitInput,
+  tooMany: string,
+): Promise<void> {
+  const wait = await requestLimitRetryAfterSeconds(db, limit, input);
+  if (wait > 0)
+    throw new TooManyRequestsError(`Too many ${tooMany}. Please try again ${describeWait(wait)}.`, wait);
 }
 
 /**

@@ -12,13 +12,12 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { DbOrTx } from '../../db/client.js';
 import { groups, users } from '../../db/schema.js';
-import { TooManyRequestsError, describeWait } from '../../errors.js';
 import { recordLoginEvent } from '../auth/login-events.js';
 import { OTP_MAX_REQUESTS_PER_MOBILE, type TRequestContext, consumeOtp, issueOtp } from '../auth/otp.js';
 import { hashPassword, newPasswordProblem } from '../auth/passwords.js';
 import {
   type TRequestLimit,
-  requestLimitRetryAfterSeconds,
+  countWithinLimit,
   signInRetryAfterSeconds,
   tooManyAttempts,
 } from '../auth/rate-limit.js';
@@ -67,14 +66,7 @@ export async function requestSignupOtp(
   mobile: string,
   req: TRequestContext,
 ): Promise<{ sent: true; expiresInSeconds: number }> {
-  const wait = await requestLimitRetryAfterSeconds(ctx.db, SIGNUP_OTP_LIMIT, {
-    mobile,
-    ...req,
-    now: ctx.now(),
-  });
-  if (wait > 0) {
-    throw new TooManyRequestsError(`Too many codes requested. Please try again ${describeWait(wait)}.`, wait);
-  }
+  await countWithinLimit(ctx.db, SIGNUP_OTP_LIMIT, { mobile, ...req, now: ctx.now() }, 'codes requested');
   return issueOtp(ctx, {
     mobile,
     purpose: 'SIGN_UP',

@@ -22,22 +22,6 @@ const isExempt = (url: string) =>
   !url.startsWith('/api/') || url === '/api/health' || url.startsWith('/api/health?');
 
 /**
- * A bound on the API calls in progress (plugins/DECISIONS.md "Under load"; security issue §4). Beyond
- * `maxInFlight`, a call is answered at once with 503 and Retry-After instead of queueing for the
- * database until the client gives up (200 connections on the study list: 274 client time-outs over
- * 10 s, a 22 s health check). A call holds its slot until its answer starts (onSend), so a slow
- * download does not, until its end on error or when the client goes away. 0: no bound.
- * Registered first: a shed call costs no authentication, no body parsing, no database work.
- *
- * The count alone does not see the queue when the database runs in our thread (PGlite): each call's
- * queries run inside the call, so calls finish one after another and the queue is the sockets not
- * yet read, while the event loop does not come back to its timers for seconds. So a call is shed too
- * when the event loop has been busy for more than `maxBusyMs` without running a timer (a ticker
- * notes each turn: those calls waited behind the busy stretch) *and* it was busy more than
- * BUSY_UTILIZATION of the last second — one slow call on a quiet server sheds nothing.
- * 0: no such check.
- */
-/**
  * A connection answered 503 is not read again until its Retry-After has passed. A client that asks
  * again at once (a script, a load tester: 200 such connections made ~1,200 refusals a second) then
  * waits in its socket's buffer instead of taking the thread: each event-loop turn read every one of
@@ -63,6 +47,22 @@ function holdOff(socket: Socket | null, response: ServerResponse, seconds: numbe
   );
 }
 
+/**
+ * A bound on the API calls in progress (plugins/DECISIONS.md "Under load"; security issue §4). Beyond
+ * `maxInFlight`, a call is answered at once with 503 and Retry-After instead of queueing for the
+ * database until the client gives up (200 connections on the study list: 274 client time-outs over
+ * 10 s, a 22 s health check). A call holds its slot until its answer starts (onSend), so a slow
+ * download does not, until its end on error or when the client goes away. 0: no bound.
+ * Registered first: a shed call costs no authentication, no body parsing, no database work.
+ *
+ * The count alone does not see the queue when the database runs in our thread (PGlite): each call's
+ * queries run inside the call, so calls finish one after another and the queue is the sockets not
+ * yet read, while the event loop does not come back to its timers for seconds. So a call is shed too
+ * when the event loop has been busy for more than `maxBusyMs` without running a timer (a ticker
+ * notes each turn: those calls waited behind the busy stretch) *and* it was busy more than
+ * BUSY_UTILIZATION of the last second — one slow call on a quiet server sheds nothing.
+ * 0: no such check.
+ */
 export const loadSheddingPlugin = fp(
   async (
     app: FastifyInstance,

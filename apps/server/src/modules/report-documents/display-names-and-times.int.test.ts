@@ -6,6 +6,7 @@ import { messageOutbox, reportStatuses, reports } from '../../db/schema.js';
 import { type TestApp, createTestApp, setGroupPreference, uniqueMobile } from '../../../test/test-app.js';
 import { shareBuilders } from '../../../test/share.fixtures.js';
 import { signedInAt } from '../../../test/worklist-test-data.js';
+import { pdfText as readPdfText } from '../../../test/pdf-text.js';
 
 /*
  * Issue 21 §1: a DICOM person name is shown formatted (core formatPersonName), never as stored with
@@ -13,6 +14,9 @@ import { signedInAt } from '../../../test/worklist-test-data.js';
  * formatDisplayTime), in every document and page the server makes: the PDF, the Word file, the
  * public share page, the share e-mail and SMS. The stored row keeps the raw value.
  */
+
+/** One space between pdfjs's runs: the phrases below were written against that reading. */
+const pdfText = (bytes: Buffer) => readPdfText(bytes, { between: ' ' });
 
 let t: TestApp;
 beforeAll(async () => {
@@ -27,18 +31,6 @@ const RAW_REFERRER = 'Kim^Minjun^^Dr.';
 const REFERRER = 'Dr. Minjun Kim';
 /** 20:04:09 UTC: 01:34:09 the next day at +05:30, 21:04:09 in Berlin (winter). */
 const SIGNED_OFF_AT = new Date('2026-01-05T20:04:09Z');
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await doc.destroy();
-  return pages.join(' ').replace(/\s+/g, ' ');
-}
 
 function docxText(bytes: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {

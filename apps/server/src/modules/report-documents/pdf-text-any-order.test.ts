@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptParts } from './document-scripts.fixtures.js';
 import { renderPdf } from './pdf-document.js';
+import { pdfText } from '../../../test/pdf-text.js';
 
 /*
  * A report PDF's text (what a reader copies, searches and reads aloud) must be the report's, whatever
@@ -11,20 +12,7 @@ import { renderPdf } from './pdf-document.js';
  * later report's "ALEX" read back as control characters ("\u0001L\u0003X").
  */
 
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  let text = '';
-  try {
-    for (let i = 1; i <= doc.numPages; i++) {
-      const content = await (await doc.getPage(i)).getTextContent();
-      for (const item of content.items) if ('str' in item) text += `${item.str} `;
-    }
-  } finally {
-    await doc.destroy();
-  }
-  return text.replace(/\s+/gu, ' ').trim();
-}
+const readBack = async (bytes: Uint8Array) => (await pdfText(bytes, { between: ' ' })).trim();
 
 // Greek and Cyrillic first: their letters are drawn with Latin glyphs, which Latin text then reuses.
 const REPORTS = [
@@ -37,10 +25,10 @@ describe('a report PDF reads back the same whatever was printed before it', () =
   it('Latin, Greek and Cyrillic reports sharing glyphs, printed in one order and then the other', async () => {
     const firstPass: string[] = [];
     for (const report of REPORTS)
-      firstPass.push(await pdfText(await renderPdf(scriptParts(report.name, report.body))));
+      firstPass.push(await readBack(await renderPdf(scriptParts(report.name, report.body))));
     const secondPass: string[] = [];
     for (const report of [...REPORTS].reverse())
-      secondPass.unshift(await pdfText(await renderPdf(scriptParts(report.name, report.body))));
+      secondPass.unshift(await readBack(await renderPdf(scriptParts(report.name, report.body))));
     REPORTS.forEach((report, i) => {
       for (const text of [firstPass[i]!, secondPass[i]!]) {
         expect(text, report.name).toContain(report.name);

@@ -6,6 +6,7 @@ import { shareBuilders } from '../../../test/share.fixtures.js';
 import { studyActionFixtures } from '../../../test/study-actions.fixtures.js';
 import { type TestApp, createTestApp } from '../../../test/test-app.js';
 import { docxEntry } from '../../../test/documents.js';
+import { pdfText as readPdfText } from '../../../test/pdf-text.js';
 
 /*
  * Report documents whose content once made them answer 500 (security issue: documents that fail on
@@ -13,6 +14,9 @@ import { docxEntry } from '../../../test/documents.js';
  * tables, through the signed-in PDF and Word calls and the public share page's PDF; a report name
  * with `<`, and one carrying markup meant for the Word file's metadata.
  */
+
+/** One space between pdfjs's runs: the phrases below were written against that reading. */
+const pdfText = (bytes: Buffer) => readPdfText(bytes, { between: ' ' });
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,18 +34,6 @@ const TABLES =
   '<table><tbody><tr><td rowspan="3">Kidney</td></tr><tr></tr></tbody></table><p>End of report.</p>';
 const NAME = 'CT <Abdomen> & "contrast"';
 const INJECTION = 'x</dc:title><dc:creator>evil</dc:creator><dc:title>';
-
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await doc.destroy();
-  return pages.join(' ').replace(/\s+/g, ' ');
-}
 
 async function uidOf(id: number): Promise<string> {
   const [row] = await t.db

@@ -12,11 +12,15 @@ import { ingestInstance } from '../archive/ingest.js';
 import { reportStatuses, studies, viewerKeyImages } from '../../db/schema.js';
 import { eq } from 'drizzle-orm';
 import { docxEntry } from '../../../test/documents.js';
+import { pdfPageTexts } from '../../../test/pdf-text.js';
 
 /**
  * Report documents (issue 7 §4): POST /api/pdf/download, /download-images, /word. The PDF is read
  * back with pdfjs (its text) and its raw objects (its images); the docx is unzipped.
  */
+
+/** Each page's text, one space between pdfjs's runs (pdfjs splits runs at spaces). */
+const pdfText = (bytes: Buffer) => pdfPageTexts(bytes, { between: ' ' });
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,19 +33,6 @@ const { lock, save, signOff, addendum } = reportingCalls(() => t);
 
 const PATIENT = 'Αλέξανδρος Иванов';
 const BODY = 'Mild mucosal thickening of the left maxillary sinus.';
-
-async function pdfText(bytes: Buffer): Promise<string[]> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  await doc.destroy();
-  // pdfjs splits runs at spaces; one space between words makes phrases findable.
-  return pages.map((p) => p.replace(/\s+/g, ' '));
-}
 
 /**
  * Image XObjects in the PDF (pdfkit writes PDF 1.3: every object dictionary is plain text), less the

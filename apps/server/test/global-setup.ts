@@ -6,6 +6,7 @@ import pg from 'pg';
 import { openPostgres } from '../src/db/client.js';
 import { readPgliteTemplate } from '../src/db/pglite-template.js';
 import { makePgliteTemplate } from '../src/db/pglite-template-writer.js';
+import { testSnapshotOf } from './pglite-test-snapshot.js';
 
 /** The template `npm run build` writes beside the bundle (src/db/pglite-template.ts). */
 const BUILT_TEMPLATE_FILE = path.join(import.meta.dirname, '../dist/pglite-template.tar');
@@ -14,8 +15,10 @@ export const TEMPLATE_DB = 'radflow_test_template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A tarball of a migrated PGlite data directory (PGlite runs). */
+    /** A tarball of a migrated PGlite data directory for in-memory databases (PGlite runs). */
     pgliteSnapshotPath: string | null;
+    /** The migrated template whole, as a new data directory on disk starts from it (PGlite runs). */
+    pgliteTemplatePath: string | null;
     /** The server URL whose `radflow_test_template` database is migrated (PostgreSQL runs). */
     postgresUrl: string | null;
   }
@@ -47,6 +50,7 @@ export default async function setup(project: TestProject) {
     await handle.close();
     project.provide('postgresUrl', url);
     project.provide('pgliteSnapshotPath', null);
+    project.provide('pgliteTemplatePath', null);
     return async () => {
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
@@ -58,9 +62,12 @@ export default async function setup(project: TestProject) {
   // The build's template when it matches the migrations (CI builds before the tests), else made now.
   const template = (await readPgliteTemplate(BUILT_TEMPLATE_FILE)) ?? (await makePgliteTemplate());
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'radflow-pglite-'));
+  const templatePath = path.join(dir, 'template.tar');
+  await fs.writeFile(templatePath, template.tar);
   const snapshotPath = path.join(dir, 'migrated.tar');
-  await fs.writeFile(snapshotPath, template.tar);
+  await fs.writeFile(snapshotPath, await testSnapshotOf(template.tar));
   project.provide('pgliteSnapshotPath', snapshotPath);
+  project.provide('pgliteTemplatePath', templatePath);
   project.provide('postgresUrl', null);
   return async () => {
     await fs.rm(dir, { recursive: true, force: true });

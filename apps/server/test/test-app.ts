@@ -61,21 +61,21 @@ async function openTestDatabase(): Promise<DbHandle> {
 }
 
 /**
- * A migrated PGlite data directory at `dataDir` (PGlite runs), written from global setup's
- * snapshot, for tests of PGlite on disk whose subject is not the directory's creation: the new
+ * A migrated PGlite data directory at `dataDir` (PGlite runs), written from the migrated template
+ * whole (as a server's new data directory is; the in-memory snapshot is trimmed), for tests of PGlite on disk whose subject is not the directory's creation: the new
  * directory's initdb (a child process) and migrations on disk cost seconds of CPU, and
- * client.test.ts covers them. On a PostgreSQL run there is no snapshot: nothing is written, and
+ * client.test.ts covers them. On a PostgreSQL run there is no template: nothing is written, and
  * PGlite makes the directory as it would anyway.
  */
 export async function writeMigratedDataDir(dataDir: string): Promise<void> {
-  const snapshotPath = inject('pgliteSnapshotPath');
-  if (!snapshotPath) return;
-  await extractPgliteTar(await readSnapshot(snapshotPath), dataDir);
+  const templatePath = inject('pgliteTemplatePath');
+  if (!templatePath) return;
+  await extractPgliteTar(await readSnapshot(templatePath), dataDir);
 }
 
 /**
- * The migrated snapshot's bytes, read once per worker: the files of a worker share this module
- * (vitest.config.ts), and the snapshot (~43 MB) does not change during a run. Every database is
+ * A snapshot's bytes, read once per worker: the files of a worker share this module
+ * (vitest.config.ts), and a snapshot does not change during a run. Every database is
  * still loaded from it anew.
  */
 const snapshots = new Map<string, Promise<Uint8Array>>();

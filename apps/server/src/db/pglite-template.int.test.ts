@@ -16,7 +16,7 @@ import {
  * template was made from these migrations, and from initdb otherwise. The template here is the one
  * the run's global setup made or took from the build (the same function as the build's).
  */
-const snapshotPath = inject('pgliteSnapshotPath');
+const snapshotPath = inject('pgliteTemplatePath');
 
 describe.skipIf(!snapshotPath)('the migrated PGlite template', () => {
   let root: string;

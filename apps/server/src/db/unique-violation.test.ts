@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isUniqueViolation } from './unique-violation.js';
 
 /** The error each engine throws, caught as a service catches it (through drizzle). */
@@ -19,7 +20,9 @@ describe('isUniqueViolation', () => {
   let client: PGlite;
   let db: ReturnType<typeof drizzle>;
   beforeAll(async () => {
-    client = new PGlite();
+    // The run's migrated snapshot (test/global-setup.ts) spares an initdb of a few seconds.
+    const snapshot = inject('pgliteSnapshotPath');
+    client = await PGlite.create(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {});
     db = drizzle(client);
     await db.execute(sql`CREATE TABLE parent (id int PRIMARY KEY)`);
     await db.execute(sql`CREATE TABLE child (parent_id int REFERENCES parent (id))`);

@@ -140,6 +140,16 @@ describe('a bound on API calls in progress', () => {
         while (performance.now() < end);
       };
 
+      // The first measured second covers the app's own start, which on a loaded machine kept the
+      // loop busy past half of it: the quiet check then got 503. It starts once a second measured
+      // after the start (utilization above 0) shows a quiet loop.
+      await vi.waitFor(
+        () => {
+          expect(busy.app.apiLoad.utilization()).toBeGreaterThan(0);
+          expect(busy.app.apiLoad.utilization()).toBeLessThan(0.5);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
       // Quiet loop: one long stretch sheds nothing.
       const quiet = call();
       spin(120);

@@ -2,6 +2,7 @@ import type JSZipModule from 'jszip';
 import { ROBOTO_ONLY, firstStrongIsRtl, wordFontsOf } from './document-fonts.js';
 import { documentWindow } from './document-images.js';
 import { embedWordFonts } from './word-fonts.js';
+import { type TXmlElement, isUnexpected, readLightXml, writeLightXml } from './word-xml.js';
 import {
   PRELIMINARY_TEXT,
   documentMetadataText,
@@ -276,27 +277,39 @@ const PPR_ORDER = [
   'pPrChange',
 ];
 
+/**
+ * `parent`'s child elements, in order: the same as `Array.from(parent.children)`, without jsdom's
+ * live HTMLCollection (its proxy looks every index up as a name too, which cost more than the rest
+ * of the pass on a long report).
+ */
+function childElements(parent: TXmlElement): TXmlElement[] {
+  const children: TXmlElement[] = [];
+  for (let child = parent.firstElementChild; child; child = child.nextElementSibling) children.push(child);
+  return children;
+}
+
 /** `parent`'s child w:`name`, made and put in its place in `order` when missing. */
-function childInOrder(parent: Element, name: string, order: string[]): Element {
-  const existing = Array.from(parent.children).find((c) => c.localName === name);
+function childInOrder(parent: TXmlElement, name: string, order: string[]): TXmlElement {
+  const children = childElements(parent);
+  const existing = children.find((c) => c.localName === name);
   if (existing) return existing;
   const made = parent.ownerDocument.createElementNS(parent.namespaceURI, `w:${name}`);
   const rank = order.indexOf(name);
-  const after = Array.from(parent.children).find((c) => order.indexOf(c.localName) > rank);
+  const after = children.find((c) => order.indexOf(c.localName) > rank);
   parent.insertBefore(made, after ?? null);
   return made;
 }
 
 /** An on/off property (CT_OnOff, ECMA-376 Part 1 §17.17.4): present and not 0, false or off. */
-function isOn(element: Element | undefined): boolean {
+function isOn(element: TXmlElement | undefined): boolean {
   if (!element) return false;
   const value = element.getAttribute('w:val');
   return value === null || !['0', 'false', 'off'].includes(value);
 }
 
 /** The element's first child w:`name` (w:rPr of a run, w:pPr of a paragraph), made first if missing. */
-function firstChild(parent: Element, name: string): Element {
-  const existing = Array.from(parent.children).find((c) => c.localName === name);
+function firstChild(parent: TXmlElement, name: string): TXmlElement {
+  const existing = childElements(parent).find((c) => c.localName === name);
   if (existing) return existing;
   const made = parent.ownerDocument.createElementNS(parent.namespaceURI, `w:${name}`);
   parent.insertBefore(made, parent.firstElementChild);
@@ -308,6 +321,49 @@ export function paragraphOf(element: Element): Element | null {
   let at = element.parentElement;
   while (at && at.tagName !== 'w:p') at = at.parentElement;
   return at;
+}
+
+/**
+ * Every w:p under `root` in document order, with its runs (the w:r whose nearest w:p is it, in
+ * document order) and each run's text (its w:t descendants' text, joined), read in one walk of the
+ * tree: what asking each paragraph and run for its w:r and w:t elements (`getElementsByTagName`,
+ * `paragraphOf`) gives, without walking a paragraph's subtree once per paragraph and run.
+ */
+function paragraphRuns(
+  root: TXmlElement | null,
+): Array<{ paragraph: TXmlElement; runs: TXmlElement[]; texts: string[] }> {
+  type TParagraph = { paragraph: TXmlElement; runs: TXmlElement[]; texts: string[] };
+  const paragraphs: TParagraph[] = [];
+  /** The open w:p elements and, per run open, its paragraph's entry and index there. */
+  const openParagraphs: TParagraph[] = [];
+  const openRuns: Array<{ of: TParagraph; index: number }> = [];
+  const visit = (element: TXmlElement) => {
+    const name = element.tagName;
+    if (name === 'w:t') {
+      const text = element.textContent ?? '';
+      for (const { of, index } of openRuns) of.texts[index] += text;
+    }
+    let paragraph: TParagraph | null = null;
+    let run = false;
+    if (name === 'w:p') {
+      paragraph = { paragraph: element, runs: [], texts: [] };
+      paragraphs.push(paragraph);
+      openParagraphs.push(paragraph);
+    } else if (name === 'w:r') {
+      const of = openParagraphs.at(-1);
+      if (of) {
+        of.runs.push(element);
+        of.texts.push('');
+        openRuns.push({ of, index: of.runs.length - 1 });
+        run = true;
+      }
+    }
+    for (let child = element.firstElementChild; child; child = child.nextElementSibling) visit(child);
+    if (paragraph) openParagraphs.pop();
+    if (run) openRuns.pop();
+  };
+  if (root) visit(root);
+  return paragraphs;
 }
 
 /**
@@ -324,16 +380,39 @@ export function markScripts(
   textByFace?: Map<string, string>,
   boldTextByFace?: Map<string, string>,
 ): string {
+  const light = readLightXml(xml);
+  if (light) {
+    // Gathered apart, so that a part found unexpected halfway leaves the maps as they were.
+    const [faces, boldFaces] = [new Map<string, string>(), new Map<string, string>()];
+    try {
+      markParagraphs(light.root, faces, boldFaces);
+      const marked = writeLightXml(light.declaration, light.root);
+      for (const [into, from] of [
+        [textByFace, faces],
+        [boldTextByFace, boldFaces],
+      ] as const)
+        for (const [face, text] of from) into?.set(face, (into.get(face) ?? '') + text);
+      return marked;
+    } catch (error) {
+      if (!isUnexpected(error)) throw error;
+    }
+  }
   const window = documentWindow();
   const doc = new window.DOMParser().parseFromString(xml, 'application/xml');
   if (doc.getElementsByTagName('parsererror').length > 0) return xml;
-  for (const paragraph of Array.from(doc.getElementsByTagName('w:p'))) {
-    const runs = Array.from(paragraph.getElementsByTagName('w:r')).filter(
-      (r) => paragraphOf(r) === paragraph,
-    );
-    const texts = runs.map((r) =>
-      Array.from(r.getElementsByTagName('w:t'), (t) => t.textContent ?? '').join(''),
-    );
+  markParagraphs(doc.documentElement as unknown as TXmlElement, textByFace, boldTextByFace);
+  // The serializer drops the XML declaration; Word's own files carry it.
+  const declaration = /^<\?xml[^>]*\?>\s*/u.exec(xml)?.[0] ?? '';
+  return declaration + new window.XMLSerializer().serializeToString(doc);
+}
+
+/** markScripts on a tree (jsdom's or word-xml.ts's). */
+function markParagraphs(
+  root: TXmlElement | null,
+  textByFace?: Map<string, string>,
+  boldTextByFace?: Map<string, string>,
+): void {
+  for (const { paragraph, runs, texts } of paragraphRuns(root)) {
     const context = texts.join('');
     if (ROBOTO_ONLY.test(context)) continue;
     if (firstStrongIsRtl(context)) childInOrder(firstChild(paragraph, 'pPr'), 'bidi', PPR_ORDER);
@@ -341,7 +420,7 @@ export function markScripts(
       const fonts = wordFontsOf(texts[i]!, context);
       if (!fonts.eastAsia && !fonts.cs && !fonts.rtl) return;
       const properties = firstChild(run, 'rPr');
-      const bold = isOn(Array.from(properties.children).find((c) => c.localName === 'b'));
+      const bold = isOn(childElements(properties).find((c) => c.localName === 'b'));
       for (const face of [fonts.eastAsia, fonts.cs]) {
         if (!face) continue;
         textByFace?.set(face, (textByFace.get(face) ?? '') + texts[i]!);
@@ -359,7 +438,4 @@ export function markScripts(
       if (fonts.rtl) childInOrder(properties, 'rtl', RPR_ORDER);
     });
   }
-  // The serializer drops the XML declaration; Word's own files carry it.
-  const declaration = /^<\?xml[^>]*\?>\s*/u.exec(xml)?.[0] ?? '';
-  return declaration + new window.XMLSerializer().serializeToString(doc);
 }

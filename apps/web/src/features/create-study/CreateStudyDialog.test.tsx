@@ -73,8 +73,14 @@ async function optionsOf(dialog: HTMLElement, label: string): Promise<string[]> 
 }
 
 async function choose(dialog: HTMLElement, label: string, option: string) {
-  await waitFor(() => expect(select(dialog, label).getAttribute('aria-disabled')).not.toBe('true'));
-  fireEvent.mouseDown(select(dialog, label));
+  // The select the wait found is the one opened: each role query with a name over the dialog costs
+  // about as much as the choice itself in jsdom.
+  const combobox = await waitFor(() => {
+    const found = select(dialog, label);
+    expect(found.getAttribute('aria-disabled')).not.toBe('true');
+    return found;
+  });
+  fireEvent.mouseDown(combobox);
   fireEvent.click(await screen.findByRole('option', { name: option }));
   await waitFor(() => expect(screen.queryByRole('listbox')).toBeNull());
 }

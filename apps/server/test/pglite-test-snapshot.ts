@@ -1,4 +1,5 @@
 import { openPglite } from '../src/db/client.js';
+import { tarEntries } from '../src/db/pglite-template.js';
 
 /**
  * The snapshot every test file's in-memory database loads: the migrated template (pglite-template.ts)
@@ -58,37 +59,23 @@ export async function testSnapshotOf(template: Uint8Array): Promise<Uint8Array> 
 }
 
 /**
- * A copy of a POSIX tar (as PGlite's dumpDataDir writes it) where `keep(name, size)` says how many
- * bytes of each regular file to keep, or null to leave the file out.
+ * A copy of a tar (as PGlite's dumpDataDir writes it) where `keep(name, size)` says how many bytes
+ * of each regular file to keep, or null to leave the file out.
  */
 function rewriteTar(tar: Uint8Array, keep: (name: string, size: number) => number | null): Uint8Array {
-  const text = (from: number, length: number) =>
-    Buffer.from(tar.subarray(from, from + length))
-      .toString('utf8')
-      .replace(/\0.*$/s, '');
   const parts: Uint8Array[] = [];
-  let at = 0;
-  for (; at + 512 <= tar.length;) {
-    const name = text(at, 100);
-    if (name === '') break;
-    const size = parseInt(text(at + 124, 12).trim() || '0', 8);
-    const type = text(at + 156, 1);
-    const padded = Math.ceil(size / 512) * 512;
-    const kept = type === '0' || type === '' ? keep(`${text(at + 345, 155)}${name}`, size) : size;
-    if (kept === size) parts.push(tar.subarray(at, at + 512 + padded));
+  for (const entry of tarEntries(tar)) {
+    const regular = entry.type === '0' || entry.type === '';
+    const kept = regular ? keep(entry.name, entry.size) : entry.size;
+    if (kept === entry.size) parts.push(tar.subarray(entry.start, entry.end));
     else if (kept !== null) {
-      const header = tar.slice(at, at + 512);
+      const header = entry.header.slice();
       header.set(Buffer.from(`${kept.toString(8).padStart(11, '0')}\0`, 'ascii'), 124);
       header.fill(0x20, 148, 156); // the checksum counts its own field as spaces
       const sum = header.reduce((a, b) => a + b, 0);
       header.set(Buffer.from(`${sum.toString(8).padStart(6, '0')}\0 `, 'ascii'), 148);
-      parts.push(
-        header,
-        tar.subarray(at + 512, at + 512 + kept),
-        new Uint8Array(Math.ceil(kept / 512) * 512 - kept),
-      );
+      parts.push(header, entry.data.subarray(0, kept), new Uint8Array(Math.ceil(kept / 512) * 512 - kept));
     }
-    at += 512 + padded;
   }
   parts.push(new Uint8Array(1024)); // the end-of-archive blocks
   return Buffer.concat(parts);

@@ -60,32 +60,62 @@ export async function readPgliteTemplate(
   return tar ? { tar: new Uint8Array(tar), key: stored.trim() } : null;
 }
 
-/**
- * Writes the tar's files under `dataDir` (POSIX tar as PGlite's dumpDataDir writes it: 512-byte
- * headers, each entry's data padded to 512). Only regular files and folders; an entry that would
- * land outside `dataDir` is refused.
- */
-export async function extractPgliteTar(tar: Uint8Array, dataDir: string): Promise<void> {
-  const root = path.resolve(dataDir);
+/** One entry of a POSIX tar as PGlite's dumpDataDir writes it (512-byte headers, data padded to 512). */
+export interface TTarEntry {
+  /** The path inside the tar: the header's prefix and name, joined. */
+  name: string;
+  /** '0' (or '') a regular file, '5' a folder; other types are the caller's to refuse. */
+  type: string;
+  mode: number;
+  size: number;
+  /** Where the entry starts (its header) and where the next one starts. */
+  start: number;
+  end: number;
+  header: Uint8Array;
+  data: Uint8Array;
+}
+
+/** The tar's entries in order, up to its end-of-archive blocks. */
+export function* tarEntries(tar: Uint8Array): Generator<TTarEntry> {
   const text = (from: number, length: number) =>
     Buffer.from(tar.subarray(from, from + length))
       .toString('utf8')
       .replace(/\0.*$/s, '');
-  await fs.mkdir(root, { recursive: true, mode: 0o700 });
   for (let at = 0; at + 512 <= tar.length;) {
     const name = text(at, 100);
-    if (name === '') break;
+    if (name === '') return;
     const prefix = text(at + 345, 155);
     const size = parseInt(text(at + 124, 12).trim() || '0', 8);
-    const type = text(at + 156, 1);
-    const mode = parseInt(text(at + 100, 8).trim() || '600', 8);
-    const target = path.join(root, prefix, name);
-    if (!target.startsWith(root + path.sep)) throw new Error(`template entry outside the folder: ${name}`);
-    if (type === '5') await fs.mkdir(target, { recursive: true, mode: 0o700 });
-    else if (type === '0' || type === '') {
+    const end = at + 512 + Math.ceil(size / 512) * 512;
+    yield {
+      name: prefix ? `${prefix}/${name}` : name,
+      type: text(at + 156, 1),
+      mode: parseInt(text(at + 100, 8).trim() || '600', 8),
+      size,
+      start: at,
+      end,
+      header: tar.subarray(at, at + 512),
+      data: tar.subarray(at + 512, at + 512 + size),
+    };
+    at = end;
+  }
+}
+
+/**
+ * Writes the tar's files under `dataDir`. Only regular files and folders; an entry that would land
+ * outside `dataDir` is refused.
+ */
+export async function extractPgliteTar(tar: Uint8Array, dataDir: string): Promise<void> {
+  const root = path.resolve(dataDir);
+  await fs.mkdir(root, { recursive: true, mode: 0o700 });
+  for (const entry of tarEntries(tar)) {
+    const target = path.join(root, entry.name);
+    if (!target.startsWith(root + path.sep))
+      throw new Error(`template entry outside the folder: ${entry.name}`);
+    if (entry.type === '5') await fs.mkdir(target, { recursive: true, mode: 0o700 });
+    else if (entry.type === '0' || entry.type === '') {
       await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-      await fs.writeFile(target, tar.subarray(at + 512, at + 512 + size), { mode });
-    } else throw new Error(`template entry of type ${type}: ${name}`);
-    at += 512 + Math.ceil(size / 512) * 512;
+      await fs.writeFile(target, entry.data, { mode: entry.mode });
+    } else throw new Error(`template entry of type ${entry.type}: ${entry.name}`);
   }
 }

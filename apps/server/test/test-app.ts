@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { desc, eq } from 'drizzle-orm';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { expect, inject } from 'vitest';
 import {
@@ -62,8 +63,9 @@ async function openTestDatabase(): Promise<DbHandle> {
 
 /**
  * A migrated PGlite data directory at `dataDir` (PGlite runs), written from the migrated template
- * whole (as a server's new data directory is; the in-memory snapshot is trimmed), for tests of PGlite on disk whose subject is not the directory's creation: the new
- * directory's initdb (a child process) and migrations on disk cost seconds of CPU, and
+ * whole (as a server's new data directory is; the in-memory snapshot is trimmed), for tests of
+ * PGlite on disk whose subject is not the directory's creation: the new directory's initdb (a
+ * child process) and migrations on disk cost seconds of CPU, and
  * client.test.ts covers them. On a PostgreSQL run there is no template: nothing is written, and
  * PGlite makes the directory as it would anyway.
  */
@@ -71,6 +73,18 @@ export async function writeMigratedDataDir(dataDir: string): Promise<void> {
   const templatePath = inject('pgliteTemplatePath');
   if (!templatePath) return;
   await extractPgliteTar(await readSnapshot(templatePath), dataDir);
+}
+
+/**
+ * A bare PGlite client (no app, no turns, no drizzle) on the run's migrated snapshot, for tests of
+ * PGlite itself: the snapshot spares an in-process initdb of a few seconds. On a PostgreSQL run
+ * there is no snapshot, and PGlite makes its database as it would anyway.
+ */
+export async function bareTestPglite(): Promise<PGlite> {
+  const snapshotPath = inject('pgliteSnapshotPath');
+  return PGlite.create(
+    snapshotPath ? { loadDataDir: new SnapshotBlob(await readSnapshot(snapshotPath)) } : {},
+  );
 }
 
 /**

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DatabaseTurns, databaseTurnsOf, takeTurns } from './pglite-turns.js';
+import { bareTestPglite } from '../../test/test-app.js';
 
 /**
  * PGlite's queries run on our thread. Queued ones must leave the event loop a turn between them, so
@@ -11,9 +11,7 @@ import { DatabaseTurns, databaseTurnsOf, takeTurns } from './pglite-turns.js';
 describe('PGlite calls take turns with the event loop', () => {
   let client: PGlite;
   beforeAll(async () => {
-    // The run's migrated snapshot (test/global-setup.ts) spares an initdb of a few seconds.
-    const snapshot = inject('pgliteSnapshotPath');
-    client = await PGlite.create(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {});
+    client = await bareTestPglite();
   });
   afterAll(() => client.close());
 

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { DrizzleQueryError, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from './unique-violation.js';
+import { bareTestPglite } from '../../test/test-app.js';
 
 /** The error each engine throws, caught as a service catches it (through drizzle). */
 async function caught(run: () => Promise<unknown>): Promise<unknown> {
@@ -20,9 +20,7 @@ describe('isUniqueViolation', () => {
   let client: PGlite;
   let db: ReturnType<typeof drizzle>;
   beforeAll(async () => {
-    // The run's migrated snapshot (test/global-setup.ts) spares an initdb of a few seconds.
-    const snapshot = inject('pgliteSnapshotPath');
-    client = await PGlite.create(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {});
+    client = await bareTestPglite();
     db = drizzle(client);
     await db.execute(sql`CREATE TABLE parent (id int PRIMARY KEY)`);
     await db.execute(sql`CREATE TABLE child (parent_id int REFERENCES parent (id))`);

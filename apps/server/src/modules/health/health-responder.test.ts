@@ -1,13 +1,13 @@
-import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeTurns } from '../../db/pglite-turns.js';
 import {
   type HealthResponder,
   type HealthResponderAnswer,
   startHealthResponder,
 } from './health-responder.js';
+import { bareTestPglite } from '../../../test/test-app.js';
 
 /** A beat older than this is a stall (the tests' limit; production's is HEALTH_MAX_STALL_MS). */
 const STALL_MS = 300;
@@ -22,8 +22,7 @@ describe('health responder on its own thread', () => {
   let responder: HealthResponder;
   let url: string;
   beforeAll(async () => {
-    const snapshot = inject('pgliteSnapshotPath');
-    client = await PGlite.create(snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {});
+    client = await bareTestPglite();
     takeTurns(client);
     responder = await startHealthResponder({
       port: 0,

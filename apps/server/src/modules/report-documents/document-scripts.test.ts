@@ -69,26 +69,16 @@ async function readPdf(bytes: Uint8Array): Promise<TPdfRead> {
  * below ask several things of the same PDF and the same Word file, and the documents are the same
  * whichever test renders them first.
  */
-const pdfReads = new Map<string, Promise<TPdfRead>>();
-function readScriptPdf(name: string, body: string): Promise<TPdfRead> {
-  const key = JSON.stringify([name, body]);
-  let read = pdfReads.get(key);
-  if (!read) {
-    read = renderPdf(scriptParts(name, body)).then(readPdf);
-    pdfReads.set(key, read);
-  }
-  return read;
+const documents = new Map<string, Promise<unknown>>();
+function once<T>(kind: string, name: string, body: string, make: () => Promise<T>): Promise<T> {
+  const key = JSON.stringify([kind, name, body]);
+  if (!documents.has(key)) documents.set(key, make());
+  return documents.get(key) as Promise<T>;
 }
-const wordFiles = new Map<string, Promise<Uint8Array>>();
-function scriptWord(name: string, body: string): Promise<Uint8Array> {
-  const key = JSON.stringify([name, body]);
-  let file = wordFiles.get(key);
-  if (!file) {
-    file = renderWord(scriptParts(name, body));
-    wordFiles.set(key, file);
-  }
-  return file;
-}
+const readScriptPdf = (name: string, body: string) =>
+  once('pdf', name, body, () => renderPdf(scriptParts(name, body)).then(readPdf));
+const scriptWord = (name: string, body: string) =>
+  once('word', name, body, () => renderWord(scriptParts(name, body)));
 
 /** Canonically equivalent text is the same text: a split vowel may read back decomposed (ো as ে + া). */
 const nfc = (text: string) => text.normalize('NFC');

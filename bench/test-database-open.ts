@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { openPglite } from '../apps/server/src/db/client.js';
 import { testSnapshotOf } from '../apps/server/test/pglite-test-snapshot.js';
 import { REPO_ROOT } from './lib/radflow-server.js';
+import { summary } from './lib/stats.js';
 
 const args = process.argv.slice(2);
 const valueOf = (name: string) => {
@@ -41,7 +42,7 @@ for (let i = 0; i < pairs; i++) {
   rows[0]!.ms.push(await openMs(template));
   rows[1]!.ms.push(await openMs(snapshot));
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => summary(values).p50Ms;
 for (const row of rows)
   process.stdout.write(
     `${row.variant.padEnd(15)} ${row.mb.toFixed(1).padStart(5)} MB  median ${median(row.ms).toFixed(0)} ms  ` +

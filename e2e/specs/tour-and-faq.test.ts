@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEmailForRole } from '@radflow/core';
 import type { TBrowserSession } from '../support/browser.js';
+import { layoutMovesSoFar } from '../support/layout-shifts.js';
 import { storyServer } from '../support/server.js';
 import { openSignedIn } from '../support/worklist.js';
 
@@ -42,6 +43,25 @@ describe('the feature tour and the FAQ', () => {
     await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
     await page.getByRole('button', { name: 'Account' }).waitFor();
     expect(await offer.count()).toBe(0);
+  });
+
+  it('draws its offer with the screen: nothing on the screen moves down under the pointer', async () => {
+    // A doctor new to the tour, on the settings page: its cards are drawn at once, to be clicked.
+    const doctor = await openSignedIn(demoEmailForRole('ROLE_DOCTOR'), { home: false });
+    try {
+      const reset = await doctor.page.request.post('/api/setting/reset/TUTORIAL_STATUS', { data: {} });
+      expect(reset.status(), await reset.text()).toBe(200);
+      await doctor.page.goto('/setting-page');
+      await doctor.page.getByRole('list', { name: 'Settings entries' }).waitFor();
+      await doctor.page.getByRole('region', { name: 'Feature tour' }).waitFor();
+      // The offer drawn after the cards pushed them ~65 px down (a click meant for one hit the gap).
+      const moved = (await layoutMovesSoFar(doctor.page)).filter(
+        (move) => move.inMain && Math.abs(move.toY - move.fromY) > 1,
+      );
+      expect(moved).toEqual([]);
+    } finally {
+      await doctor.close();
+    }
   });
 
   it('opens the FAQ full screen from Support Videos, and a recorded video plays', async () => {

@@ -2,7 +2,6 @@ import Box from '@mui/material/Box';
 import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { FEATURE_TOUR_ID, isTutorialDue } from '@radflow/core';
 import { Suspense, useState, type ReactNode } from 'react';
 import { useSignedInSession } from '../../features/auth/session';
 import { useLiveUpdates } from '../../lib/live';
@@ -10,24 +9,7 @@ import { Footer } from './Footer';
 import { SideDrawer } from './SideDrawer';
 import { SubscriptionBanner } from './SubscriptionBanner';
 import { TopBar } from './TopBar';
-import { useTutorialStatus } from '../../features/tour/useTutorialStatus';
-import { preloadable } from '../../lib/preloadable';
-
-// The tour's offer, card and steps load only for a user it is due for: most users finished or
-// skipped it long ago, and it is not the login + study list bundle's to carry.
-const FeatureTour = preloadable(() =>
-  import('../../features/tour/FeatureTour').then((m) => ({ default: m.FeatureTour })),
-);
-
-function FeatureTourWhenDue() {
-  const { status } = useTutorialStatus();
-  if (!status || !isTutorialDue(status, FEATURE_TOUR_ID)) return null;
-  return (
-    <Suspense fallback={null}>
-      <FeatureTour />
-    </Suspense>
-  );
-}
+import { FeatureTour } from '../../features/tour/FeatureTour';
 
 /** The signed-in frame: top bar, side drawer, subscription banner, the screen, footer. */
 export function ShellLayout({ children }: { children: ReactNode }) {
@@ -47,7 +29,11 @@ export function ShellLayout({ children }: { children: ReactNode }) {
         <Box sx={{ height: 2 }} />
         {flags.showSubscriptionWarning && <SubscriptionBanner />}
         <Box component="main" sx={{ flex: 1, p: { xs: 1.5, md: 2.5 }, minWidth: 0 }}>
-          <FeatureTourWhenDue />
+          {/* The offer draws with the screen (drawn later, it pushed the screen down under the
+              pointer); the Suspense is for its card, which loads once the offer is shown. */}
+          <Suspense fallback={null}>
+            <FeatureTour />
+          </Suspense>
           {children}
         </Box>
         <Footer signedIn />

@@ -67,3 +67,11 @@ export const FEATURE_TOUR_STEPS: readonly TTourStep[] = [
 
 /** The attribute value selector of a step's element. */
 export const tourTargetSelector = (target: TTourTarget) => `[data-tour="${target}"]`;
+
+/** The element a step points at on the screen now, if it is there. */
+export function tourStepTarget(index: number): HTMLElement | null {
+  const step = FEATURE_TOUR_STEPS[index];
+  return step ? document.querySelector<HTMLElement>(tourTargetSelector(step.target)) : null;
+}
+
+export const isTourStepPresent = (index: number): boolean => tourStepTarget(index) !== null;

@@ -1,7 +1,7 @@
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDayIn } from '@radflow/core';
-import type { TBrowserSession } from '../support/browser.js';
+import { type TBrowserSession, useFullChromium } from '../support/browser.js';
 import { pdfText } from '../support/documents.js';
 import {
   addAllDaySlot,
@@ -17,6 +17,10 @@ import { downloadOf } from '../support/reporting.js';
 import { openSignedIn } from '../support/worklist.js';
 
 /** Issue 25 §8: the lab front desk in the browser, as the receptionist and as the supervisor. */
+
+// The printed invoice opens in a tab, shown by the desktop browser's PDF viewer (the headless
+// shell has none: it would download the PDF, and the tab stay blank).
+useFullChromium();
 
 const RECEPTIONIST = 'labs-receptionist@demo.local';
 const SUPERVISOR = 'labs-supervisor@demo.local';

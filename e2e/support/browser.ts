@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import {
   chromium,
   type APIRequestContext,
@@ -8,8 +9,17 @@ import {
 } from 'playwright-core';
 import { storyServer } from './server.js';
 
-/** Debian's chromium (never a downloaded one); flags proven on this kind of machine (ARCHITECTURE §6). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's browsers, never a downloaded one: its headless shell (package chromium-headless-shell,
+ * Chromium without the desktop browser's layers, what Playwright itself runs headless) when
+ * installed, else its chromium; CHROMIUM_PATH names another. A fresh context and page cost ~140
+ * instead of ~330 ms of CPU; a whole run of the stories 910 instead of 1,080 CPU seconds
+ * (bench/browser-context.ts, bench/results/2026-11-30-browser-stories.json).
+ * A file whose stories need the desktop browser (its PDF viewer, which shows a printed PDF in a
+ * tab) calls useFullChromium(). Flags proven on this kind of machine (ARCHITECTURE §6).
+ */
+const FULL_CHROMIUM = '/usr/bin/chromium';
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -42,15 +52,29 @@ export interface TBrowserSession {
  * a browser of its own, only a context), closed after the file by support/per-file.ts.
  */
 let shared: Promise<Browser> | undefined;
+/** This file's stories need the desktop browser (useFullChromium); reset after each file. */
+let fullChromium = false;
+
+function chromiumPath(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return !fullChromium && existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : FULL_CHROMIUM;
+}
 
 function sharedBrowser(): Promise<Browser> {
-  shared ??= chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  shared ??= chromium.launch({ executablePath: chromiumPath(), headless: true, args: ARGS });
   return shared;
+}
+
+/** This file's browser is the desktop one (call at the file's top, before its first story). */
+export function useFullChromium(): void {
+  if (shared) throw new Error('useFullChromium() comes before the first browser of the file');
+  fullChromium = true;
 }
 
 export async function closeSharedBrowser(): Promise<void> {
   const browser = shared;
   shared = undefined;
+  fullChromium = false;
   if (browser) await (await browser).close();
 }
 

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { type Browser, chromium } from 'playwright-core';
+import { STORY_CHROMIUM_ARGS } from '../e2e/support/chromium-flags.js';
 import { summary } from './lib/stats.js';
 
 const args = process.argv.slice(2);
@@ -33,18 +34,6 @@ const browsers = (
 ).filter((b) => existsSync(b.path));
 if (browsers.length === 0)
   throw new Error('no browser installed: apt-get install chromium chromium-headless-shell');
-
-// The stories' flags (e2e/support/browser.ts).
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** CPU milliseconds (user + system) of `root` and every process below it. */
 function treeCpuMs(root: number): number {
@@ -74,7 +63,11 @@ function treeCpuMs(root: number): number {
 const launched: Array<{ name: string; browser: Browser; pid: number; cpuMs: number[]; wallMs: number[] }> =
   [];
 for (const { name, path } of browsers) {
-  const browser = await chromium.launch({ executablePath: path, headless: true, args: ARGS });
+  const browser = await chromium.launch({
+    executablePath: path,
+    headless: true,
+    args: [...STORY_CHROMIUM_ARGS],
+  });
   // playwright-core starts the browser as a child of this process: the newest such child is it.
   const pid = Math.max(
     ...readdirSync('/proc')

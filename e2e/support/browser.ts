@@ -7,6 +7,7 @@ import {
   type BrowserContext,
   type Page,
 } from 'playwright-core';
+import { STORY_CHROMIUM_ARGS } from './chromium-flags.js';
 import { storyServer } from './server.js';
 
 /**
@@ -16,20 +17,10 @@ import { storyServer } from './server.js';
  * instead of ~330 ms of CPU; a whole run of the stories 910 instead of 1,080 CPU seconds
  * (bench/browser-context.ts, bench/results/2026-11-30-browser-stories.json).
  * A file whose stories need the desktop browser (its PDF viewer, which shows a printed PDF in a
- * tab) calls useFullChromium(). Flags proven on this kind of machine (ARCHITECTURE §6).
+ * tab) calls useFullChromium().
  */
 const FULL_CHROMIUM = '/usr/bin/chromium';
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Cookies and localStorage to start a context with (Playwright's storage state). */
 export type TStorageState = Exclude<
@@ -61,7 +52,11 @@ function chromiumPath(): string {
 }
 
 function sharedBrowser(): Promise<Browser> {
-  shared ??= chromium.launch({ executablePath: chromiumPath(), headless: true, args: ARGS });
+  shared ??= chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [...STORY_CHROMIUM_ARGS],
+  });
   return shared;
 }
 

@@ -13,8 +13,8 @@ const STEP_COUNT = FEATURE_TOUR_STEPS.length;
 const CARD_WIDTH = 340;
 
 /**
- * The tour's card beside a step's element, with a ring around that element. Loaded only once a
- * user starts the tour (FeatureTour.tsx).
+ * The tour's card beside a step's element, with a ring around that element. Its chunk loads while
+ * the browser is idle once the offer is shown, so Start draws it at once (FeatureTour.tsx).
  */
 export function TourCard({
   step,

@@ -32,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type CDPSession, chromium, type Page } from 'playwright-core';
 import { type OrthancPeer, startOrthanc } from '@radflow/dicom/test-support';
+import { STORY_CHROMIUM_ARGS } from '../e2e/support/chromium-flags.js';
 import { writeCtSeries } from './lib/ct-series.js';
 import {
   BENCH_DEVICE_HEADERS,
@@ -64,16 +65,6 @@ const SCROLL_STEPS = Number(args.scroll);
 const RUNS = Number(args.runs);
 const ADMIN = 'admin@demo.local';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // ---------------------------------------------------------------- the same-origin proxy
 const FIRST_IMAGE_PATH = /^\/api\/viewer\/studies\/[^/]+\/first-image(\?|$)/;
@@ -287,7 +278,8 @@ async function measureOnce(
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    // The browser stories' flags: the viewer measured as the stories drive it.
+    args: [...STORY_CHROMIUM_ARGS],
     viewport: { width: 1400, height: 900 },
   });
   try {

@@ -1,6 +1,6 @@
 /**
  * The browser stories' Chromium flags, proven on this kind of machine (ARCHITECTURE §6); also read
- * by bench/browser-context.ts, which measures a story's fresh context with them.
+ * by bench/browser-context.ts (a story's fresh context) and bench/viewer-open.ts (the viewer).
  */
 export const STORY_CHROMIUM_ARGS: readonly string[] = [
   '--headless',

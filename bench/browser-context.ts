@@ -11,16 +11,12 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { type Browser, chromium } from 'playwright-core';
 import { STORY_CHROMIUM_ARGS } from '../e2e/support/chromium-flags.js';
+import { argValue, argValues } from './lib/args.js';
 import { summary } from './lib/stats.js';
 
-const args = process.argv.slice(2);
-const valueOf = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
-const rounds = Number(valueOf('--rounds') ?? 12);
-const outFile = valueOf('--out');
-const given = args.flatMap((a, i) => (a === '--browser' && args[i + 1] ? [args[i + 1]!] : []));
+const rounds = Number(argValue('--rounds') ?? 12);
+const outFile = argValue('--out');
+const given = argValues('--browser');
 const browsers = (
   given.length > 0
     ? given.map((spec) => ({

@@ -14,18 +14,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startOrthanc } from '@radflow/dicom/test-support';
+import { argValue, argValues, hasFlag } from './lib/args.js';
 import { REPO_ROOT, startBuiltServer } from './lib/radflow-server.js';
 
-const args = process.argv.slice(2);
-const valueOf = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
-const valuesOf = (name: string) => args.flatMap((a, i) => (a === name && args[i + 1] ? [args[i + 1]!] : []));
-const settleSeconds = Number(valueOf('--settle') ?? 25);
-const windowSeconds = Number(valueOf('--window') ?? 10);
-const serverBundle = valueOf('--server-bundle');
-const outFile = valueOf('--out');
+const settleSeconds = Number(argValue('--settle') ?? 25);
+const windowSeconds = Number(argValue('--window') ?? 10);
+const serverBundle = argValue('--server-bundle');
+const outFile = argValue('--out');
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** The Node flags `npm start` gives the server (the root package.json's start script). */
@@ -38,7 +33,7 @@ async function startFlags(): Promise<string[]> {
   return command[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
-const variants = valuesOf('--variant').map((spec) => {
+const variants = argValues('--variant').map((spec) => {
   const at = spec.indexOf('=');
   if (at < 1) throw new Error(`--variant takes name=flags, not ${spec}`);
   return {
@@ -79,7 +74,7 @@ try {
       pid: server.process.pid!,
     });
   }
-  if (!args.includes('--skip-orthanc')) {
+  if (!hasFlag('--skip-orthanc')) {
     const orthanc = await startOrthanc();
     stops.push(() => orthanc.stop());
     processes.push({ name: 'Orthanc 1.10', pid: orthanc.process.pid! });

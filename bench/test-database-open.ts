@@ -10,16 +10,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openPglite } from '../apps/server/src/db/client.js';
 import { testSnapshotOf } from '../apps/server/test/pglite-test-snapshot.js';
+import { argValue } from './lib/args.js';
 import { REPO_ROOT } from './lib/radflow-server.js';
 import { summary } from './lib/stats.js';
 
-const args = process.argv.slice(2);
-const valueOf = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
-const pairs = Number(valueOf('--pairs') ?? 6);
-const outFile = valueOf('--out');
+const pairs = Number(argValue('--pairs') ?? 6);
+const outFile = argValue('--out');
 
 const template = new Uint8Array(await readFile(join(REPO_ROOT, 'apps/server/dist/pglite-template.tar')));
 const snapshot = await testSnapshotOf(template);
